@@ -1,0 +1,126 @@
+#include "cli/command.h"
+#include "io/scenario_json.h"
+#include "net/topology.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iomanip>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+namespace cb::cli {
+
+namespace {
+
+std::string num(double v, int precision = 6)
+{
+    std::ostringstream s;
+    s << std::setprecision(precision) << v;
+    return s.str();
+}
+
+} // namespace
+
+/// A readable summary of a scenario: nodes, GPUs, fabric, jobs.
+nlohmann::ordered_json scenarioSummary(const Scenario &s)
+{
+    nlohmann::ordered_json j;
+    j["name"] = s.name;
+    double cpus = 0, mem = 0;
+    for (const Node &n : s.cluster.nodes) {
+        cpus += n.cpus;
+        mem += n.memoryGiB;
+    }
+    j["nodes"] = s.cluster.nodes.size();
+    j["cpus"] = jsonNumber(cpus);
+    j["memory_gib"] = jsonNumber(mem);
+    j["gpus"] = s.cluster.totalGpus();
+    nlohmann::ordered_json byType = nlohmann::ordered_json::object();
+    for (const auto &[type, count] : s.cluster.gpusByType())
+        byType[type] = count;
+    j["gpus_by_type"] = byType;
+    std::map<std::string, int> tiers;
+    for (const Switch &sw : s.cluster.switches)
+        tiers[sw.tier.empty() ? "switch" : sw.tier]++;
+    j["switches"] = s.cluster.switches.size();
+    j["switches_by_tier"] = tiers;
+    j["links"] = s.cluster.links.size();
+    const Topology topo(s.cluster);
+    j["bisection_gbps"] = jsonNumber(topo.bisectionGbps());
+    std::map<std::string, int> kinds;
+    int tasks = 0, gpus = 0;
+    for (const Job &job : s.jobs) {
+        kinds[toString(job.kind)]++;
+        tasks += job.taskCount();
+        gpus += job.gpuCount();
+    }
+    j["jobs"] = s.jobs.size();
+    j["jobs_by_kind"] = kinds;
+    j["tasks"] = tasks;
+    j["gpus_requested"] = gpus;
+    return j;
+}
+
+Command infoCommand()
+{
+    Command c;
+    c.name = "info";
+    c.synopsis = "info [--json] FILE";
+    c.summary = "Summarise a scenario: nodes, GPUs by type, switches, bisection, jobs";
+    c.description = "Bisection bandwidth is the max flow between the first and second half "
+                    "of the nodes in file order (exact for generated trees).";
+    c.options = {{"json", "", "print the summary as JSON"}};
+    c.run = [](const Args &args, Io &io) {
+        if (args.positional().size() != 1) {
+            io.err << "clusterbench info: expected one FILE (see --help)\n";
+            return int(ExitBadInput);
+        }
+        const std::string path = args.positional()[0];
+        auto loaded = loadScenarioFile(path);
+        if (!loaded) {
+            io.err << loaded.error(path) << "\n";
+            return int(ExitBadInput);
+        }
+        const auto j = scenarioSummary(loaded.value());
+        if (args.flag("json")) {
+            io.out << j.dump(2) << "\n";
+            return int(ExitOk);
+        }
+        const Scenario &s = loaded.value();
+        io.out << (s.name.empty() ? path : s.name) << "\n";
+        if (!s.description.empty())
+            io.out << "  " << s.description << "\n";
+        io.out << "Nodes        " << j["nodes"].get<std::size_t>() << " ("
+               << num(j["cpus"].get<double>()) << " CPUs, " << num(j["memory_gib"].get<double>())
+               << " GiB)\n";
+        io.out << "GPUs         " << j["gpus"].get<int>();
+        std::string sep = " (";
+        for (const auto &[type, count] : j["gpus_by_type"].items()) {
+            io.out << sep << count.get<int>() << " x " << type;
+            sep = ", ";
+        }
+        io.out << (sep == ", " ? ")" : "") << "\n";
+        io.out << "Switches     " << j["switches"].get<std::size_t>();
+        sep = " (";
+        for (const auto &[tier, count] : j["switches_by_tier"].items()) {
+            io.out << sep << count.get<int>() << " " << tier;
+            sep = ", ";
+        }
+        io.out << (sep == ", " ? ")" : "") << "\n";
+        io.out << "Links        " << j["links"].get<std::size_t>() << "\n";
+        io.out << "Bisection    " << num(j["bisection_gbps"].get<double>()) << " Gbit/s\n";
+        io.out << "Jobs         " << j["jobs"].get<std::size_t>();
+        sep = " (";
+        for (const auto &[kind, count] : j["jobs_by_kind"].items()) {
+            io.out << sep << count.get<int>() << " " << kind;
+            sep = ", ";
+        }
+        io.out << (sep == ", " ? ")" : "") << "; " << j["tasks"].get<int>() << " tasks, "
+               << j["gpus_requested"].get<int>() << " GPUs requested\n";
+        return int(ExitOk);
+    };
+    return c;
+}
+
+} // namespace cb::cli

@@ -1,0 +1,55 @@
+#include "cli/command.h"
+#include "io/scenario_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+
+namespace cb::cli {
+
+Command validateCommand()
+{
+    Command c;
+    c.name = "validate";
+    c.synopsis = "validate [--json] FILE...";
+    c.summary = "Check scenario files and list every problem found";
+    c.description = "Each problem is printed as FILE: /json/pointer: what was expected. "
+                    "Exit code 0 when every file is valid, 2 when any is not.";
+    c.options = {{"json", "", "print a JSON report"}, {"quiet", "", "print nothing, only exit"}};
+    c.run = [](const Args &args, Io &io) {
+        if (args.positional().empty()) {
+            io.err << "clusterbench validate: expected at least one FILE (see --help)\n";
+            return int(ExitBadInput);
+        }
+        bool allValid = true;
+        nlohmann::ordered_json report = nlohmann::ordered_json::array();
+        for (const std::string &path : args.positional()) {
+            auto loaded = loadScenarioFile(path);
+            allValid = allValid && loaded.ok();
+            if (args.flag("json")) {
+                nlohmann::ordered_json entry;
+                entry["file"] = path;
+                entry["valid"] = loaded.ok();
+                entry["problems"] = nlohmann::ordered_json::array();
+                if (!loaded)
+                    for (const Problem &p : loaded.problems())
+                        entry["problems"].push_back({{"where", p.where}, {"message", p.message}});
+                report.push_back(entry);
+            } else if (!args.flag("quiet")) {
+                if (loaded)
+                    io.out << path << ": valid (" << loaded->cluster.nodes.size() << " nodes, "
+                           << loaded->jobs.size() << " jobs)\n";
+                else
+                    io.out << loaded.error(path) << "\n"
+                           << path << ": " << loaded.problems().size() << " problem"
+                           << (loaded.problems().size() == 1 ? "" : "s") << "\n";
+            }
+        }
+        if (args.flag("json"))
+            io.out << report.dump(2) << "\n";
+        return int(allValid ? ExitOk : ExitBadInput);
+    };
+    return c;
+}
+
+} // namespace cb::cli

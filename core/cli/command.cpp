@@ -1,0 +1,165 @@
+#include "cli/command.h"
+
+#include <iostream>
+#include <sstream>
+
+namespace cb::cli {
+
+std::string Args::value(const std::string &name, const std::string &fallback) const
+{
+    auto it = m_values.find(name);
+    return it == m_values.end() ? fallback : it->second;
+}
+
+Result<long long> Args::integer(const std::string &name, long long fallback) const
+{
+    auto it = m_values.find(name);
+    if (it == m_values.end())
+        return fallback;
+    try {
+        std::size_t used = 0;
+        const long long v = std::stoll(it->second, &used);
+        if (used == it->second.size())
+            return v;
+    } catch (const std::exception &) {
+    }
+    return Result<long long>::failure("--" + name,
+                                      "expected an integer, found \"" + it->second + "\"");
+}
+
+Result<Args> Args::parse(const std::vector<std::string> &argv, const std::vector<Option> &options)
+{
+    Args args;
+    bool onlyPositional = false;
+    for (std::size_t i = 0; i < argv.size(); ++i) {
+        const std::string &a = argv[i];
+        if (onlyPositional || a.size() < 2 || a[0] != '-' || a == "-") {
+            args.m_positional.push_back(a);
+            continue;
+        }
+        if (a == "--") {
+            onlyPositional = true;
+            continue;
+        }
+        std::string name = a.substr(a[1] == '-' ? 2 : 1);
+        std::string inlineValue;
+        bool hasInline = false;
+        if (auto eq = name.find('='); eq != std::string::npos) {
+            inlineValue = name.substr(eq + 1);
+            name = name.substr(0, eq);
+            hasInline = true;
+        }
+        if (name == "h")
+            name = "help";
+        const Option *opt = nullptr;
+        for (const Option &o : options)
+            if (o.name == name)
+                opt = &o;
+        if (name == "help") {
+            args.m_values["help"] = "";
+            continue;
+        }
+        if (!opt)
+            return Result<Args>::failure(a, "unknown option (see --help)");
+        if (opt->valueName.empty()) {
+            if (hasInline)
+                return Result<Args>::failure(a, "this option takes no value");
+            args.m_values[name] = "";
+        } else if (hasInline) {
+            args.m_values[name] = inlineValue;
+        } else {
+            if (i + 1 >= argv.size())
+                return Result<Args>::failure(a, "missing value " + opt->valueName);
+            args.m_values[name] = argv[++i];
+        }
+    }
+    return args;
+}
+
+const std::vector<Command> &commands()
+{
+    static const std::vector<Command> all = {
+        validateCommand(),
+        infoCommand(),
+    };
+    return all;
+}
+
+const Command *findCommand(const std::string &name)
+{
+    for (const Command &c : commands())
+        if (c.name == name)
+            return &c;
+    return nullptr;
+}
+
+namespace {
+
+std::string commandHelp(const Command &c)
+{
+    std::ostringstream s;
+    s << "Usage: clusterbench " << c.synopsis << "\n\n" << c.summary << "\n";
+    if (!c.description.empty())
+        s << "\n" << c.description << "\n";
+    s << "\nOptions:\n";
+    for (const Option &o : c.options) {
+        std::string left = "  --" + o.name + (o.valueName.empty() ? "" : " " + o.valueName);
+        if (left.size() < 24)
+            left.resize(24, ' ');
+        else
+            left += "  ";
+        s << left << o.help << "\n";
+    }
+    s << "  --help                show this help\n";
+    s << "\nExit codes: 0 ok, 1 failure, 2 bad input or usage.\n";
+    return s.str();
+}
+
+} // namespace
+
+std::string mainHelp()
+{
+    std::ostringstream s;
+    s << "ClusterBench " << CB_VERSION
+      << ": schedule distributed deep-learning training on GPU clusters.\n\n"
+         "Usage: clusterbench [SCENARIO.json]       open the workbench window\n"
+         "       clusterbench COMMAND [OPTIONS]     run a terminal command\n\n"
+         "Commands:\n";
+    for (const Command &c : commands()) {
+        std::string left = "  " + c.name;
+        left.resize(14, ' ');
+        s << left << c.summary << "\n";
+    }
+    s << "\nRun 'clusterbench COMMAND --help' for a command's options.\n"
+         "Sample scenarios: "
+      << CB_SAMPLES_DIR << "\n";
+    return s.str();
+}
+
+int runCommand(const std::vector<std::string> &args, Io &io)
+{
+    const Command *c = args.empty() ? nullptr : findCommand(args[0]);
+    if (!c) {
+        io.err << "clusterbench: unknown command \"" << (args.empty() ? "" : args[0])
+               << "\"\n\n"
+               << mainHelp();
+        return ExitBadInput;
+    }
+    auto parsed = Args::parse(std::vector<std::string>(args.begin() + 1, args.end()), c->options);
+    if (!parsed) {
+        io.err << "clusterbench " << c->name << ": " << parsed.error() << "\n";
+        return ExitBadInput;
+    }
+    if (parsed->flag("help")) {
+        io.out << commandHelp(*c);
+        return ExitOk;
+    }
+    try {
+        return c->run(parsed.value(), io);
+    } catch (const std::exception &e) {
+        io.err << "clusterbench " << c->name << ": internal error: " << e.what() << "\n";
+        return ExitFailure;
+    }
+}
+
+} // namespace cb::cli

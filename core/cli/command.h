@@ -1,0 +1,74 @@
+#pragma once
+// The terminal interface: one `clusterbench SUBCOMMAND` per Command. Exit codes: 0 ok,
+// 1 failure, 2 bad input or usage.
+
+#include "util/result.h"
+
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cb::cli {
+
+enum ExitCode { ExitOk = 0, ExitFailure = 1, ExitBadInput = 2 };
+
+struct Option
+{
+    std::string name;       ///< long name without dashes, e.g. "policy"
+    std::string valueName;  ///< empty for a flag, else shown in help, e.g. "P"
+    std::string help;
+};
+
+/// Parsed command line of one subcommand.
+class Args
+{
+public:
+    bool flag(const std::string &name) const { return m_values.count(name) > 0; }
+    bool has(const std::string &name) const { return m_values.count(name) > 0; }
+    std::string value(const std::string &name, const std::string &fallback = {}) const;
+    /// The value as an integer, or a usage problem naming the option.
+    Result<long long> integer(const std::string &name, long long fallback) const;
+    const std::vector<std::string> &positional() const { return m_positional; }
+
+    static Result<Args> parse(const std::vector<std::string> &argv,
+                              const std::vector<Option> &options);
+
+private:
+    std::map<std::string, std::string> m_values;
+    std::vector<std::string> m_positional;
+};
+
+struct Io
+{
+    std::ostream &out;
+    std::ostream &err;
+    bool errIsTerminal = false; ///< progress bars only go to a terminal
+};
+
+struct Command
+{
+    std::string name;
+    std::string synopsis;    ///< "validate FILE..."
+    std::string summary;     ///< one line for the command list
+    std::string description; ///< paragraph for --help
+    std::vector<Option> options;
+    std::function<int(const Args &, Io &)> run;
+};
+
+/// Every subcommand, in the order `clusterbench --help` lists them.
+const std::vector<Command> &commands();
+const Command *findCommand(const std::string &name);
+
+/// Runs `clusterbench ARGS...` for a subcommand (args[0] is the subcommand name).
+int runCommand(const std::vector<std::string> &args, Io &io);
+/// The top-level help text.
+std::string mainHelp();
+
+// Subcommand factories, one per file.
+Command validateCommand();
+Command infoCommand();
+Command generateCommand();
+
+} // namespace cb::cli

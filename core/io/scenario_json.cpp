@@ -1,0 +1,553 @@
+#include "io/scenario_json.h"
+
+#include "io/file_io.h"
+#include "io/json_reader.h"
+#include "model/validation.h"
+
+#include <cmath>
+#include <limits>
+
+namespace cb {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace {
+
+constexpr auto Req = ObjectReader::Required;
+constexpr auto Opt = ObjectReader::Optional;
+
+// Sane upper bounds: anything beyond is a unit mistake, not a cluster.
+constexpr double kMaxCpus = 1e6;
+constexpr double kMaxMemoryGiB = 1e9;
+constexpr std::int64_t kMaxGpusPerNode = 4096;
+constexpr double kMaxGbps = 1e7;
+constexpr double kMaxLatencyUs = 1e9;
+constexpr double kMaxWatts = 1e7;
+constexpr double kMaxPrice = 1e9;
+constexpr double kMaxSeconds = 1e12;
+constexpr std::int64_t kMaxReplicas = 100000;
+constexpr std::int64_t kMaxBytes = std::int64_t(1e15);
+constexpr std::int64_t kMaxIterations = std::int64_t(1e12);
+
+std::string at(const std::string &base, std::size_t i)
+{
+    return base + "/" + std::to_string(i);
+}
+
+template<typename Fn>
+void forEachIn(const json *array, const std::string &pointer, Fn fn)
+{
+    if (!array)
+        return;
+    for (std::size_t i = 0; i < array->size(); ++i)
+        fn((*array)[i], at(pointer, i));
+}
+
+GpuType readGpuType(const json &v, const std::string &ptr, Problems &p)
+{
+    ObjectReader r(v, ptr, p);
+    GpuType t;
+    t.name = r.string("name", Req);
+    t.memoryGiB = r.number("memory_gib", Req, t.memoryGiB, 0, kMaxMemoryGiB);
+    t.relativeSpeed = r.number("relative_speed", Opt, t.relativeSpeed, 1e-6, 1e6);
+    t.idleWatts = r.number("idle_watts", Opt, t.idleWatts, 0, kMaxWatts);
+    t.busyWatts = r.number("busy_watts", Opt, t.busyWatts, 0, kMaxWatts);
+    t.pricePerHour = r.number("price_per_hour", Opt, t.pricePerHour, 0, kMaxPrice);
+    r.finish();
+    return t;
+}
+
+GpuInterconnect readInterconnect(const json &v, const std::string &ptr, Problems &p)
+{
+    ObjectReader r(v, ptr, p);
+    GpuInterconnect ic;
+    const std::string kind = r.string("kind", Opt, "pcie");
+    if (kind == "nvlink")
+        ic.kind = GpuInterconnect::Kind::Nvlink;
+    else if (kind != "pcie")
+        r.problem("kind", "expected \"pcie\" or \"nvlink\", found \"" + kind + "\"");
+    ic.bandwidthGbps = r.number("bandwidth_gbps", Opt, ic.bandwidthGbps, 0, kMaxGbps);
+    forEachIn(r.array("nvlink_domains", Opt), r.pointer("nvlink_domains"),
+              [&](const json &d, const std::string &dptr) {
+                  std::vector<int> domain;
+                  if (!d.is_array()) {
+                      p.push_back({dptr, "expected an array of GPU indices"});
+                      return;
+                  }
+                  for (std::size_t i = 0; i < d.size(); ++i) {
+                      if (d[i].is_number_integer() && d[i].get<std::int64_t>() >= 0 &&
+                          d[i].get<std::int64_t>() < kMaxGpusPerNode)
+                          domain.push_back(d[i].get<int>());
+                      else
+                          p.push_back({at(dptr, i), "expected a GPU index (an integer >= 0)"});
+                  }
+                  ic.nvlinkDomains.push_back(std::move(domain));
+              });
+    r.finish();
+    return ic;
+}
+
+Node readNode(const json &v, const std::string &ptr, Problems &p)
+{
+    ObjectReader r(v, ptr, p);
+    Node n;
+    n.id = r.string("id", Req);
+    n.cpus = r.number("cpus", Req, n.cpus, 0, kMaxCpus);
+    n.memoryGiB = r.number("memory_gib", Req, n.memoryGiB, 0, kMaxMemoryGiB);
+    n.gpus = int(r.integer("gpus", Opt, 0, 0, kMaxGpusPerNode));
+    n.gpuType = r.string("gpu_type", Opt);
+    n.labels = r.stringMap("labels");
+    n.partition = r.string("partition", Opt);
+    n.rack = r.string("rack", Opt);
+    n.baseWatts = r.number("base_watts", Opt, n.baseWatts, 0, kMaxWatts);
+    if (const json *ic = r.object("interconnect", Opt))
+        n.interconnect = readInterconnect(*ic, r.pointer("interconnect"), p);
+    r.finish();
+    return n;
+}
+
+Switch readSwitch(const json &v, const std::string &ptr, Problems &p)
+{
+    ObjectReader r(v, ptr, p);
+    Switch s;
+    s.id = r.string("id", Req);
+    s.tier = r.string("tier", Opt);
+    r.finish();
+    return s;
+}
+
+Link readLink(const json &v, const std::string &ptr, Problems &p)
+{
+    ObjectReader r(v, ptr, p);
+    Link l;
+    l.a = r.string("a", Req);
+    l.b = r.string("b", Req);
+    l.capacityGbps = r.number("capacity_gbps", Req, l.capacityGbps, -kMaxGbps, kMaxGbps);
+    l.latencyUs = r.number("latency_us", Opt, l.latencyUs, 0, kMaxLatencyUs);
+    r.finish();
+    return l;
+}
+
+TaskGroup readTaskGroup(const json &v, const std::string &ptr, Problems &p)
+{
+    ObjectReader r(v, ptr, p);
+    TaskGroup g;
+    const std::string role = r.string("role", Req);
+    if (auto parsed = taskRoleFromString(role))
+        g.role = *parsed;
+    else if (r.has("role"))
+        r.problem("role", "expected one of ps, worker, chief, evaluator, single; found \"" +
+                              role + "\"");
+    g.replicas = int(r.integer("replicas", Opt, 1, 1, kMaxReplicas));
+    g.cpus = r.number("cpus", Opt, g.cpus, 0, kMaxCpus);
+    g.memoryGiB = r.number("memory_gib", Opt, g.memoryGiB, 0, kMaxMemoryGiB);
+    g.gpus = int(r.integer("gpus", Opt, 0, 0, kMaxGpusPerNode));
+    g.gpuFraction = r.number("gpu_fraction", Opt, 1.0, 0.01, 1.0);
+    g.gpuType = r.string("gpu_type", Opt);
+    g.nodeSelector = r.stringMap("node_selector");
+    r.finish();
+    return g;
+}
+
+ModelProfile readModel(const json &v, const std::string &ptr, Problems &p)
+{
+    ObjectReader r(v, ptr, p);
+    ModelProfile m;
+    m.name = r.string("name", Opt);
+    m.parameterBytes = r.integer("parameter_bytes", Req, 0, 0, kMaxBytes);
+    m.iterations = r.integer("iterations", Opt, 1, 1, kMaxIterations);
+    m.computeSecondsPerIteration =
+        r.number("compute_s_per_iteration", Opt, m.computeSecondsPerIteration, 0, kMaxSeconds);
+    if (const json *by = r.object("compute_s_by_gpu_type", Opt)) {
+        ObjectReader byReader(*by, r.pointer("compute_s_by_gpu_type"), p);
+        for (auto it = by->begin(); it != by->end(); ++it)
+            m.computeSecondsByGpuType[it.key()] =
+                byReader.number(it.key(), Req, 0, 0, kMaxSeconds);
+    }
+    r.finish();
+    return m;
+}
+
+StsData readSts(const json &v, const std::string &ptr, Problems &p)
+{
+    ObjectReader r(v, ptr, p);
+    StsData s;
+    s.maxEpochs = int(r.integer("max_epochs", Req, 100, 1, 1000000));
+    s.termination = r.string("termination", Opt);
+    forEachIn(r.array("execution_times", Req), r.pointer("execution_times"),
+              [&](const json &e, const std::string &eptr) {
+                  ObjectReader er(e, eptr, p);
+                  ExecutionTime t;
+                  t.gpuType = er.string("gpu_type", Req);
+                  t.gpus = int(er.integer("gpus", Req, 1, 1, kMaxGpusPerNode));
+                  t.fraction = er.number("fraction", Opt, 1.0, 0.01, 1.0);
+                  t.seconds = er.number("seconds", Req, 0, 0, kMaxSeconds);
+                  er.finish();
+                  s.executionTimes.push_back(t);
+              });
+    r.finish();
+    return s;
+}
+
+Job readJob(const json &v, const std::string &ptr, Problems &p)
+{
+    ObjectReader r(v, ptr, p);
+    Job j;
+    j.id = r.string("id", Req);
+    j.name = r.string("name", Opt);
+    const std::string kind = r.string("kind", Req);
+    if (auto parsed = jobKindFromString(kind))
+        j.kind = *parsed;
+    else if (r.has("kind"))
+        r.problem("kind", "expected one of ps, allreduce, single; found \"" + kind + "\"");
+    j.submitSeconds = r.number("submit_s", Opt, 0, 0, kMaxSeconds);
+    if (r.has("due_s"))
+        j.dueSeconds = r.number("due_s", Req, 0, 0, kMaxSeconds);
+    j.tardinessWeight = r.number("tardiness_weight", Opt, 0, 0, 1e9);
+    j.priority = int(r.integer("priority", Opt, 0, -1000000, 1000000));
+    forEachIn(r.array("tasks", Req), r.pointer("tasks"),
+              [&](const json &t, const std::string &tptr) {
+                  j.tasks.push_back(readTaskGroup(t, tptr, p));
+              });
+    if (const json *m = r.object("model", Req))
+        j.model = readModel(*m, r.pointer("model"), p);
+    j.image = r.string("image", Opt);
+    j.command = r.stringList("command");
+    if (const json *s = r.object("sts", Opt))
+        j.sts = readSts(*s, r.pointer("sts"), p);
+    r.finish();
+    return j;
+}
+
+Settings readSettings(const json &v, const std::string &ptr, Problems &p)
+{
+    ObjectReader r(v, ptr, p);
+    Settings s;
+    s.energyPricePerKWh = r.number("energy_price_per_kwh", Opt, s.energyPricePerKWh, 0, kMaxPrice);
+    forEachIn(r.array("price_schedule", Opt), r.pointer("price_schedule"),
+              [&](const json &e, const std::string &eptr) {
+                  ObjectReader er(e, eptr, p);
+                  PricePeriod period;
+                  period.fromHour = er.number("from_hour", Req, 0, 0, 23.999999);
+                  period.pricePerKWh = er.number("price_per_kwh", Req, 0, 0, kMaxPrice);
+                  er.finish();
+                  s.priceSchedule.push_back(period);
+              });
+    s.pue = r.number("pue", Opt, s.pue, 1.0, 10.0);
+    s.seed = std::uint64_t(
+        r.integer("seed", Opt, 1, 0, std::numeric_limits<std::int64_t>::max()));
+    s.overlap = r.number("overlap", Opt, s.overlap, 0.0, 1.0);
+    r.finish();
+    return s;
+}
+
+} // namespace
+
+Result<Scenario> scenarioFromJson(const json &doc)
+{
+    Problems p;
+    ObjectReader r(doc, "", p);
+    if (!r.isObject())
+        return Result<Scenario>(p);
+    // Check the format and version first: a newer file is refused before anything else.
+    const std::string format = r.string("format", Req);
+    if (r.has("format") && format != Scenario::kFormatName)
+        return Result<Scenario>::failure(
+            "/format", "expected \"" + std::string(Scenario::kFormatName) + "\", found \"" +
+                           format + "\": this is not a ClusterBench scenario");
+    if (!r.has("version"))
+        return Result<Scenario>::failure("/", "missing required field \"version\"");
+    const std::int64_t version =
+        r.integer("version", Req, -1, 1, std::numeric_limits<std::int64_t>::max());
+    if (!p.empty())
+        return Result<Scenario>(p);
+    if (version != Scenario::kFormatVersion)
+        return Result<Scenario>::failure(
+            "/version", "format version " + std::to_string(version) +
+                            " is newer than this ClusterBench understands (" +
+                            std::to_string(Scenario::kFormatVersion) +
+                            "); open it with a newer ClusterBench");
+
+    Scenario s;
+    s.name = r.string("name", Opt);
+    s.description = r.string("description", Opt);
+    if (const json *settings = r.object("settings", Opt))
+        s.settings = readSettings(*settings, "/settings", p);
+    if (const json *c = r.object("cluster", Req)) {
+        ObjectReader cr(*c, "/cluster", p);
+        forEachIn(cr.array("gpu_types", Opt), "/cluster/gpu_types",
+                  [&](const json &v, const std::string &ptr) {
+                      s.cluster.gpuTypes.push_back(readGpuType(v, ptr, p));
+                  });
+        forEachIn(cr.array("nodes", Req), "/cluster/nodes",
+                  [&](const json &v, const std::string &ptr) {
+                      s.cluster.nodes.push_back(readNode(v, ptr, p));
+                  });
+        forEachIn(cr.array("switches", Opt), "/cluster/switches",
+                  [&](const json &v, const std::string &ptr) {
+                      s.cluster.switches.push_back(readSwitch(v, ptr, p));
+                  });
+        forEachIn(cr.array("links", Opt), "/cluster/links",
+                  [&](const json &v, const std::string &ptr) {
+                      s.cluster.links.push_back(readLink(v, ptr, p));
+                  });
+        cr.finish();
+    }
+    if (const json *d = r.object("distributions", Opt)) {
+        for (auto it = d->begin(); it != d->end(); ++it) {
+            const std::string ptr = "/distributions/" + jsonPointerToken(it.key());
+            std::vector<double> pmf;
+            if (!it.value().is_array()) {
+                p.push_back({ptr, "expected an array of probabilities"});
+                continue;
+            }
+            for (std::size_t i = 0; i < it.value().size(); ++i) {
+                const json &x = it.value()[i];
+                if (!x.is_number() || !std::isfinite(x.get<double>()) || x.get<double>() < 0)
+                    p.push_back({at(ptr, i), "expected a probability (a number >= 0)"});
+                else
+                    pmf.push_back(x.get<double>());
+            }
+            s.distributions[it.key()] = std::move(pmf);
+        }
+    }
+    forEachIn(r.array("jobs", Opt), "/jobs", [&](const json &v, const std::string &ptr) {
+        s.jobs.push_back(readJob(v, ptr, p));
+    });
+    forEachIn(r.array("policies", Opt), "/policies", [&](const json &v, const std::string &ptr) {
+        if (!v.is_object() || !v.contains("name") || !v["name"].is_string())
+            p.push_back({ptr, "expected a policy object with a \"name\" string"});
+        else
+            s.policies.push_back(v);
+    });
+    r.finish();
+    if (!p.empty())
+        return Result<Scenario>(p);
+    Problems semantic = validateScenario(s);
+    if (!semantic.empty())
+        return Result<Scenario>(semantic);
+    return s;
+}
+
+Result<Scenario> scenarioFromText(const std::string &text)
+{
+    auto doc = parseJsonText(text);
+    if (!doc)
+        return Result<Scenario>(doc.problems());
+    return scenarioFromJson(doc.value());
+}
+
+Result<Scenario> loadScenarioFile(const std::string &path)
+{
+    auto text = readTextFile(path);
+    if (!text)
+        return Result<Scenario>(text.problems());
+    return scenarioFromText(text.value());
+}
+
+ordered_json jsonNumber(double value)
+{
+    if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15)
+        return ordered_json(std::int64_t(value));
+    return ordered_json(value);
+}
+
+namespace {
+
+ordered_json toJson(const GpuType &t)
+{
+    ordered_json j;
+    j["name"] = t.name;
+    j["memory_gib"] = jsonNumber(t.memoryGiB);
+    j["relative_speed"] = jsonNumber(t.relativeSpeed);
+    j["idle_watts"] = jsonNumber(t.idleWatts);
+    j["busy_watts"] = jsonNumber(t.busyWatts);
+    j["price_per_hour"] = jsonNumber(t.pricePerHour);
+    return j;
+}
+
+ordered_json toJson(const Node &n)
+{
+    ordered_json j;
+    j["id"] = n.id;
+    j["cpus"] = jsonNumber(n.cpus);
+    j["memory_gib"] = jsonNumber(n.memoryGiB);
+    j["gpus"] = n.gpus;
+    if (!n.gpuType.empty())
+        j["gpu_type"] = n.gpuType;
+    if (!n.partition.empty())
+        j["partition"] = n.partition;
+    if (!n.rack.empty())
+        j["rack"] = n.rack;
+    j["base_watts"] = jsonNumber(n.baseWatts);
+    if (!n.labels.empty())
+        j["labels"] = n.labels;
+    ordered_json ic;
+    ic["kind"] = n.interconnect.kind == GpuInterconnect::Kind::Nvlink ? "nvlink" : "pcie";
+    ic["bandwidth_gbps"] = jsonNumber(n.interconnect.bandwidthGbps);
+    if (!n.interconnect.nvlinkDomains.empty())
+        ic["nvlink_domains"] = n.interconnect.nvlinkDomains;
+    j["interconnect"] = ic;
+    return j;
+}
+
+ordered_json toJson(const Link &l)
+{
+    ordered_json j;
+    j["a"] = l.a;
+    j["b"] = l.b;
+    j["capacity_gbps"] = jsonNumber(l.capacityGbps);
+    j["latency_us"] = jsonNumber(l.latencyUs);
+    return j;
+}
+
+ordered_json toJson(const TaskGroup &g)
+{
+    ordered_json j;
+    j["role"] = toString(g.role);
+    j["replicas"] = g.replicas;
+    j["cpus"] = jsonNumber(g.cpus);
+    j["memory_gib"] = jsonNumber(g.memoryGiB);
+    j["gpus"] = g.gpus;
+    if (g.gpuFraction != 1.0)
+        j["gpu_fraction"] = jsonNumber(g.gpuFraction);
+    if (!g.gpuType.empty())
+        j["gpu_type"] = g.gpuType;
+    if (!g.nodeSelector.empty())
+        j["node_selector"] = g.nodeSelector;
+    return j;
+}
+
+ordered_json toJson(const Job &job)
+{
+    ordered_json j;
+    j["id"] = job.id;
+    if (!job.name.empty())
+        j["name"] = job.name;
+    j["kind"] = toString(job.kind);
+    j["submit_s"] = jsonNumber(job.submitSeconds);
+    if (job.dueSeconds)
+        j["due_s"] = jsonNumber(*job.dueSeconds);
+    j["tardiness_weight"] = jsonNumber(job.tardinessWeight);
+    j["priority"] = job.priority;
+    ordered_json tasks = ordered_json::array();
+    for (const TaskGroup &g : job.tasks)
+        tasks.push_back(toJson(g));
+    j["tasks"] = tasks;
+    ordered_json m;
+    if (!job.model.name.empty())
+        m["name"] = job.model.name;
+    m["parameter_bytes"] = job.model.parameterBytes;
+    m["iterations"] = job.model.iterations;
+    m["compute_s_per_iteration"] = jsonNumber(job.model.computeSecondsPerIteration);
+    if (!job.model.computeSecondsByGpuType.empty()) {
+        ordered_json by;
+        for (const auto &[type, s] : job.model.computeSecondsByGpuType)
+            by[type] = jsonNumber(s);
+        m["compute_s_by_gpu_type"] = by;
+    }
+    j["model"] = m;
+    if (!job.image.empty())
+        j["image"] = job.image;
+    if (!job.command.empty())
+        j["command"] = job.command;
+    if (job.sts) {
+        ordered_json s;
+        s["max_epochs"] = job.sts->maxEpochs;
+        if (!job.sts->termination.empty())
+            s["termination"] = job.sts->termination;
+        ordered_json times = ordered_json::array();
+        for (const ExecutionTime &t : job.sts->executionTimes) {
+            ordered_json e;
+            e["gpu_type"] = t.gpuType;
+            e["gpus"] = t.gpus;
+            if (t.fraction != 1.0)
+                e["fraction"] = jsonNumber(t.fraction);
+            e["seconds"] = jsonNumber(t.seconds);
+            times.push_back(e);
+        }
+        s["execution_times"] = times;
+        j["sts"] = s;
+    }
+    return j;
+}
+
+} // namespace
+
+ordered_json scenarioToJson(const Scenario &s)
+{
+    ordered_json doc;
+    doc["format"] = Scenario::kFormatName;
+    doc["version"] = Scenario::kFormatVersion;
+    if (!s.name.empty())
+        doc["name"] = s.name;
+    if (!s.description.empty())
+        doc["description"] = s.description;
+
+    ordered_json settings;
+    settings["energy_price_per_kwh"] = jsonNumber(s.settings.energyPricePerKWh);
+    if (!s.settings.priceSchedule.empty()) {
+        ordered_json schedule = ordered_json::array();
+        for (const PricePeriod &period : s.settings.priceSchedule)
+            schedule.push_back({{"from_hour", jsonNumber(period.fromHour)},
+                                {"price_per_kwh", jsonNumber(period.pricePerKWh)}});
+        settings["price_schedule"] = schedule;
+    }
+    settings["pue"] = jsonNumber(s.settings.pue);
+    settings["seed"] = s.settings.seed;
+    settings["overlap"] = jsonNumber(s.settings.overlap);
+    doc["settings"] = settings;
+
+    ordered_json cluster;
+    cluster["gpu_types"] = ordered_json::array();
+    for (const GpuType &t : s.cluster.gpuTypes)
+        cluster["gpu_types"].push_back(toJson(t));
+    cluster["nodes"] = ordered_json::array();
+    for (const Node &n : s.cluster.nodes)
+        cluster["nodes"].push_back(toJson(n));
+    cluster["switches"] = ordered_json::array();
+    for (const Switch &sw : s.cluster.switches) {
+        ordered_json j;
+        j["id"] = sw.id;
+        if (!sw.tier.empty())
+            j["tier"] = sw.tier;
+        cluster["switches"].push_back(j);
+    }
+    cluster["links"] = ordered_json::array();
+    for (const Link &l : s.cluster.links)
+        cluster["links"].push_back(toJson(l));
+    doc["cluster"] = cluster;
+
+    if (!s.distributions.empty()) {
+        ordered_json d;
+        for (const auto &[name, pmf] : s.distributions) {
+            ordered_json values = ordered_json::array();
+            for (double x : pmf)
+                values.push_back(jsonNumber(x));
+            d[name] = values;
+        }
+        doc["distributions"] = d;
+    }
+    doc["jobs"] = ordered_json::array();
+    for (const Job &job : s.jobs)
+        doc["jobs"].push_back(toJson(job));
+    if (!s.policies.empty()) {
+        doc["policies"] = ordered_json::array();
+        for (const json &policy : s.policies)
+            doc["policies"].push_back(ordered_json::parse(policy.dump()));
+    }
+    return doc;
+}
+
+std::string scenarioToText(const Scenario &scenario)
+{
+    return scenarioToJson(scenario).dump(2) + "\n";
+}
+
+Status saveScenarioFile(const std::string &path, const Scenario &scenario)
+{
+    return writeFileAtomically(path, scenarioToText(scenario));
+}
+
+} // namespace cb

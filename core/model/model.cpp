@@ -1,0 +1,120 @@
+#include "model/cluster.h"
+#include "model/job.h"
+#include "model/scenario.h"
+
+#include <array>
+#include <utility>
+
+namespace cb {
+
+const GpuType *Cluster::gpuType(const std::string &name) const
+{
+    for (const GpuType &t : gpuTypes)
+        if (t.name == name)
+            return &t;
+    return nullptr;
+}
+
+const Node *Cluster::node(const std::string &id) const
+{
+    auto i = nodeIndex(id);
+    return i ? &nodes[*i] : nullptr;
+}
+
+std::optional<std::size_t> Cluster::nodeIndex(const std::string &id) const
+{
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+        if (nodes[i].id == id)
+            return i;
+    return std::nullopt;
+}
+
+int Cluster::totalGpus() const
+{
+    int n = 0;
+    for (const Node &node : nodes)
+        n += node.gpus;
+    return n;
+}
+
+std::map<std::string, int> Cluster::gpusByType() const
+{
+    std::map<std::string, int> out;
+    for (const Node &node : nodes)
+        if (node.gpus > 0)
+            out[node.gpuType] += node.gpus;
+    return out;
+}
+
+namespace {
+constexpr std::array<std::pair<JobKind, const char *>, 3> kJobKinds{{
+    {JobKind::ParameterServer, "ps"},
+    {JobKind::AllReduce, "allreduce"},
+    {JobKind::Single, "single"},
+}};
+constexpr std::array<std::pair<TaskRole, const char *>, 5> kTaskRoles{{
+    {TaskRole::Ps, "ps"},
+    {TaskRole::Worker, "worker"},
+    {TaskRole::Chief, "chief"},
+    {TaskRole::Evaluator, "evaluator"},
+    {TaskRole::Single, "single"},
+}};
+} // namespace
+
+const char *toString(JobKind kind)
+{
+    for (const auto &[k, s] : kJobKinds)
+        if (k == kind)
+            return s;
+    return "?";
+}
+
+const char *toString(TaskRole role)
+{
+    for (const auto &[r, s] : kTaskRoles)
+        if (r == role)
+            return s;
+    return "?";
+}
+
+std::optional<JobKind> jobKindFromString(const std::string &s)
+{
+    for (const auto &[k, name] : kJobKinds)
+        if (s == name)
+            return k;
+    return std::nullopt;
+}
+
+std::optional<TaskRole> taskRoleFromString(const std::string &s)
+{
+    for (const auto &[r, name] : kTaskRoles)
+        if (s == name)
+            return r;
+    return std::nullopt;
+}
+
+int Job::taskCount() const
+{
+    int n = 0;
+    for (const TaskGroup &g : tasks)
+        n += g.replicas;
+    return n;
+}
+
+int Job::gpuCount() const
+{
+    int n = 0;
+    for (const TaskGroup &g : tasks)
+        n += g.replicas * g.gpus;
+    return n;
+}
+
+const Job *Scenario::job(const std::string &id) const
+{
+    for (const Job &j : jobs)
+        if (j.id == id)
+            return &j;
+    return nullptr;
+}
+
+} // namespace cb

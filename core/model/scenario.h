@@ -1,0 +1,53 @@
+#pragma once
+// A scenario is what a user opens: a cluster, a queue of jobs and the settings to run them.
+
+#include "model/cluster.h"
+#include "model/job.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cb {
+
+/// Energy price for hours [fromHour, next entry's fromHour) of each day.
+struct PricePeriod
+{
+    double fromHour = 0;
+    double pricePerKWh = 0;
+    bool operator==(const PricePeriod &) const = default;
+};
+
+struct Settings
+{
+    double energyPricePerKWh = 0.17;  ///< flat price; used when priceSchedule is empty
+    std::vector<PricePeriod> priceSchedule; ///< optional time-of-day prices
+    double pue = 1.0;                 ///< power usage effectiveness, >= 1
+    std::uint64_t seed = 1;
+    double overlap = 0.0;             ///< fraction of communication hidden behind compute, 0..1
+    bool operator==(const Settings &) const = default;
+};
+
+struct Scenario
+{
+    static constexpr int kFormatVersion = 1;
+    static constexpr const char *kFormatName = "clusterbench-scenario";
+
+    std::string name;
+    std::string description;
+    Cluster cluster;
+    std::vector<Job> jobs;
+    Settings settings;
+    /// Early-termination distributions by name: pmf over 1..100 % of max epochs (100 values).
+    std::map<std::string, std::vector<double>> distributions;
+    /// User-defined scheduling policy presets, kept as written (interpreted by core/sched).
+    std::vector<nlohmann::json> policies;
+
+    const Job *job(const std::string &id) const;
+    bool operator==(const Scenario &) const = default;
+};
+
+} // namespace cb

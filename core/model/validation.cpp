@@ -1,0 +1,265 @@
+#include "model/validation.h"
+
+#include "net/topology.h"
+
+#include <cmath>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+namespace cb {
+
+namespace {
+
+std::string fmt(double v)
+{
+    std::ostringstream s;
+    s << v;
+    return s.str();
+}
+
+std::string idx(const char *base, std::size_t i)
+{
+    return std::string(base) + "/" + std::to_string(i);
+}
+
+std::string describe(const TaskGroup &g)
+{
+    std::string s = fmt(g.cpus) + " CPUs, " + fmt(g.memoryGiB) + " GiB";
+    if (g.gpus > 0) {
+        s += ", " + std::to_string(g.gpus) + " GPU" + (g.gpus > 1 ? "s" : "");
+        if (g.gpuFraction < 1.0)
+            s += " (" + fmt(g.gpuFraction) + " of one)";
+        if (!g.gpuType.empty())
+            s += " of type " + g.gpuType;
+    }
+    for (const auto &[k, v] : g.nodeSelector)
+        s += ", label " + k + "=" + v;
+    return s;
+}
+
+void checkJob(const Scenario &s, const Job &job, const std::string &ptr, Problems &p)
+{
+    if (job.tasks.empty())
+        p.push_back({ptr + "/tasks", "a job needs at least one task"});
+    int ps = 0, workers = 0, others = 0;
+    for (std::size_t t = 0; t < job.tasks.size(); ++t) {
+        const TaskGroup &g = job.tasks[t];
+        const std::string tptr = ptr + "/tasks/" + std::to_string(t);
+        if (g.role == TaskRole::Ps)
+            ps += g.replicas;
+        else if (g.role == TaskRole::Worker)
+            workers += g.replicas;
+        else
+            others += g.replicas;
+        if (g.gpuFraction < 1.0 && g.gpus != 1)
+            p.push_back({tptr + "/gpu_fraction",
+                         "a GPU fraction below 1 needs exactly one GPU per task, found " +
+                             std::to_string(g.gpus)});
+        if (!g.gpuType.empty() && !s.cluster.gpuType(g.gpuType))
+            p.push_back({tptr + "/gpu_type", "unknown GPU type \"" + g.gpuType +
+                                                 "\" (not in /cluster/gpu_types)"});
+        bool fits = false;
+        for (const Node &node : s.cluster.nodes)
+            if (taskFitsEmptyNode(g, node)) {
+                fits = true;
+                break;
+            }
+        if (!fits && !s.cluster.nodes.empty())
+            p.push_back({tptr, "no node can hold this task even when the cluster is empty "
+                               "(needs " + describe(g) + ")"});
+    }
+    switch (job.kind) {
+    case JobKind::ParameterServer:
+        if (ps < 1 || workers < 1)
+            p.push_back({ptr + "/tasks", "a parameter-server job needs at least one ps and one "
+                                         "worker task, found " + std::to_string(ps) + " ps and " +
+                                         std::to_string(workers) + " worker"});
+        break;
+    case JobKind::AllReduce:
+        if (ps > 0 || workers < 1)
+            p.push_back({ptr + "/tasks", "an all-reduce job needs worker tasks and no ps task"});
+        break;
+    case JobKind::Single:
+        if (job.taskCount() != 1)
+            p.push_back({ptr + "/tasks", "a single job has exactly one task, found " +
+                                             std::to_string(job.taskCount())});
+        break;
+    }
+    (void)others;
+    if (job.dueSeconds && *job.dueSeconds < job.submitSeconds)
+        p.push_back({ptr + "/due_s", "the due date (" + fmt(*job.dueSeconds) +
+                                         " s) is before the submit time (" +
+                                         fmt(job.submitSeconds) + " s)"});
+    for (const auto &[type, secs] : job.model.computeSecondsByGpuType)
+        if (!s.cluster.gpuType(type))
+            p.push_back({ptr + "/model/compute_s_by_gpu_type/" + type,
+                         "unknown GPU type \"" + type + "\""});
+    if (job.sts) {
+        if (!job.sts->termination.empty() && !s.distributions.count(job.sts->termination))
+            p.push_back({ptr + "/sts/termination", "unknown distribution \"" +
+                                                       job.sts->termination +
+                                                       "\" (not in /distributions)"});
+        for (std::size_t e = 0; e < job.sts->executionTimes.size(); ++e) {
+            const ExecutionTime &t = job.sts->executionTimes[e];
+            const std::string eptr = ptr + "/sts/execution_times/" + std::to_string(e);
+            if (!s.cluster.gpuType(t.gpuType))
+                p.push_back({eptr + "/gpu_type", "unknown GPU type \"" + t.gpuType + "\""});
+            if (!(t.seconds > 0))
+                p.push_back({eptr + "/seconds", "expected a positive time"});
+        }
+    }
+}
+
+} // namespace
+
+bool taskFitsEmptyNode(const TaskGroup &g, const Node &node, std::string *why)
+{
+    auto fail = [&](std::string reason) {
+        if (why)
+            *why = std::move(reason);
+        return false;
+    };
+    if (g.cpus > node.cpus)
+        return fail("needs " + fmt(g.cpus) + " CPUs, node has " + fmt(node.cpus));
+    if (g.memoryGiB > node.memoryGiB)
+        return fail("needs " + fmt(g.memoryGiB) + " GiB, node has " + fmt(node.memoryGiB));
+    if (g.gpus > node.gpus)
+        return fail("needs " + std::to_string(g.gpus) + " GPUs, node has " +
+                    std::to_string(node.gpus));
+    if (g.gpus > 0 && !g.gpuType.empty() && g.gpuType != node.gpuType)
+        return fail("needs GPU type " + g.gpuType + ", node has " +
+                    (node.gpuType.empty() ? std::string("none") : node.gpuType));
+    for (const auto &[k, v] : g.nodeSelector) {
+        auto it = node.labels.find(k);
+        if (it == node.labels.end() || it->second != v)
+            return fail("node lacks label " + k + "=" + v);
+    }
+    return true;
+}
+
+Problems validateScenario(const Scenario &s)
+{
+    Problems p;
+    const Cluster &c = s.cluster;
+
+    std::set<std::string> typeNames;
+    for (std::size_t i = 0; i < c.gpuTypes.size(); ++i) {
+        const GpuType &t = c.gpuTypes[i];
+        const std::string ptr = idx("/cluster/gpu_types", i);
+        if (t.name.empty())
+            p.push_back({ptr + "/name", "expected a non-empty GPU type name"});
+        else if (!typeNames.insert(t.name).second)
+            p.push_back({ptr + "/name", "duplicate GPU type \"" + t.name + "\""});
+        if (t.busyWatts < t.idleWatts)
+            p.push_back({ptr + "/busy_watts", "busy watts (" + fmt(t.busyWatts) +
+                                                  ") below idle watts (" + fmt(t.idleWatts) + ")"});
+    }
+
+    if (c.nodes.empty())
+        p.push_back({"/cluster/nodes", "a cluster needs at least one node"});
+    std::unordered_map<std::string, std::string> ids; // id -> pointer of first use
+    auto claim = [&](const std::string &id, const std::string &ptr, const char *what) {
+        if (id.empty()) {
+            p.push_back({ptr + "/id", std::string("expected a non-empty ") + what + " id"});
+            return;
+        }
+        auto [it, fresh] = ids.emplace(id, ptr);
+        if (!fresh)
+            p.push_back({ptr + "/id", "duplicate id \"" + id + "\" (first used at " +
+                                          it->second + ")"});
+    };
+    for (std::size_t i = 0; i < c.nodes.size(); ++i) {
+        const Node &n = c.nodes[i];
+        const std::string ptr = idx("/cluster/nodes", i);
+        claim(n.id, ptr, "node");
+        if (!(n.cpus > 0))
+            p.push_back({ptr + "/cpus", "expected a positive number of CPUs"});
+        if (!(n.memoryGiB > 0))
+            p.push_back({ptr + "/memory_gib", "expected a positive memory size"});
+        if (n.gpus > 0 && n.gpuType.empty())
+            p.push_back({ptr + "/gpu_type", "a node with GPUs needs a gpu_type"});
+        else if (n.gpus > 0 && !c.gpuType(n.gpuType))
+            p.push_back({ptr + "/gpu_type", "unknown GPU type \"" + n.gpuType +
+                                                "\" (not in /cluster/gpu_types)"});
+        if (!(n.interconnect.bandwidthGbps > 0))
+            p.push_back({ptr + "/interconnect/bandwidth_gbps", "expected a positive bandwidth"});
+        std::set<int> seen;
+        for (std::size_t d = 0; d < n.interconnect.nvlinkDomains.size(); ++d)
+            for (int g : n.interconnect.nvlinkDomains[d]) {
+                const std::string dptr = ptr + "/interconnect/nvlink_domains/" + std::to_string(d);
+                if (g >= n.gpus)
+                    p.push_back({dptr, "GPU index " + std::to_string(g) +
+                                           " is beyond the node's " + std::to_string(n.gpus) +
+                                           " GPUs"});
+                else if (!seen.insert(g).second)
+                    p.push_back({dptr, "GPU " + std::to_string(g) + " is in two NVLink domains"});
+            }
+    }
+    for (std::size_t i = 0; i < c.switches.size(); ++i)
+        claim(c.switches[i].id, idx("/cluster/switches", i), "switch");
+
+    for (std::size_t i = 0; i < c.links.size(); ++i) {
+        const Link &l = c.links[i];
+        const std::string ptr = idx("/cluster/links", i);
+        if (!ids.count(l.a))
+            p.push_back({ptr + "/a", "unknown endpoint \"" + l.a + "\" (no node or switch "
+                                                                   "has this id)"});
+        if (!ids.count(l.b))
+            p.push_back({ptr + "/b", "unknown endpoint \"" + l.b + "\" (no node or switch "
+                                                                   "has this id)"});
+        if (l.a == l.b)
+            p.push_back({ptr, "a link from \"" + l.a + "\" to itself forms a loop"});
+        if (!(l.capacityGbps > 0))
+            p.push_back({ptr + "/capacity_gbps",
+                         "expected a positive capacity, found " + fmt(l.capacityGbps)});
+    }
+
+    if (c.nodes.size() > 1 && ids.size() == c.nodes.size() + c.switches.size()) {
+        const Topology topo(c);
+        const std::vector<int> comp = topo.components();
+        for (std::size_t i = 1; i < c.nodes.size(); ++i)
+            if (comp[i] != comp[0])
+                p.push_back({idx("/cluster/nodes", i),
+                             "node \"" + c.nodes[i].id + "\" cannot reach node \"" +
+                                 c.nodes[0].id + "\": no path of links connects them"});
+    }
+
+    for (const auto &[name, pmf] : s.distributions) {
+        const std::string ptr = "/distributions/" + name;
+        if (pmf.size() != 100) {
+            p.push_back({ptr, "expected 100 probabilities (1..100 % of max epochs), found " +
+                                  std::to_string(pmf.size())});
+            continue;
+        }
+        double sum = 0;
+        for (double x : pmf)
+            sum += x;
+        if (std::fabs(sum - 1.0) > 1e-6)
+            p.push_back({ptr, "probabilities sum to " + fmt(sum) + ", expected 1"});
+    }
+
+    std::set<std::string> jobIds;
+    for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+        const Job &job = s.jobs[i];
+        const std::string ptr = idx("/jobs", i);
+        if (job.id.empty())
+            p.push_back({ptr + "/id", "expected a non-empty job id"});
+        else if (!jobIds.insert(job.id).second)
+            p.push_back({ptr + "/id", "duplicate job id \"" + job.id + "\""});
+        checkJob(s, job, ptr, p);
+    }
+
+    const auto &schedule = s.settings.priceSchedule;
+    for (std::size_t i = 0; i < schedule.size(); ++i) {
+        if (i == 0 && schedule[i].fromHour != 0)
+            p.push_back({"/settings/price_schedule/0/from_hour",
+                         "the first period must start at hour 0"});
+        if (i > 0 && schedule[i].fromHour <= schedule[i - 1].fromHour)
+            p.push_back({idx("/settings/price_schedule", i) + "/from_hour",
+                         "periods must be in increasing hour order"});
+    }
+    return p;
+}
+
+} // namespace cb

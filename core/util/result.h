@@ -1,0 +1,67 @@
+#pragma once
+// Errors as values: a Result<T> holds either a T or a list of problems. Every problem names
+// where it is (a file, a line, or a JSON pointer) and what was expected there.
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace cb {
+
+/// One thing wrong with an input: where (JSON pointer "/cluster/nodes/3/gpus", or "line 12")
+/// and what was expected.
+struct Problem
+{
+    std::string where;
+    std::string message;
+
+    std::string toString() const { return where.empty() ? message : where + ": " + message; }
+    bool operator==(const Problem &) const = default;
+};
+
+using Problems = std::vector<Problem>;
+
+/// Joins problems into one message, one per line, each prefixed with `prefix` (a file name).
+std::string formatProblems(const Problems &problems, const std::string &prefix = {});
+
+template<typename T>
+class [[nodiscard]] Result
+{
+public:
+    Result(T value) : m_value(std::move(value)) {}
+    Result(Problems problems) : m_problems(std::move(problems))
+    {
+        if (m_problems.empty())
+            m_problems.push_back({{}, "unknown error"});
+    }
+    static Result failure(std::string where, std::string message)
+    {
+        return Result(Problems{{std::move(where), std::move(message)}});
+    }
+
+    bool ok() const { return m_value.has_value(); }
+    explicit operator bool() const { return ok(); }
+    const T &value() const & { return *m_value; }
+    T &value() & { return *m_value; }
+    T &&value() && { return std::move(*m_value); }
+    const T *operator->() const { return &*m_value; }
+    T *operator->() { return &*m_value; }
+    const Problems &problems() const { return m_problems; }
+    std::string error(const std::string &prefix = {}) const
+    {
+        return formatProblems(m_problems, prefix);
+    }
+
+private:
+    std::optional<T> m_value;
+    Problems m_problems;
+};
+
+/// Result for operations that produce nothing but may fail.
+struct Ok
+{};
+using Status = Result<Ok>;
+
+} // namespace cb
