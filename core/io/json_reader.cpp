@@ -1,5 +1,6 @@
 #include "io/json_reader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -69,6 +70,25 @@ Result<json> parseJsonText(const std::string &text)
         return json::parse(text.begin() + std::ptrdiff_t(start), text.end());
     } catch (const json::parse_error &e) {
         return Result<json>::failure("", "not valid JSON: " + tidyParseMessage(e.what()));
+    } catch (const json::out_of_range &e) {
+        // A number too large for a double ("1e400"): find where it is for the message.
+        const std::string what = e.what();
+        const auto q = what.find("parsing '");
+        std::string literal, where;
+        if (q != std::string::npos) {
+            literal = what.substr(q + 9, what.find('\'', q + 9) - (q + 9));
+            const auto pos = text.find(literal, start);
+            if (pos != std::string::npos) {
+                const auto line = 1 + std::count(text.begin(), text.begin() + std::ptrdiff_t(pos), '\n');
+                const auto lineStart = text.rfind('\n', pos);
+                const auto column = pos - (lineStart == std::string::npos ? 0 : lineStart + 1) + 1;
+                where = "line " + std::to_string(line) + ", column " + std::to_string(column) + ": ";
+            }
+        }
+        return Result<json>::failure("", "not valid JSON: " + where + "number " + literal +
+                                             " is too large to represent");
+    } catch (const json::exception &e) {
+        return Result<json>::failure("", std::string("not valid JSON: ") + e.what());
     }
 }
 

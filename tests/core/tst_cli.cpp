@@ -1,0 +1,163 @@
+// The terminal interface as a user drives it: exit codes, messages, --help, and the rule that
+// core/ stays free of Qt.
+
+#include <QtTest>
+
+#include <QDirIterator>
+#include <QProcess>
+#include <QRegularExpression>
+
+namespace {
+
+struct Run
+{
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+Run clusterbench(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(CB_CLUSTERBENCH), args);
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+QStringList samples()
+{
+    QStringList out;
+    QDirIterator it(QStringLiteral(CB_SOURCE_DIR "/sample-clusters"), {QStringLiteral("*.json")});
+    while (it.hasNext())
+        out << it.next();
+    out.sort();
+    return out;
+}
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void everySampleValidates()
+    {
+        const QStringList files = samples();
+        if (files.isEmpty())
+            QSKIP("no sample scenarios yet");
+        const Run r = clusterbench(QStringList{QStringLiteral("validate")} + files);
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        QCOMPARE(r.out.count(QStringLiteral(": valid (")), files.size());
+    }
+
+    void invalidFileListsEveryProblem()
+    {
+        QTemporaryFile f;
+        QVERIFY(f.open());
+        f.write("{\"format\": \"clusterbench-scenario\", \"version\": 1, \"cluster\": "
+                "{\"nodes\": [{\"id\": \"a\", \"cpus\": -1, \"memory_gib\": \"x\"}]}}");
+        f.close();
+        const Run r = clusterbench({QStringLiteral("validate"), f.fileName()});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.out.contains(f.fileName() + QStringLiteral(": /cluster/nodes/0/cpus: expected "
+                                                              "a number from 0 to 1e+06, found -1")),
+                 qPrintable(r.out));
+        QVERIFY(r.out.contains(QStringLiteral("/cluster/nodes/0/memory_gib: expected a number, "
+                                              "found a string")));
+        QVERIFY(r.out.contains(QStringLiteral(": 2 problems")));
+    }
+
+    void validateJson()
+    {
+        const Run r = clusterbench({QStringLiteral("validate"), QStringLiteral("--json"),
+                                    QStringLiteral("/no/such.json")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.out.contains(QStringLiteral("\"valid\": false")), qPrintable(r.out));
+        QVERIFY(r.out.contains(QStringLiteral("cannot open")));
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate")} << 2
+                                         << QStringLiteral("unknown option frobnicate");
+        QTest::newRow("validate without file") << QStringList{QStringLiteral("validate")} << 2
+                                               << QStringLiteral("expected at least one FILE");
+        QTest::newRow("unknown option")
+            << QStringList{QStringLiteral("info"), QStringLiteral("--bogus"), QStringLiteral("x")}
+            << 2 << QStringLiteral("--bogus: unknown option");
+        QTest::newRow("info on missing file")
+            << QStringList{QStringLiteral("info"), QStringLiteral("/no/file.json")} << 2
+            << QStringLiteral("/no/file.json: cannot open");
+    }
+    void usageErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, code);
+        QFETCH(QString, message);
+        if (args.first() == QStringLiteral("frobnicate"))
+            args.first() = QStringLiteral("--frobnicate");
+        const Run r = clusterbench(args);
+        QCOMPARE(r.code, code);
+        QVERIFY2(r.err.contains(message.replace(QStringLiteral("option frobnicate"),
+                                                QStringLiteral("option --frobnicate"))),
+                 qPrintable(r.err));
+    }
+
+    void everyCommandHasHelp()
+    {
+        const Run top = clusterbench({QStringLiteral("--help")});
+        QCOMPARE(top.code, 0);
+        // Command names are the indented first words of the "Commands:" section.
+        const QString list = top.out.section(QStringLiteral("Commands:\n"), 1).section(
+            QStringLiteral("\n\n"), 0, 0);
+        const QStringList lines = list.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY(lines.size() >= 2);
+        for (const QString &line : lines) {
+            const QString name = line.trimmed().section(QLatin1Char(' '), 0, 0);
+            const Run r = clusterbench({name, QStringLiteral("--help")});
+            QVERIFY2(r.code == 0, qPrintable(name));
+            QVERIFY2(r.out.startsWith(QStringLiteral("Usage: clusterbench ") + name),
+                     qPrintable(r.out));
+        }
+    }
+
+    void infoSummarises()
+    {
+        const QStringList files = samples();
+        if (files.isEmpty())
+            QSKIP("no sample scenarios yet");
+        for (const QString &file : files) {
+            const Run r = clusterbench({QStringLiteral("info"), file});
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+            QVERIFY(r.out.contains(QStringLiteral("\nNodes ")));
+            QVERIFY(r.out.contains(QStringLiteral("\nBisection ")));
+        }
+    }
+
+    void coreHasNoQtInclude()
+    {
+        const QRegularExpression qtInclude(
+            QStringLiteral("^\\s*#\\s*include\\s*[<\"](Q[A-Za-z]+|qcustomplot)[^>\"]*[>\"]"),
+            QRegularExpression::MultilineOption);
+        QDirIterator it(QStringLiteral(CB_SOURCE_DIR "/core"), QDir::Files,
+                        QDirIterator::Subdirectories);
+        int files = 0;
+        while (it.hasNext()) {
+            QFile f(it.next());
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QString text = QString::fromUtf8(f.readAll());
+            QVERIFY2(!qtInclude.match(text).hasMatch(), qPrintable(f.fileName()));
+            ++files;
+        }
+        QVERIFY(files > 10);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
