@@ -26,6 +26,8 @@ struct JobPlacement
     std::string jobId;
     std::vector<TaskAssignment> tasks; ///< in task order (group, then replica)
     double startSeconds = 0;           ///< when it was bound (0 for a static placement)
+    /// Tasks that found no node (only without gang mode; the job is then also waiting).
+    int pendingTasks = 0;
     bool operator==(const JobPlacement &) const = default;
 };
 

@@ -1,0 +1,220 @@
+#include "cli/command.h"
+#include "io/scenario_json.h"
+#include "net/topology.h"
+#include "sched/placer.h"
+#include "sched/policy_json.h"
+#include "sched/traffic.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iomanip>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+namespace cb::cli {
+
+namespace {
+
+struct Row
+{
+    std::string name;
+    double placedJobs = 0, placedTasks = 0, waitingJobs = 0;
+    double crossBytes = 0, totalBytes = 0, intraBytes = 0, maxLinkBytes = 0,
+           maxLinkSeconds = 0, meanHops = 0;
+    std::map<std::string, double> crossByModel;
+};
+
+std::vector<std::string> splitList(const std::string &s)
+{
+    std::vector<std::string> out;
+    std::string cur;
+    for (char ch : s) {
+        if (ch == ',') {
+            if (!cur.empty())
+                out.push_back(cur);
+            cur.clear();
+        } else if (ch != ' ') {
+            cur += ch;
+        }
+    }
+    if (!cur.empty())
+        out.push_back(cur);
+    return out;
+}
+
+std::string fixed(double v, int digits)
+{
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << v;
+    return s.str();
+}
+
+std::string pad(std::string s, std::size_t width)
+{
+    if (s.size() < width)
+        s.resize(width, ' ');
+    return s;
+}
+
+} // namespace
+
+Command compareCommand()
+{
+    Command c;
+    c.name = "compare";
+    c.synopsis = "compare SCENARIO --policies P1,P2,... [--seed S] [--seeds N] [--json]";
+    c.summary = "Place the scenario with several policies and compare placement and traffic";
+    c.description =
+        "One row per policy: placed and waiting jobs, cross-node and total bytes per "
+        "iteration, the most loaded link and the byte-weighted mean hops. With --seeds N every "
+        "figure is the mean over seeds S .. S+N-1. The reduction columns compare cross-node "
+        "bytes with the first policy listed, in total and per model (job model name).";
+    c.options = {{"policies", "P1,P2", "comma-separated policy presets (required)"},
+                 {"seed", "S", "first seed (default: the scenario's settings.seed)"},
+                 {"seeds", "N", "number of seeds to average over (default 1)"},
+                 {"policy-file", "F", "JSON file with more policy presets"},
+                 {"json", "", "print the comparison as JSON"}};
+    c.run = [](const Args &args, Io &io) {
+        if (args.positional().size() != 1 || !args.has("policies")) {
+            io.err << "clusterbench compare: expected SCENARIO and --policies P1,P2,... "
+                      "(see --help)\n";
+            return int(ExitBadInput);
+        }
+        const std::string path = args.positional()[0];
+        auto loaded = loadScenarioFile(path);
+        if (!loaded) {
+            io.err << loaded.error(path) << "\n";
+            return int(ExitBadInput);
+        }
+        const Scenario &s = loaded.value();
+        auto seed = args.integer("seed", (long long)s.settings.seed);
+        auto seeds = args.integer("seeds", 1);
+        if (!seed || seed.value() < 0 || !seeds || seeds.value() < 1 || seeds.value() > 100000) {
+            io.err << "clusterbench compare: --seed must be >= 0 and --seeds in 1..100000\n";
+            return int(ExitBadInput);
+        }
+        auto presets = userPresets(s, args.value("policy-file"));
+        if (!presets) {
+            io.err << presets.error(args.has("policy-file") ? "" : path) << "\n";
+            return int(ExitBadInput);
+        }
+        const std::vector<std::string> names = splitList(args.value("policies"));
+        if (names.empty()) {
+            io.err << "clusterbench compare: --policies: expected at least one name\n";
+            return int(ExitBadInput);
+        }
+        std::vector<Policy> policies;
+        for (const std::string &n : names) {
+            auto p = resolvePolicy(n, presets.value());
+            if (!p) {
+                io.err << "clusterbench compare: " << p.error() << "\n";
+                return int(ExitBadInput);
+            }
+            policies.push_back(p.value());
+        }
+        const Topology topo(s.cluster);
+        const double runs = double(seeds.value());
+        std::vector<Row> rows;
+        for (const Policy &policy : policies) {
+            Row row;
+            row.name = policy.name;
+            for (long long k = 0; k < seeds.value(); ++k) {
+                const Placement pl =
+                    placeScenario(s, topo, policy, std::uint64_t(seed.value() + k));
+                const TrafficReport t = computeTraffic(s.jobs, s.cluster, topo, pl);
+                std::size_t tasks = 0;
+                for (const JobPlacement &jp : pl.jobs)
+                    tasks += jp.tasks.size();
+                row.placedJobs += double(pl.jobs.size()) / runs;
+                row.placedTasks += double(tasks) / runs;
+                row.waitingJobs += double(pl.waiting.size()) / runs;
+                row.crossBytes += t.crossNodeBytes / runs;
+                row.totalBytes += t.totalBytes / runs;
+                row.intraBytes += t.intraNodeBytes / runs;
+                row.maxLinkBytes += t.maxLinkBytes / runs;
+                row.maxLinkSeconds += t.maxLinkSeconds / runs;
+                row.meanHops += t.meanHops() / runs;
+                for (const JobTraffic &jt : t.jobs)
+                    row.crossByModel[jt.model] += jt.crossNodeBytes / runs;
+            }
+            rows.push_back(row);
+        }
+        const Row &base = rows.front();
+        auto reduction = [](double value, double baseline) {
+            return baseline > 0 ? 1.0 - value / baseline : 0.0;
+        };
+        if (args.flag("json")) {
+            nlohmann::ordered_json j;
+            j["scenario"] = s.name;
+            j["seed"] = seed.value();
+            j["seeds"] = seeds.value();
+            j["unit"] = "bytes per iteration";
+            j["baseline"] = base.name;
+            nlohmann::ordered_json arr = nlohmann::ordered_json::array();
+            for (std::size_t i = 0; i < rows.size(); ++i) {
+                const Row &r = rows[i];
+                nlohmann::ordered_json o;
+                o["name"] = r.name;
+                o["policy"] = policyToJson(policies[i]);
+                o["placed_jobs"] = jsonNumber(r.placedJobs);
+                o["placed_tasks"] = jsonNumber(r.placedTasks);
+                o["waiting_jobs"] = jsonNumber(r.waitingJobs);
+                o["cross_node_bytes"] = jsonNumber(r.crossBytes);
+                o["total_bytes"] = jsonNumber(r.totalBytes);
+                o["intra_node_bytes"] = jsonNumber(r.intraBytes);
+                o["max_link_bytes"] = jsonNumber(r.maxLinkBytes);
+                o["max_link_seconds"] = jsonNumber(r.maxLinkSeconds);
+                o["mean_hops"] = jsonNumber(r.meanHops);
+                o["cross_node_reduction"] = jsonNumber(reduction(r.crossBytes, base.crossBytes));
+                nlohmann::ordered_json models = nlohmann::ordered_json::array();
+                double sumReduction = 0;
+                for (const auto &[model, bytes] : r.crossByModel) {
+                    const auto bit = base.crossByModel.find(model);
+                    const double red =
+                        reduction(bytes, bit == base.crossByModel.end() ? 0 : bit->second);
+                    sumReduction += red;
+                    models.push_back({{"model", model},
+                                      {"cross_node_bytes", jsonNumber(bytes)},
+                                      {"cross_node_reduction", jsonNumber(red)}});
+                }
+                o["models"] = models;
+                o["mean_model_reduction"] = jsonNumber(
+                    r.crossByModel.empty() ? 0.0 : sumReduction / double(r.crossByModel.size()));
+                arr.push_back(o);
+            }
+            j["policies"] = arr;
+            io.out << j.dump(2) << "\n";
+            return int(ExitOk);
+        }
+        io.out << (s.name.empty() ? path : s.name) << ": seed " << seed.value();
+        if (seeds.value() > 1)
+            io.out << " .. " << seed.value() + seeds.value() - 1 << " (means)";
+        io.out << "; bytes per iteration; reduction vs " << base.name << "\n";
+        io.out << pad("policy", 18) << pad("placed", 8) << pad("tasks", 8) << pad("waiting", 9)
+               << pad("cross MB", 11) << pad("total MB", 11) << pad("max link MB", 13)
+               << pad("hops", 7) << "reduction\n";
+        for (const Row &r : rows)
+            io.out << pad(r.name, 18) << pad(fixed(r.placedJobs, 1), 8)
+                   << pad(fixed(r.placedTasks, 1), 8) << pad(fixed(r.waitingJobs, 1), 9)
+                   << pad(fixed(r.crossBytes / 1e6, 1), 11) << pad(fixed(r.totalBytes / 1e6, 1), 11)
+                   << pad(fixed(r.maxLinkBytes / 1e6, 1), 13) << pad(fixed(r.meanHops, 2), 7)
+                   << fixed(100 * reduction(r.crossBytes, base.crossBytes), 1) << " %\n";
+        io.out << "\nCross-node MB per model (reduction vs " << base.name << ")\n";
+        for (const Row &r : rows) {
+            io.out << pad(r.name, 18);
+            for (const auto &[model, bytes] : r.crossByModel) {
+                const auto bit = base.crossByModel.find(model);
+                const double red =
+                    reduction(bytes, bit == base.crossByModel.end() ? 0 : bit->second);
+                io.out << model << " " << fixed(bytes / 1e6, 1) << " (" << fixed(100 * red, 1)
+                       << " %)  ";
+            }
+            io.out << "\n";
+        }
+        return int(ExitOk);
+    };
+    return c;
+}
+
+} // namespace cb::cli

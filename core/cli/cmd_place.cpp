@@ -1,0 +1,185 @@
+#include "cli/command.h"
+#include "io/scenario_json.h"
+#include "net/topology.h"
+#include "sched/decision_log.h"
+#include "sched/placer.h"
+#include "sched/policy_json.h"
+#include "sched/traffic.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace cb::cli {
+
+namespace {
+
+std::string megabytes(double bytes)
+{
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(1) << bytes / 1e6 << " MB";
+    return s.str();
+}
+
+std::string pad(std::string s, std::size_t width)
+{
+    if (s.size() < width)
+        s.resize(width, ' ');
+    return s;
+}
+
+nlohmann::ordered_json placementJson(const Placement &placement)
+{
+    nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
+    for (const JobPlacement &jp : placement.jobs) {
+        nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
+        for (const TaskAssignment &a : jp.tasks) {
+            nlohmann::ordered_json t;
+            t["task"] = std::string(toString(a.role)) + "-" + std::to_string(a.indexInRole);
+            t["node"] = a.node;
+            t["gpus"] = a.gpuIndices;
+            tasks.push_back(t);
+        }
+        jobs.push_back({{"job", jp.jobId}, {"pending_tasks", jp.pendingTasks}, {"tasks", tasks}});
+    }
+    nlohmann::ordered_json j;
+    j["jobs"] = jobs;
+    j["waiting"] = placement.waiting;
+    return j;
+}
+
+void printLog(const DecisionLog &log, std::ostream &out)
+{
+    for (const Decision &d : log.decisions) {
+        out << "#" << d.index << " " << d.jobId << "/" << d.task() << " -> "
+            << (d.pick >= 0 ? log.nodeNames[std::size_t(d.pick)] : std::string("(none)"))
+            << ": " << d.why << "\n";
+        std::ostringstream header;
+        header << "    " << pad("node", 14);
+        for (const std::string &p : log.pluginNames)
+            header << pad(p, std::max<std::size_t>(p.size() + 2, 8));
+        out << header.str() << "total\n";
+        for (const CandidateRow &r : d.rows) {
+            out << "    " << pad(log.nodeNames[std::size_t(r.node)], 14);
+            if (!r.feasible) {
+                out << "filtered: " << r.reason << "\n";
+                continue;
+            }
+            for (std::size_t p = 0; p < r.raw.size(); ++p) {
+                std::ostringstream cell;
+                cell << r.raw[p] << "x" << log.weights[p];
+                out << pad(cell.str(), std::max<std::size_t>(log.pluginNames[p].size() + 2, 8));
+            }
+            out << r.total << "\n";
+        }
+    }
+    for (const JobEvent &e : log.events)
+        out << "event after #" << e.afterDecision << ": " << e.jobId << ": " << e.what << "\n";
+}
+
+} // namespace
+
+Command placeCommand()
+{
+    Command c;
+    c.name = "place";
+    c.synopsis = "place SCENARIO --policy P [--seed S] [--policy-file F] [--json] [--log]";
+    c.summary = "Place every queued job with a policy; show each task's node and the traffic";
+    c.description =
+        "Jobs are offered in the policy's queue order to a cluster that fills up; a job that "
+        "does not fit waits. Traffic is per training iteration (ARCHITECTURE.md traffic "
+        "model). Built-in policies: k8s-default, binpack, spread, random, dltap, "
+        "topology-aware; user presets come from the scenario's \"policies\" or --policy-file. "
+        "The seed defaults to the scenario's settings.seed. Same input and seed give "
+        "byte-identical output.";
+    c.options = {{"policy", "P", "policy preset name (required)"},
+                 {"seed", "S", "seed for tie-breaks and the random plugin"},
+                 {"policy-file", "F", "JSON file with more policy presets"},
+                 {"json", "", "print placement, traffic (and log) as JSON"},
+                 {"log", "", "include the decision log (nodes x plugins per decision)"}};
+    c.run = [](const Args &args, Io &io) {
+        if (args.positional().size() != 1 || !args.has("policy")) {
+            io.err << "clusterbench place: expected SCENARIO and --policy P (see --help)\n";
+            return int(ExitBadInput);
+        }
+        const std::string path = args.positional()[0];
+        auto loaded = loadScenarioFile(path);
+        if (!loaded) {
+            io.err << loaded.error(path) << "\n";
+            return int(ExitBadInput);
+        }
+        const Scenario &s = loaded.value();
+        auto seed = args.integer("seed", (long long)s.settings.seed);
+        if (!seed || seed.value() < 0) {
+            io.err << "clusterbench place: --seed: expected an integer >= 0\n";
+            return int(ExitBadInput);
+        }
+        auto presets = userPresets(s, args.value("policy-file"));
+        if (!presets) {
+            io.err << presets.error(args.has("policy-file") ? "" : path) << "\n";
+            return int(ExitBadInput);
+        }
+        auto policy = resolvePolicy(args.value("policy"), presets.value());
+        if (!policy) {
+            io.err << "clusterbench place: " << policy.error() << "\n";
+            return int(ExitBadInput);
+        }
+        const Topology topo(s.cluster);
+        DecisionLog log;
+        const bool withLog = args.flag("log");
+        const Placement placement = placeScenario(s, topo, policy.value(),
+                                                  std::uint64_t(seed.value()),
+                                                  withLog ? &log : nullptr);
+        const TrafficReport traffic = computeTraffic(s.jobs, s.cluster, topo, placement);
+        if (args.flag("json")) {
+            nlohmann::ordered_json j;
+            j["scenario"] = s.name;
+            j["policy"] = policyToJson(policy.value());
+            j["seed"] = seed.value();
+            j["placement"] = placementJson(placement);
+            j["traffic"] = traffic.toJson(s.cluster, topo);
+            if (withLog)
+                j["decision_log"] = log.toJson();
+            io.out << j.dump(2) << "\n";
+            return int(ExitOk);
+        }
+        std::size_t tasks = 0;
+        for (const JobPlacement &jp : placement.jobs)
+            tasks += jp.tasks.size();
+        io.out << "Policy " << policy->name << " (seed " << seed.value() << "): "
+               << placement.jobs.size() << " jobs placed (" << tasks << " tasks), "
+               << placement.waiting.size() << " waiting\n";
+        for (const JobPlacement &jp : placement.jobs) {
+            io.out << "  " << pad(jp.jobId, 16);
+            for (const TaskAssignment &a : jp.tasks)
+                io.out << " " << toString(a.role) << "-" << a.indexInRole << "@" << a.node;
+            io.out << "\n";
+        }
+        for (const std::string &w : placement.waiting)
+            io.out << "  " << pad(w, 16) << " waiting\n";
+        io.out << "\nTraffic per iteration       total          cross-node     intra-node  "
+                  "   mean hops\n";
+        for (const JobTraffic &jt : traffic.jobs)
+            io.out << "  " << pad(jt.jobId, 26) << pad(megabytes(jt.totalBytes), 15)
+                   << pad(megabytes(jt.crossNodeBytes), 15)
+                   << pad(megabytes(jt.intraNodeBytes), 15) << jt.meanHops() << "\n";
+        io.out << "  " << pad("all jobs", 26) << pad(megabytes(traffic.totalBytes), 15)
+               << pad(megabytes(traffic.crossNodeBytes), 15)
+               << pad(megabytes(traffic.intraNodeBytes), 15) << traffic.meanHops() << "\n";
+        if (traffic.maxLink >= 0)
+            io.out << "Most loaded link: " << directedLinkName(s.cluster, traffic.maxLink)
+                   << " " << megabytes(traffic.maxLinkBytes) << " per iteration; slowest: "
+                   << directedLinkName(s.cluster, traffic.maxLinkSecondsLink) << " "
+                   << traffic.maxLinkSeconds << " s per iteration at full capacity\n";
+        if (withLog) {
+            io.out << "\nDecision log\n";
+            printLog(log, io.out);
+        }
+        return int(ExitOk);
+    };
+    return c;
+}
+
+} // namespace cb::cli

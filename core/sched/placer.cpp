@@ -1,0 +1,831 @@
+#include "sched/placer.h"
+
+#include "sched/queue_order.h"
+#include "util/rng.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <unordered_map>
+
+namespace cb {
+
+namespace {
+
+constexpr double kEps = 1e-9;
+constexpr double kInfeasible = -1.0; // every feasible total is >= 0 (weights and scores are)
+constexpr double kMax = 10.0;        // kube-scheduler's MaxPriority
+
+/// Truncation of a non-negative score, as kube-scheduler's int(). The epsilon keeps values
+/// that are integral in exact arithmetic (7 = 0.7 * 10) from being rounded down to 6.
+inline double trunc0(double x) { return double(int(x + kEps)); }
+inline double round0(double x) { return double(int(x + 0.5)); }
+
+enum class Category { Ps, Worker, Other };
+
+Category category(TaskRole role)
+{
+    switch (role) {
+    case TaskRole::Ps:
+        return Category::Ps;
+    case TaskRole::Worker:
+    case TaskRole::Chief:
+    case TaskRole::Single:
+        return Category::Worker;
+    case TaskRole::Evaluator:
+        return Category::Other;
+    }
+    return Category::Other;
+}
+
+std::string fmt(double v)
+{
+    std::ostringstream s;
+    if (v == std::floor(v) && std::fabs(v) < 1e15)
+        s << std::int64_t(v);
+    else
+        s << v;
+    return s.str();
+}
+
+/// Resource scores shared by the fused kernel and the decision log, so both agree.
+struct ResourceInputs
+{
+    double cpuReq, cpuCap, cpuInv10, memReq, memCap, memInv10;
+    double gpuReq, gpuCap, gpuInv10;
+};
+
+inline double unusedScore(double req, double cap, double inv10)
+{
+    return req <= cap + kEps ? trunc0((cap - req) * inv10) : 0.0;
+}
+inline double usedScore(double req, double cap, double inv10)
+{
+    return req <= cap + kEps ? trunc0(req * inv10) : 0.0;
+}
+inline double leastAllocated(const ResourceInputs &r, bool gpu)
+{
+    const double c = unusedScore(r.cpuReq, r.cpuCap, r.cpuInv10);
+    const double m = unusedScore(r.memReq, r.memCap, r.memInv10);
+    if (gpu && r.gpuCap > 0)
+        return trunc0((c + m + unusedScore(r.gpuReq, r.gpuCap, r.gpuInv10)) / 3.0);
+    return trunc0((c + m) / 2.0);
+}
+inline double mostAllocated(const ResourceInputs &r, bool gpu)
+{
+    const double c = usedScore(r.cpuReq, r.cpuCap, r.cpuInv10);
+    const double m = usedScore(r.memReq, r.memCap, r.memInv10);
+    if (gpu && r.gpuCap > 0)
+        return trunc0((c + m + usedScore(r.gpuReq, r.gpuCap, r.gpuInv10)) / 3.0);
+    return trunc0((c + m) / 2.0);
+}
+inline double balancedAllocation(const ResourceInputs &r)
+{
+    if (r.cpuReq >= r.cpuCap - kEps || r.memReq >= r.memCap - kEps)
+        return 0.0;
+    const double diff = std::fabs(r.cpuReq * r.cpuInv10 - r.memReq * r.memInv10); // 0..10
+    return trunc0(kMax - diff);
+}
+
+struct TaskRef
+{
+    int group = 0;
+    TaskRole role = TaskRole::Worker;
+    int indexInRole = 0;
+    int ringRank = -1; ///< rank among the job's worker-category tasks (all-reduce ring)
+};
+
+} // namespace
+
+struct Placer::Impl
+{
+    const Cluster &cluster;
+    const Topology &topology;
+    Policy policy;
+    std::uint64_t seed;
+    ClusterState state;
+    std::int64_t decisions = 0;
+
+    // Static per-node data.
+    std::vector<double> cpuInv10, memInv10, gpuInv10;
+    std::vector<double> affinity; // NodeAffinity raw score per node
+    std::vector<std::uint8_t> allEligible;
+
+    // Policy, flattened for the hot path.
+    double wLeast = 0, wMost = 0, wBalanced = 0, wSpread = 0, wDltap = 0;
+    bool leastGpu = false, mostGpu = false;
+    DltapVariant variant = DltapVariant::Counterpart;
+    bool hasExtraDense = false; // topology, nvlink, affinity or random
+
+    // Scratch, reused for every decision.
+    std::vector<double> total;
+    std::vector<std::uint8_t> eligible;
+    std::vector<double> randomRaw;
+    std::vector<double> hopSum;
+    std::unordered_map<int, std::vector<int>> hopsCache;
+
+    // The job being placed.
+    const Job *job = nullptr;
+    std::vector<int> psOn, workerOn, allOn;
+    std::vector<int> touched;
+    int placedPs = 0, placedWorkers = 0, placedAll = 0, totalPs = 0, totalWorkers = 0;
+    std::vector<int> ringNode;   // node of each ring rank, -1 while unplaced
+    double spreadMax = 0;        // SelectorSpread's max count over feasible nodes
+    double topoMax = 0;          // TopologyDistance's max mean hops over feasible nodes
+
+    Impl(const Cluster &c, const Topology &t, Policy p, std::uint64_t s)
+        : cluster(c), topology(t), policy(std::move(p)), seed(s), state(c)
+    {
+        const int n = state.nodeCount();
+        cpuInv10.resize(std::size_t(n));
+        memInv10.resize(std::size_t(n));
+        gpuInv10.resize(std::size_t(n));
+        for (int i = 0; i < n; ++i) {
+            cpuInv10[std::size_t(i)] = state.cpuCap()[i] > 0 ? kMax / state.cpuCap()[i] : 0;
+            memInv10[std::size_t(i)] = state.memCap()[i] > 0 ? kMax / state.memCap()[i] : 0;
+            gpuInv10[std::size_t(i)] = state.gpuCap()[i] > 0 ? kMax / state.gpuCap()[i] : 0;
+        }
+        allEligible.assign(std::size_t(n), 1);
+        total.resize(std::size_t(n));
+        randomRaw.assign(std::size_t(n), 0.0);
+        psOn.assign(std::size_t(n), 0);
+        workerOn.assign(std::size_t(n), 0);
+        allOn.assign(std::size_t(n), 0);
+        for (const PluginConfig &pc : policy.plugins) {
+            switch (pc.kind) {
+            case PluginKind::LeastAllocated:
+                wLeast += pc.weight;
+                leastGpu = pc.includeGpu;
+                break;
+            case PluginKind::MostAllocated:
+                wMost += pc.weight;
+                mostGpu = pc.includeGpu;
+                break;
+            case PluginKind::BalancedAllocation:
+                wBalanced += pc.weight;
+                break;
+            case PluginKind::SelectorSpread:
+                wSpread += pc.weight;
+                break;
+            case PluginKind::Dltap:
+                wDltap += pc.weight;
+                variant = pc.variant;
+                break;
+            case PluginKind::TopologyDistance:
+                hopSum.assign(std::size_t(n), 0.0);
+                hasExtraDense = true;
+                break;
+            case PluginKind::NodeAffinity:
+                affinity.assign(std::size_t(n), 0.0);
+                for (int i = 0; i < n; ++i) {
+                    bool all = true;
+                    for (const auto &[k, v] : pc.preferredLabels) {
+                        auto it = cluster.nodes[std::size_t(i)].labels.find(k);
+                        all = all && it != cluster.nodes[std::size_t(i)].labels.end() &&
+                              it->second == v;
+                    }
+                    affinity[std::size_t(i)] = all ? kMax : 0.0;
+                }
+                hasExtraDense = true;
+                break;
+            case PluginKind::NvlinkPacking:
+            case PluginKind::Random:
+                hasExtraDense = true;
+                break;
+            }
+        }
+    }
+
+    ResourceInputs inputs(int n, double cpus, double mem, int gpus, double fraction) const
+    {
+        const auto i = std::size_t(n);
+        return {state.cpuUsed()[n] + cpus, state.cpuCap()[n],  cpuInv10[i],
+                state.memUsed()[n] + mem,  state.memCap()[n],  memInv10[i],
+                state.gpuUsed()[n] + (gpus > 0 ? gpus * std::min(1.0, fraction) : 0.0),
+                state.gpuCap()[n], gpuInv10[i]};
+    }
+
+    // ---- static filter ------------------------------------------------------------------
+
+    /// Nodes the group may use at all (GPU type, labels, GPU count); nullptr = every node.
+    const std::uint8_t *staticFilter(const TaskGroup &g)
+    {
+        const bool typed = g.gpus > 0 && !g.gpuType.empty();
+        if (!typed && g.nodeSelector.empty() && g.gpus == 0)
+            return allEligible.data();
+        const int n = state.nodeCount();
+        eligible.assign(std::size_t(n), 1);
+        const int typeId = typed ? state.gpuTypeIndex(g.gpuType) : -1;
+        for (int i = 0; i < n; ++i) {
+            bool ok = state.gpuCap()[i] >= g.gpus;
+            if (typed)
+                ok = ok && state.gpuTypeId()[i] == typeId;
+            for (const auto &[k, v] : g.nodeSelector) {
+                if (!ok)
+                    break;
+                auto it = cluster.nodes[std::size_t(i)].labels.find(k);
+                ok = it != cluster.nodes[std::size_t(i)].labels.end() && it->second == v;
+            }
+            eligible[std::size_t(i)] = ok ? 1 : 0;
+        }
+        return eligible.data();
+    }
+
+    std::string staticReason(const TaskGroup &g, int i) const
+    {
+        const Node &node = cluster.nodes[std::size_t(i)];
+        if (node.gpus < g.gpus)
+            return "needs " + std::to_string(g.gpus) + " GPU" + (g.gpus > 1 ? "s" : "") +
+                   ", node has " + std::to_string(node.gpus);
+        if (g.gpus > 0 && !g.gpuType.empty() && node.gpuType != g.gpuType)
+            return "needs GPU type " + g.gpuType + ", node has " +
+                   (node.gpuType.empty() ? std::string("none") : node.gpuType);
+        for (const auto &[k, v] : g.nodeSelector) {
+            auto it = node.labels.find(k);
+            if (it == node.labels.end() || it->second != v)
+                return "node selector: lacks label " + k + "=" + v;
+        }
+        return "filtered out";
+    }
+
+    // ---- job-local plugins --------------------------------------------------------------
+
+    double dltapRaw(int n, const TaskRef &t) const
+    {
+        const auto i = std::size_t(n);
+        const Category c = category(t.role);
+        const bool psJob = job->kind == JobKind::ParameterServer;
+        double a = 0;
+        switch (variant) {
+        case DltapVariant::Job:
+            a = double(allOn[i]) / std::max(1, placedAll);
+            break;
+        case DltapVariant::Counterpart:
+            if (psJob && c == Category::Ps)
+                a = double(workerOn[i]) / std::max(1, placedWorkers);
+            else if (psJob && c == Category::Worker)
+                a = double(psOn[i]) / std::max(1, placedPs);
+            else
+                a = double(allOn[i]) / std::max(1, placedAll);
+            break;
+        case DltapVariant::Traffic:
+            if (psJob && c == Category::Ps && totalWorkers > 0)
+                a = double(workerOn[i]) / totalWorkers;
+            else if (psJob && c == Category::Worker && totalPs > 0)
+                a = double(psOn[i]) / totalPs;
+            else if (job->kind == JobKind::AllReduce && t.ringRank >= 0 && totalWorkers > 1) {
+                const int w = totalWorkers;
+                const int prev = (t.ringRank + w - 1) % w, next = (t.ringRank + 1) % w;
+                int on = ringNode[std::size_t(prev)] == n ? 1 : 0;
+                if (next != prev && ringNode[std::size_t(next)] == n)
+                    ++on;
+                a = double(on) / (next == prev ? 1 : 2);
+            }
+            break;
+        }
+        return round0(kMax * a);
+    }
+
+    double spreadRaw(int n) const
+    {
+        if (spreadMax <= 0)
+            return kMax;
+        return trunc0(kMax * (spreadMax - allOn[std::size_t(n)]) / spreadMax);
+    }
+
+    // ---- dense extra plugins (topology, NVLink, affinity, random) -------------------------
+
+    const std::vector<int> &hopsFromNode(int v)
+    {
+        auto it = hopsCache.find(v);
+        if (it == hopsCache.end()) {
+            if (hopsCache.size() >= 256) // bound the memory on large clusters
+                hopsCache.clear();
+            it = hopsCache.emplace(v, topology.hopsFrom(v)).first;
+        }
+        return it->second;
+    }
+
+    double topologyRaw(int n) const
+    {
+        if (placedAll == 0)
+            return kMax;
+        const double d = hopSum[std::size_t(n)] / placedAll;
+        return topoMax > 0 ? round0(kMax * (topoMax - d) / topoMax) : kMax;
+    }
+
+    double nvlinkRaw(int n, const TaskGroup &g) const
+    {
+        if (g.gpus <= 0 || g.gpuFraction < 1.0 || state.nvlinkDomainCount(n) == 0)
+            return 0;
+        bool partly = false;
+        if (!state.fitsOneNvlinkDomain(n, g.gpus, &partly))
+            return 0;
+        return partly ? kMax : 8.0;
+    }
+
+    double rawScore(const PluginConfig &pc, int n, const TaskGroup &g, const TaskRef &t) const
+    {
+        const ResourceInputs r = inputs(n, g.cpus, g.memoryGiB, g.gpus, g.gpuFraction);
+        switch (pc.kind) {
+        case PluginKind::LeastAllocated:
+            return leastAllocated(r, pc.includeGpu);
+        case PluginKind::MostAllocated:
+            return mostAllocated(r, pc.includeGpu);
+        case PluginKind::BalancedAllocation:
+            return balancedAllocation(r);
+        case PluginKind::SelectorSpread:
+            return spreadRaw(n);
+        case PluginKind::Dltap:
+            return dltapRaw(n, t);
+        case PluginKind::TopologyDistance:
+            return topologyRaw(n);
+        case PluginKind::NvlinkPacking:
+            return nvlinkRaw(n, g);
+        case PluginKind::NodeAffinity:
+            return affinity[std::size_t(n)];
+        case PluginKind::Random:
+            return randomRaw[std::size_t(n)];
+        }
+        return 0;
+    }
+
+    // ---- the fused kernel ----------------------------------------------------------------
+
+    template<bool Least, bool Most, bool Balanced>
+    void denseKernel(const std::uint8_t *elig, double cpus, double mem, int gpus, double frac)
+    {
+        const int n = state.nodeCount();
+        const double *cpuUsed = state.cpuUsed(), *cpuCap = state.cpuCap();
+        const double *memUsed = state.memUsed(), *memCap = state.memCap();
+        const double *gpuUsed = state.gpuUsed(), *gpuCap = state.gpuCap();
+        const double *gpuFree = state.gpuFreeWhole(), *gpuMaxFree = state.gpuMaxFree();
+        const double *ci = cpuInv10.data(), *mi = memInv10.data(), *gi = gpuInv10.data();
+        const double gpuAsk = gpus > 0 ? gpus * std::min(1.0, frac) : 0.0;
+        const bool shared = gpus > 0 && frac < 1.0;
+        const double needWhole = shared ? 0.0 : double(gpus);
+        const double needShare = shared ? frac - kEps : -1.0;
+        const double base = wSpread * kMax; // SelectorSpread on nodes without the job's tasks
+        double *out = total.data();
+        for (int i = 0; i < n; ++i) {
+            const double cr = cpuUsed[i] + cpus, mr = memUsed[i] + mem;
+            // Bitwise, not short-circuit: no branches in the loop.
+            const bool ok = (elig[i] != 0) & (cr <= cpuCap[i] + kEps) &
+                            (mr <= memCap[i] + kEps) & (gpuFree[i] >= needWhole) &
+                            (gpuMaxFree[i] >= needShare);
+            double s = base;
+            if constexpr (Least || Most) {
+                const ResourceInputs r{cr, cpuCap[i], ci[i], mr, memCap[i], mi[i],
+                                       gpuUsed[i] + gpuAsk, gpuCap[i], gi[i]};
+                if constexpr (Least)
+                    s += wLeast * leastAllocated(r, leastGpu);
+                if constexpr (Most)
+                    s += wMost * mostAllocated(r, mostGpu);
+            }
+            if constexpr (Balanced) {
+                const double b = (cr >= cpuCap[i] - kEps || mr >= memCap[i] - kEps)
+                                     ? 0.0
+                                     : trunc0(kMax - std::fabs(cr * ci[i] - mr * mi[i]));
+                s += wBalanced * b;
+            }
+            out[i] = ok ? s : kInfeasible;
+        }
+    }
+
+    void scoreAll(const std::uint8_t *elig, const TaskGroup &g, const TaskRef &t)
+    {
+        const double c = g.cpus, m = g.memoryGiB, f = g.gpuFraction;
+        const int k = g.gpus;
+        const int mask = (wLeast > 0 ? 1 : 0) | (wMost > 0 ? 2 : 0) | (wBalanced > 0 ? 4 : 0);
+        switch (mask) {
+        case 0: denseKernel<false, false, false>(elig, c, m, k, f); break;
+        case 1: denseKernel<true, false, false>(elig, c, m, k, f); break;
+        case 2: denseKernel<false, true, false>(elig, c, m, k, f); break;
+        case 3: denseKernel<true, true, false>(elig, c, m, k, f); break;
+        case 4: denseKernel<false, false, true>(elig, c, m, k, f); break;
+        case 5: denseKernel<true, false, true>(elig, c, m, k, f); break;
+        case 6: denseKernel<false, true, true>(elig, c, m, k, f); break;
+        default: denseKernel<true, true, true>(elig, c, m, k, f); break;
+        }
+        // Job-local plugins: differ from their default only where the job already has tasks.
+        if (wSpread > 0) {
+            spreadMax = 0;
+            for (int n : touched)
+                if (total[std::size_t(n)] >= 0)
+                    spreadMax = std::max(spreadMax, double(allOn[std::size_t(n)]));
+        }
+        if (wSpread > 0 || wDltap > 0)
+            for (int n : touched) {
+                double &tot = total[std::size_t(n)];
+                if (tot < 0)
+                    continue;
+                if (wSpread > 0)
+                    tot += wSpread * (spreadRaw(n) - kMax);
+                if (wDltap > 0)
+                    tot += wDltap * dltapRaw(n, t);
+            }
+        if (hasExtraDense)
+            scoreExtraDense(g);
+    }
+
+    void scoreExtraDense(const TaskGroup &g)
+    {
+        const int n = state.nodeCount();
+        for (const PluginConfig &pc : policy.plugins) {
+            const double w = pc.weight;
+            switch (pc.kind) {
+            case PluginKind::TopologyDistance:
+                topoMax = 0;
+                if (placedAll > 0)
+                    for (int i = 0; i < n; ++i)
+                        if (total[std::size_t(i)] >= 0)
+                            topoMax = std::max(topoMax, hopSum[std::size_t(i)] / placedAll);
+                for (int i = 0; i < n; ++i)
+                    if (total[std::size_t(i)] >= 0)
+                        total[std::size_t(i)] += w * topologyRaw(i);
+                break;
+            case PluginKind::NvlinkPacking:
+                for (int i = 0; i < n; ++i)
+                    if (total[std::size_t(i)] >= 0)
+                        total[std::size_t(i)] += w * nvlinkRaw(i, g);
+                break;
+            case PluginKind::NodeAffinity:
+                for (int i = 0; i < n; ++i)
+                    if (total[std::size_t(i)] >= 0)
+                        total[std::size_t(i)] += w * affinity[std::size_t(i)];
+                break;
+            case PluginKind::Random: {
+                // One draw per node in cluster order, so a node's value does not depend on
+                // which other nodes are feasible.
+                Rng rng(Rng::mix(Rng::mix(seed, std::uint64_t(decisions)), 2));
+                for (int i = 0; i < n; ++i) {
+                    randomRaw[std::size_t(i)] = double(rng.below(11));
+                    if (total[std::size_t(i)] >= 0)
+                        total[std::size_t(i)] += w * randomRaw[std::size_t(i)];
+                }
+                break;
+            }
+            default:
+                break;
+            }
+        }
+    }
+
+    /// The winning node (-1 if none), and the tie set when `ties` is given.
+    int pick(std::vector<int> *ties, int *tieCount)
+    {
+        const int n = state.nodeCount();
+        const double *t = total.data();
+        double best = kInfeasible;
+        int first = -1, count = 0;
+        for (int i = 0; i < n; ++i) {
+            const double v = t[i];
+            if (v > best) {
+                best = v;
+                first = i;
+                count = 1;
+            } else if (v == best) {
+                ++count;
+            }
+        }
+        if (first < 0) {
+            *tieCount = 0;
+            return -1;
+        }
+        *tieCount = count;
+        int chosen = first;
+        if (count > 1 && policy.tieBreak == TieBreak::Random) {
+            Rng rng(Rng::mix(Rng::mix(seed, std::uint64_t(decisions)), 1));
+            int k = int(rng.below(std::uint64_t(count)));
+            for (int i = first; i < n; ++i)
+                if (t[i] == best && k-- == 0) {
+                    chosen = i;
+                    break;
+                }
+        }
+        if (ties) {
+            ties->clear();
+            for (int i = first; i < n; ++i)
+                if (t[i] == best)
+                    ties->push_back(i);
+        }
+        return chosen;
+    }
+
+    // ---- job bookkeeping -------------------------------------------------------------------
+
+    void beginJob(const Job &j)
+    {
+        job = &j;
+        placedPs = placedWorkers = placedAll = 0;
+        totalPs = totalWorkers = 0;
+        for (const TaskGroup &g : j.tasks) {
+            if (category(g.role) == Category::Ps)
+                totalPs += g.replicas;
+            else if (category(g.role) == Category::Worker)
+                totalWorkers += g.replicas;
+        }
+        ringNode.assign(std::size_t(totalWorkers), -1);
+    }
+
+    void endJob()
+    {
+        for (int n : touched) {
+            psOn[std::size_t(n)] = workerOn[std::size_t(n)] = allOn[std::size_t(n)] = 0;
+        }
+        touched.clear();
+        if (!hopSum.empty())
+            std::fill(hopSum.begin(), hopSum.end(), 0.0);
+        job = nullptr;
+    }
+
+    void noteBound(int n, const TaskRef &t, int sign)
+    {
+        const auto i = std::size_t(n);
+        if (allOn[i] == 0 && sign > 0 && std::find(touched.begin(), touched.end(), n) ==
+                                              touched.end())
+            touched.push_back(n);
+        allOn[i] += sign;
+        placedAll += sign;
+        switch (category(t.role)) {
+        case Category::Ps:
+            psOn[i] += sign;
+            placedPs += sign;
+            break;
+        case Category::Worker:
+            workerOn[i] += sign;
+            placedWorkers += sign;
+            if (t.ringRank >= 0)
+                ringNode[std::size_t(t.ringRank)] = sign > 0 ? n : -1;
+            break;
+        case Category::Other:
+            break;
+        }
+        if (!hopSum.empty()) {
+            const std::vector<int> &h = hopsFromNode(n);
+            for (int v = 0; v < state.nodeCount(); ++v)
+                hopSum[std::size_t(v)] += sign * std::max(0, h[std::size_t(v)]);
+        }
+    }
+
+    std::vector<TaskRef> taskOrder(const Job &j) const
+    {
+        std::vector<TaskRef> all;
+        std::vector<int> roleCount(5, 0);
+        int ring = 0;
+        for (std::size_t gi = 0; gi < j.tasks.size(); ++gi) {
+            const TaskGroup &g = j.tasks[gi];
+            for (int r = 0; r < g.replicas; ++r) {
+                TaskRef t;
+                t.group = int(gi);
+                t.role = g.role;
+                t.indexInRole = roleCount[std::size_t(g.role)]++;
+                if (category(g.role) == Category::Worker)
+                    t.ringRank = ring++;
+                all.push_back(t);
+            }
+        }
+        if (policy.taskOrder == TaskOrder::AsWritten)
+            return all;
+        auto rank = [](TaskRole r) { return r == TaskRole::Ps ? 0 : r == TaskRole::Chief ? 1 : 2; };
+        std::stable_sort(all.begin(), all.end(), [&](const TaskRef &a, const TaskRef &b) {
+            return rank(a.role) < rank(b.role);
+        });
+        if (policy.taskOrder == TaskOrder::PsFirst)
+            return all;
+        // Interleaved: each PS followed by its share of the remaining tasks.
+        std::vector<TaskRef> ps, rest, out;
+        for (const TaskRef &t : all)
+            (t.role == TaskRole::Ps ? ps : rest).push_back(t);
+        std::size_t pi = 0, ri = 0;
+        while (pi < ps.size()) {
+            out.push_back(ps[pi++]);
+            const std::size_t psLeft = ps.size() - pi + 1;
+            const std::size_t take = (rest.size() - ri + psLeft - 1) / psLeft;
+            for (std::size_t k = 0; k < take; ++k)
+                out.push_back(rest[ri++]);
+        }
+        while (ri < rest.size())
+            out.push_back(rest[ri++]);
+        return out;
+    }
+
+    // ---- logging ------------------------------------------------------------------------
+
+    void record(DecisionLog &log, const TaskGroup &g, const TaskRef &t, const std::uint8_t *elig,
+                int chosen, const std::vector<int> &ties)
+    {
+        Decision d;
+        d.index = int(decisions);
+        d.jobId = job->id;
+        d.role = t.role;
+        d.group = t.group;
+        d.indexInRole = t.indexInRole;
+        d.pick = chosen;
+        d.tied = ties;
+        const int n = state.nodeCount();
+        int feasible = 0;
+        for (int i = 0; i < n; ++i) {
+            CandidateRow row;
+            row.node = i;
+            row.feasible = total[std::size_t(i)] >= 0;
+            if (!row.feasible) {
+                row.reason = elig[i] ? state.whyNotFit(i, g.cpus, g.memoryGiB, g.gpus,
+                                                       g.gpuFraction)
+                                     : staticReason(g, i);
+            } else {
+                ++feasible;
+                for (const PluginConfig &pc : policy.plugins) {
+                    const double raw = rawScore(pc, i, g, t);
+                    row.raw.push_back(raw);
+                    row.weighted.push_back(pc.weight * raw);
+                }
+                row.total = total[std::size_t(i)];
+            }
+            d.rows.push_back(std::move(row));
+        }
+        const auto name = [&](int i) { return cluster.nodes[std::size_t(i)].id; };
+        if (chosen < 0) {
+            d.why = "no feasible node: all " + std::to_string(n) + " filtered out";
+        } else if (feasible == 1) {
+            d.why = "only feasible node (total " + fmt(total[std::size_t(chosen)]) + ")";
+        } else {
+            const double best = total[std::size_t(chosen)];
+            int runner = -1;
+            for (int i = 0; i < n; ++i)
+                if (total[std::size_t(i)] >= 0 && total[std::size_t(i)] < best &&
+                    (runner < 0 || total[std::size_t(i)] > total[std::size_t(runner)]))
+                    runner = i;
+            std::string s = "highest total " + fmt(best);
+            if (ties.size() > 1) {
+                s += ", tied on " + std::to_string(ties.size()) + " nodes";
+                if (policy.tieBreak == TieBreak::Random) {
+                    const auto pos = std::find(ties.begin(), ties.end(), chosen) - ties.begin();
+                    s += "; tie broken by seeded draw (seed " + std::to_string(seed) +
+                         ", decision " + std::to_string(decisions) + "): number " +
+                         std::to_string(pos + 1) + " of " + std::to_string(ties.size()) +
+                         " in cluster order";
+                } else {
+                    s += "; tie broken by cluster order (first)";
+                }
+            }
+            if (runner >= 0)
+                s += (ties.size() > 1 ? "; next best " : " vs ") +
+                     fmt(total[std::size_t(runner)]) + " on " + name(runner);
+            d.why = s;
+        }
+        log.decisions.push_back(std::move(d));
+    }
+
+    // ---- one job ---------------------------------------------------------------------------
+
+    bool placeJob(const Job &j, JobPlacement &out, DecisionLog *log)
+    {
+        beginJob(j);
+        out.jobId = j.id;
+        out.tasks.clear();
+        std::vector<const std::uint8_t *> groupElig(j.tasks.size(), nullptr);
+        std::vector<std::vector<std::uint8_t>> groupEligStore(j.tasks.size());
+        int failed = 0;
+        std::vector<int> ties;
+        std::vector<TaskRef> placedRefs;
+        for (const TaskRef &t : taskOrder(j)) {
+            const TaskGroup &g = j.tasks[std::size_t(t.group)];
+            if (!groupElig[std::size_t(t.group)]) {
+                const std::uint8_t *e = staticFilter(g);
+                if (e != allEligible.data()) {
+                    groupEligStore[std::size_t(t.group)] = eligible;
+                    e = groupEligStore[std::size_t(t.group)].data();
+                }
+                groupElig[std::size_t(t.group)] = e;
+            }
+            const std::uint8_t *elig = groupElig[std::size_t(t.group)];
+            scoreAll(elig, g, t);
+            int tieCount = 0;
+            const int chosen = pick(log ? &ties : nullptr, &tieCount);
+            if (log)
+                record(*log, g, t, elig, chosen, ties);
+            ++decisions;
+            if (chosen < 0) {
+                ++failed;
+                if (policy.gang)
+                    break;
+                continue;
+            }
+            TaskAssignment a;
+            a.role = t.role;
+            a.group = t.group;
+            a.indexInRole = t.indexInRole;
+            a.node = cluster.nodes[std::size_t(chosen)].id;
+            a.gpuIndices = state.chooseGpus(chosen, g.gpus, g.gpuFraction);
+            state.bind(chosen, g.cpus, g.memoryGiB, a.gpuIndices, g.gpuFraction);
+            noteBound(chosen, t, +1);
+            out.tasks.push_back(std::move(a));
+            placedRefs.push_back(t);
+        }
+        if (failed > 0 && policy.gang) {
+            for (std::size_t k = 0; k < out.tasks.size(); ++k) {
+                const TaskAssignment &a = out.tasks[k];
+                const TaskGroup &g = j.tasks[std::size_t(a.group)];
+                const int n = int(*cluster.nodeIndex(a.node));
+                state.unbind(n, g.cpus, g.memoryGiB, a.gpuIndices, g.gpuFraction);
+            }
+            if (log)
+                log->events.push_back({int(decisions) - 1, j.id,
+                                       "gang: a task did not fit; rolled back " +
+                                           std::to_string(out.tasks.size()) +
+                                           " placed task(s); the job waits"});
+            out.tasks.clear();
+        } else if (failed > 0 && log) {
+            log->events.push_back({int(decisions) - 1, j.id,
+                                   std::to_string(failed) + " task(s) did not fit; " +
+                                       std::to_string(out.tasks.size()) +
+                                       " stay bound (gang mode off); the job waits"});
+        }
+        endJob();
+        std::stable_sort(out.tasks.begin(), out.tasks.end(),
+                         [](const TaskAssignment &a, const TaskAssignment &b) {
+                             return std::make_pair(a.group, a.indexInRole) <
+                                    std::make_pair(b.group, b.indexInRole);
+                         });
+        out.pendingTasks = failed;
+        return failed == 0;
+    }
+};
+
+Placer::Placer(const Cluster &cluster, const Topology &topology, Policy policy,
+               std::uint64_t seed)
+    : d(std::make_unique<Impl>(cluster, topology, std::move(policy), seed))
+{}
+
+Placer::~Placer() = default;
+
+void Placer::release(const Job &job, const JobPlacement &placement)
+{
+    for (const TaskAssignment &a : placement.tasks) {
+        const TaskGroup &g = job.tasks[std::size_t(a.group)];
+        if (auto n = d->cluster.nodeIndex(a.node))
+            d->state.unbind(int(*n), g.cpus, g.memoryGiB, a.gpuIndices, g.gpuFraction);
+    }
+}
+
+void Placer::bindPlacement(const Job &job, const JobPlacement &placement)
+{
+    for (const TaskAssignment &a : placement.tasks) {
+        const TaskGroup &g = job.tasks[std::size_t(a.group)];
+        if (auto n = d->cluster.nodeIndex(a.node))
+            d->state.bind(int(*n), g.cpus, g.memoryGiB, a.gpuIndices, g.gpuFraction);
+    }
+}
+
+const ClusterState &Placer::state() const { return d->state; }
+const Policy &Placer::policy() const { return d->policy; }
+std::int64_t Placer::decisionCount() const { return d->decisions; }
+
+Placement Placer::place(const std::vector<Job> &jobs, DecisionLog *log)
+{
+    if (log) {
+        log->policy = d->policy.name;
+        log->seed = d->seed;
+        log->nodeNames.clear();
+        for (const Node &n : d->cluster.nodes)
+            log->nodeNames.push_back(n.id);
+        log->pluginNames.clear();
+        log->weights.clear();
+        for (const PluginConfig &pc : d->policy.plugins) {
+            log->pluginNames.push_back(toString(pc.kind));
+            log->weights.push_back(pc.weight);
+        }
+    }
+    Placement out;
+    bool blocked = false;
+    for (std::size_t i : queueOrder(jobs, d->policy.queue)) {
+        const Job &job = jobs[i];
+        if (blocked) {
+            out.waiting.push_back(job.id);
+            if (log)
+                log->events.push_back({int(d->decisions) - 1, job.id,
+                                       "not tried: an earlier job waits and backfilling is "
+                                       "off"});
+            continue;
+        }
+        JobPlacement jp;
+        const bool ok = d->placeJob(job, jp, log);
+        if (!jp.tasks.empty())
+            out.jobs.push_back(std::move(jp));
+        if (!ok) {
+            out.waiting.push_back(job.id);
+            blocked = !d->policy.backfill;
+        }
+    }
+    return out;
+}
+
+Placement placeScenario(const Scenario &scenario, const Topology &topology, const Policy &policy,
+                        std::uint64_t seed, DecisionLog *log)
+{
+    Placer placer(scenario.cluster, topology, policy, seed);
+    return placer.place(scenario.jobs, log);
+}
+
+} // namespace cb

@@ -1,0 +1,58 @@
+#pragma once
+// The placement pipeline, per task: filter (static: GPU type, node selector; dynamic: free
+// CPU, memory, GPUs or a GPU share) -> score (weighted plugins of the policy, each 0..10) ->
+// pick (highest total; ties broken as the policy says) -> bind (node state updated).
+// Jobs are offered in the policy's queue order to a cluster that fills up; with gang mode a
+// job is placed completely or rolled back. The hot path touches only arrays of doubles:
+// the dense plugins (resource scores) run in one fused loop over all nodes; the job-local
+// plugins (SelectorSpread, DLTAP) are non-default only on nodes that already hold tasks of
+// the job, so they are applied to those few nodes afterwards.
+
+#include "model/scenario.h"
+#include "net/topology.h"
+#include "sched/cluster_state.h"
+#include "sched/decision_log.h"
+#include "sched/placement.h"
+#include "sched/policy.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace cb {
+
+class Placer
+{
+public:
+    /// `cluster` and `topology` must outlive the placer.
+    Placer(const Cluster &cluster, const Topology &topology, Policy policy, std::uint64_t seed);
+    ~Placer();
+    Placer(const Placer &) = delete;
+    Placer &operator=(const Placer &) = delete;
+
+    /// Places the jobs in queue order against the current state (which keeps them bound).
+    /// With `log`, every decision is recorded (slower; the picks are the same).
+    Placement place(const std::vector<Job> &jobs, DecisionLog *log = nullptr);
+
+    /// Frees the resources of a placed job (it finished, or was killed by a node failure);
+    /// `placement` must be what place() or bindPlacement() returned for `job`.
+    void release(const Job &job, const JobPlacement &placement);
+    /// Binds a placement decided elsewhere (a job-level planner, or the simulator marking a
+    /// failed node as occupied); the inverse of release().
+    void bindPlacement(const Job &job, const JobPlacement &placement);
+
+    const ClusterState &state() const;
+    const Policy &policy() const;
+    /// Number of decisions made so far (one per task offered to the scorer).
+    std::int64_t decisionCount() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+/// Convenience: a fresh placer over `scenario.cluster` placing `scenario.jobs`.
+Placement placeScenario(const Scenario &scenario, const Topology &topology, const Policy &policy,
+                        std::uint64_t seed, DecisionLog *log = nullptr);
+
+} // namespace cb

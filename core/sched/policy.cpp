@@ -1,0 +1,158 @@
+#include "sched/policy.h"
+
+#include <array>
+#include <utility>
+
+namespace cb {
+
+namespace {
+
+template<typename E, std::size_t N>
+const char *nameOf(const std::array<std::pair<E, const char *>, N> &table, E value)
+{
+    for (const auto &[e, name] : table)
+        if (e == value)
+            return name;
+    return "?";
+}
+
+template<typename E, std::size_t N>
+std::optional<E> valueOf(const std::array<std::pair<E, const char *>, N> &table,
+                         const std::string &s)
+{
+    for (const auto &[e, name] : table)
+        if (s == name)
+            return e;
+    return std::nullopt;
+}
+
+constexpr std::array<std::pair<PluginKind, const char *>, 9> kPlugins{{
+    {PluginKind::LeastAllocated, "least-allocated"},
+    {PluginKind::MostAllocated, "most-allocated"},
+    {PluginKind::BalancedAllocation, "balanced-allocation"},
+    {PluginKind::SelectorSpread, "selector-spread"},
+    {PluginKind::Dltap, "dltap"},
+    {PluginKind::TopologyDistance, "topology-distance"},
+    {PluginKind::NvlinkPacking, "nvlink-packing"},
+    {PluginKind::NodeAffinity, "node-affinity"},
+    {PluginKind::Random, "random"},
+}};
+constexpr std::array<std::pair<DltapVariant, const char *>, 3> kVariants{{
+    {DltapVariant::Counterpart, "counterpart"},
+    {DltapVariant::Job, "job"},
+    {DltapVariant::Traffic, "traffic"},
+}};
+constexpr std::array<std::pair<QueueOrder, const char *>, 4> kQueues{{
+    {QueueOrder::Fifo, "fifo"},
+    {QueueOrder::Edf, "edf"},
+    {QueueOrder::Sjf, "sjf"},
+    {QueueOrder::Priority, "priority"},
+}};
+constexpr std::array<std::pair<TaskOrder, const char *>, 3> kTaskOrders{{
+    {TaskOrder::AsWritten, "as-written"},
+    {TaskOrder::PsFirst, "ps-first"},
+    {TaskOrder::Interleaved, "interleaved"},
+}};
+constexpr std::array<std::pair<TieBreak, const char *>, 2> kTieBreaks{{
+    {TieBreak::Random, "random"},
+    {TieBreak::First, "first"},
+}};
+
+PluginConfig plugin(PluginKind kind, double weight, bool includeGpu = false)
+{
+    PluginConfig p;
+    p.kind = kind;
+    p.weight = weight;
+    p.includeGpu = includeGpu;
+    return p;
+}
+
+} // namespace
+
+const char *toString(PluginKind kind) { return nameOf(kPlugins, kind); }
+const char *toString(DltapVariant variant) { return nameOf(kVariants, variant); }
+const char *toString(QueueOrder order) { return nameOf(kQueues, order); }
+const char *toString(TaskOrder order) { return nameOf(kTaskOrders, order); }
+const char *toString(TieBreak tieBreak) { return nameOf(kTieBreaks, tieBreak); }
+std::optional<PluginKind> pluginKindFromString(const std::string &s)
+{
+    return valueOf(kPlugins, s);
+}
+std::optional<DltapVariant> dltapVariantFromString(const std::string &s)
+{
+    return valueOf(kVariants, s);
+}
+std::optional<QueueOrder> queueOrderFromString(const std::string &s)
+{
+    return valueOf(kQueues, s);
+}
+std::optional<TaskOrder> taskOrderFromString(const std::string &s)
+{
+    return valueOf(kTaskOrders, s);
+}
+std::optional<TieBreak> tieBreakFromString(const std::string &s)
+{
+    return valueOf(kTieBreaks, s);
+}
+
+const PluginConfig *Policy::plugin(PluginKind kind) const
+{
+    for (const PluginConfig &p : plugins)
+        if (p.kind == kind)
+            return &p;
+    return nullptr;
+}
+
+const std::vector<std::string> &builtinPolicyNames()
+{
+    static const std::vector<std::string> names = {"k8s-default", "binpack", "spread",
+                                                   "random",      "dltap",   "topology-aware"};
+    return names;
+}
+
+std::optional<Policy> builtinPolicy(const std::string &name)
+{
+    Policy p;
+    p.name = name;
+    if (name == "k8s-default" || name == "dltap") {
+        p.description = "kube-scheduler 2017 default priorities, weight 1 each: "
+                        "SelectorSpread, LeastRequested, BalancedResourceAllocation";
+        p.plugins = {plugin(PluginKind::SelectorSpread, 1),
+                     plugin(PluginKind::LeastAllocated, 1),
+                     plugin(PluginKind::BalancedAllocation, 1)};
+        if (name == "dltap") {
+            p.description = "DLTAP: the k8s-default priorities plus the aggregation degree of "
+                            "the job's PS and worker tasks (variant counterpart, weight 2)";
+            p.plugins.push_back(plugin(PluginKind::Dltap, kDltapDefaultWeight));
+        }
+        return p;
+    }
+    if (name == "binpack") {
+        p.description = "MostRequested over CPU, memory and GPUs: fill nodes before others";
+        p.plugins = {plugin(PluginKind::MostAllocated, 1, true)};
+        return p;
+    }
+    if (name == "spread") {
+        p.description = "LeastRequested over CPU, memory and GPUs plus SelectorSpread";
+        p.plugins = {plugin(PluginKind::LeastAllocated, 1, true),
+                     plugin(PluginKind::SelectorSpread, 1)};
+        return p;
+    }
+    if (name == "random") {
+        p.description = "a seeded uniform score per node: the no-information baseline";
+        p.plugins = {plugin(PluginKind::Random, 1)};
+        return p;
+    }
+    if (name == "topology-aware") {
+        p.description = "hops to the job's placed tasks (weight 2) and NVLink packing, with "
+                        "LeastRequested and BalancedResourceAllocation";
+        p.plugins = {plugin(PluginKind::TopologyDistance, 2),
+                     plugin(PluginKind::NvlinkPacking, 1),
+                     plugin(PluginKind::LeastAllocated, 1),
+                     plugin(PluginKind::BalancedAllocation, 1)};
+        return p;
+    }
+    return std::nullopt;
+}
+
+} // namespace cb

@@ -1,0 +1,19 @@
+#pragma once
+// The order in which queued jobs are offered to the placer.
+
+#include "model/job.h"
+#include "sched/policy.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace cb {
+
+/// Indices into `jobs` in queue order. All orders are stable and end with file order:
+///  fifo     submit time
+///  edf      due date (jobs without one last), then submit time
+///  sjf      estimated length = iterations x compute seconds per iteration, then submit time
+///  priority larger priority first, then submit time
+std::vector<std::size_t> queueOrder(const std::vector<Job> &jobs, QueueOrder order);
+
+} // namespace cb

@@ -1,0 +1,68 @@
+#pragma once
+// Network traffic a placement causes, per training iteration, with the traffic model of
+// ARCHITECTURE.md:
+//  - parameter server job with P ps tasks: every worker (roles worker, chief, single) sends
+//    parameter_bytes / P to every ps task and receives as much back;
+//  - ring all-reduce job with W workers: worker r sends 2 (W - 1) / W * parameter_bytes to
+//    worker (r + 1) mod W, ranks in task order (group, then replica);
+//  - single jobs and evaluators exchange nothing.
+// Only placed tasks count (a partly placed job contributes the flows among its placed tasks;
+// the ring then closes over the placed workers). Bytes between tasks on one node are
+// intra-node; others cross the network along Topology::route with a deterministic ECMP hash
+// of (job id, flow number).
+
+#include "model/cluster.h"
+#include "model/job.h"
+#include "net/topology.h"
+#include "sched/placement.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cb {
+
+struct JobTraffic
+{
+    std::string jobId;
+    std::string model;
+    double totalBytes = 0;
+    double crossNodeBytes = 0;
+    double intraNodeBytes = 0;
+    double byteHops = 0; ///< sum of bytes x hops, for the byte-weighted mean
+    double meanHops() const { return totalBytes > 0 ? byteHops / totalBytes : 0; }
+    /// (source node, destination node) -> bytes; source == destination is intra-node.
+    std::map<std::pair<int, int>, double> pairBytes;
+};
+
+struct TrafficReport
+{
+    std::vector<JobTraffic> jobs; ///< in placement order
+    double totalBytes = 0;
+    double crossNodeBytes = 0;
+    double intraNodeBytes = 0;
+    double byteHops = 0;
+    double meanHops() const { return totalBytes > 0 ? byteHops / totalBytes : 0; }
+    std::map<std::pair<int, int>, double> pairBytes;
+    std::vector<double> linkBytes; ///< per directed link (Topology numbering)
+    int maxLink = -1;              ///< most loaded directed link, -1 when none carries bytes
+    double maxLinkBytes = 0;
+    /// Seconds the most loaded link (by time) needs per iteration at full capacity.
+    double maxLinkSeconds = 0;
+    int maxLinkSecondsLink = -1;
+
+    /// Stable JSON: totals, per job, per loaded link, per node pair.
+    nlohmann::ordered_json toJson(const Cluster &cluster, const Topology &topology,
+                                  bool withPairs = true) const;
+};
+
+TrafficReport computeTraffic(const std::vector<Job> &jobs, const Cluster &cluster,
+                             const Topology &topology, const Placement &placement);
+
+/// "a->b" for a directed link.
+std::string directedLinkName(const Cluster &cluster, int directedLink);
+
+} // namespace cb

@@ -1,0 +1,162 @@
+// `clusterbench place` and `compare` as a user runs them: byte-identical output for the same
+// input and seed, the JSON fields other tools read, the DLTAP acceptance figure on the
+// testbed, and exit codes for bad input. Also: the testbed sample is canonical.
+
+#include "io/file_io.h"
+#include "io/scenario_json.h"
+
+#include <QtTest>
+
+#include <QProcess>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+const QString kTestbed = QStringLiteral(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json");
+
+struct Run
+{
+    int code = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run clusterbench(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(CB_CLUSTERBENCH), args);
+    p.waitForFinished(300000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+} // namespace
+
+class TestSchedCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void testbedIsCanonical()
+    {
+        auto text = cb::readTextFile(kTestbed.toStdString());
+        QVERIFY2(text.ok(), text.error().c_str());
+        auto s = cb::scenarioFromText(text.value());
+        QVERIFY2(s.ok(), s.error().c_str());
+        QCOMPARE(cb::scenarioToText(s.value()), text.value());
+        QCOMPARE(s->cluster.nodes.size(), std::size_t(8));
+        QCOMPARE(s->jobs.size(), std::size_t(9));
+    }
+
+    void sameSeedSameBytes_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        for (const char *policy : {"k8s-default", "dltap", "random", "topology-aware"})
+            QTest::newRow(policy) << QStringList{QStringLiteral("place"), kTestbed,
+                                                 QStringLiteral("--policy"),
+                                                 QString::fromLatin1(policy),
+                                                 QStringLiteral("--seed"), QStringLiteral("7"),
+                                                 QStringLiteral("--json"), QStringLiteral("--log")};
+        QTest::newRow("compare") << QStringList{QStringLiteral("compare"), kTestbed,
+                                                QStringLiteral("--policies"),
+                                                QStringLiteral("k8s-default,dltap,random"),
+                                                QStringLiteral("--seeds"), QStringLiteral("3"),
+                                                QStringLiteral("--json")};
+    }
+
+    void sameSeedSameBytes()
+    {
+        QFETCH(QStringList, args);
+        const Run a = clusterbench(args);
+        const Run b = clusterbench(args);
+        QCOMPARE(a.code, 0);
+        QVERIFY(!a.out.isEmpty());
+        QCOMPARE(a.out, b.out);
+    }
+
+    void placeJson()
+    {
+        const Run r = clusterbench({QStringLiteral("place"), kTestbed, QStringLiteral("--policy"),
+                                    QStringLiteral("dltap"), QStringLiteral("--json"),
+                                    QStringLiteral("--log")});
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["placement"]["jobs"].size(), std::size_t(9));
+        QCOMPARE(j["placement"]["waiting"].size(), std::size_t(0));
+        QCOMPARE(j["decision_log"]["decisions"].size(), std::size_t(42));
+        const auto &d0 = j["decision_log"]["decisions"][0];
+        QCOMPARE(d0["nodes"].size(), std::size_t(8));
+        QVERIFY(d0["why"].get<std::string>().rfind("highest total", 0) == 0);
+        // Total traffic does not depend on placement: sum over jobs of 2 x W x bytes.
+        const double alexnet = 244403360, vgg = 553430176, inception = 95407136;
+        QCOMPARE(j["traffic"]["total_bytes"].get<double>(),
+                 2.0 * 9 * (alexnet + vgg + inception));
+    }
+
+    void dltapCutsCrossNodeTraffic()
+    {
+        // Acceptance: averaged over the three models, DLTAP cuts cross-node bytes against
+        // k8s-default by at least 12 % (the paper's figure); mean over seeds 1..10.
+        const Run r = clusterbench({QStringLiteral("compare"), kTestbed,
+                                    QStringLiteral("--policies"),
+                                    QStringLiteral("k8s-default,dltap"), QStringLiteral("--seed"),
+                                    QStringLiteral("1"), QStringLiteral("--seeds"),
+                                    QStringLiteral("10"), QStringLiteral("--json")});
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        const auto &rows = j["policies"];
+        QCOMPARE(rows.size(), std::size_t(2));
+        QCOMPARE(rows[0]["name"].get<std::string>(), std::string("k8s-default"));
+        for (const char *key : {"name", "cross_node_bytes", "total_bytes", "placed_tasks",
+                                "waiting_jobs"})
+            QVERIFY2(rows[1].contains(key), key);
+        QCOMPARE(rows[1]["placed_tasks"].get<double>(), 42.0);
+        QCOMPARE(rows[1]["waiting_jobs"].get<double>(), 0.0);
+        for (const auto &m : rows[1]["models"])
+            qInfo("%s: cross-node reduction %.1f %%", m["model"].get<std::string>().c_str(),
+                  100 * m["cross_node_reduction"].get<double>());
+        const double mean = rows[1]["mean_model_reduction"].get<double>();
+        qInfo("mean over models: %.1f %%", 100 * mean);
+        QVERIFY2(mean >= 0.12, qPrintable(QStringLiteral("reduction %1").arg(mean)));
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown policy")
+            << QStringList{QStringLiteral("place"), kTestbed, QStringLiteral("--policy"),
+                           QStringLiteral("kube")}
+            << 2 << "unknown policy \"kube\"";
+        QTest::newRow("no policy") << QStringList{QStringLiteral("place"), kTestbed} << 2
+                                   << "expected SCENARIO and --policy P";
+        QTest::newRow("bad seed") << QStringList{QStringLiteral("place"), kTestbed,
+                                                 QStringLiteral("--policy"),
+                                                 QStringLiteral("dltap"), QStringLiteral("--seed"),
+                                                 QStringLiteral("x")}
+                                  << 2 << "--seed";
+        QTest::newRow("missing file")
+            << QStringList{QStringLiteral("compare"), QStringLiteral("/nonexistent.json"),
+                           QStringLiteral("--policies"), QStringLiteral("dltap")}
+            << 2 << "/nonexistent.json";
+        QTest::newRow("unknown policy in list")
+            << QStringList{QStringLiteral("compare"), kTestbed, QStringLiteral("--policies"),
+                           QStringLiteral("dltap,nope")}
+            << 2 << "unknown policy \"nope\"";
+    }
+
+    void badInput()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, code);
+        QFETCH(QString, message);
+        const Run r = clusterbench(args);
+        QCOMPARE(r.code, code);
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSchedCli)
+#include "tst_sched_cli.moc"
