@@ -1,0 +1,153 @@
+#include "cli/command.h"
+#include "io/scenario_json.h"
+#include "net/topology.h"
+#include "sched/policy_json.h"
+#include "sim/run_json.h"
+#include "sim/simulator.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace cb::cli {
+
+namespace {
+
+std::string fixed(double v, int digits)
+{
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << v;
+    return s.str();
+}
+
+} // namespace
+
+Command simulateCommand()
+{
+    Command c;
+    c.name = "simulate";
+    c.synopsis = "simulate SCENARIO --policy P [--seed S] [--out RUN.json] [--json] "
+                 "[--fail NODE@T[+R],...] [--cost energy|gpu-hours]";
+    c.summary = "Replay the job queue over time: completion times, traffic, energy and cost";
+    c.description =
+        "A discrete-event simulation: jobs arrive at their submit time and are placed by the "
+        "policy (jobs that do not fit wait); each running job's flows share the links max-min "
+        "fairly, and its iteration time combines compute (slowest worker) and communication "
+        "with the scenario's overlap factor. --fail injects node failures: jobs on the node "
+        "are killed, lose their progress and are requeued; +R brings the node back R seconds "
+        "later. The run file (--out) holds per-job metrics, GPU and link utilisation over "
+        "time, node x node traffic and the event log. Same input and seed give "
+        "byte-identical output.";
+    c.options = {{"policy", "P", "policy preset name (required)"},
+                 {"seed", "S", "seed for tie-breaks (default: the scenario's settings.seed)"},
+                 {"policy-file", "F", "JSON file with more policy presets"},
+                 {"out", "RUN.json", "write the run file here"},
+                 {"json", "", "print the summary as JSON"},
+                 {"fail", "NODE@T[+R],...", "node failures at T seconds (repaired R later)"},
+                 {"cost", "MODEL", "energy (default: energy x price x PUE) or gpu-hours"}};
+    c.run = [](const Args &args, Io &io) {
+        if (args.positional().size() != 1 || !args.has("policy")) {
+            io.err << "clusterbench simulate: expected SCENARIO and --policy P (see --help)\n";
+            return int(ExitBadInput);
+        }
+        const std::string path = args.positional()[0];
+        auto loaded = loadScenarioFile(path);
+        if (!loaded) {
+            io.err << loaded.error(path) << "\n";
+            return int(ExitBadInput);
+        }
+        const Scenario &s = loaded.value();
+        auto seed = args.integer("seed", (long long)s.settings.seed);
+        if (!seed || seed.value() < 0) {
+            io.err << "clusterbench simulate: --seed: expected an integer >= 0\n";
+            return int(ExitBadInput);
+        }
+        auto presets = userPresets(s, args.value("policy-file"));
+        if (!presets) {
+            io.err << presets.error(args.has("policy-file") ? "" : path) << "\n";
+            return int(ExitBadInput);
+        }
+        auto policy = resolvePolicy(args.value("policy"), presets.value());
+        if (!policy) {
+            io.err << "clusterbench simulate: " << policy.error() << "\n";
+            return int(ExitBadInput);
+        }
+        SimOptions options;
+        options.policy = policy.value();
+        options.seed = std::uint64_t(seed.value());
+        if (args.has("fail")) {
+            auto failures = parseNodeFailures(args.value("fail"));
+            if (!failures) {
+                io.err << "clusterbench simulate: " << failures.error() << "\n";
+                return int(ExitBadInput);
+            }
+            options.failures = failures.value();
+        }
+        const std::string cost = args.value("cost", "energy");
+        if (cost == "gpu-hours")
+            options.costModel = CostModel::GpuHours;
+        else if (cost != "energy") {
+            io.err << "clusterbench simulate: --cost: expected energy or gpu-hours, found \""
+                   << cost << "\"\n";
+            return int(ExitBadInput);
+        }
+        if (io.errIsTerminal)
+            options.progress = [&io](double done) {
+                const int width = 40, filled = int(done * width);
+                io.err << "\r[" << std::string(std::size_t(filled), '#')
+                       << std::string(std::size_t(width - filled), ' ') << "] "
+                       << int(done * 100) << "%" << std::flush;
+                return true;
+            };
+        Simulator sim(s, options);
+        auto run = sim.run();
+        if (io.errIsTerminal)
+            io.err << "\n";
+        if (!run) {
+            io.err << "clusterbench simulate: " << run.error() << "\n";
+            return int(run.problems().front().where.rfind("--fail", 0) == 0 ? ExitBadInput
+                                                                            : ExitFailure);
+        }
+        const RunResult &r = run.value();
+        const Topology topo(s.cluster);
+        if (args.has("out")) {
+            auto saved = saveRunFile(args.value("out"), r, s.cluster, topo);
+            if (!saved) {
+                io.err << "clusterbench simulate: " << saved.error() << "\n";
+                return int(ExitFailure);
+            }
+        }
+        if (args.flag("json")) {
+            nlohmann::ordered_json j;
+            j["scenario"] = s.name;
+            j["policy"] = r.policy;
+            j["seed"] = r.seed;
+            j["summary"] = runSummaryJson(r);
+            io.out << j.dump(2) << "\n";
+            return int(ExitOk);
+        }
+        const auto summary = runSummaryJson(r);
+        io.out << "Policy " << r.policy << " (seed " << r.seed << "): "
+               << r.finishedJobs() << " of " << r.jobs.size() << " jobs finished\n"
+               << "  makespan        " << fixed(r.makespanSeconds, 1) << " s\n"
+               << "  mean JCT        " << fixed(r.meanJctSeconds(), 1) << " s\n"
+               << "  mean slowdown   " << fixed(summary["mean_slowdown"].get<double>(), 3)
+               << "\n"
+               << "  cross-node      " << fixed(r.crossNodeBytes() / 1e9, 3) << " GB of "
+               << fixed(r.totalBytes() / 1e9, 3) << " GB\n"
+               << "  energy          " << fixed(r.energyKWh, 3) << " kWh\n"
+               << "  cost            " << fixed(r.cost, 2) << " (" << toString(r.costModel)
+               << ")\n"
+               << "  tardiness       " << fixed(r.totalTardinessSeconds(), 1) << " s\n";
+        if (r.failures > 0)
+            io.out << "  node failures   " << r.failures << "\n";
+        if (args.has("out"))
+            io.out << "Run file: " << args.value("out") << "\n";
+        return int(ExitOk);
+    };
+    return c;
+}
+
+} // namespace cb::cli

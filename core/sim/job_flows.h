@@ -1,0 +1,50 @@
+#pragma once
+// The flows of one placed job, per training iteration, exactly as core/sched/traffic.h counts
+// them (same flow order and the same ECMP hash, so the simulator's links match the traffic
+// report): parameter-server jobs send parameter_bytes / P each way between every worker and
+// every PS; ring all-reduce workers send 2 (W - 1) / W * parameter_bytes to the next rank.
+// Also the job's per-iteration compute time: the slowest worker governs.
+
+#include "model/cluster.h"
+#include "model/job.h"
+#include "net/topology.h"
+#include "sched/placement.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace cb {
+
+struct SimFlow
+{
+    int src = 0, dst = 0;       ///< node indices
+    double bytes = 0;           ///< per iteration
+    std::vector<int> route;     ///< directed links; empty when src == dst
+    double latencySeconds = 0;  ///< sum of the route's link latencies
+    double capGbps = 0;         ///< co-located pairs: the node's internal bandwidth; else inf
+};
+
+/// Node id -> node index, for fast lookups.
+std::unordered_map<std::string, int> nodeIndexMap(const Cluster &cluster);
+
+std::vector<SimFlow> jobFlows(const Job &job, const JobPlacement &placement,
+                              const Cluster &cluster, const Topology &topology,
+                              const std::unordered_map<std::string, int> &nodeIndex);
+
+/// Seconds per iteration of one worker on a node's GPU type: the model's measured time for
+/// that type, else the reference time divided by the type's relative speed.
+double workerComputeSeconds(const ModelProfile &model, const Cluster &cluster,
+                            const std::string &gpuType);
+
+/// The slowest worker's compute seconds per iteration (PS tasks and evaluators do not count;
+/// a job without workers uses the reference time).
+double jobComputeSeconds(const Job &job, const JobPlacement &placement, const Cluster &cluster,
+                         const std::unordered_map<std::string, int> &nodeIndex);
+
+/// Seconds per iteration from compute and communication with overlap factor o in [0, 1]:
+/// max(compute, comm) * o + (compute + comm) * (1 - o). o = 0 runs them one after the other,
+/// o = 1 hides the shorter one completely.
+double iterationSeconds(double compute, double comm, double overlap);
+
+} // namespace cb

@@ -1,0 +1,55 @@
+#pragma once
+// What a simulation run is asked to do: the policy, the seed, injected node failures, the
+// cost model and an optional progress callback.
+
+#include "sched/policy.h"
+#include "util/result.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cb {
+
+/// A node goes down at `atSeconds`: jobs with a task on it are killed (their progress is
+/// lost) and requeued; the node takes no work until repaired (never, without a repair time).
+struct NodeFailure
+{
+    std::string node;
+    double atSeconds = 0;
+    std::optional<double> repairAfterSeconds;
+    bool operator==(const NodeFailure &) const = default;
+};
+
+/// Parses "NODE@T" or "NODE@T+R" (down at T seconds, back R seconds later).
+Result<NodeFailure> parseNodeFailure(const std::string &text);
+/// Parses a comma-separated list of failures.
+Result<std::vector<NodeFailure>> parseNodeFailures(const std::string &text);
+
+enum class CostModel {
+    Energy,   ///< energy drawn x price (flat or time-of-day) x PUE
+    GpuHours, ///< GpuType::pricePerHour per allocated GPU-hour (cloud list price)
+};
+const char *toString(CostModel model);
+
+struct SimOptions
+{
+    Policy policy;
+    std::uint64_t seed = 1;
+    std::vector<NodeFailure> failures;
+    CostModel costModel = CostModel::Energy;
+    /// Keep the per-event log (arrivals, starts, completions, failures) in the result.
+    bool keepEventLog = true;
+    /// Keep node x node traffic per time bucket (the cumulative matrix is always kept).
+    bool pairBuckets = true;
+    /// Time series start with buckets of this width; when more than maxBuckets are needed,
+    /// neighbours merge and the width doubles (integrals stay exact).
+    double initialBucketSeconds = 60;
+    int maxBuckets = 256;
+    /// Called now and then with the finished fraction of jobs; return false to cancel.
+    std::function<bool(double done)> progress;
+};
+
+} // namespace cb

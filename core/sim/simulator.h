@@ -1,0 +1,67 @@
+#pragma once
+// The discrete-event simulator: replays a scenario's job queue on its cluster with one
+// scheduling policy and reports job completion times, traffic, energy and cost.
+//
+// Events (EventQueue, ordered by time then scheduling order): job arrivals at their submit
+// time; scheduling passes (waiting jobs offered to the policy's Placer in queue order; a
+// job that does not fit waits); completions (resources released, the next pass runs);
+// injected node failures and repairs; planned hooks (scheduleAt), e.g. STS reconfigurations.
+//
+// A running job's flows (job_flows.h) are long-lived in a MaxMinNetwork. Whenever the set of
+// running jobs changes, the network is re-solved incrementally and every job whose flow
+// rates changed gets a new iteration time; progress is kept in iterations, so the job's
+// completion moves by exactly the remaining iterations times the new iteration time.
+// Iteration time = iterationSeconds(compute, comm, Settings::overlap), where compute is the
+// slowest worker's seconds per iteration and comm the slowest flow's bytes at its rate plus
+// its route latency (the flows of one iteration run concurrently).
+//
+// Energy: node base watts and idle GPU watts all the time (nodes that are down draw
+// nothing), busy watts on allocated GPU shares while their job runs, all x PUE, priced by
+// PriceSchedule. A job's energy is its GPUs at busy draw x PUE.
+
+#include "model/scenario.h"
+#include "sched/placer.h"
+#include "sim/run_result.h"
+#include "sim/sim_options.h"
+#include "util/result.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace cb {
+
+class Simulator
+{
+public:
+    /// `scenario` must outlive the simulator.
+    Simulator(const Scenario &scenario, SimOptions options);
+    ~Simulator();
+    Simulator(const Simulator &) = delete;
+    Simulator &operator=(const Simulator &) = delete;
+
+    using Hook = std::function<void(Simulator &)>;
+    /// Plans a call at simulated time t (logged as a "hook" event with `what`). Hooks may
+    /// call requeue() and scheduleAt(); events at the same time run in scheduling order.
+    void scheduleAt(double t, std::string what, Hook hook);
+
+    /// Stops a running job and puts it back in the queue (for reconfiguration: keepProgress
+    /// keeps its iterations done, as with a checkpoint). False if the job is not running.
+    bool requeue(const std::string &jobId, bool keepProgress, const std::string &reason);
+
+    /// Simulated time now (inside hooks) or at the end of the run.
+    double now() const;
+    const Placer &placer() const;
+
+    /// Runs to the end (once). Fails on a failure naming an unknown node, or when cancelled.
+    Result<RunResult> run();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+/// Convenience: one simulator, run.
+Result<RunResult> simulate(const Scenario &scenario, SimOptions options);
+
+} // namespace cb

@@ -1,0 +1,115 @@
+#include "sim/time_buckets.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cb {
+
+TimeBuckets::TimeBuckets(RunSeries &series, double initialWidth, int maxBuckets, bool pairs)
+    : m_series(series), m_max(std::size_t(std::max(2, maxBuckets))), m_pairs(pairs)
+{
+    m_series.bucketSeconds = initialWidth > 0 ? initialWidth : 60;
+    m_series.gpuBusySeconds.clear();
+    m_series.linkBytes.clear();
+    m_series.pairBytes.clear();
+}
+
+std::size_t TimeBuckets::index(double t) const
+{
+    return std::size_t(std::max(0.0, std::floor(t / m_series.bucketSeconds)));
+}
+
+void TimeBuckets::merge()
+{
+    RunSeries &s = m_series;
+    const std::size_t n = (s.gpuBusySeconds.size() + 1) / 2;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t a = 2 * i, b = 2 * i + 1;
+        const bool hasB = b < s.gpuBusySeconds.size();
+        s.gpuBusySeconds[i] = s.gpuBusySeconds[a] + (hasB ? s.gpuBusySeconds[b] : 0.0);
+        std::map<int, double> links = std::move(s.linkBytes[a]);
+        if (hasB)
+            for (const auto &[k, v] : s.linkBytes[b])
+                links[k] += v;
+        s.linkBytes[i] = std::move(links);
+        if (m_pairs) {
+            std::map<std::pair<int, int>, double> pairs = std::move(s.pairBytes[a]);
+            if (hasB)
+                for (const auto &[k, v] : s.pairBytes[b])
+                    pairs[k] += v;
+            s.pairBytes[i] = std::move(pairs);
+        }
+    }
+    s.gpuBusySeconds.resize(n);
+    s.linkBytes.resize(n);
+    if (m_pairs)
+        s.pairBytes.resize(n);
+    s.bucketSeconds *= 2;
+}
+
+void TimeBuckets::ensure(double t)
+{
+    while (index(t) >= m_max)
+        merge();
+    const std::size_t need = index(t) + 1;
+    if (m_series.gpuBusySeconds.size() < need) {
+        m_series.gpuBusySeconds.resize(need, 0.0);
+        m_series.linkBytes.resize(need);
+        if (m_pairs)
+            m_series.pairBytes.resize(need);
+    }
+}
+
+void TimeBuckets::extendTo(double t) { ensure(t); }
+
+template<typename F>
+void TimeBuckets::spread(double t0, double t1, F &&add)
+{
+    ensure(t1);
+    const double w = m_series.bucketSeconds;
+    if (!(t1 > t0)) {
+        add(index(t0), 1.0);
+        return;
+    }
+    const std::size_t first = index(t0);
+    const std::size_t last = std::min(index(t1), m_series.gpuBusySeconds.size() - 1);
+    for (std::size_t b = first; b <= last; ++b) {
+        const double lo = std::max(t0, double(b) * w), hi = std::min(t1, double(b + 1) * w);
+        if (hi > lo)
+            add(b, (hi - lo) / (t1 - t0));
+    }
+}
+
+void TimeBuckets::addGpuBusy(double t0, double t1, double gpuSeconds)
+{
+    if (gpuSeconds == 0)
+        return;
+    spread(t0, t1, [&](std::size_t b, double f) { m_series.gpuBusySeconds[b] += gpuSeconds * f; });
+}
+
+void TimeBuckets::addLinkBytes(double t0, double t1,
+                               const std::vector<std::pair<int, double>> &bytes, double scale)
+{
+    if (bytes.empty() || scale == 0)
+        return;
+    spread(t0, t1, [&](std::size_t b, double f) {
+        auto &m = m_series.linkBytes[b];
+        for (const auto &[l, v] : bytes)
+            m[l] += v * scale * f;
+    });
+}
+
+void TimeBuckets::addPairBytes(double t0, double t1,
+                               const std::vector<std::pair<std::pair<int, int>, double>> &bytes,
+                               double scale)
+{
+    if (!m_pairs || bytes.empty() || scale == 0)
+        return;
+    spread(t0, t1, [&](std::size_t b, double f) {
+        auto &m = m_series.pairBytes[b];
+        for (const auto &[p, v] : bytes)
+            m[p] += v * scale * f;
+    });
+}
+
+} // namespace cb

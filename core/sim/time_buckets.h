@@ -1,0 +1,42 @@
+#pragma once
+// Accumulates quantities over time intervals into the equal-width buckets of a RunSeries.
+// An amount added for [t0, t1] is spread uniformly over the interval, split exactly at
+// bucket edges. When a time beyond maxBuckets buckets arrives, neighbouring buckets merge
+// and the width doubles, so any run fits in a bounded series without knowing its length.
+
+#include "sim/run_result.h"
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace cb {
+
+class TimeBuckets
+{
+public:
+    TimeBuckets(RunSeries &series, double initialWidth, int maxBuckets, bool pairs);
+
+    void addGpuBusy(double t0, double t1, double gpuSeconds);
+    /// Adds scale x bytes for each (link, bytes).
+    void addLinkBytes(double t0, double t1, const std::vector<std::pair<int, double>> &bytes,
+                      double scale);
+    void addPairBytes(double t0, double t1,
+                      const std::vector<std::pair<std::pair<int, int>, double>> &bytes,
+                      double scale);
+    /// Makes the series cover [0, t].
+    void extendTo(double t);
+
+private:
+    std::size_t index(double t) const;
+    void ensure(double t);
+    void merge();
+    template<typename F>
+    void spread(double t0, double t1, F &&add);
+
+    RunSeries &m_series;
+    std::size_t m_max;
+    bool m_pairs;
+};
+
+} // namespace cb

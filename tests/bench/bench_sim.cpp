@@ -1,0 +1,115 @@
+// Simulator throughput: replays a generated Philly-shaped trace (Poisson arrivals at about
+// 60% GPU load; 1-GPU jobs 70%, 2/4/8-GPU ring all-reduce jobs 10% each; Pareto-distributed
+// durations, alpha 1.1, from 2 minutes, capped at 7 days) on a 1,024-host fat-tree (k = 16,
+// 8 GPUs per host) with the k8s-default policy. Sizes 1k and 10k always; 100k only with
+// CB_BENCH_FULL=1 (it takes minutes on a shared CI core). Prints seconds, jobs per second
+// and the scaling against the 1k run; asserts nothing about time.
+
+#include "model/gen_fat_tree.h"
+#include "model/scenario.h"
+#include "sched/policy.h"
+#include "sim/simulator.h"
+#include "util/rng.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+using namespace cb;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::vector<Job> phillyShaped(int count, int totalGpus, std::uint64_t seed)
+{
+    Rng rng(seed);
+    std::vector<Job> jobs(static_cast<std::size_t>(count));
+    double gpuSeconds = 0;
+    std::vector<double> durations;
+    for (int i = 0; i < count; ++i) {
+        Job &j = jobs[std::size_t(i)];
+        char id[32];
+        std::snprintf(id, sizeof id, "job-%06d", i);
+        j.id = id;
+        const double u = rng.uniform();
+        const int gpus = u < 0.7 ? 1 : u < 0.8 ? 2 : u < 0.9 ? 4 : 8;
+        const double d = std::min(7 * 86400.0, 120.0 * std::pow(1.0 - rng.uniform(), -1 / 1.1));
+        durations.push_back(d);
+        gpuSeconds += gpus * d;
+        TaskGroup g;
+        g.cpus = 4;
+        g.memoryGiB = 16;
+        g.gpus = 1;
+        g.replicas = gpus;
+        if (gpus == 1) {
+            j.kind = JobKind::Single;
+            g.role = TaskRole::Single;
+        } else {
+            j.kind = JobKind::AllReduce;
+            g.role = TaskRole::Worker;
+        }
+        j.tasks = {g};
+        j.model.name = "philly";
+        j.model.parameterBytes = 100'000'000;
+        j.model.computeSecondsPerIteration = 0.5;
+        j.model.iterations = std::max<std::int64_t>(1, std::int64_t(d / 0.5));
+    }
+    const double meanGap = gpuSeconds / count / (0.6 * totalGpus);
+    double t = 0;
+    for (Job &j : jobs) {
+        j.submitSeconds = std::round(t * 1000) / 1000;
+        t += rng.exponential(meanGap);
+    }
+    return jobs;
+}
+
+} // namespace
+
+int main()
+{
+    FatTreeParams p;
+    p.k = 16;
+    auto cluster = generateFatTree(p);
+    if (!cluster) {
+        std::fprintf(stderr, "%s\n", cluster.error().c_str());
+        return 1;
+    }
+    std::vector<int> sizes = {1000, 10000};
+    const char *full = std::getenv("CB_BENCH_FULL");
+    if (full && std::string(full) == "1")
+        sizes.push_back(100000);
+    std::printf("bench_sim: fat-tree k=16, %zu hosts, %d GPUs; policy k8s-default\n",
+                cluster->nodes.size(), cluster->totalGpus());
+    double base = 0;
+    for (int n : sizes) {
+        Scenario s;
+        s.name = "philly-shaped";
+        s.cluster = cluster.value();
+        s.jobs = phillyShaped(n, s.cluster.totalGpus(), 7);
+        SimOptions o;
+        o.policy = *builtinPolicy("k8s-default");
+        o.seed = 1;
+        o.keepEventLog = false;
+        o.pairBuckets = false;
+        const auto t0 = Clock::now();
+        auto r = simulate(s, o);
+        const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+        if (!r) {
+            std::fprintf(stderr, "%s\n", r.error().c_str());
+            return 1;
+        }
+        if (base == 0)
+            base = secs / n;
+        std::printf("%7d jobs: %8.2f s (%8.0f jobs/s), per-job time x%.2f of the 1k run; "
+                    "%lld events, %lld network solves; makespan %.0f s, mean JCT %.0f s, "
+                    "%d unfinished\n",
+                    n, secs, n / secs, secs / n / base, (long long)r->events,
+                    (long long)r->networkSolves, r->makespanSeconds, r->meanJctSeconds(),
+                    int(r->jobs.size()) - r->finishedJobs());
+        std::fflush(stdout);
+    }
+    return 0;
+}

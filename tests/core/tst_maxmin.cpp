@@ -1,0 +1,220 @@
+// Max-min fair rate allocation: hand-computed cases, incremental vs full re-solve.
+
+#include "net/maxmin_network.h"
+#include "util/rng.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <vector>
+
+using namespace cb;
+
+using Routes = std::vector<std::vector<int>>;
+using Doubles = std::vector<double>;
+Q_DECLARE_METATYPE(Routes)
+Q_DECLARE_METATYPE(Doubles)
+
+namespace {
+constexpr double kInf = MaxMinNetwork::kUnlimited;
+}
+
+class TestMaxMin : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void handComputed_data();
+    void handComputed();
+    void incrementalMatchesFull_data();
+    void incrementalMatchesFull();
+    void onlyAffectedComponentResolved();
+    void changedFlowsListed();
+    void removeReusesIdsAndRestoresRates();
+};
+
+void TestMaxMin::handComputed_data()
+{
+    QTest::addColumn<Doubles>("capacity");
+    QTest::addColumn<Routes>("routes");
+    QTest::addColumn<Doubles>("caps");
+    QTest::addColumn<Doubles>("expected");
+
+    QTest::newRow("one flow") << Doubles{10} << Routes{{0}} << Doubles{kInf} << Doubles{10};
+    QTest::newRow("one flow, two links: the smaller wins")
+        << Doubles{10, 4} << Routes{{0, 1}} << Doubles{kInf} << Doubles{4};
+    QTest::newRow("two flows share one link")
+        << Doubles{10} << Routes{{0}, {0}} << Doubles{kInf, kInf} << Doubles{5, 5};
+    // Links A, B, C of capacity 1; flow0 over A,B,C; flow1 A; flow2 B; flow3 C.
+    QTest::newRow("classic three links")
+        << Doubles{1, 1, 1} << Routes{{0, 1, 2}, {0}, {1}, {2}}
+        << Doubles{kInf, kInf, kInf, kInf} << Doubles{0.5, 0.5, 0.5, 0.5};
+    // A=1, B=2, C=3: A is the bottleneck (share 0.5) -> flow0 = flow1 = 0.5;
+    // B then has 1.5 left for flow2, C has 2.5 left for flow3.
+    QTest::newRow("classic, asymmetric capacities")
+        << Doubles{1, 2, 3} << Routes{{0, 1, 2}, {0}, {1}, {2}}
+        << Doubles{kInf, kInf, kInf, kInf} << Doubles{0.5, 0.5, 1.5, 2.5};
+    // Bottleneck order: B (cap 1, 2 flows, share 0.5) before A (cap 3, 3 flows, share 1):
+    // flow0 = flow3 = 0.5, then A gives (3 - 0.5) / 2 = 1.25 to flow1 and flow2.
+    QTest::newRow("bottleneck order")
+        << Doubles{3, 1} << Routes{{0, 1}, {0}, {0}, {1}} << Doubles{kInf, kInf, kInf, kInf}
+        << Doubles{0.5, 1.25, 1.25, 0.5};
+    // Three levels: L0 cap 1 (f0,f1), L1 cap 4 (f1,f2,f3), L2 cap 10 (f3,f4).
+    // L0: 0.5 -> f0 = f1 = 0.5; L1: (4 - 0.5) / 2 = 1.75 -> f2 = f3 = 1.75; L2: 8.25 -> f4.
+    QTest::newRow("three bottleneck levels")
+        << Doubles{1, 4, 10} << Routes{{0}, {0, 1}, {1}, {1, 2}, {2}}
+        << Doubles{kInf, kInf, kInf, kInf, kInf} << Doubles{0.5, 0.5, 1.75, 1.75, 8.25};
+    QTest::newRow("rate cap below the fair share")
+        << Doubles{10} << Routes{{0}, {0}} << Doubles{2, kInf} << Doubles{2, 8};
+    QTest::newRow("rate cap above the fair share")
+        << Doubles{10} << Routes{{0}, {0}} << Doubles{7, kInf} << Doubles{5, 5};
+    QTest::newRow("co-located flows: cap only, no link")
+        << Doubles{10} << Routes{{}, {}, {0}} << Doubles{128, kInf, kInf}
+        << Doubles{128, kInf, 10};
+    QTest::newRow("zero-capacity link") << Doubles{0, 5} << Routes{{0}, {0, 1}, {1}}
+                                        << Doubles{kInf, kInf, kInf} << Doubles{0, 0, 5};
+}
+
+void TestMaxMin::handComputed()
+{
+    QFETCH(Doubles, capacity);
+    QFETCH(Routes, routes);
+    QFETCH(Doubles, caps);
+    QFETCH(Doubles, expected);
+    for (int mode = 0; mode < 2; ++mode) {
+        MaxMinNetwork net(capacity);
+        std::vector<int> ids;
+        for (std::size_t i = 0; i < routes.size(); ++i)
+            ids.push_back(net.addFlow(routes[i], caps[i]));
+        if (mode == 0)
+            net.solve();
+        else
+            net.solveAll();
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            const double r = net.rate(ids[i]);
+            if (std::isinf(expected[i]))
+                QVERIFY2(std::isinf(r), qPrintable(QString("flow %1: %2").arg(i).arg(r)));
+            else
+                QVERIFY2(std::fabs(r - expected[i]) <= 1e-12,
+                         qPrintable(QString("flow %1: got %2, expected %3")
+                                        .arg(i).arg(r, 0, 'g', 17).arg(expected[i])));
+        }
+        // No link carries more than its capacity.
+        for (int l = 0; l < net.linkCount(); ++l)
+            QVERIFY(net.load(l) <= net.capacity(l) + 1e-12);
+    }
+}
+
+void TestMaxMin::incrementalMatchesFull_data()
+{
+    QTest::addColumn<int>("seed");
+    QTest::addColumn<int>("links");
+    QTest::addColumn<int>("steps");
+    QTest::newRow("sparse 40 links") << 1 << 40 << 300;
+    QTest::newRow("dense 8 links") << 2 << 8 << 200;
+    QTest::newRow("medium 20 links") << 3 << 20 << 400;
+}
+
+void TestMaxMin::incrementalMatchesFull()
+{
+    QFETCH(int, seed);
+    QFETCH(int, links);
+    QFETCH(int, steps);
+    Rng rng{std::uint64_t(seed)};
+    std::vector<double> caps;
+    for (int l = 0; l < links; ++l)
+        caps.push_back(double(1 + rng.below(10)));
+    MaxMinNetwork inc(caps);
+    std::vector<int> live;
+    for (int s = 0; s < steps; ++s) {
+        if (live.empty() || rng.uniform() < 0.6) {
+            std::vector<int> route;
+            const int len = int(rng.below(4));
+            for (int k = 0; k < len; ++k) {
+                const int l = int(rng.below(std::uint64_t(links)));
+                if (std::find(route.begin(), route.end(), l) == route.end())
+                    route.push_back(l);
+            }
+            const double cap = rng.uniform() < 0.2 ? double(1 + rng.below(5)) : kInf;
+            live.push_back(inc.addFlow(route, cap));
+        } else {
+            const std::size_t k = std::size_t(rng.below(live.size()));
+            inc.removeFlow(live[k]);
+            live.erase(live.begin() + std::ptrdiff_t(k));
+        }
+        inc.solve();
+        // The incremental rates must equal a full re-solve of the same flows.
+        std::vector<double> before;
+        for (int f : live)
+            before.push_back(inc.rate(f));
+        inc.solveAll();
+        for (std::size_t i = 0; i < live.size(); ++i) {
+            const double a = before[i], b = inc.rate(live[i]);
+            QVERIFY2(a == b || std::fabs(a - b) <= 1e-12 * std::max(1.0, std::fabs(b)),
+                     qPrintable(QString("step %1 flow %2: incremental %3, full %4")
+                                    .arg(s).arg(live[i]).arg(a, 0, 'g', 17).arg(b, 0, 'g', 17)));
+        }
+        QCOMPARE(inc.flowCount(), int(live.size()));
+    }
+}
+
+void TestMaxMin::onlyAffectedComponentResolved()
+{
+    // Two independent components: {link 0, link 1} and {link 2}.
+    MaxMinNetwork net({10, 10, 10});
+    const int a = net.addFlow({0, 1});
+    const int b = net.addFlow({1});
+    const int c = net.addFlow({2});
+    QCOMPARE(net.solve(), 3);
+    QCOMPARE(net.rate(a), 5.0);
+    QCOMPARE(net.rate(b), 5.0);
+    QCOMPARE(net.rate(c), 10.0);
+    const int d = net.addFlow({2});
+    QCOMPARE(net.solve(), 2); // only c and d
+    QCOMPARE(net.rate(c), 5.0);
+    QCOMPARE(net.rate(d), 5.0);
+    QCOMPARE(net.rate(a), 5.0);
+    net.removeFlow(b);
+    QCOMPARE(net.solve(), 1); // only a
+    QCOMPARE(net.rate(a), 10.0);
+    QCOMPARE(net.solve(), 0); // nothing dirty
+}
+
+void TestMaxMin::changedFlowsListed()
+{
+    MaxMinNetwork net({10, 10});
+    const int a = net.addFlow({0});
+    const int b = net.addFlow({0, 1});
+    net.solve();
+    QCOMPARE(net.changedFlows(), (std::vector<int>{a, b}));
+    const int c = net.addFlow({1}); // link 1 share 5 -> b stays 5 (link 0 also 5): a unchanged
+    net.solve();
+    QCOMPARE(net.changedFlows(), (std::vector<int>{c}));
+    QCOMPARE(net.rate(c), 5.0);
+    const int d = net.addFlow({1}); // link 1: 10/3 each -> b, c, d change, a rises to 20/3
+    net.solve();
+    QCOMPARE(net.changedFlows(), (std::vector<int>{a, b, c, d}));
+    QVERIFY(std::fabs(net.rate(a) - 20.0 / 3.0) < 1e-12);
+}
+
+void TestMaxMin::removeReusesIdsAndRestoresRates()
+{
+    MaxMinNetwork net({6});
+    const int a = net.addFlow({0});
+    const int b = net.addFlow({0});
+    const int c = net.addFlow({0});
+    net.solve();
+    QCOMPARE(net.rate(a), 2.0);
+    net.removeFlow(b);
+    net.solve();
+    QCOMPARE(net.rate(a), 3.0);
+    QCOMPARE(net.rate(c), 3.0);
+    QVERIFY(!net.alive(b));
+    QCOMPARE(net.addFlow({0}), b);
+    net.solve();
+    QCOMPARE(net.rate(b), 2.0);
+    QCOMPARE(net.flowsOn(0).size(), std::size_t(3));
+}
+
+QTEST_APPLESS_MAIN(TestMaxMin)
+#include "tst_maxmin.moc"

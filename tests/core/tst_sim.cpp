@@ -1,0 +1,537 @@
+// The discrete-event simulator: hand-computed job completion times, shared links, failures,
+// energy and cost, agreement with the traffic report, determinism.
+
+#include "io/scenario_json.h"
+#include "net/topology.h"
+#include "sched/placer.h"
+#include "sched/policy.h"
+#include "sched/traffic.h"
+#include "sim/job_flows.h"
+#include "sim/price_schedule.h"
+#include "sim/run_json.h"
+#include "sim/simulator.h"
+#include "sim/time_buckets.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace cb;
+
+namespace {
+
+bool near(double a, double b, double rel = 1e-9)
+{
+    return std::fabs(a - b) <= rel * std::max(1.0, std::fabs(b));
+}
+
+#define CB_NEAR(a, b)                                                                          \
+    QVERIFY2(near((a), (b)), qPrintable(QString("%1 = %2, expected %3")                        \
+                                            .arg(#a).arg((a), 0, 'g', 17).arg((b), 0, 'g', 17)))
+
+Node node(const std::string &id, int gpus, std::map<std::string, std::string> labels = {})
+{
+    Node n;
+    n.id = id;
+    n.cpus = 16;
+    n.memoryGiB = 64;
+    n.gpus = gpus;
+    n.gpuType = gpus > 0 ? "G" : "";
+    n.labels = std::move(labels);
+    return n;
+}
+
+Link link(const std::string &a, const std::string &b, double gbps)
+{
+    Link l;
+    l.a = a;
+    l.b = b;
+    l.capacityGbps = gbps;
+    l.latencyUs = 0;
+    return l;
+}
+
+GpuType gpuType()
+{
+    GpuType t;
+    t.name = "G";
+    t.relativeSpeed = 1;
+    t.idleWatts = 50;
+    t.busyWatts = 250;
+    t.pricePerHour = 2;
+    return t;
+}
+
+TaskGroup group(TaskRole role, int replicas, int gpus, const std::string &selector = {})
+{
+    TaskGroup g;
+    g.role = role;
+    g.replicas = replicas;
+    g.cpus = 1;
+    g.memoryGiB = 1;
+    g.gpus = gpus;
+    if (!selector.empty())
+        g.nodeSelector["role"] = selector;
+    return g;
+}
+
+Job singleJob(const std::string &id, double submit, std::int64_t iterations, double compute)
+{
+    Job j;
+    j.id = id;
+    j.kind = JobKind::Single;
+    j.submitSeconds = submit;
+    j.tasks = {group(TaskRole::Single, 1, 1)};
+    j.model.iterations = iterations;
+    j.model.computeSecondsPerIteration = compute;
+    return j;
+}
+
+/// A PS job with `workers` workers on nodes labelled role=<workerSel>, PS on role=<psSel>.
+Job psJob(const std::string &id, double submit, std::int64_t iterations, int workers,
+          const std::string &psSel, const std::string &workerSel, double bytes = 1.25e9)
+{
+    Job j;
+    j.id = id;
+    j.kind = JobKind::ParameterServer;
+    j.submitSeconds = submit;
+    j.tasks = {group(TaskRole::Ps, 1, 0, psSel), group(TaskRole::Worker, workers, 1, workerSel)};
+    j.model.iterations = iterations;
+    j.model.computeSecondsPerIteration = 1.0;
+    j.model.parameterBytes = std::int64_t(bytes);
+    return j;
+}
+
+SimOptions options()
+{
+    SimOptions o;
+    o.policy = *builtinPolicy("k8s-default");
+    o.policy.tieBreak = TieBreak::First;
+    o.seed = 1;
+    return o;
+}
+
+const JobRun &jobRun(const RunResult &r, const std::string &id)
+{
+    for (const JobRun &j : r.jobs)
+        if (j.id == id)
+            return j;
+    static JobRun none;
+    return none;
+}
+
+/// Two hosts on one switch, 10 Gbit/s links: h0 (role=ps, no GPU), h1 (role=worker, 2 GPUs).
+Scenario twoHosts()
+{
+    Scenario s;
+    s.name = "two hosts";
+    s.cluster.gpuTypes = {gpuType()};
+    s.cluster.nodes = {node("h0", 0, {{"role", "ps"}}), node("h1", 2, {{"role", "worker"}})};
+    s.cluster.switches = {{"sw", "tor"}};
+    s.cluster.links = {link("h0", "sw", 10), link("h1", "sw", 10)};
+    return s;
+}
+
+/// Leaf-spine with an oversubscribed spine: leaf0 {h0 (ps), h1}, leaf1 {h2, h3 (workers)};
+/// host links 10 Gbit/s, leaf-spine links 5 Gbit/s.
+Scenario oversubscribed()
+{
+    Scenario s;
+    s.name = "oversubscribed spine";
+    s.cluster.gpuTypes = {gpuType()};
+    s.cluster.nodes = {node("h0", 0, {{"role", "ps"}}), node("h1", 1),
+                       node("h2", 1, {{"role", "worker"}}), node("h3", 1, {{"role", "worker"}})};
+    s.cluster.switches = {{"leaf0", "leaf"}, {"leaf1", "leaf"}, {"spine", "spine"}};
+    s.cluster.links = {link("h0", "leaf0", 10),   link("h1", "leaf0", 10),
+                       link("h2", "leaf1", 10),   link("h3", "leaf1", 10),
+                       link("leaf0", "spine", 5), link("leaf1", "spine", 5)};
+    return s;
+}
+
+} // namespace
+
+class TestSim : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void oneJobAlone_data();
+    void oneJobAlone();
+    void twoJobsShareLinks();
+    void psJobOversubscribedSpine();
+    void overlapFactor_data();
+    void overlapFactor();
+    void nodeFailure_data();
+    void nodeFailure();
+    void unknownFailureNode();
+    void energyAndCost();
+    void gpuHourCost();
+    void priceSchedule_data();
+    void priceSchedule();
+    void timeBucketsMergeExactly();
+    void flowsMatchTrafficReport();
+    void hookRequeueKeepsProgress();
+    void deterministicRunFile();
+    void parseFailures_data();
+    void parseFailures();
+};
+
+void TestSim::oneJobAlone_data()
+{
+    QTest::addColumn<double>("submit");
+    QTest::addColumn<int>("iterations");
+    QTest::addColumn<double>("compute");
+    QTest::newRow("1000 x 0.1 s") << 0.0 << 1000 << 0.1;
+    QTest::newRow("submitted at 5, 250 x 0.4 s") << 5.0 << 250 << 0.4;
+    QTest::newRow("one iteration") << 3.0 << 1 << 7.0;
+}
+
+void TestSim::oneJobAlone()
+{
+    QFETCH(double, submit);
+    QFETCH(int, iterations);
+    QFETCH(double, compute);
+    Scenario s = twoHosts();
+    s.jobs = {singleJob("j", submit, iterations, compute)};
+    auto r = simulate(s, options());
+    QVERIFY2(r.ok(), qPrintable(QString::fromStdString(r.error())));
+    const JobRun &j = r->jobs.front();
+    QVERIFY(j.finishSeconds.has_value());
+    CB_NEAR(*j.jctSeconds(), iterations * compute);
+    CB_NEAR(*j.startSeconds, submit);
+    CB_NEAR(*j.queueDelaySeconds(), 0.0);
+    CB_NEAR(*j.isolatedSeconds, iterations * compute);
+    CB_NEAR(*j.slowdown(), 1.0);
+    CB_NEAR(r->makespanSeconds, submit + iterations * compute);
+    QCOMPARE(j.attempts, 1);
+    QCOMPARE(j.totalBytes, 0.0);
+}
+
+void TestSim::twoJobsShareLinks()
+{
+    // Each job: PS on h0, one worker on h1, 10 Gbit (1.25e9 bytes) each way per iteration.
+    // Alone: comm 1 s + compute 1 s = 2 s per iteration. Together each direction of each
+    // host link carries two flows at 5 Gbit/s: 3 s per iteration.
+    // A: submit 0, 10 iterations; B: submit 4, 2 iterations.
+    // 0..4 A alone: 2 iterations. 4..10 both: B does 2 (finishes at 10), A does 2.
+    // A's last 6 iterations alone: 12 s -> finishes at 22.
+    Scenario s = twoHosts();
+    s.jobs = {psJob("A", 0, 10, 1, "ps", "worker"), psJob("B", 4, 2, 1, "ps", "worker")};
+    auto r = simulate(s, options());
+    QVERIFY2(r.ok(), qPrintable(QString::fromStdString(r.error())));
+    const JobRun &a = jobRun(r.value(), "A"), &b = jobRun(r.value(), "B");
+    CB_NEAR(*b.startSeconds, 4.0);
+    CB_NEAR(*b.finishSeconds, 10.0);
+    CB_NEAR(*a.finishSeconds, 22.0);
+    CB_NEAR(*a.jctSeconds(), 22.0);
+    CB_NEAR(*b.jctSeconds(), 6.0);
+    CB_NEAR(*a.isolatedSeconds, 20.0);
+    CB_NEAR(*b.slowdown(), 6.0 / 4.0);
+    CB_NEAR(a.crossNodeBytes, 10 * 2 * 1.25e9);
+    CB_NEAR(b.crossNodeBytes, 2 * 2 * 1.25e9);
+    CB_NEAR(r->crossNodeBytes(), 12 * 2 * 1.25e9);
+    CB_NEAR(r->meanJctSeconds(), 14.0);
+    // Cumulative node-pair matrix: h1 -> h0 carries each job's worker-to-PS bytes.
+    CB_NEAR((r->pairBytes.at({1, 0})), 12 * 1.25e9);
+}
+
+void TestSim::psJobOversubscribedSpine()
+{
+    // PS on h0 (leaf0), workers on h2 and h3 (leaf1). The leaf1 -> spine uplink (5 Gbit/s)
+    // carries both workers' pushes: 2.5 Gbit/s each, so 10 Gbit take 4 s (the 10 Gbit/s host
+    // links give 5 each, not the bottleneck). Iteration = 1 s compute + 4 s = 5 s; 10
+    // iterations = 50 s, the same alone (slowdown 1).
+    Scenario s = oversubscribed();
+    s.jobs = {psJob("P", 0, 10, 2, "ps", "worker")};
+    auto r = simulate(s, options());
+    QVERIFY2(r.ok(), qPrintable(QString::fromStdString(r.error())));
+    const JobRun &p = r->jobs.front();
+    CB_NEAR(p.iterationSeconds, 5.0);
+    CB_NEAR(*p.jctSeconds(), 50.0);
+    CB_NEAR(*p.slowdown(), 1.0);
+    CB_NEAR(p.crossNodeBytes, 10 * 4 * 1.25e9);
+    // The same job with a full-bisection spine (10 Gbit/s uplinks) is limited by the PS host
+    // link, which also carries two flows: 5 Gbit/s each -> 2 s comm, 3 s per iteration.
+    Scenario full = oversubscribed();
+    full.cluster.links[4].capacityGbps = 10;
+    full.cluster.links[5].capacityGbps = 10;
+    full.jobs = s.jobs;
+    auto f = simulate(full, options());
+    QVERIFY(f.ok());
+    CB_NEAR(*f->jobs.front().jctSeconds(), 30.0);
+}
+
+void TestSim::overlapFactor_data()
+{
+    QTest::addColumn<double>("overlap");
+    QTest::addColumn<double>("iteration");
+    // compute 1 s, comm 4 s (oversubscribed case): max 4, sum 5.
+    QTest::newRow("no overlap") << 0.0 << 5.0;
+    QTest::newRow("half") << 0.5 << 4.5;
+    QTest::newRow("full") << 1.0 << 4.0;
+}
+
+void TestSim::overlapFactor()
+{
+    QFETCH(double, overlap);
+    QFETCH(double, iteration);
+    Scenario s = oversubscribed();
+    s.settings.overlap = overlap;
+    s.jobs = {psJob("P", 0, 10, 2, "ps", "worker")};
+    auto r = simulate(s, options());
+    QVERIFY(r.ok());
+    CB_NEAR(r->jobs.front().iterationSeconds, iteration);
+    CB_NEAR(*r->jobs.front().jctSeconds(), 10 * iteration);
+}
+
+void TestSim::nodeFailure_data()
+{
+    QTest::addColumn<bool>("otherNodeHasGpu");
+    QTest::addColumn<QString>("failure");
+    QTest::addColumn<double>("finish");
+    QTest::addColumn<int>("attempts");
+    // The job (100 x 1 s) starts at 0 on g0 (first in cluster order).
+    QTest::newRow("fails at 30, moves to g1 at once") << true << "g0@30" << 130.0 << 2;
+    QTest::newRow("fails at 30, repaired 20 s later") << false << "g0@30+20" << 150.0 << 2;
+    QTest::newRow("failure after the job ended") << true << "g0@500" << 100.0 << 1;
+    QTest::newRow("other node fails") << true << "g1@30" << 100.0 << 1;
+}
+
+void TestSim::nodeFailure()
+{
+    QFETCH(bool, otherNodeHasGpu);
+    QFETCH(QString, failure);
+    QFETCH(double, finish);
+    QFETCH(int, attempts);
+    Scenario s;
+    s.cluster.gpuTypes = {gpuType()};
+    s.cluster.nodes = {node("g0", 1), node("g1", otherNodeHasGpu ? 1 : 0)};
+    s.jobs = {singleJob("X", 0, 100, 1.0)};
+    SimOptions o = options();
+    auto f = parseNodeFailures(failure.toStdString());
+    QVERIFY(f.ok());
+    o.failures = f.value();
+    auto r = simulate(s, o);
+    QVERIFY2(r.ok(), qPrintable(QString::fromStdString(r.error())));
+    const JobRun &x = r->jobs.front();
+    QVERIFY(x.finishSeconds.has_value());
+    CB_NEAR(*x.finishSeconds, finish);
+    QCOMPARE(x.attempts, attempts);
+    CB_NEAR(*x.firstStartSeconds, 0.0);
+    bool killed = false, downLogged = false;
+    for (const SimLogEntry &e : r->log) {
+        killed = killed || (e.kind == "kill" && e.job == "X");
+        downLogged = downLogged || e.kind == "node-down";
+    }
+    QCOMPARE(killed, attempts == 2);
+    QVERIFY(downLogged || finish == 100.0);
+}
+
+void TestSim::unknownFailureNode()
+{
+    Scenario s = twoHosts();
+    s.jobs = {singleJob("j", 0, 1, 1)};
+    SimOptions o = options();
+    o.failures = {{"nope", 1, std::nullopt}};
+    auto r = simulate(s, o);
+    QVERIFY(!r.ok());
+    QVERIFY(r.error().find("nope") != std::string::npos);
+}
+
+void TestSim::energyAndCost()
+{
+    // One node: base 100 W, 2 GPUs idle 50 W / busy 250 W; PUE 1.5; flat 0.2 per kWh.
+    // Job: 1 GPU for 100 s. Baseline (100 + 2 x 50) x 1.5 = 300 W; the busy GPU adds
+    // (250 - 50) x 1.5 = 300 W. Cluster: 600 W x 100 s = 60,000 J = 1/60 kWh.
+    // Job: 250 x 1.5 x 100 = 37,500 J.
+    Scenario s;
+    s.cluster.gpuTypes = {gpuType()};
+    s.cluster.nodes = {node("n", 2)};
+    s.cluster.nodes[0].baseWatts = 100;
+    s.settings.pue = 1.5;
+    s.settings.energyPricePerKWh = 0.2;
+    s.jobs = {singleJob("j", 0, 100, 1.0)};
+    auto r = simulate(s, options());
+    QVERIFY(r.ok());
+    CB_NEAR(r->energyKWh, 60000.0 / 3.6e6);
+    CB_NEAR(r->energyCost, 60000.0 / 3.6e6 * 0.2);
+    CB_NEAR(r->cost, r->energyCost);
+    CB_NEAR(r->jobs[0].energyKWh, 37500.0 / 3.6e6);
+    CB_NEAR(r->jobs[0].cost, 37500.0 / 3.6e6 * 0.2);
+    // GPU utilisation: 1 of 2 GPUs busy for the whole makespan.
+    double busy = 0;
+    for (double b : r->series.gpuBusySeconds)
+        busy += b;
+    CB_NEAR(busy, 100.0);
+    CB_NEAR(runSummaryJson(r.value())["gpu_utilisation"].get<double>(), 0.5);
+}
+
+void TestSim::gpuHourCost()
+{
+    Scenario s = twoHosts();
+    s.jobs = {singleJob("j", 0, 1800, 1.0)}; // half an hour on one GPU at 2 per hour
+    SimOptions o = options();
+    o.costModel = CostModel::GpuHours;
+    auto r = simulate(s, o);
+    QVERIFY(r.ok());
+    CB_NEAR(r->gpuHourCost, 1.0);
+    CB_NEAR(r->cost, 1.0);
+    CB_NEAR(r->jobs[0].cost, 1.0);
+}
+
+void TestSim::priceSchedule_data()
+{
+    QTest::addColumn<double>("t0");
+    QTest::addColumn<double>("t1");
+    QTest::addColumn<double>("integral");
+    const double h = 3600;
+    // Periods: 0 h 0.1, 8 h 0.3, 20 h 0.2 (a day integrates to 5.2 price-hours).
+    QTest::newRow("inside one period") << 1 * h << 2 * h << 0.1 * h;
+    QTest::newRow("across 8 h") << 7 * h << 9 * h << 0.4 * h;
+    QTest::newRow("across midnight") << 22 * h << 26 * h << 0.6 * h;
+    QTest::newRow("one whole day") << 5 * h << 29 * h << 5.2 * h;
+    QTest::newRow("three days and a bit") << 0.0 << 72 * h + 8.5 * h << (15.6 + 0.8 + 0.15) * h;
+    QTest::newRow("empty") << 9 * h << 9 * h << 0.0;
+}
+
+void TestSim::priceSchedule()
+{
+    QFETCH(double, t0);
+    QFETCH(double, t1);
+    QFETCH(double, integral);
+    Settings settings;
+    settings.priceSchedule = {{20, 0.2}, {0, 0.1}, {8, 0.3}}; // unsorted on purpose
+    const PriceSchedule p(settings);
+    CB_NEAR(p.integral(t0, t1), integral);
+    // Without a 0 h entry the last period wraps from the day before.
+    Settings late;
+    late.priceSchedule = {{6, 1.0}, {18, 3.0}};
+    const PriceSchedule q(late);
+    CB_NEAR(q.priceAt(3 * 3600.0), 3.0);
+    CB_NEAR(q.integral(0, 24 * 3600.0), (6 * 3.0 + 12 * 1.0 + 6 * 3.0) * 3600.0);
+    Settings flat;
+    flat.energyPricePerKWh = 0.5;
+    CB_NEAR(PriceSchedule(flat).integral(10, 20), 5.0);
+}
+
+void TestSim::timeBucketsMergeExactly()
+{
+    RunSeries s;
+    TimeBuckets b(s, 10, 4, true);
+    b.addGpuBusy(5, 25, 20);                          // 1 per second over [5, 25]
+    QCOMPARE(s.bucketSeconds, 10.0);
+    QCOMPARE(s.gpuBusySeconds, (std::vector<double>{5, 10, 5}));
+    b.addLinkBytes(0, 10, {{3, 100.0}}, 2.0);         // 200 bytes in bucket 0
+    b.addGpuBusy(35, 45, 10);                         // needs bucket 4 -> merge to width 20
+    QCOMPARE(s.bucketSeconds, 20.0);
+    QCOMPARE(s.gpuBusySeconds, (std::vector<double>{15, 10, 5}));
+    QCOMPARE(s.linkBytes[0].at(3), 200.0);
+    b.addPairBytes(0, 0, {{{0, 1}, 7.0}}, 1.0);       // zero-length interval: one bucket
+    QCOMPARE(s.pairBytes[0].at({0, 1}), 7.0);
+}
+
+void TestSim::flowsMatchTrafficReport()
+{
+    auto loaded = loadScenarioFile(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json");
+    QVERIFY2(loaded.ok(), qPrintable(QString::fromStdString(loaded.error())));
+    const Scenario &s = loaded.value();
+    const Topology topo(s.cluster);
+    const Placement placement = placeScenario(s, topo, *builtinPolicy("dltap"), 1);
+    const TrafficReport traffic = computeTraffic(s.jobs, s.cluster, topo, placement);
+    const auto idx = nodeIndexMap(s.cluster);
+    double cross = 0, total = 0;
+    std::vector<double> linkBytes(std::size_t(topo.directedLinkCount()), 0.0);
+    for (const JobPlacement &jp : placement.jobs) {
+        for (const SimFlow &f : jobFlows(*s.job(jp.jobId), jp, s.cluster, topo, idx)) {
+            total += f.bytes;
+            if (f.src != f.dst)
+                cross += f.bytes;
+            for (int l : f.route)
+                linkBytes[std::size_t(l)] += f.bytes;
+        }
+    }
+    QVERIFY(traffic.crossNodeBytes > 0);
+    CB_NEAR(cross, traffic.crossNodeBytes);
+    CB_NEAR(total, traffic.totalBytes);
+    for (std::size_t l = 0; l < linkBytes.size(); ++l)
+        CB_NEAR(linkBytes[l], traffic.linkBytes[l]);
+}
+
+void TestSim::hookRequeueKeepsProgress()
+{
+    // A planned reconfiguration at 40 s requeues the job keeping its progress; it is placed
+    // again at once, so it still ends at 100 s, in two attempts.
+    Scenario s = twoHosts();
+    s.jobs = {singleJob("j", 0, 100, 1.0)};
+    Simulator sim(s, options());
+    bool called = false;
+    sim.scheduleAt(40, "reconfigure j", [&](Simulator &sm) {
+        called = true;
+        QCOMPARE(sm.now(), 40.0);
+        QVERIFY(sm.requeue("j", true, "reconfiguration"));
+        QVERIFY(!sm.requeue("nope", true, "x"));
+    });
+    auto r = sim.run();
+    QVERIFY(r.ok());
+    QVERIFY(called);
+    CB_NEAR(*r->jobs[0].finishSeconds, 100.0);
+    QCOMPARE(r->jobs[0].attempts, 2);
+    CB_NEAR(*r->jobs[0].startSeconds, 40.0);
+}
+
+void TestSim::deterministicRunFile()
+{
+    auto loaded = loadScenarioFile(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json");
+    QVERIFY(loaded.ok());
+    const Scenario &s = loaded.value();
+    const Topology topo(s.cluster);
+    SimOptions o;
+    o.policy = *builtinPolicy("k8s-default"); // random tie-breaks, seeded
+    o.seed = 7;
+    o.failures = {{"node-02", 400, 600.0}};
+    auto a = simulate(s, o);
+    auto b = simulate(s, o);
+    QVERIFY(a.ok() && b.ok());
+    const std::string ja = runToJson(a.value(), s.cluster, topo).dump(1);
+    QCOMPARE(ja, runToJson(b.value(), s.cluster, topo).dump(1));
+    QCOMPARE(a->finishedJobs(), int(s.jobs.size()));
+    // Every byte the jobs moved shows up in the node-pair matrix and the buckets.
+    double pairs = 0, bucketPairs = 0;
+    for (const auto &[p, v] : a->pairBytes)
+        pairs += v;
+    for (const auto &m : a->series.pairBytes)
+        for (const auto &[p, v] : m)
+            bucketPairs += v;
+    CB_NEAR(pairs, a->totalBytes());
+    CB_NEAR(bucketPairs, a->totalBytes());
+}
+
+void TestSim::parseFailures_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<int>("count");
+    QTest::newRow("one") << "n1@30" << true << 1;
+    QTest::newRow("with repair") << "n1@30+5.5" << true << 1;
+    QTest::newRow("two") << "n1@30,n2@40+1" << true << 2;
+    QTest::newRow("no time") << "n1" << false << 0;
+    QTest::newRow("bad time") << "n1@soon" << false << 0;
+    QTest::newRow("negative") << "n1@-3" << false << 0;
+    QTest::newRow("bad repair") << "n1@3+x" << false << 0;
+}
+
+void TestSim::parseFailures()
+{
+    QFETCH(QString, text);
+    QFETCH(bool, ok);
+    QFETCH(int, count);
+    auto r = parseNodeFailures(text.toStdString());
+    QCOMPARE(r.ok(), ok);
+    if (ok)
+        QCOMPARE(int(r->size()), count);
+    else
+        QVERIFY(r.error().find("--fail") != std::string::npos);
+}
+
+QTEST_APPLESS_MAIN(TestSim)
+#include "tst_sim.moc"
