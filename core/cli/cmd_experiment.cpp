@@ -1,0 +1,196 @@
+#include "cli/command.h"
+#include "io/file_io.h"
+#include "io/sts_data.h"
+#include "io/sts_setup.h"
+#include "stochastic/sts_experiment.h"
+#include "stochastic/sts_policy.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <ostream>
+#include <sstream>
+
+namespace cb::cli {
+
+namespace {
+
+std::vector<std::string> splitList(const std::string &s)
+{
+    std::vector<std::string> out;
+    std::stringstream in(s);
+    std::string item;
+    while (std::getline(in, item, ','))
+        if (!item.empty())
+            out.push_back(item);
+    return out;
+}
+
+/// Cloud prices: GPU-cost_server.csv (every count 1..8) when the folder has it, else the
+/// GPU-cost.csv rows the data loader read.
+Result<PriceCatalogue> cloudPrices(const std::string &dir, const StsAuthorsData &data)
+{
+    const std::string server = (std::filesystem::path(dir) / "GPU-cost_server.csv").string();
+    if (std::filesystem::exists(server)) {
+        auto text = readTextFile(server);
+        if (!text)
+            return text.problems();
+        return PriceCatalogue::parseCloudCsv(text.value(), server);
+    }
+    PriceCatalogue c;
+    for (const StsGpuPrice &p : data.prices)
+        c.set(p.gpuType, p.gpus, p.costPerHour);
+    return c;
+}
+
+int runExperiment(const Args &args, Io &io)
+{
+    const auto &pos = args.positional();
+    if (pos.size() != 1 || pos[0] != "sts") {
+        io.err << "clusterbench experiment: expected the experiment name \"sts\" (see --help)\n";
+        return ExitBadInput;
+    }
+    StsExperimentParams params;
+    Problems usage;
+    auto integer = [&](const std::string &name, long long fallback) {
+        auto v = args.integer(name, fallback);
+        if (!v) {
+            usage.insert(usage.end(), v.problems().begin(), v.problems().end());
+            return fallback;
+        }
+        return v.value();
+    };
+    params.nodes = int(integer("nodes", 10));
+    params.seeds = int(integer("seeds", 10));
+    params.firstSeed = std::uint64_t(integer("first-seed", 1));
+    params.jobsPerNode = int(integer("jobs-per-node", 10));
+    params.randomIterations = int(integer("iterations", 1000));
+    params.sharing = args.flag("sharing");
+    if (args.has("methods"))
+        params.methods = splitList(args.value("methods"));
+    const std::string prices = args.value("prices", "cloud");
+    if (prices != "cloud" && prices != "energy")
+        usage.push_back({"--prices", "expected cloud or energy, found \"" + prices + "\""});
+    if (params.jobsPerNode < 1 || params.jobsPerNode > 1000)
+        usage.push_back({"--jobs-per-node", "expected 1..1000"});
+    if (!usage.empty()) {
+        io.err << "clusterbench experiment: " << formatProblems(usage) << "\n";
+        return ExitBadInput;
+    }
+    const std::string dir =
+        args.value("data", (std::filesystem::path(CB_SAMPLES_DIR) / ".." / "tests" / "data" /
+                            "sts").lexically_normal().string());
+    auto data = loadStsAuthorsData(dir);
+    if (!data) {
+        io.err << "clusterbench experiment: " << data.error() << "\n";
+        return ExitBadInput;
+    }
+    SharingSlices slices;
+    const std::string fractions = (std::filesystem::path(dir) / "fractions.csv").string();
+    if (params.sharing) {
+        auto text = readTextFile(fractions);
+        auto parsed = text ? SharingSlices::parseCsv(text.value(), fractions)
+                           : Result<SharingSlices>(text.problems());
+        if (!parsed) {
+            io.err << "clusterbench experiment: " << parsed.error() << "\n";
+            return ExitBadInput;
+        }
+        slices = parsed.value();
+    }
+    PriceCatalogue catalogue;
+    StsSetupParams setup;
+    setup.nodes = params.nodes;
+    setup.jobsPerNode = params.jobsPerNode;
+    setup.seed = params.firstSeed;
+    if (prices == "cloud") {
+        auto c = cloudPrices(dir, data.value());
+        if (!c) {
+            io.err << "clusterbench experiment: " << c.error() << "\n";
+            return ExitBadInput;
+        }
+        catalogue = c.value();
+    } else {
+        auto s = buildStsScenario(data.value(), setup);
+        if (!s) {
+            io.err << "clusterbench experiment: " << s.error() << "\n";
+            return ExitBadInput;
+        }
+        catalogue = PriceCatalogue::energyFromScenario(s.value());
+    }
+
+    auto report = runStsExperiment(data.value(), catalogue, slices, params);
+    if (!report) {
+        io.err << "clusterbench experiment: " << report.error() << "\n";
+        return report.problems().front().where.rfind("--", 0) == 0 ? ExitBadInput
+                                                                    : ExitFailure;
+    }
+
+    if (args.has("log")) {
+        // The STS decision log of the first seed.
+        auto s = buildStsScenario(data.value(), setup);
+        if (!s) {
+            io.err << "clusterbench experiment: " << s.error() << "\n";
+            return ExitFailure;
+        }
+        auto jobs = stsJobsFromScenario(s.value(), data.value(),
+                                        params.sharing ? &slices : nullptr, params.firstSeed);
+        if (!jobs) {
+            io.err << "clusterbench experiment: " << jobs.error() << "\n";
+            return ExitFailure;
+        }
+        StsSimulator sim(jobs.value(), stsPoolFromScenario(s.value()), catalogue);
+        StsPolicy sts;
+        StsDecisionLog log;
+        auto run = sim.run(sts, params.firstSeed, &log);
+        if (!run) {
+            io.err << "clusterbench experiment: " << run.error() << "\n";
+            return ExitFailure;
+        }
+        auto written = writeFileAtomically(args.value("log"), log.toJson().dump(1) + "\n");
+        if (!written) {
+            io.err << "clusterbench experiment: " << written.error() << "\n";
+            return ExitFailure;
+        }
+    }
+
+    if (args.flag("json"))
+        io.out << report->toJson().dump(2) << "\n";
+    else
+        io.out << report->toText();
+    return ExitOk;
+}
+
+} // namespace
+
+Command experimentCommand()
+{
+    Command c;
+    c.name = "experiment";
+    c.synopsis = "experiment sts [--nodes N] [--seeds K] [--sharing] [--json]";
+    c.summary = "Reproduce a paper's experiment (sts: the STS data-centre comparison)";
+    c.description =
+        "sts: the STS paper's data-centre experiment (Filippini et al., IEEE TCC 2024): N nodes\n"
+        "x 8 GPUs alternating K80 and M60, 10 jobs per node from the authors' 15 profiled\n"
+        "templates, exponential arrivals with mean 50000/N s. Every method (STS and the\n"
+        "authors' baselines FIFO, EDF, PS, G, RG, LS) runs the same jobs with the same sampled\n"
+        "stop points; prints per method the mean and standard deviation over seeds of total,\n"
+        "energy and tardiness cost and due-date violations, and STS's reduction of the mean\n"
+        "total cost against each. The data folder holds the authors' CSV files.";
+    c.options = {
+        {"nodes", "N", "nodes (default 10)"},
+        {"seeds", "K", "seeds to average over (default 10)"},
+        {"first-seed", "S", "first seed (default 1)"},
+        {"jobs-per-node", "J", "jobs per node (default 10)"},
+        {"sharing", "", "allow 1/4 and 1/2 GPU slices (fractions.csv); also reports the saving"},
+        {"methods", "LIST", "comma-separated methods (default STS,FIFO,EDF,PS,G,RG,LS)"},
+        {"iterations", "I", "RG/LS random iterations per event (default 1000, as the authors)"},
+        {"prices", "P", "cloud (GPU-cost_server.csv, default) or energy (watts x price x PUE)"},
+        {"data", "DIR", "the authors' CSV files (default tests/data/sts of the source tree)"},
+        {"log", "FILE", "write the STS decision log of the first seed as JSON"},
+        {"json", "", "print the results as JSON (a methods array)"},
+    };
+    c.run = runExperiment;
+    return c;
+}
+
+} // namespace cb::cli

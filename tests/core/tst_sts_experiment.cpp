@@ -1,0 +1,138 @@
+// The STS paper's comparison on the authors' data (tests/data/sts): STS against FIFO and EDF
+// over a few seeds at N = 10 (the acceptance threshold: >= 32 % lower mean total cost, near
+// zero violations), the job conversion, and `clusterbench experiment sts --json`.
+
+#include "cli/command.h"
+#include "io/file_io.h"
+#include "io/sts_data.h"
+#include "io/sts_setup.h"
+#include "stochastic/sts_experiment.h"
+
+#include <QtTest>
+
+#include <sstream>
+
+using namespace cb;
+
+namespace {
+
+const std::string kData = std::string(CB_TEST_DATA) + "/sts";
+
+PriceCatalogue serverPrices()
+{
+    auto text = readTextFile(kData + "/GPU-cost_server.csv");
+    auto p = PriceCatalogue::parseCloudCsv(text.value(), "GPU-cost_server.csv");
+    return p.value();
+}
+
+} // namespace
+
+class TestStsExperiment : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void jobsFromScenario()
+    {
+        auto data = loadStsAuthorsData(kData);
+        QVERIFY2(data.ok(), data.error().c_str());
+        StsSetupParams setup;
+        setup.nodes = 2;
+        setup.seed = 5;
+        auto s = buildStsScenario(data.value(), setup);
+        QVERIFY2(s.ok(), s.error().c_str());
+        auto text = readTextFile(kData + "/fractions.csv");
+        auto slices = SharingSlices::parseCsv(text.value(), "fractions.csv");
+        QVERIFY(slices.ok());
+        auto plain = stsJobsFromScenario(s.value(), data.value(), nullptr, 5);
+        auto shared = stsJobsFromScenario(s.value(), data.value(), &slices.value(), 5);
+        QVERIFY2(plain.ok(), plain.error().c_str());
+        QVERIFY(shared.ok());
+        QCOMPARE(plain->size(), s->jobs.size());
+        for (std::size_t i = 0; i < plain->size(); ++i) {
+            const StsJob &a = plain.value()[i], &b = shared.value()[i];
+            QCOMPARE(a.times.size(), std::size_t(16)); // K80 and M60, 1..8 GPUs
+            QVERIFY(a.memoryGB >= 4);
+            QCOMPARE(a.trueStopPercent, b.trueStopPercent);
+            QVERIFY(a.trueStopPercent >= 1 && a.trueStopPercent <= 100);
+            // Slices only where the job's memory fits (K80: 6 and 12 GB, M60: 4 and 8 GB).
+            std::size_t expected = 16;
+            expected += a.memoryGB <= 6 ? 1 : 0;
+            expected += a.memoryGB <= 12 ? 1 : 0;
+            expected += a.memoryGB <= 4 ? 1 : 0;
+            expected += a.memoryGB <= 8 ? 1 : 0;
+            QCOMPARE(b.times.size(), expected);
+            for (const StsConfigTime &t : b.times)
+                if (t.config.shared()) {
+                    const StsConfigTime *whole = b.find({t.config.gpuType, 1, 1.0});
+                    QVERIFY(whole);
+                    QVERIFY(t.fullSeconds >= whole->fullSeconds * 1.01 - 1e-6);
+                    QVERIFY(t.fullSeconds <= whole->fullSeconds * 1.11 + 1e-6);
+                }
+        }
+    }
+
+    void stsBeatsFifoAndEdf()
+    {
+        auto data = loadStsAuthorsData(kData);
+        QVERIFY2(data.ok(), data.error().c_str());
+        StsExperimentParams params;
+        params.nodes = 10;
+        params.seeds = 3;
+        params.methods = {"STS", "FIFO", "EDF"};
+        auto report = runStsExperiment(data.value(), serverPrices(), SharingSlices(), params);
+        QVERIFY2(report.ok(), report.error().c_str());
+        qInfo().noquote() << QString::fromStdString(report->toText());
+        QCOMPARE(report->methods.size(), std::size_t(3));
+        QCOMPARE(report->jobsPerSeed, 101);
+        for (const auto &[name, reduction] : report->stsReduction)
+            QVERIFY2(reduction >= 0.32, qPrintable(QString("STS saves only %1 against %2")
+                                                       .arg(reduction)
+                                                       .arg(QString::fromStdString(name))));
+        QVERIFY(report->methods[0].violations.mean <= 1.0);
+        // Same input and seeds, same report.
+        auto again = runStsExperiment(data.value(), serverPrices(), SharingSlices(), params);
+        QCOMPARE(again->toJson().dump(), report->toJson().dump());
+    }
+
+    void unknownMethodIsUsageError()
+    {
+        auto data = loadStsAuthorsData(kData);
+        QVERIFY(data.ok());
+        StsExperimentParams params;
+        params.methods = {"STS", "SJF"};
+        auto report = runStsExperiment(data.value(), serverPrices(), SharingSlices(), params);
+        QVERIFY(!report);
+        QCOMPARE(QString::fromStdString(report.problems()[0].where), QString("--methods"));
+    }
+
+    void commandJson()
+    {
+        std::ostringstream out, err;
+        cli::Io io{out, err};
+        const int code = cli::runCommand({"experiment", "sts", "--nodes", "2", "--seeds", "2",
+                                          "--methods", "STS,FIFO", "--sharing", "--data", kData,
+                                          "--json"},
+                                         io);
+        QVERIFY2(code == 0, err.str().c_str());
+        const nlohmann::json j = nlohmann::json::parse(out.str());
+        QCOMPARE(j["methods"].size(), std::size_t(2));
+        for (const nlohmann::json &m : j["methods"]) {
+            QVERIFY(m.contains("name"));
+            QVERIFY(m["total_cost"].get<double>() > 0);
+            QVERIFY(m.contains("energy_cost"));
+            QVERIFY(m.contains("tardiness_cost"));
+            QVERIFY(m.contains("violations"));
+            QVERIFY(std::abs(m["total_cost"].get<double>() - m["energy_cost"].get<double>() -
+                             m["tardiness_cost"].get<double>()) < 1e-6);
+        }
+        QVERIFY(j.contains("sharing_saving"));
+        std::ostringstream out2, err2;
+        cli::Io io2{out2, err2};
+        QCOMPARE(cli::runCommand({"experiment", "dltap"}, io2), 2);
+        QCOMPARE(cli::runCommand({"experiment", "sts", "--nodes", "x"}, io2), 2);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestStsExperiment)
+#include "tst_sts_experiment.moc"
