@@ -1,0 +1,52 @@
+#pragma once
+// One importer per external format (a Kubernetes node list, a Slurm configuration, a job
+// trace), all behind this interface. The GUI, the CLI and the tests reach them through the
+// registry (importer_registry.h), so adding a format touches only this folder.
+
+#include "io/import/import_report.h"
+#include "util/result.h"
+
+#include <string>
+#include <vector>
+
+namespace cb {
+
+/// One input file, already read: `name` is what messages call it (usually the path).
+struct ImportInput
+{
+    std::string name;
+    std::string text;
+};
+
+/// Defaults for what traces leave out; every use is stated in the report.
+struct ImportOptions
+{
+    /// Model profile for jobs whose trace names no known model.
+    std::string defaultModel = "resnet50";
+    /// Seconds per training iteration on the reference GPU, to turn durations into
+    /// iteration counts when a trace gives no iteration count.
+    double secondsPerIteration = 0.1;
+    /// Iterations for jobs whose trace gives neither a duration nor an iteration count.
+    long long defaultIterations = 1000;
+};
+
+class Importer
+{
+public:
+    enum class Produces { Cluster, Jobs, ClusterAndJobs };
+
+    virtual ~Importer() = default;
+    /// Registry key, e.g. "k8s-nodes", "slurm", "philly".
+    virtual std::string name() const = 0;
+    /// One line for --help: what it reads.
+    virtual std::string description() const = 0;
+    virtual Produces produces() const = 0;
+    /// How many input files it takes (min, max); max 0 means unlimited.
+    virtual std::pair<int, int> fileCount() const { return {1, 1}; }
+    /// Reads the inputs. A fatal problem (unreadable structure, missing required column)
+    /// fails with the file and line; bad rows are skipped and listed in the report.
+    virtual Result<ImportReport> read(const std::vector<ImportInput> &inputs,
+                                      const ImportOptions &options) const = 0;
+};
+
+} // namespace cb

@@ -1,0 +1,486 @@
+#include "io/import/slurm_conf_importer.h"
+
+#include "io/import/cluster_links.h"
+#include "io/import/gpu_catalog.h"
+#include "io/import/hostlist.h"
+#include "io/import/slurm_config_text.h"
+#include "io/import/text_fields.h"
+
+#include <map>
+#include <set>
+
+namespace cb {
+
+namespace {
+
+using Lines = std::vector<SlurmConfigLine>;
+
+struct Files
+{
+    const ImportInput *conf = nullptr, *gres = nullptr, *topology = nullptr;
+    Lines confLines, gresLines, topoLines;
+};
+
+enum class Kind { Conf, Gres, Topology };
+
+Kind classify(const Lines &lines)
+{
+    for (const SlurmConfigLine &l : lines) {
+        const std::string &k = l.firstKey();
+        if (k == "switchname" || k == "blockname" || k == "blocksizes")
+            return Kind::Topology;
+    }
+    for (const SlurmConfigLine &l : lines)
+        if (l.has("name") || l.has("autodetect"))
+            return Kind::Gres;
+    return Kind::Conf;
+}
+
+std::string where(const ImportInput &in, int line)
+{
+    return in.name + ":" + std::to_string(line);
+}
+
+// GPU devices a gres.conf line gives each of its nodes: distinct device files, else Count.
+struct GresGpus
+{
+    std::string type;
+    std::set<std::string> files;
+    long long count = 0;
+    long long total() const { return files.empty() ? count : (long long)files.size(); }
+};
+
+struct Builder
+{
+    Cluster cluster;
+    std::map<std::string, std::size_t> index;
+    ImportReport &report;
+    std::size_t defaultMemory = 0;
+
+    explicit Builder(ImportReport &r) : report(r) {}
+
+    Node &ensure(const std::string &id)
+    {
+        auto it = index.find(id);
+        if (it != index.end())
+            return cluster.nodes[it->second];
+        Node n;
+        n.id = id;
+        n.cpus = 1;
+        n.memoryGiB = 1.0 / 1024.0;
+        index.emplace(id, cluster.nodes.size());
+        cluster.nodes.push_back(n);
+        return cluster.nodes.back();
+    }
+};
+
+Status readSlurmConf(const ImportInput &in, const Lines &lines, Builder &b)
+{
+    std::map<std::string, std::string> defaults;
+    std::size_t multiType = 0;
+    for (const SlurmConfigLine &l : lines) {
+        const std::string &k = l.firstKey();
+        if (k == "nodename") {
+            const std::string names = l.value("nodename");
+            std::map<std::string, std::string> p = defaults;
+            for (const auto &[key, value] : l.pairs)
+                p[key] = value;
+            if (importtext::lower(names) == "default") {
+                defaults = p;
+                defaults.erase("nodename");
+                continue;
+            }
+            for (const char *key : {"gres", "cpus", "realmemory", "feature", "features"})
+                if (l.count(key) > 1)
+                    b.report.assume(where(in, l.line) + ": " + key + " is given " +
+                                    std::to_string(l.count(key)) +
+                                    " times; the last value is "
+                                    "used, as Slurm does");
+            auto hosts = expandHostlist(names);
+            if (!hosts)
+                return Status::failure(where(in, l.line), "NodeName: " + hosts.error());
+            auto num = [&](const char *key, double fallback, bool &bad) {
+                auto it = p.find(key);
+                if (it == p.end() || it->second.empty())
+                    return fallback;
+                auto v = importtext::parseNumber(it->second);
+                if (!v || *v <= 0) {
+                    bad = true;
+                    b.report.skip(in.name, l.line,
+                                  std::string(key) +
+                                      ": expected a positive "
+                                      "number, found \"" +
+                                      it->second + "\"");
+                    return fallback;
+                }
+                return *v;
+            };
+            bool bad = false;
+            const double sockets =
+                num("sockets", num("socketsperboard", 1, bad) * num("boards", 1, bad), bad);
+            const double cores = num("corespersocket", 1, bad);
+            const double threads = num("threadspercore", 1, bad);
+            const double cpus = num("cpus", sockets * cores * threads, bad);
+            const bool noMemory = !p.count("realmemory");
+            const double memMiB = num("realmemory", 1, bad);
+            std::vector<SlurmGres> gres;
+            if (p.count("gres")) {
+                std::string err;
+                auto g = parseSlurmGres(p["gres"], &err);
+                if (!g) {
+                    b.report.skip(in.name, l.line, "Gres: " + err);
+                    bad = true;
+                } else {
+                    gres = *g;
+                }
+            }
+            if (bad)
+                continue;
+            int gpus = 0;
+            std::string type, types;
+            for (const SlurmGres &g : gres) {
+                if (g.name != "gpu")
+                    continue;
+                gpus += int(g.count);
+                if (type.empty())
+                    type = g.type;
+                types += (types.empty() ? "" : ", ") + (g.type.empty() ? "gpu" : g.type) + ":" +
+                         std::to_string(g.count);
+            }
+            if (types.find(',') != std::string::npos)
+                ++multiType;
+            for (const std::string &h : hosts.value()) {
+                if (b.index.count(h)) {
+                    b.report.skip(in.name, l.line,
+                                  "node \"" + h +
+                                      "\" is defined again; the "
+                                      "first definition is kept");
+                    continue;
+                }
+                Node &n = b.ensure(h);
+                n.cpus = cpus;
+                n.memoryGiB = memMiB / 1024.0;
+                n.gpus = gpus;
+                n.gpuType = type;
+                b.defaultMemory += noMemory;
+                std::string features = p.count("features") ? p["features"] : p["feature"];
+                for (const std::string &f : importtext::split(features, ','))
+                    if (!importtext::trim(f).empty())
+                        n.labels["slurm.feature/" + importtext::trim(f)] = "true";
+                if (types.find(',') != std::string::npos)
+                    n.labels["slurm.gres/gpu"] = types;
+            }
+        }
+    }
+    if (multiType > 0)
+        b.report.assume(std::to_string(multiType) +
+                        " NodeName lines list several GPU types; "
+                        "a node holds one type in this model: all its GPUs take the first "
+                        "listed type (the full list is kept in the label slurm.gres/gpu)");
+    // Partitions, after all nodes are known.
+    std::size_t inSeveral = 0;
+    for (const SlurmConfigLine &l : lines) {
+        if (l.firstKey() != "partitionname")
+            continue;
+        const std::string part = l.value("partitionname");
+        if (importtext::lower(part) == "default" || !l.has("nodes"))
+            continue;
+        std::vector<std::string> members;
+        if (importtext::lower(l.value("nodes")) == "all") {
+            for (const Node &n : b.cluster.nodes)
+                members.push_back(n.id);
+        } else {
+            auto hosts = expandHostlist(l.value("nodes"));
+            if (!hosts)
+                return Status::failure(where(in, l.line), "Nodes: " + hosts.error());
+            members = hosts.value();
+        }
+        for (const std::string &m : members) {
+            auto it = b.index.find(m);
+            if (it == b.index.end()) {
+                b.report.skip(in.name, l.line,
+                              "partition " + part + " names unknown node \"" + m + "\"");
+                continue;
+            }
+            Node &n = b.cluster.nodes[it->second];
+            if (n.partition.empty())
+                n.partition = part;
+            else if (n.partition != part)
+                ++inSeveral;
+        }
+    }
+    if (inSeveral > 0)
+        b.report.assume(std::to_string(inSeveral) +
+                        " node memberships in further partitions "
+                        "not kept: a node's partition is the first listing it");
+    return Ok{};
+}
+
+Status readGres(const ImportInput &in, const Lines &lines, Builder &b, bool haveConf)
+{
+    std::map<std::string, std::map<std::string, GresGpus>> perNode; // node -> type -> gpus
+    std::string globalType;
+    std::size_t global = 0, ignored = 0;
+    std::set<std::string> otherNames;
+    for (const SlurmConfigLine &l : lines) {
+        if (!l.has("name")) {
+            ++ignored; // AutoDetect and other lines without a GRES
+            continue;
+        }
+        const std::string name = importtext::lower(l.value("name"));
+        if (name != "gpu") {
+            otherNames.insert(name);
+            continue;
+        }
+        GresGpus g;
+        g.type = l.value("type");
+        if (l.has("file")) {
+            auto files = expandHostlist(l.value("file"));
+            if (!files)
+                return Status::failure(where(in, l.line), "File: " + files.error());
+            g.files.insert(files->begin(), files->end());
+        }
+        if (l.has("count")) {
+            auto c = importtext::parseInteger(l.value("count"));
+            if (!c || *c < 0) {
+                b.report.skip(in.name, l.line,
+                              "Count: expected a whole number, found \"" + l.value("count") + "\"");
+                continue;
+            }
+            if (g.files.empty())
+                g.count = *c;
+        } else if (g.files.empty()) {
+            g.count = 1;
+        }
+        if (!l.has("nodename")) {
+            ++global;
+            if (globalType.empty())
+                globalType = g.type;
+            continue;
+        }
+        auto hosts = expandHostlist(l.value("nodename"));
+        if (!hosts)
+            return Status::failure(where(in, l.line), "NodeName: " + hosts.error());
+        for (const std::string &h : hosts.value()) {
+            if (haveConf && !b.index.count(h)) {
+                b.report.skip(in.name, l.line, "node \"" + h + "\" is not in slurm.conf");
+                continue;
+            }
+            GresGpus &acc = perNode[h][g.type];
+            acc.type = g.type;
+            acc.files.insert(g.files.begin(), g.files.end());
+            acc.count += g.count;
+        }
+    }
+    if (!otherNames.empty()) {
+        std::string names;
+        for (const std::string &n : otherNames)
+            names += (names.empty() ? "" : ", ") + n;
+        b.report.assume("gres.conf GRES other than gpu not modelled: " + names);
+    }
+    if (ignored > 0)
+        b.report.assume(std::to_string(ignored) + " gres.conf lines without Name= (AutoDetect) "
+                                                  "ignored: GPU counts come from File/Count");
+    if (global > 0)
+        b.report.assume(std::to_string(global) +
+                        " gres.conf lines name no NodeName: they "
+                        "describe whichever node reads the file, so they only give a GPU "
+                        "type to nodes that have none" +
+                        std::string(haveConf ? "" : " and define no node"));
+    for (auto &[host, byType] : perNode) {
+        Node &n = b.ensure(host);
+        if (haveConf) {
+            if (n.gpus > 0 && n.gpuType.empty())
+                for (const auto &[type, g] : byType)
+                    if (!type.empty()) {
+                        n.gpuType = type;
+                        break;
+                    }
+            continue;
+        }
+        // gres.conf alone: GPU devices of every line for this node, merged by device file.
+        long long total = 0;
+        for (const auto &[type, g] : byType) {
+            total += g.total();
+            if (n.gpuType.empty())
+                n.gpuType = type;
+        }
+        n.gpus = int(total);
+    }
+    if (!haveConf && !perNode.empty())
+        b.report.assume("gres.conf read without slurm.conf: a node's GPUs are its distinct "
+                        "device files (File) over all lines naming it, else the sum of Count");
+    for (Node &n : b.cluster.nodes)
+        if (n.gpus > 0 && n.gpuType.empty() && !globalType.empty())
+            n.gpuType = globalType;
+    return Ok{};
+}
+
+Status readTopology(const ImportInput &in, const Lines &lines, Builder &b, bool haveNodes)
+{
+    Cluster &c = b.cluster;
+    std::map<std::string, std::string> parentOf; // child switch -> parent switch
+    std::vector<std::string> switches;
+    std::set<std::string> switchSet;
+    std::map<std::string, std::string> nodeSwitch;
+    std::vector<std::string> blocks;
+    bool linkSpeed = false;
+    auto addSwitch = [&](const std::string &id, const char *tier) {
+        if (switchSet.insert(id).second) {
+            switches.push_back(id);
+            c.switches.push_back({id, tier});
+        }
+    };
+    auto attach = [&](const SlurmConfigLine &l, const std::string &sw) -> Status {
+        auto hosts = expandHostlist(l.value("nodes"));
+        if (!hosts)
+            return Status::failure(where(in, l.line), "Nodes: " + hosts.error());
+        for (const std::string &h : hosts.value()) {
+            if (haveNodes && !b.index.count(h)) {
+                b.report.skip(in.name, l.line,
+                              "node \"" + h +
+                                  "\" is not defined by the "
+                                  "other files");
+                continue;
+            }
+            if (nodeSwitch.count(h)) {
+                b.report.skip(in.name, l.line,
+                              "node \"" + h + "\" is already under switch " + nodeSwitch[h]);
+                continue;
+            }
+            b.ensure(h).rack = sw;
+            nodeSwitch[h] = sw;
+        }
+        return Ok{};
+    };
+    for (const SlurmConfigLine &l : lines) {
+        const std::string &k = l.firstKey();
+        linkSpeed = linkSpeed || l.has("linkspeed");
+        if (k == "switchname") {
+            const std::string sw = l.value("switchname");
+            addSwitch(sw, l.has("nodes") ? "leaf" : "spine");
+            if (l.has("nodes"))
+                if (auto s = attach(l, sw); !s)
+                    return s;
+            if (l.has("switches")) {
+                auto children = expandHostlist(l.value("switches"));
+                if (!children)
+                    return Status::failure(where(in, l.line), "Switches: " + children.error());
+                for (const std::string &ch : children.value())
+                    parentOf[ch] = sw;
+            }
+        } else if (k == "blockname") {
+            const std::string bl = l.value("blockname");
+            addSwitch(bl, "block");
+            blocks.push_back(bl);
+            if (l.has("nodes"))
+                if (auto s = attach(l, bl); !s)
+                    return s;
+        }
+    }
+    for (const auto &[child, parent] : parentOf)
+        if (!switchSet.count(child))
+            return Status::failure(in.name,
+                                   "switch " + parent + " lists unknown switch \"" + child + "\"");
+    // Every node under its switch, every switch under its parent.
+    for (const Node &n : std::vector<Node>(c.nodes))
+        if (nodeSwitch.count(n.id))
+            addImportLink(c, n.id, nodeSwitch[n.id], true);
+    std::vector<std::string> roots;
+    for (const std::string &s : switches) {
+        if (parentOf.count(s))
+            addImportLink(c, s, parentOf[s], false);
+        else
+            roots.push_back(s);
+    }
+    std::vector<std::string> loose;
+    for (const Node &n : c.nodes)
+        if (!nodeSwitch.count(n.id))
+            loose.push_back(n.id);
+    if (roots.size() + loose.size() > 1) {
+        std::string top = blocks.empty() ? "root" : "block-spine";
+        while (switchSet.count(top) || b.index.count(top))
+            top += "_";
+        addSwitch(top, blocks.empty() ? "core" : "spine");
+        for (const std::string &r : roots)
+            addImportLink(c, r, top, false);
+        for (const std::string &n : loose)
+            addImportLink(c, n, top, true);
+        if (!blocks.empty())
+            b.report.assume("blocks are joined by one switch \"" + top + "\"");
+        else if (roots.size() > 1)
+            b.report.assume("the switch tree has " + std::to_string(roots.size()) +
+                            " top switches: joined by one switch \"" + top + "\"");
+        if (!loose.empty())
+            b.report.assume(std::to_string(loose.size()) +
+                            " nodes are under no switch in "
+                            "topology.conf: linked to \"" +
+                            top + "\"");
+    }
+    if (linkSpeed)
+        b.report.assume("LinkSpeed values are relative (Slurm gives them no unit): not used");
+    reportLinkDefaults(b.report);
+    return Ok{};
+}
+
+} // namespace
+
+Result<ImportReport> SlurmConfImporter::read(const std::vector<ImportInput> &inputs,
+                                             const ImportOptions &) const
+{
+    ImportReport report;
+    report.format = name();
+    Files f;
+    for (const ImportInput &in : inputs) {
+        Lines lines = parseSlurmConfig(in.text);
+        const Kind kind = classify(lines);
+        const ImportInput **slot = kind == Kind::Topology ? &f.topology
+                                   : kind == Kind::Gres   ? &f.gres
+                                                          : &f.conf;
+        if (*slot)
+            return Result<ImportReport>::failure(in.name,
+                                                 std::string("a second ") +
+                                                     (kind == Kind::Topology ? "topology.conf"
+                                                      : kind == Kind::Gres   ? "gres.conf"
+                                                                             : "slurm.conf") +
+                                                     " (already read " + (*slot)->name + ")");
+        *slot = &in;
+        (kind == Kind::Topology ? f.topoLines
+         : kind == Kind::Gres   ? f.gresLines
+                                : f.confLines) = std::move(lines);
+    }
+    Builder b(report);
+    if (f.conf)
+        if (auto s = readSlurmConf(*f.conf, f.confLines, b); !s)
+            return s.problems();
+    if (f.conf && b.cluster.nodes.empty())
+        return Result<ImportReport>::failure(f.conf->name, "no NodeName line defines a node");
+    if (f.gres)
+        if (auto s = readGres(*f.gres, f.gresLines, b, f.conf != nullptr); !s)
+            return s.problems();
+    if (f.topology)
+        if (auto s = readTopology(*f.topology, f.topoLines, b, !b.cluster.nodes.empty()); !s)
+            return s.problems();
+    if (b.cluster.nodes.empty())
+        return Result<ImportReport>::failure(inputs.front().name, "no node is defined");
+    if (!f.conf)
+        report.assume("no slurm.conf: nodes take Slurm's defaults of 1 CPU and 1 MiB memory");
+    else if (b.defaultMemory > 0)
+        report.assume(std::to_string(b.defaultMemory) + " nodes give no RealMemory: Slurm's "
+                                                        "default of 1 MiB");
+    std::size_t untyped = 0;
+    for (Node &n : b.cluster.nodes)
+        if (n.gpus > 0 && n.gpuType.empty()) {
+            n.gpuType = "unknown-gpu";
+            ++untyped;
+        }
+    if (untyped > 0)
+        report.assume(std::to_string(untyped) + " GPU nodes name no GPU type: \"unknown-gpu\"");
+    addMissingGpuTypes(b.cluster, report);
+    if (!f.topology)
+        linkAllNodesToOneSwitch(b.cluster, report, "no topology.conf");
+    report.cluster = std::move(b.cluster);
+    return report;
+}
+
+} // namespace cb

@@ -1,0 +1,168 @@
+#include "io/import/slurm_config_text.h"
+
+#include "io/import/text_fields.h"
+
+namespace cb {
+
+bool SlurmConfigLine::has(const std::string &key) const
+{
+    return count(key) > 0;
+}
+
+std::string SlurmConfigLine::value(const std::string &key, const std::string &fallback) const
+{
+    std::string v = fallback;
+    for (const auto &[k, val] : pairs)
+        if (k == key)
+            v = val;
+    return v;
+}
+
+int SlurmConfigLine::count(const std::string &key) const
+{
+    int n = 0;
+    for (const auto &kv : pairs)
+        n += kv.first == key;
+    return n;
+}
+
+std::vector<SlurmConfigLine> parseSlurmConfig(const std::string &input)
+{
+    std::string text = input;
+    importtext::stripBom(text);
+    std::vector<SlurmConfigLine> out;
+    const std::vector<std::string> physical = importtext::split(text, '\n');
+    std::string logical;
+    int startLine = 0;
+    for (std::size_t i = 0; i < physical.size(); ++i) {
+        std::string l = physical[i];
+        if (!l.empty() && l.back() == '\r')
+            l.pop_back();
+        // Cut the comment: a '#' not escaped by a backslash and not inside quotes.
+        bool quoted = false;
+        std::string kept;
+        for (std::size_t c = 0; c < l.size(); ++c) {
+            if (l[c] == '"')
+                quoted = !quoted;
+            if (l[c] == '#' && !quoted) {
+                if (c > 0 && l[c - 1] == '\\') {
+                    kept.back() = '#';
+                    continue;
+                }
+                break;
+            }
+            kept += l[c];
+        }
+        if (logical.empty())
+            startLine = int(i) + 1;
+        const std::string t = importtext::trim(kept);
+        if (!t.empty() && t.back() == '\\') {
+            logical += t.substr(0, t.size() - 1) + " ";
+            continue;
+        }
+        logical += t;
+        if (importtext::trim(logical).empty()) {
+            logical.clear();
+            continue;
+        }
+        SlurmConfigLine line;
+        line.line = startLine;
+        // Tokens split on blanks outside quotes.
+        std::string token;
+        bool inQuote = false;
+        auto flush = [&] {
+            if (token.empty())
+                return;
+            const auto eq = token.find('=');
+            std::string key = importtext::lower(token.substr(0, eq));
+            std::string value = eq == std::string::npos ? std::string() : token.substr(eq + 1);
+            line.pairs.emplace_back(std::move(key), std::move(value));
+            token.clear();
+        };
+        for (char ch : logical) {
+            if (ch == '"') {
+                inQuote = !inQuote;
+                continue;
+            }
+            if ((ch == ' ' || ch == '\t') && !inQuote)
+                flush();
+            else
+                token += ch;
+        }
+        flush();
+        logical.clear();
+        if (!line.pairs.empty())
+            out.push_back(std::move(line));
+    }
+    return out;
+}
+
+std::optional<std::vector<SlurmGres>> parseSlurmGres(const std::string &spec, std::string *error)
+{
+    std::vector<SlurmGres> out;
+    // Split on commas outside parentheses.
+    std::vector<std::string> items;
+    std::string cur;
+    int depth = 0;
+    for (char c : spec) {
+        depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+        if (c == ',' && depth == 0) {
+            items.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    items.push_back(cur);
+    for (std::string item : items) {
+        if (auto p = item.find('('); p != std::string::npos)
+            item = item.substr(0, p);
+        item = importtext::trim(item);
+        if (item.empty() || importtext::lower(item) == "(null)")
+            continue;
+        std::vector<std::string> parts = importtext::split(item, ':');
+        std::erase(parts, std::string("no_consume"));
+        SlurmGres g;
+        g.name = importtext::lower(parts[0]);
+        auto countOf = [](std::string s) -> std::optional<long long> {
+            long long mult = 1;
+            if (!s.empty() && (s.back() == 'K' || s.back() == 'k'))
+                mult = 1024;
+            else if (!s.empty() && (s.back() == 'M' || s.back() == 'm'))
+                mult = 1024 * 1024;
+            else if (!s.empty() && (s.back() == 'G' || s.back() == 'g'))
+                mult = 1024LL * 1024 * 1024;
+            if (mult > 1)
+                s.pop_back();
+            auto v = importtext::parseInteger(s);
+            if (!v || *v < 0)
+                return std::nullopt;
+            return *v * mult;
+        };
+        if (parts.size() == 2) {
+            if (auto c = countOf(parts[1]))
+                g.count = *c;
+            else
+                g.type = parts[1]; // "gpu:tesla" means one GPU of that type
+        } else if (parts.size() >= 3) {
+            g.type = parts[1];
+            auto c = countOf(parts[2]);
+            if (!c) {
+                if (error)
+                    *error = "expected a count after \"" + parts[0] + ":" + parts[1] +
+                             ":\", found \"" + parts[2] + "\"";
+                return std::nullopt;
+            }
+            g.count = *c;
+        }
+        if (g.name.empty()) {
+            if (error)
+                *error = "empty GRES name in \"" + spec + "\"";
+            return std::nullopt;
+        }
+        out.push_back(g);
+    }
+    return out;
+}
+
+} // namespace cb

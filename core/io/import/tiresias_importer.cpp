@@ -1,0 +1,47 @@
+#include "io/import/tiresias_importer.h"
+
+#include "io/import/trace_builder.h"
+
+namespace cb {
+
+Result<ImportReport> TiresiasImporter::read(const std::vector<ImportInput> &inputs,
+                                            const ImportOptions &options) const
+{
+    ImportReport report;
+    report.format = name();
+    TraceBuilder builder(name(), options);
+    for (const ImportInput &in : inputs) {
+        auto table = CsvTable::withHeader(in.text, in.name, {"job_id", "num_gpu", "submit_time"});
+        if (!table)
+            return table.problems();
+        reportBadRows(table.value(), report);
+        for (const CsvRow &row : table->rows()) {
+            CsvRowReader r(table.value(), row);
+            TraceRecord rec;
+            rec.file = in.name;
+            rec.line = row.line;
+            rec.id = r.text("job_id");
+            if (rec.id.empty())
+                r.fail("column job_id is empty");
+            rec.gpus = int(r.integer("num_gpu", 0, 1000000));
+            rec.submitSeconds = r.number("submit_time", 0, 1e15);
+            if (table->hasColumn("iterations"))
+                if (long long it = r.integer("iterations", 0, 1000000000000000LL, 0); it > 0)
+                    rec.iterations = it;
+            if (table->hasColumn("duration"))
+                if (double d = r.number("duration", 0, 1e15, -1.0); d >= 0)
+                    rec.durationSeconds = d;
+            rec.model = r.text("model_name");
+            rec.name = rec.model.empty() ? rec.id : rec.model + "-" + rec.id;
+            if (!r.ok()) {
+                report.skip(in.name, row.line, r.error());
+                continue;
+            }
+            builder.add(std::move(rec));
+        }
+    }
+    builder.finish(report);
+    return report;
+}
+
+} // namespace cb
