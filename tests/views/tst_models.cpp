@@ -1,0 +1,317 @@
+// Item models over the Document: QAbstractItemModelTester through edits, undo, redo and
+// resets; exact displayed values; setData goes through the undo stack; layout geometry.
+
+#include "commands/add_job_command.h"
+#include "commands/add_link_command.h"
+#include "commands/add_node_command.h"
+#include "commands/duplicate_job_command.h"
+#include "commands/edit_node_command.h"
+#include "commands/remove_job_command.h"
+#include "commands/remove_link_command.h"
+#include "commands/remove_node_command.h"
+#include "document/document.h"
+#include "models/cluster_tree_model.h"
+#include "models/job_queue_model.h"
+#include "models/quantity_format.h"
+#include "test_scenarios.h"
+#include "topology/cluster_layout.h"
+#include "topology/topology_scene.h"
+
+#include <QAbstractItemModelTester>
+#include <QUndoStack>
+#include <QtTest>
+
+using namespace cb;
+using namespace cb::views;
+
+class TestModels : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void jobQueueModelPassesTester();
+    void jobQueueDisplay_data();
+    void jobQueueDisplay();
+    void jobQueueSetDataPushesCommand_data();
+    void jobQueueSetDataPushesCommand();
+    void clusterTreeModelPassesTester();
+    void clusterTreeStructure();
+    void clusterTreeSetDataPushesCommand();
+    void formatting_data();
+    void formatting();
+    void layoutTiersAndGroups();
+    void sceneToolTipsAndHitTest();
+};
+
+namespace {
+void exerciseDocument(Document &doc)
+{
+    QUndoStack *stack = doc.undoStack();
+    Job j = doc.scenario().jobs[0];
+    j.id = "added";
+    stack->push(new AddJobCommand(&doc, j, 1));
+    stack->push(new DuplicateJobCommand(&doc, 0));
+    stack->push(new RemoveJobCommand(&doc, 2));
+    Node n = doc.scenario().cluster.nodes[0];
+    n.id = "new-node";
+    n.rack = "r099";
+    stack->push(new AddNodeCommand(&doc, n, {Link{"new-node", "leaf002", 100, 1}}));
+    Node edited = doc.scenario().cluster.nodes[1];
+    edited.cpus = 8;
+    stack->push(new EditNodeCommand(&doc, 1, edited));
+    edited.rack = "moved"; // regroups: the tree resets
+    stack->push(new EditNodeCommand(&doc, 1, edited));
+    stack->push(new RemoveNodeCommand(&doc, 0));
+    stack->push(new AddLinkCommand(&doc, Link{"leaf001", "leaf002", 10, 1}));
+    stack->push(new RemoveLinkCommand(&doc, 0));
+    while (stack->canUndo())
+        stack->undo();
+    while (stack->canRedo())
+        stack->redo();
+    doc.setScenario(testing::leafSpineScenario(1, 1, 1));
+    doc.setScenario(Scenario{});
+    doc.setScenario(testing::leafSpineScenario(3, 2, 2));
+}
+} // namespace
+
+void TestModels::jobQueueModelPassesTester()
+{
+    Document doc;
+    doc.setScenario(testing::leafSpineScenario(2, 2, 2));
+    JobQueueModel model(&doc);
+    QAbstractItemModelTester tester(&model,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.columnCount(), int(JobQueueModel::ColumnCount));
+    exerciseDocument(doc);
+    QCOMPARE(model.rowCount(), 3);
+}
+
+void TestModels::jobQueueDisplay_data()
+{
+    QTest::addColumn<int>("row");
+    QTest::addColumn<int>("column");
+    QTest::addColumn<QString>("display");
+    QTest::newRow("id") << 0 << int(JobQueueModel::Id) << QStringLiteral("resnet50-ps");
+    QTest::newRow("kind ps") << 0 << int(JobQueueModel::Kind)
+                             << QStringLiteral("parameter server");
+    QTest::newRow("tasks 2+4") << 0 << int(JobQueueModel::Tasks) << QStringLiteral("6");
+    QTest::newRow("gpus 4x1") << 0 << int(JobQueueModel::Gpus) << QStringLiteral("4");
+    QTest::newRow("due 2 h") << 0 << int(JobQueueModel::Due) << QStringLiteral("2:00:00");
+    QTest::newRow("no due") << 1 << int(JobQueueModel::Due) << QStringLiteral("—");
+    QTest::newRow("submit 10 min") << 1 << int(JobQueueModel::Submit)
+                                   << QStringLiteral("0:10:00");
+    QTest::newRow("size 1.34 GB") << 1 << int(JobQueueModel::Parameters)
+                                  << QStringLiteral("1.3 GB");
+    QTest::newRow("submit 3725 s") << 2 << int(JobQueueModel::Submit)
+                                   << QStringLiteral("1:02:05");
+    QTest::newRow("due over a day") << 2 << int(JobQueueModel::Due)
+                                    << QStringLiteral("1d 1:01:01");
+    QTest::newRow("size 553 MB") << 2 << int(JobQueueModel::Parameters)
+                                 << QStringLiteral("553 MB");
+}
+
+void TestModels::jobQueueDisplay()
+{
+    QFETCH(int, row);
+    QFETCH(int, column);
+    QFETCH(QString, display);
+    Document doc;
+    doc.setScenario(testing::leafSpineScenario(2, 2, 2));
+    JobQueueModel model(&doc);
+    QCOMPARE(model.index(row, column).data().toString(), display);
+}
+
+void TestModels::jobQueueSetDataPushesCommand_data()
+{
+    QTest::addColumn<int>("column");
+    QTest::addColumn<QVariant>("value");
+    QTest::addColumn<bool>("accepted");
+    QTest::addColumn<QString>("display");
+    QTest::newRow("name") << int(JobQueueModel::Name) << QVariant(QStringLiteral("Renamed"))
+                          << true << QStringLiteral("Renamed");
+    QTest::newRow("submit") << int(JobQueueModel::Submit) << QVariant(90.0) << true
+                            << QStringLiteral("0:01:30");
+    QTest::newRow("negative submit") << int(JobQueueModel::Submit) << QVariant(-1.0) << false
+                                     << QString();
+    QTest::newRow("clear due") << int(JobQueueModel::Due) << QVariant(QString()) << true
+                               << QStringLiteral("—");
+    QTest::newRow("duplicate id") << int(JobQueueModel::Id)
+                                  << QVariant(QStringLiteral("bert-ar")) << false << QString();
+    QTest::newRow("empty id") << int(JobQueueModel::Id) << QVariant(QStringLiteral(" "))
+                              << false << QString();
+    QTest::newRow("new id") << int(JobQueueModel::Id) << QVariant(QStringLiteral("rn50"))
+                            << true << QStringLiteral("rn50");
+    QTest::newRow("size") << int(JobQueueModel::Parameters) << QVariant(qint64(2'500'000))
+                          << true << QStringLiteral("2.5 MB");
+    QTest::newRow("kind is read-only") << int(JobQueueModel::Kind)
+                                       << QVariant(QStringLiteral("single")) << false
+                                       << QString();
+}
+
+void TestModels::jobQueueSetDataPushesCommand()
+{
+    QFETCH(int, column);
+    QFETCH(QVariant, value);
+    QFETCH(bool, accepted);
+    QFETCH(QString, display);
+    Document doc;
+    doc.setScenario(testing::leafSpineScenario(2, 2, 2));
+    const Scenario before = doc.scenario();
+    JobQueueModel model(&doc);
+    QAbstractItemModelTester tester(&model,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    const QModelIndex index = model.index(0, column);
+    QCOMPARE(model.setData(index, value), accepted);
+    QCOMPARE(doc.undoStack()->count(), accepted ? 1 : 0);
+    if (!accepted) {
+        QVERIFY(doc.scenario() == before);
+        return;
+    }
+    QCOMPARE(index.data().toString(), display);
+    QCOMPARE(changed.count(), 1);
+    doc.undoStack()->undo();
+    QVERIFY(doc.scenario() == before);
+    QCOMPARE(changed.count(), 2);
+}
+
+void TestModels::clusterTreeModelPassesTester()
+{
+    Document doc;
+    doc.setScenario(testing::leafSpineScenario(2, 2, 2));
+    ClusterTreeModel model(&doc);
+    QAbstractItemModelTester tester(&model,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    exerciseDocument(doc);
+    QCOMPARE(model.rowCount(), 4); // switches + 3 racks
+}
+
+void TestModels::clusterTreeStructure()
+{
+    Document doc;
+    doc.setScenario(testing::leafSpineScenario(2, 2, 3));
+    ClusterTreeModel model(&doc);
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("Switches (4)"));
+    QCOMPARE(model.rowCount(model.index(0, 0)), 4);
+    QCOMPARE(model.index(3, ClusterTreeModel::Type, model.index(0, 0)).data().toString(),
+             QStringLiteral("leaf"));
+    const QModelIndex rack2 = model.index(2, 0);
+    QCOMPARE(rack2.data().toString(), QStringLiteral("r002 (3)"));
+    QCOMPARE(model.index(2, ClusterTreeModel::Gpus).data().toInt(), 24);
+    QCOMPARE(model.index(2, ClusterTreeModel::Cpus).data().toString(), QStringLiteral("192"));
+    QCOMPARE(model.index(2, ClusterTreeModel::Memory).data().toString(),
+             QStringLiteral("1536 GiB"));
+    QCOMPARE(model.rowCount(rack2), 3);
+    const QModelIndex node = model.index(1, 0, rack2);
+    QCOMPARE(node.data().toString(), QStringLiteral("r002-n02"));
+    QCOMPARE(node.data(ClusterTreeModel::NodeIndexRole).toInt(), 4);
+    QCOMPARE(model.indexOfNode(4), node);
+    QCOMPARE(node.siblingAtColumn(ClusterTreeModel::Type).data().toString(),
+             QStringLiteral("V100"));
+    QVERIFY(!(model.flags(model.index(0, 0, model.index(0, 0))) & Qt::ItemIsEditable));
+    QVERIFY(model.flags(node) & Qt::ItemIsEditable);
+}
+
+void TestModels::clusterTreeSetDataPushesCommand()
+{
+    Document doc;
+    doc.setScenario(testing::leafSpineScenario(2, 2, 2));
+    const Scenario before = doc.scenario();
+    ClusterTreeModel model(&doc);
+    QAbstractItemModelTester tester(&model,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const QModelIndex node = model.indexOfNode(1); // r001-n02
+    QVERIFY(!model.setData(node.siblingAtColumn(ClusterTreeModel::Name),
+                           QStringLiteral("r002-n01"))); // taken
+    QVERIFY(!model.setData(node.siblingAtColumn(ClusterTreeModel::Type),
+                           QStringLiteral("H100"))); // not in the catalogue
+    QVERIFY(!model.setData(node.siblingAtColumn(ClusterTreeModel::Cpus), 0));
+    QCOMPARE(doc.undoStack()->count(), 0);
+    QVERIFY(model.setData(node.siblingAtColumn(ClusterTreeModel::Cpus), 12.5));
+    QCOMPARE(doc.scenario().cluster.nodes[1].cpus, 12.5);
+    QVERIFY(model.setData(node.siblingAtColumn(ClusterTreeModel::Name), QStringLiteral("gpu-x")));
+    QCOMPARE(doc.scenario().cluster.links[3].a, std::string("gpu-x"));
+    QCOMPARE(doc.undoStack()->count(), 2);
+    QCOMPARE(model.indexOfNode(1).data().toString(), QStringLiteral("gpu-x"));
+    doc.undoStack()->undo();
+    doc.undoStack()->undo();
+    QVERIFY(doc.scenario() == before);
+}
+
+void TestModels::formatting_data()
+{
+    QTest::addColumn<QString>("actual");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("bytes") << formatBytes(999) << QStringLiteral("999 B");
+    QTest::newRow("kilobytes") << formatBytes(1536) << QStringLiteral("1.5 KB");
+    QTest::newRow("megabytes") << formatBytes(548'000'000) << QStringLiteral("548 MB");
+    QTest::newRow("zero duration") << formatDuration(0) << QStringLiteral("0:00:00");
+    QTest::newRow("negative") << formatDuration(-61) << QStringLiteral("-0:01:01");
+    QTest::newRow("gbps") << formatGbps(100) << QStringLiteral("100 Gb/s");
+    QTest::newRow("tbps") << formatGbps(1600) << QStringLiteral("1.6 Tb/s");
+    QTest::newRow("number") << formatNumber(0.5) << QStringLiteral("0.5");
+}
+
+void TestModels::formatting()
+{
+    QFETCH(QString, actual);
+    QFETCH(QString, expected);
+    QCOMPARE(actual, expected);
+}
+
+void TestModels::layoutTiersAndGroups()
+{
+    const Scenario s = testing::leafSpineScenario(4, 2, 3);
+    const ClusterLayout layout(s.cluster);
+    QCOMPARE(layout.tierCount(), 2);
+    QCOMPARE(layout.switchTier(0), 0); // spine01
+    QCOMPARE(layout.switchTier(2), 1); // leaf001
+    QCOMPARE(int(layout.groups().size()), 4);
+    for (std::size_t g = 0; g < layout.groups().size(); ++g) {
+        const ClusterLayout::Group &group = layout.groups()[g];
+        QCOMPARE(group.nodes.size(), std::size_t(3));
+        QCOMPARE(group.title, QStringLiteral("r00%1").arg(g + 1));
+        // The leaf sits centred above its rack; the rack is below the leaf.
+        const QRectF leaf = layout.switchRect(group.homeSwitch);
+        QCOMPARE(leaf.center().x(), group.rect.center().x());
+        QVERIFY(leaf.bottom() < group.rect.top());
+        for (int n : group.nodes)
+            QVERIFY(group.rect.contains(layout.nodeRect(n)));
+        if (g > 0)
+            QVERIFY(layout.groups()[g - 1].rect.right() < group.rect.left());
+    }
+    // Spines above leaves, not overlapping each other.
+    QVERIFY(layout.switchRect(0).bottom() < layout.switchRect(2).top());
+    QVERIFY(!layout.switchRect(0).intersects(layout.switchRect(1)));
+    QVERIFY(layout.bounds().contains(layout.switchRect(1)));
+}
+
+void TestModels::sceneToolTipsAndHitTest()
+{
+    Document doc;
+    doc.setScenario(testing::leafSpineScenario(2, 1, 2));
+    TopologyScene scene(&doc);
+    const ClusterLayout layout(doc.scenario().cluster);
+    const QPointF nodeCenter = layout.nodeRect(3).center();
+    QCOMPARE(scene.nodeAt(nodeCenter), 3);
+    const QString tip = scene.toolTipAt(nodeCenter);
+    QVERIFY2(tip.contains(QStringLiteral("r002-n02")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("64 CPUs, 512 GiB memory")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("8 × V100 (32 GiB each)")), qPrintable(tip));
+    const QString switchTip = scene.toolTipAt(layout.switchRect(0).center());
+    QVERIFY2(switchTip.contains(QStringLiteral("spine01")), qPrintable(switchTip));
+    QVERIFY2(switchTip.contains(QStringLiteral("2 links, 800 Gb/s")), qPrintable(switchTip));
+    QCOMPARE(scene.nodeAt(QPointF(-1000, -1000)), -1);
+    // An edit schedules one rebuild; the tooltip follows.
+    Node n = doc.scenario().cluster.nodes[3];
+    n.cpus = 16;
+    doc.undoStack()->push(new EditNodeCommand(&doc, 3, n));
+    QSignalSpy rebuilt(&scene, &TopologyScene::rebuilt);
+    QVERIFY(rebuilt.wait(1000));
+    QVERIFY(scene.toolTipAt(nodeCenter).contains(QStringLiteral("16 CPUs")));
+}
+
+QTEST_MAIN(TestModels)
+#include "tst_models.moc"

@@ -1,0 +1,196 @@
+#include "document/document.h"
+
+#include "io/scenario_json.h"
+
+#include <QFileInfo>
+#include <QUndoStack>
+
+#include <algorithm>
+
+namespace cb::views {
+
+Document::Document(QObject *parent)
+    : QObject(parent)
+    , m_undoStack(new QUndoStack(this))
+{
+    connect(m_undoStack, &QUndoStack::cleanChanged, this,
+            [this](bool clean) { emit modifiedChanged(!clean); });
+}
+
+Document::~Document() = default;
+
+QString Document::displayName() const
+{
+    return m_filePath.isEmpty() ? tr("Untitled") : QFileInfo(m_filePath).fileName();
+}
+
+bool Document::isModified() const
+{
+    return !m_undoStack->isClean();
+}
+
+void Document::setScenario(Scenario scenario, const QString &filePath)
+{
+    emit scenarioAboutToBeReplaced();
+    m_scenario = std::move(scenario);
+    m_undoStack->clear();
+    m_undoStack->setClean();
+    const bool pathChanged = m_filePath != filePath;
+    m_filePath = filePath;
+    emit scenarioReplaced();
+    if (pathChanged)
+        emit filePathChanged(m_filePath);
+    emit modifiedChanged(false);
+}
+
+Status Document::load(const QString &path)
+{
+    Result<Scenario> loaded = loadScenarioFile(path.toStdString());
+    if (!loaded)
+        return Status(loaded.problems());
+    setScenario(std::move(loaded).value(), QFileInfo(path).absoluteFilePath());
+    return Ok{};
+}
+
+Status Document::save(const QString &path)
+{
+    const QString target = path.isEmpty() ? m_filePath : path;
+    if (target.isEmpty())
+        return Status::failure({}, "no file name to save to");
+    Status saved = saveScenarioFile(target.toStdString(), m_scenario);
+    if (!saved)
+        return saved;
+    const QString absolute = QFileInfo(target).absoluteFilePath();
+    if (absolute != m_filePath) {
+        m_filePath = absolute;
+        emit filePathChanged(m_filePath);
+    }
+    m_undoStack->setClean();
+    return saved;
+}
+
+void Document::insertNode(int index, Node node)
+{
+    emit rowAboutToBeInserted(Part::Nodes, index);
+    auto &nodes = m_scenario.cluster.nodes;
+    nodes.insert(nodes.begin() + index, std::move(node));
+    emit rowInserted(Part::Nodes, index);
+}
+
+Node Document::removeNode(int index)
+{
+    emit rowAboutToBeRemoved(Part::Nodes, index);
+    auto &nodes = m_scenario.cluster.nodes;
+    Node node = std::move(nodes[std::size_t(index)]);
+    nodes.erase(nodes.begin() + index);
+    emit rowRemoved(Part::Nodes, index);
+    return node;
+}
+
+void Document::replaceNode(int index, Node node)
+{
+    Node &slot = m_scenario.cluster.nodes[std::size_t(index)];
+    const std::string oldId = slot.id;
+    const std::string newId = node.id;
+    slot = std::move(node);
+    emit rowChanged(Part::Nodes, index);
+    if (oldId == newId)
+        return;
+    auto &links = m_scenario.cluster.links;
+    for (std::size_t i = 0; i < links.size(); ++i) {
+        bool touched = false;
+        if (links[i].a == oldId) {
+            links[i].a = newId;
+            touched = true;
+        }
+        if (links[i].b == oldId) {
+            links[i].b = newId;
+            touched = true;
+        }
+        if (touched)
+            emit rowChanged(Part::Links, int(i));
+    }
+}
+
+void Document::insertLink(int index, Link link)
+{
+    emit rowAboutToBeInserted(Part::Links, index);
+    auto &links = m_scenario.cluster.links;
+    links.insert(links.begin() + index, std::move(link));
+    emit rowInserted(Part::Links, index);
+}
+
+Link Document::removeLink(int index)
+{
+    emit rowAboutToBeRemoved(Part::Links, index);
+    auto &links = m_scenario.cluster.links;
+    Link link = std::move(links[std::size_t(index)]);
+    links.erase(links.begin() + index);
+    emit rowRemoved(Part::Links, index);
+    return link;
+}
+
+void Document::insertJob(int index, Job job)
+{
+    emit rowAboutToBeInserted(Part::Jobs, index);
+    auto &jobs = m_scenario.jobs;
+    jobs.insert(jobs.begin() + index, std::move(job));
+    emit rowInserted(Part::Jobs, index);
+}
+
+Job Document::removeJob(int index)
+{
+    emit rowAboutToBeRemoved(Part::Jobs, index);
+    auto &jobs = m_scenario.jobs;
+    Job job = std::move(jobs[std::size_t(index)]);
+    jobs.erase(jobs.begin() + index);
+    emit rowRemoved(Part::Jobs, index);
+    return job;
+}
+
+void Document::replaceJob(int index, Job job)
+{
+    m_scenario.jobs[std::size_t(index)] = std::move(job);
+    emit rowChanged(Part::Jobs, index);
+}
+
+std::vector<int> Document::linksOf(const std::string &id) const
+{
+    std::vector<int> out;
+    const auto &links = m_scenario.cluster.links;
+    for (std::size_t i = 0; i < links.size(); ++i)
+        if (links[i].a == id || links[i].b == id)
+            out.push_back(int(i));
+    return out;
+}
+
+namespace {
+template<typename Taken>
+std::string uniqueFrom(const std::string &base, Taken taken)
+{
+    if (!taken(base))
+        return base;
+    for (int n = 2;; ++n) {
+        std::string candidate = base + "-" + std::to_string(n);
+        if (!taken(candidate))
+            return candidate;
+    }
+}
+} // namespace
+
+std::string Document::uniqueNodeId(const std::string &base) const
+{
+    const Cluster &c = m_scenario.cluster;
+    return uniqueFrom(base, [&c](const std::string &id) {
+        return c.node(id) != nullptr ||
+               std::any_of(c.switches.begin(), c.switches.end(),
+                           [&id](const Switch &s) { return s.id == id; });
+    });
+}
+
+std::string Document::uniqueJobId(const std::string &base) const
+{
+    return uniqueFrom(base, [this](const std::string &id) { return m_scenario.job(id) != nullptr; });
+}
+
+} // namespace cb::views

@@ -1,0 +1,78 @@
+#pragma once
+// The open scenario: owns the core Scenario, its file path and the undo stack. Views read the
+// scenario through scenario(); every change goes through an undo command, which calls the
+// mutators below, and each mutator announces itself with the row signals so item models can
+// update incrementally.
+
+#include "model/scenario.h"
+#include "util/result.h"
+
+#include <QObject>
+#include <QString>
+
+class QUndoStack;
+
+namespace cb::views {
+
+class Document : public QObject
+{
+    Q_OBJECT
+
+public:
+    /// The row collections of a scenario that item models mirror.
+    enum class Part { Nodes, Switches, Links, Jobs };
+
+    explicit Document(QObject *parent = nullptr);
+    ~Document() override;
+
+    const Scenario &scenario() const { return m_scenario; }
+    QString filePath() const { return m_filePath; }
+    /// File name without folder, or "Untitled" for a scenario never saved.
+    QString displayName() const;
+    bool isModified() const;
+    QUndoStack *undoStack() const { return m_undoStack; }
+
+    /// Replaces the scenario (clears the undo history). Used for New and by tests.
+    void setScenario(Scenario scenario, const QString &filePath = {});
+    /// Loads a scenario file. On failure the open scenario, path and history stay unchanged
+    /// and the problems (with JSON pointers) are returned.
+    Status load(const QString &path);
+    /// Saves atomically to `path` (or the current path when empty) and marks the stack clean.
+    Status save(const QString &path = {});
+
+    // Mutators for undo commands. Indices must be valid; each emits the row signals.
+    void insertNode(int index, Node node);
+    Node removeNode(int index);
+    /// Replaces a node; when its id changes, link endpoints naming the old id follow.
+    void replaceNode(int index, Node node);
+    void insertLink(int index, Link link);
+    Link removeLink(int index);
+    void insertJob(int index, Job job);
+    Job removeJob(int index);
+    void replaceJob(int index, Job job);
+
+    /// Indices of links with an endpoint `id`, ascending.
+    std::vector<int> linksOf(const std::string &id) const;
+    /// An id not used by any node, switch (for ids of nodes) or job (for job ids), made from
+    /// `base` by appending "-2", "-3", ...
+    std::string uniqueNodeId(const std::string &base) const;
+    std::string uniqueJobId(const std::string &base) const;
+
+signals:
+    void scenarioAboutToBeReplaced();
+    void scenarioReplaced();
+    void rowAboutToBeInserted(cb::views::Document::Part part, int index);
+    void rowInserted(cb::views::Document::Part part, int index);
+    void rowAboutToBeRemoved(cb::views::Document::Part part, int index);
+    void rowRemoved(cb::views::Document::Part part, int index);
+    void rowChanged(cb::views::Document::Part part, int index);
+    void filePathChanged(const QString &path);
+    void modifiedChanged(bool modified);
+
+private:
+    Scenario m_scenario;
+    QString m_filePath;
+    QUndoStack *m_undoStack;
+};
+
+} // namespace cb::views

@@ -1,0 +1,310 @@
+#include "models/cluster_tree_model.h"
+
+#include "commands/edit_node_command.h"
+#include "document/document.h"
+#include "models/quantity_format.h"
+#include "topology/cluster_layout.h"
+
+#include <QFont>
+#include <QIcon>
+#include <QUndoStack>
+
+#include <cmath>
+
+namespace cb::views {
+
+namespace {
+constexpr quintptr kTopLevel = 0;
+}
+
+ClusterTreeModel::ClusterTreeModel(Document *document, QObject *parent)
+    : QAbstractItemModel(parent)
+    , m_document(document)
+{
+    using P = Document::Part;
+    auto structural = [](P part) { return part != P::Jobs; };
+    connect(document, &Document::scenarioAboutToBeReplaced, this,
+            &ClusterTreeModel::beginResetModel);
+    connect(document, &Document::scenarioReplaced, this, [this] {
+        rebuild();
+        endResetModel();
+    });
+    auto begin = [this, structural](P part, int) {
+        if (structural(part))
+            beginResetModel();
+    };
+    auto end = [this, structural](P part, int) {
+        if (structural(part)) {
+            rebuild();
+            endResetModel();
+        }
+    };
+    connect(document, &Document::rowAboutToBeInserted, this, begin);
+    connect(document, &Document::rowAboutToBeRemoved, this, begin);
+    connect(document, &Document::rowInserted, this, end);
+    connect(document, &Document::rowRemoved, this, end);
+    connect(document, &Document::rowChanged, this, [this](P part, int row) {
+        if (part == P::Nodes)
+            onNodeChanged(row);
+    });
+    rebuild();
+}
+
+void ClusterTreeModel::rebuild()
+{
+    const Cluster &cluster = m_document->scenario().cluster;
+    m_groups.clear();
+    if (!cluster.switches.empty()) {
+        Group g{tr("Switches"), true, {}};
+        for (std::size_t s = 0; s < cluster.switches.size(); ++s)
+            g.members.push_back(int(s));
+        m_groups.push_back(std::move(g));
+    }
+    const ClusterLayout layout(cluster);
+    for (const ClusterLayout::Group &lg : layout.groups())
+        m_groups.push_back(Group{lg.title, false, lg.nodes});
+    m_nodeRow.assign(cluster.nodes.size(), {-1, -1});
+    for (std::size_t g = 0; g < m_groups.size(); ++g)
+        if (!m_groups[g].switches)
+            for (std::size_t r = 0; r < m_groups[g].members.size(); ++r)
+                m_nodeRow[std::size_t(m_groups[g].members[r])] = {int(g), int(r)};
+}
+
+void ClusterTreeModel::onNodeChanged(int nodeIndex)
+{
+    // A rack or id change may regroup nodes: compare the grouping before signalling.
+    const std::vector<Group> before = m_groups;
+    rebuild();
+    bool same = before.size() == m_groups.size();
+    for (std::size_t g = 0; same && g < before.size(); ++g)
+        same = before[g].title == m_groups[g].title && before[g].members == m_groups[g].members;
+    if (!same) {
+        m_groups = before; // views see the old structure until the reset begins
+        beginResetModel();
+        rebuild();
+        endResetModel();
+        return;
+    }
+    const auto [g, r] = m_nodeRow[std::size_t(nodeIndex)];
+    if (g < 0)
+        return;
+    const QModelIndex groupIndex = index(g, 0);
+    emit dataChanged(index(r, 0, groupIndex), index(r, ColumnCount - 1, groupIndex));
+    emit dataChanged(groupIndex, index(g, ColumnCount - 1));
+}
+
+QModelIndex ClusterTreeModel::index(int row, int column, const QModelIndex &parent) const
+{
+    if (row < 0 || column < 0 || column >= ColumnCount)
+        return {};
+    if (!parent.isValid())
+        return row < int(m_groups.size()) ? createIndex(row, column, kTopLevel) : QModelIndex();
+    if (parent.internalId() != kTopLevel || parent.column() != 0)
+        return {};
+    const Group &g = m_groups[std::size_t(parent.row())];
+    if (row >= int(g.members.size()))
+        return {};
+    return createIndex(row, column, quintptr(parent.row()) + 1);
+}
+
+QModelIndex ClusterTreeModel::parent(const QModelIndex &child) const
+{
+    if (!child.isValid() || child.internalId() == kTopLevel)
+        return {};
+    return createIndex(int(child.internalId() - 1), 0, kTopLevel);
+}
+
+int ClusterTreeModel::rowCount(const QModelIndex &parent) const
+{
+    if (!parent.isValid())
+        return int(m_groups.size());
+    if (parent.internalId() != kTopLevel || parent.column() != 0)
+        return 0;
+    return int(m_groups[std::size_t(parent.row())].members.size());
+}
+
+int ClusterTreeModel::columnCount(const QModelIndex &) const
+{
+    return ColumnCount;
+}
+
+QVariant ClusterTreeModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const Cluster &cluster = m_document->scenario().cluster;
+    const int column = index.column();
+    const bool numeric = column == Cpus || column == Memory || column == Gpus;
+    if (role == Qt::TextAlignmentRole)
+        return QVariant::fromValue(Qt::AlignVCenter | (numeric ? Qt::AlignRight : Qt::AlignLeft));
+
+    if (index.internalId() == kTopLevel) {
+        const Group &g = m_groups[std::size_t(index.row())];
+        if (role == Qt::DecorationRole && column == Name)
+            return QIcon(g.switches ? QStringLiteral(":/icons/switch.svg")
+                                    : QStringLiteral(":/icons/rack.svg"));
+        if (role == Qt::FontRole) {
+            QFont f;
+            f.setBold(column == Name);
+            return f;
+        }
+        if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+            return {};
+        if (g.switches) {
+            if (column == Name)
+                return QStringLiteral("%1 (%2)").arg(g.title).arg(g.members.size());
+            return {};
+        }
+        double cpus = 0, memory = 0;
+        int gpus = 0;
+        for (int n : g.members) {
+            const Node &node = cluster.nodes[std::size_t(n)];
+            cpus += node.cpus;
+            memory += node.memoryGiB;
+            gpus += node.gpus;
+        }
+        switch (column) {
+        case Name: return QStringLiteral("%1 (%2)").arg(g.title).arg(g.members.size());
+        case Cpus: return formatNumber(cpus);
+        case Memory: return QStringLiteral("%1 GiB").arg(formatNumber(memory));
+        case Gpus: return gpus;
+        default: return {};
+        }
+    }
+
+    const Group &g = m_groups[std::size_t(index.internalId() - 1)];
+    const int member = g.members[std::size_t(index.row())];
+    if (g.switches) {
+        const Switch &s = cluster.switches[std::size_t(member)];
+        if (role == SwitchIndexRole)
+            return member;
+        if (role == Qt::DecorationRole && column == Name)
+            return QIcon(QStringLiteral(":/icons/switch.svg"));
+        if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+            return {};
+        if (column == Name)
+            return QString::fromStdString(s.id);
+        if (column == Type)
+            return QString::fromStdString(s.tier);
+        return {};
+    }
+    const Node &node = cluster.nodes[std::size_t(member)];
+    if (role == NodeIndexRole)
+        return member;
+    if (role == Qt::DecorationRole && column == Name)
+        return QIcon(QStringLiteral(":/icons/node.svg"));
+    const bool edit = role == Qt::EditRole;
+    if (role == Qt::ToolTipRole && column == Name)
+        return QStringLiteral("%1\n%2 CPUs, %3 GiB, %4 GPUs %5")
+            .arg(QString::fromStdString(node.id), formatNumber(node.cpus),
+                 formatNumber(node.memoryGiB))
+            .arg(node.gpus)
+            .arg(QString::fromStdString(node.gpuType));
+    if (role != Qt::DisplayRole && !edit)
+        return {};
+    switch (column) {
+    case Name: return QString::fromStdString(node.id);
+    case Type:
+        if (!edit && node.gpus == 0)
+            return tr("CPU only");
+        return QString::fromStdString(node.gpuType);
+    case Cpus: return edit ? QVariant(node.cpus) : QVariant(formatNumber(node.cpus));
+    case Memory:
+        return edit ? QVariant(node.memoryGiB)
+                    : QVariant(QStringLiteral("%1 GiB").arg(formatNumber(node.memoryGiB)));
+    case Gpus: return node.gpus;
+    case Partition: return QString::fromStdString(node.partition);
+    default: return {};
+    }
+}
+
+QVariant ClusterTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
+        return QAbstractItemModel::headerData(section, orientation, role);
+    switch (section) {
+    case Name: return tr("Name");
+    case Type: return tr("Type");
+    case Cpus: return tr("CPUs");
+    case Memory: return tr("Memory");
+    case Gpus: return tr("GPUs");
+    case Partition: return tr("Partition");
+    default: return {};
+    }
+}
+
+Qt::ItemFlags ClusterTreeModel::flags(const QModelIndex &index) const
+{
+    Qt::ItemFlags f = QAbstractItemModel::flags(index);
+    if (index.isValid() && index.internalId() != kTopLevel &&
+        !m_groups[std::size_t(index.internalId() - 1)].switches)
+        f |= Qt::ItemIsEditable;
+    return f;
+}
+
+bool ClusterTreeModel::setData(const QModelIndex &index, const QVariant &value, int role)
+{
+    if (role != Qt::EditRole || !checkIndex(index, CheckIndexOption::IndexIsValid) ||
+        index.internalId() == kTopLevel)
+        return false;
+    const Group &g = m_groups[std::size_t(index.internalId() - 1)];
+    if (g.switches)
+        return false;
+    const int nodeIndex = g.members[std::size_t(index.row())];
+    const Cluster &cluster = m_document->scenario().cluster;
+    Node node = cluster.nodes[std::size_t(nodeIndex)];
+    bool ok = true;
+    switch (index.column()) {
+    case Name: {
+        const std::string id = value.toString().trimmed().toStdString();
+        if (id.empty() || (id != node.id && m_document->uniqueNodeId(id) != id))
+            return false;
+        node.id = id;
+        break;
+    }
+    case Type: {
+        const std::string type = value.toString().trimmed().toStdString();
+        if (!type.empty() && !cluster.gpuType(type))
+            return false;
+        node.gpuType = type;
+        break;
+    }
+    case Cpus: {
+        const double v = value.toDouble(&ok);
+        if (!ok || !std::isfinite(v) || v <= 0)
+            return false;
+        node.cpus = v;
+        break;
+    }
+    case Memory: {
+        const double v = value.toDouble(&ok);
+        if (!ok || !std::isfinite(v) || v <= 0)
+            return false;
+        node.memoryGiB = v;
+        break;
+    }
+    case Gpus: {
+        const int v = value.toInt(&ok);
+        if (!ok || v < 0)
+            return false;
+        node.gpus = v;
+        break;
+    }
+    case Partition: node.partition = value.toString().trimmed().toStdString(); break;
+    default: return false;
+    }
+    if (node == cluster.nodes[std::size_t(nodeIndex)])
+        return true;
+    m_document->undoStack()->push(new EditNodeCommand(m_document, nodeIndex, std::move(node)));
+    return true;
+}
+
+QModelIndex ClusterTreeModel::indexOfNode(int nodeIndex) const
+{
+    if (nodeIndex < 0 || nodeIndex >= int(m_nodeRow.size()))
+        return {};
+    const auto [g, r] = m_nodeRow[std::size_t(nodeIndex)];
+    return g < 0 ? QModelIndex() : index(r, 0, index(g, 0));
+}
+
+} // namespace cb::views

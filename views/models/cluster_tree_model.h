@@ -1,0 +1,55 @@
+#pragma once
+// The cluster as a two-level tree for the cluster panel: a "Switches" group, then one group
+// per rack (nodes grouped as the topology view groups them), each holding its nodes.
+// Node rows are editable; an edit becomes an EditNodeCommand on the document's undo stack.
+// Structural changes (nodes, switches or links added or removed) reset the model.
+
+#include <QAbstractItemModel>
+
+#include <vector>
+
+namespace cb::views {
+
+class Document;
+
+class ClusterTreeModel : public QAbstractItemModel
+{
+    Q_OBJECT
+
+public:
+    enum Column { Name, Type, Cpus, Memory, Gpus, Partition, ColumnCount };
+    /// Custom roles: the node index (int) of a node row, or the switch index of a switch row.
+    enum Role { NodeIndexRole = Qt::UserRole + 1, SwitchIndexRole };
+
+    explicit ClusterTreeModel(Document *document, QObject *parent = nullptr);
+
+    QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
+    QModelIndex parent(const QModelIndex &child) const override;
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
+
+    /// The index of a node's row (column 0), or an invalid index.
+    QModelIndex indexOfNode(int nodeIndex) const;
+
+private:
+    struct Group
+    {
+        QString title;
+        bool switches = false;
+        std::vector<int> members; ///< switch or node indices
+    };
+
+    void rebuild();
+    void onNodeChanged(int nodeIndex);
+
+    Document *m_document;
+    std::vector<Group> m_groups;
+    std::vector<std::pair<int, int>> m_nodeRow; ///< node index -> (group, row)
+};
+
+} // namespace cb::views

@@ -1,0 +1,242 @@
+#include "topology/cluster_layout.h"
+
+#include <QObject>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <set>
+#include <unordered_map>
+
+namespace cb::views {
+
+namespace {
+
+/// Columns of the node grid in every group: the count whose whole picture comes closest to
+/// a 16:10 window, so a few racks show as blocks and hundreds of racks as slim columns.
+int columnsFor(std::size_t largest, std::size_t groupCount, int tierCount)
+{
+    using L = ClusterLayout;
+    if (largest <= 1)
+        return 1;
+    const double switchesHeight =
+        tierCount > 0 ? (tierCount - 1) * L::kTierGap + L::kSwitchHeight + 56 : 0;
+    int best = 1;
+    double bestScore = std::numeric_limits<double>::infinity();
+    for (int c = 1; c <= int(std::min<std::size_t>(largest, 64)); ++c) {
+        const double inner = c * L::kNodeWidth + (c - 1) * L::kNodeGap;
+        const double width = double(groupCount) *
+                             (std::max(inner + 2 * L::kGroupPadding, L::kSwitchWidth + 8) +
+                              L::kGroupGap);
+        const double rows = std::ceil(double(largest) / c);
+        const double height = switchesHeight + L::kGroupHeader +
+                              rows * (L::kNodeHeight + L::kNodeGap) + L::kGroupPadding;
+        const double score = std::abs(std::log(width / height / 1.6));
+        if (score < bestScore - 1e-9) {
+            bestScore = score;
+            best = c;
+        }
+    }
+    return best;
+}
+
+} // namespace
+
+ClusterLayout::ClusterLayout(const Cluster &cluster)
+{
+    const std::size_t nodeCount = cluster.nodes.size();
+    const std::size_t switchCount = cluster.switches.size();
+    std::unordered_map<std::string, int> nodeIndex;
+    std::unordered_map<std::string, int> switchIndex;
+    for (std::size_t i = 0; i < nodeCount; ++i)
+        nodeIndex.emplace(cluster.nodes[i].id, int(i));
+    for (std::size_t i = 0; i < switchCount; ++i)
+        switchIndex.emplace(cluster.switches[i].id, int(i));
+
+    // Adjacency: node -> switches (in link order), switch <-> switch.
+    std::vector<std::vector<int>> nodeSwitches(nodeCount);
+    std::vector<std::vector<int>> switchNeighbours(switchCount);
+    for (const Link &link : cluster.links) {
+        auto na = nodeIndex.find(link.a), nb = nodeIndex.find(link.b);
+        auto sa = switchIndex.find(link.a), sb = switchIndex.find(link.b);
+        if (na != nodeIndex.end() && sb != switchIndex.end())
+            nodeSwitches[std::size_t(na->second)].push_back(sb->second);
+        else if (nb != nodeIndex.end() && sa != switchIndex.end())
+            nodeSwitches[std::size_t(nb->second)].push_back(sa->second);
+        else if (sa != switchIndex.end() && sb != switchIndex.end() && sa->second != sb->second) {
+            switchNeighbours[std::size_t(sa->second)].push_back(sb->second);
+            switchNeighbours[std::size_t(sb->second)].push_back(sa->second);
+        }
+    }
+
+    // Hop distance of each switch from the nearest node (multi-source BFS).
+    std::vector<int> dist(switchCount, -1);
+    std::deque<int> queue;
+    for (const auto &adj : nodeSwitches)
+        for (int s : adj)
+            if (dist[std::size_t(s)] < 0) {
+                dist[std::size_t(s)] = 1;
+                queue.push_back(s);
+            }
+    while (!queue.empty()) {
+        const int s = queue.front();
+        queue.pop_front();
+        for (int t : switchNeighbours[std::size_t(s)])
+            if (dist[std::size_t(t)] < 0) {
+                dist[std::size_t(t)] = dist[std::size_t(s)] + 1;
+                queue.push_back(t);
+            }
+    }
+    int maxDist = 0;
+    for (int d : dist)
+        maxDist = std::max(maxDist, d);
+    for (int &d : dist)
+        if (d < 0)
+            d = maxDist + 1; // switches no node reaches go on top
+    maxDist = 0;
+    for (int d : dist)
+        maxDist = std::max(maxDist, d);
+    m_tierCount = maxDist;
+    m_switchTier.resize(switchCount);
+    for (std::size_t s = 0; s < switchCount; ++s)
+        m_switchTier[s] = maxDist - dist[s];
+
+    // Home switch per node: its first linked switch with the smallest distance.
+    m_homeSwitch.assign(nodeCount, -1);
+    for (std::size_t n = 0; n < nodeCount; ++n)
+        for (int s : nodeSwitches[n])
+            if (m_homeSwitch[n] < 0 || dist[std::size_t(s)] < dist[std::size_t(m_homeSwitch[n])])
+                m_homeSwitch[n] = s;
+
+    // Groups in order of first appearance of their home switch in the node list.
+    std::map<int, int> groupOfSwitch;
+    m_nodeGroup.assign(nodeCount, -1);
+    for (std::size_t n = 0; n < nodeCount; ++n) {
+        const int home = m_homeSwitch[n];
+        auto [it, inserted] = groupOfSwitch.emplace(home, int(m_groups.size()));
+        if (inserted) {
+            Group g;
+            g.homeSwitch = home;
+            m_groups.push_back(g);
+        }
+        m_groups[std::size_t(it->second)].nodes.push_back(int(n));
+        m_nodeGroup[n] = it->second;
+    }
+
+    // Geometry of the groups along one row at the bottom.
+    const double groupTop = (m_tierCount > 0 ? (m_tierCount - 1) * kTierGap : 0) +
+                            (m_tierCount > 0 ? kSwitchHeight + 56 : 0);
+    m_nodeRect.assign(nodeCount, QRectF());
+    std::size_t largest = 0;
+    for (const Group &g : m_groups)
+        largest = std::max(largest, g.nodes.size());
+    const int columns = columnsFor(largest, m_groups.size(), m_tierCount);
+    double x = 0;
+    for (Group &g : m_groups) {
+        g.columns = int(std::min<std::size_t>(std::size_t(columns), g.nodes.size()));
+        const int rows = int((g.nodes.size() + std::size_t(g.columns) - 1) / std::size_t(g.columns));
+        const double innerWidth = g.columns * kNodeWidth + (g.columns - 1) * kNodeGap;
+        const double width = std::max(innerWidth + 2 * kGroupPadding, kSwitchWidth + 8);
+        const double height =
+            kGroupHeader + rows * kNodeHeight + (rows - 1) * kNodeGap + kGroupPadding;
+        g.rect = QRectF(x, groupTop, width, height);
+        const double left = x + (width - innerWidth) / 2;
+        for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+            const int col = int(k % std::size_t(g.columns));
+            const int row = int(k / std::size_t(g.columns));
+            m_nodeRect[std::size_t(g.nodes[k])] =
+                QRectF(left + col * (kNodeWidth + kNodeGap),
+                       groupTop + kGroupHeader + row * (kNodeHeight + kNodeGap), kNodeWidth,
+                       kNodeHeight);
+        }
+        // Title: the racks of the members (one name, or "r01 … r04"), else the switch id.
+        std::set<std::string> racks;
+        for (int n : g.nodes)
+            if (!cluster.nodes[std::size_t(n)].rack.empty())
+                racks.insert(cluster.nodes[std::size_t(n)].rack);
+        if (racks.size() == 1)
+            g.title = QString::fromStdString(*racks.begin());
+        else if (racks.size() > 1)
+            g.title = QStringLiteral("%1 … %2").arg(QString::fromStdString(*racks.begin()),
+                                                    QString::fromStdString(*racks.rbegin()));
+        else if (g.homeSwitch >= 0)
+            g.title = QString::fromStdString(cluster.switches[std::size_t(g.homeSwitch)].id);
+        else
+            g.title = QObject::tr("direct");
+        x += width + kGroupGap;
+    }
+    const double rowWidth = std::max(0.0, x - kGroupGap);
+
+    // Switch positions, tier by tier from the leaves up.
+    m_switchCenter.assign(switchCount, QPointF());
+    std::vector<bool> placed(switchCount, false);
+    for (const Group &g : m_groups)
+        if (g.homeSwitch >= 0) {
+            m_switchCenter[std::size_t(g.homeSwitch)] =
+                QPointF(g.rect.center().x(), (m_tierCount - 1) * kTierGap + kSwitchHeight / 2);
+            placed[std::size_t(g.homeSwitch)] = true;
+        }
+    for (int tier = m_tierCount - 1; tier >= 0; --tier) {
+        std::vector<std::pair<double, int>> order;
+        for (std::size_t s = 0; s < switchCount; ++s) {
+            if (m_switchTier[s] != tier || placed[s])
+                continue;
+            double sum = 0;
+            int count = 0;
+            for (int t : switchNeighbours[s])
+                if (placed[std::size_t(t)] && m_switchTier[std::size_t(t)] > tier) {
+                    sum += m_switchCenter[std::size_t(t)].x();
+                    ++count;
+                }
+            order.emplace_back(count ? sum / count : rowWidth / 2, int(s));
+        }
+        std::stable_sort(order.begin(), order.end(),
+                         [](const auto &l, const auto &r) { return l.first < r.first; });
+        const bool leafTier = tier == m_tierCount - 1;
+        const double span = std::max(rowWidth, double(order.size()) * (kSwitchWidth + 16));
+        const double left = (rowWidth - span) / 2;
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            const int s = order[k].second;
+            double cx = left + (double(k) + 0.5) * span / double(order.size());
+            if (leafTier && order.size() < 2)
+                cx = order[k].first; // a lone switch without own nodes sits above its peers
+            m_switchCenter[std::size_t(s)] = QPointF(cx, tier * kTierGap + kSwitchHeight / 2);
+            placed[std::size_t(s)] = true;
+        }
+    }
+    // Leaf switches without nodes of their own may collide with group-centred leaves:
+    // push overlapping switches of each tier apart, keeping their order.
+    for (int tier = 0; tier < m_tierCount; ++tier) {
+        std::vector<int> row;
+        for (std::size_t s = 0; s < switchCount; ++s)
+            if (m_switchTier[s] == tier)
+                row.push_back(int(s));
+        std::stable_sort(row.begin(), row.end(), [this](int l, int r) {
+            return m_switchCenter[std::size_t(l)].x() < m_switchCenter[std::size_t(r)].x();
+        });
+        for (std::size_t k = 1; k < row.size(); ++k) {
+            QPointF &prev = m_switchCenter[std::size_t(row[k - 1])];
+            QPointF &cur = m_switchCenter[std::size_t(row[k])];
+            if (cur.x() < prev.x() + kSwitchWidth + 8)
+                cur.setX(prev.x() + kSwitchWidth + 8);
+        }
+    }
+
+    m_bounds = QRectF();
+    for (const Group &g : m_groups)
+        m_bounds = m_bounds.united(g.rect);
+    for (std::size_t s = 0; s < switchCount; ++s)
+        m_bounds = m_bounds.united(switchRect(int(s)));
+}
+
+QRectF ClusterLayout::switchRect(int switchIndex) const
+{
+    const QPointF c = m_switchCenter[std::size_t(switchIndex)];
+    return QRectF(c.x() - kSwitchWidth / 2, c.y() - kSwitchHeight / 2, kSwitchWidth,
+                  kSwitchHeight);
+}
+
+} // namespace cb::views

@@ -1,0 +1,272 @@
+#include "topology/topology_scene.h"
+
+#include "document/document.h"
+#include "models/quantity_format.h"
+#include "topology/cluster_layout.h"
+#include "topology/link_item.h"
+#include "topology/node_group_item.h"
+#include "topology/switch_item.h"
+#include "topology/topology_style.h"
+
+#include <QGraphicsSceneHelpEvent>
+#include <QGraphicsSceneMouseEvent>
+#include <QTimer>
+#include <QToolTip>
+
+#include <map>
+#include <unordered_map>
+
+namespace cb::views {
+
+namespace st = topology_style;
+
+TopologyScene::TopologyScene(Document *document, QObject *parent)
+    : QGraphicsScene(parent)
+    , m_document(document)
+{
+    using P = Document::Part;
+    connect(document, &Document::scenarioReplaced, this, &TopologyScene::rebuild);
+    auto onRow = [this](P part, int) {
+        if (part != P::Jobs)
+            scheduleRebuild();
+    };
+    connect(document, &Document::rowInserted, this, onRow);
+    connect(document, &Document::rowRemoved, this, onRow);
+    connect(document, &Document::rowChanged, this, onRow);
+    rebuild();
+}
+
+void TopologyScene::scheduleRebuild()
+{
+    if (m_rebuildPending)
+        return;
+    m_rebuildPending = true;
+    QTimer::singleShot(0, this, [this] {
+        if (m_rebuildPending)
+            rebuild();
+    });
+}
+
+void TopologyScene::rebuild()
+{
+    m_rebuildPending = false;
+    clear();
+    m_groups.clear();
+    m_cluster = m_document->scenario().cluster;
+    const Cluster &c = m_cluster;
+    const ClusterLayout layout(c);
+    m_tierCount = layout.tierCount();
+    const int tiers = std::max(1, m_tierCount);
+
+    std::unordered_map<std::string, int> nodeIndex, switchIndex;
+    for (std::size_t i = 0; i < c.nodes.size(); ++i)
+        nodeIndex.emplace(c.nodes[i].id, int(i));
+    for (std::size_t i = 0; i < c.switches.size(); ++i)
+        switchIndex.emplace(c.switches[i].id, int(i));
+
+    // Racks.
+    m_nodeGroup.assign(c.nodes.size(), -1);
+    for (const ClusterLayout::Group &g : layout.groups()) {
+        std::vector<QRectF> rects;
+        for (int n : g.nodes) {
+            rects.push_back(layout.nodeRect(n));
+            m_nodeGroup[std::size_t(n)] = int(m_groups.size());
+        }
+        auto *item = new NodeGroupItem(m_cluster, g.title, g.rect, g.nodes, std::move(rects));
+        addItem(item);
+        m_groups.push_back(item);
+    }
+    // Switches.
+    for (std::size_t s = 0; s < c.switches.size(); ++s) {
+        const int tier = layout.switchTier(int(s));
+        addItem(new SwitchItem(int(s), QString::fromStdString(c.switches[s].id),
+                               layout.switchRect(int(s)), st::switchColor(tier, tiers)));
+    }
+
+    // Links, bundled: switch-switch by pair, node-switch by (rack, switch), node-node alone.
+    struct Bundle
+    {
+        QLineF line;
+        int tier = 0;
+        int count = 0;
+        double capacity = 0;
+        double maxCapacity = 0;
+        QString a, b;
+    };
+    std::map<std::pair<int, int>, Bundle> bundles; // key: (endpoint a, endpoint b) encoded
+    const int groupBase = int(c.switches.size());
+    for (const Link &link : c.links) {
+        auto na = nodeIndex.find(link.a), nb = nodeIndex.find(link.b);
+        auto sa = switchIndex.find(link.a), sb = switchIndex.find(link.b);
+        std::pair<int, int> key;
+        Bundle proto;
+        if (sa != switchIndex.end() && sb != switchIndex.end()) {
+            int x = sa->second, y = sb->second;
+            if (layout.switchTier(x) > layout.switchTier(y))
+                std::swap(x, y);
+            key = {x, y};
+            proto.line = QLineF(layout.switchCenter(x), layout.switchCenter(y));
+            proto.tier = layout.switchTier(x);
+            proto.a = QString::fromStdString(c.switches[std::size_t(x)].id);
+            proto.b = QString::fromStdString(c.switches[std::size_t(y)].id);
+        } else if ((na != nodeIndex.end()) != (nb != nodeIndex.end())) {
+            const int n = na != nodeIndex.end() ? na->second : nb->second;
+            auto s = na != nodeIndex.end() ? sb : sa;
+            if (s == switchIndex.end())
+                continue; // dangling endpoint: validation reports it
+            const int g = m_nodeGroup[std::size_t(n)];
+            key = {s->second, groupBase + g};
+            const QRectF rack = layout.groups()[std::size_t(g)].rect;
+            const QPointF sw = layout.switchCenter(s->second);
+            const double x = std::clamp(sw.x(), rack.left() + 12, rack.right() - 12);
+            proto.line = QLineF(sw, QPointF(x, rack.top()));
+            proto.tier = layout.switchTier(s->second);
+            proto.a = QString::fromStdString(c.switches[std::size_t(s->second)].id);
+            proto.b = layout.groups()[std::size_t(g)].title;
+        } else if (na != nodeIndex.end() && nb != nodeIndex.end()) {
+            key = {groupBase + int(c.nodes.size()) + na->second,
+                   groupBase + int(c.nodes.size()) + nb->second};
+            proto.line = QLineF(layout.nodeRect(na->second).center(),
+                                layout.nodeRect(nb->second).center());
+            proto.tier = tiers - 1;
+            proto.a = QString::fromStdString(link.a);
+            proto.b = QString::fromStdString(link.b);
+        } else {
+            continue;
+        }
+        auto [it, inserted] = bundles.emplace(key, proto);
+        it->second.count += 1;
+        it->second.capacity += link.capacityGbps;
+        it->second.maxCapacity = std::max(it->second.maxCapacity, link.capacityGbps);
+    }
+    for (const auto &[key, b] : bundles) {
+        const QString tip = b.count == 1
+                                ? tr("%1 ↔ %2\n%3 per direction")
+                                      .arg(b.a, b.b, formatGbps(b.capacity))
+                                : tr("%1 ↔ %2\n%3 links, %4 per direction in total")
+                                      .arg(b.a, b.b)
+                                      .arg(b.count)
+                                      .arg(formatGbps(b.capacity));
+        auto *item = new LinkItem(b.line, st::linkWidth(b.maxCapacity),
+                                  st::linkColor(b.tier, tiers), tip);
+        addItem(item);
+    }
+    const QRectF bounds = layout.bounds().adjusted(-40, -40, 40, 40);
+    setSceneRect(bounds);
+    if (m_selectedNode >= int(c.nodes.size()))
+        m_selectedNode = -1;
+    if (m_selectedNode >= 0)
+        m_groups[std::size_t(m_nodeGroup[std::size_t(m_selectedNode)])]->setSelectedNode(
+            m_selectedNode);
+    emit rebuilt();
+}
+
+int TopologyScene::nodeAt(const QPointF &scenePos) const
+{
+    for (QGraphicsItem *item : items(scenePos)) {
+        if (auto *group = dynamic_cast<NodeGroupItem *>(item))
+            return group->nodeAt(scenePos);
+    }
+    return -1;
+}
+
+QString TopologyScene::nodeToolTip(int n) const
+{
+    const Node &node = m_cluster.nodes[std::size_t(n)];
+    QStringList lines;
+    lines << QStringLiteral("<b>%1</b>").arg(QString::fromStdString(node.id).toHtmlEscaped());
+    if (!node.rack.empty() || !node.partition.empty())
+        lines << tr("rack %1, partition %2")
+                     .arg(QString::fromStdString(node.rack.empty() ? "-" : node.rack),
+                          QString::fromStdString(node.partition.empty() ? "-" : node.partition))
+                     .toHtmlEscaped();
+    lines << tr("%1 CPUs, %2 GiB memory").arg(formatNumber(node.cpus), formatNumber(node.memoryGiB));
+    if (node.gpus > 0) {
+        QString gpu = tr("%1 × %2").arg(node.gpus).arg(QString::fromStdString(node.gpuType));
+        if (const GpuType *type = m_cluster.gpuType(node.gpuType))
+            gpu += tr(" (%1 GiB each)").arg(formatNumber(type->memoryGiB));
+        lines << gpu.toHtmlEscaped();
+        const bool nvlink = node.interconnect.kind == GpuInterconnect::Kind::Nvlink;
+        lines << tr("%1 inside the node, %2")
+                     .arg(nvlink ? QStringLiteral("NVLink") : QStringLiteral("PCIe"),
+                          formatGbps(node.interconnect.bandwidthGbps));
+    } else {
+        lines << tr("no GPUs");
+    }
+    int uplinks = 0;
+    double capacity = 0;
+    for (const Link &l : m_cluster.links)
+        if (l.a == node.id || l.b == node.id) {
+            ++uplinks;
+            capacity += l.capacityGbps;
+        }
+    lines << tr("%n link(s), %1 in total", nullptr, uplinks).arg(formatGbps(capacity));
+    return lines.join(QStringLiteral("<br>"));
+}
+
+QString TopologyScene::toolTipAt(const QPointF &scenePos) const
+{
+    for (QGraphicsItem *item : items(scenePos)) {
+        if (auto *sw = dynamic_cast<SwitchItem *>(item)) {
+            const Switch &s = m_cluster.switches[std::size_t(sw->switchIndex())];
+            int ports = 0;
+            double capacity = 0;
+            for (const Link &l : m_cluster.links)
+                if (l.a == s.id || l.b == s.id) {
+                    ++ports;
+                    capacity += l.capacityGbps;
+                }
+            return tr("<b>%1</b><br>%2 switch<br>%3 links, %4 in total")
+                .arg(QString::fromStdString(s.id).toHtmlEscaped(),
+                     QString::fromStdString(s.tier.empty() ? "unnamed tier" : s.tier))
+                .arg(ports)
+                .arg(formatGbps(capacity));
+        }
+        if (auto *group = dynamic_cast<NodeGroupItem *>(item)) {
+            const int n = group->nodeAt(scenePos);
+            if (n >= 0)
+                return nodeToolTip(n);
+            continue;
+        }
+        if (auto *link = dynamic_cast<LinkItem *>(item))
+            return link->toolTipText().toHtmlEscaped().replace(QLatin1Char('\n'),
+                                                               QStringLiteral("<br>"));
+    }
+    return {};
+}
+
+QRectF TopologyScene::selectNode(int nodeIndex)
+{
+    if (m_selectedNode >= 0 && m_selectedNode < int(m_nodeGroup.size()))
+        m_groups[std::size_t(m_nodeGroup[std::size_t(m_selectedNode)])]->setSelectedNode(-1);
+    m_selectedNode = nodeIndex >= 0 && nodeIndex < int(m_nodeGroup.size()) ? nodeIndex : -1;
+    if (m_selectedNode < 0)
+        return {};
+    NodeGroupItem *group = m_groups[std::size_t(m_nodeGroup[std::size_t(m_selectedNode)])];
+    group->setSelectedNode(m_selectedNode);
+    return group->nodeRect(m_selectedNode);
+}
+
+void TopologyScene::helpEvent(QGraphicsSceneHelpEvent *event)
+{
+    const QString text = toolTipAt(event->scenePos());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->screenPos(), text, event->widget());
+    event->setAccepted(!text.isEmpty());
+}
+
+void TopologyScene::mousePressEvent(QGraphicsSceneMouseEvent *event)
+{
+    QGraphicsScene::mousePressEvent(event);
+    if (event->button() != Qt::LeftButton)
+        return;
+    const int n = nodeAt(event->scenePos());
+    if (n >= 0) {
+        selectNode(n);
+        emit nodeClicked(n);
+    }
+}
+
+} // namespace cb::views

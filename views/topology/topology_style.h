@@ -1,0 +1,25 @@
+#pragma once
+// Colours and sizes shared by the topology items, so the view reads as one design.
+
+#include <QColor>
+
+namespace cb::views::topology_style {
+
+/// Switch fill by tier, 0 = top tier (core/spine), counted from the top.
+QColor switchColor(int tier, int tierCount);
+/// Link colour for a link whose upper end sits at `tier`.
+QColor linkColor(int tier, int tierCount);
+/// Stroke width in scene units for a capacity: 10 Gb/s -> 1, 100 -> 5, 400 -> 7.4.
+double linkWidth(double capacityGbps);
+
+inline const QColor kGroupFill{0xf7, 0xf9, 0xfb};
+inline const QColor kGroupBorder{0xb0, 0xbe, 0xc5};
+inline const QColor kGroupText{0x37, 0x47, 0x4f};
+inline const QColor kGpuNodeFill{0xe3, 0xf2, 0xfd};
+inline const QColor kGpuNodeBorder{0x19, 0x76, 0xd2};
+inline const QColor kCpuNodeFill{0xec, 0xef, 0xf1};
+inline const QColor kCpuNodeBorder{0x78, 0x90, 0x9c};
+inline const QColor kGpuChip{0x2e, 0x7d, 0x32};
+inline const QColor kSelection{0xff, 0x8f, 0x00};
+
+} // namespace cb::views::topology_style

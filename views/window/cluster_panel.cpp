@@ -1,0 +1,186 @@
+#include "window/cluster_panel.h"
+
+#include "commands/add_node_command.h"
+#include "commands/remove_node_command.h"
+#include "document/document.h"
+#include "models/cluster_tree_model.h"
+#include "models/quantity_format.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QToolBar>
+#include <QTreeView>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+namespace cb::views {
+
+ClusterPanel::ClusterPanel(Document *document, QWidget *parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_model(new ClusterTreeModel(document, this))
+    , m_tree(new QTreeView(this))
+    , m_details(new QLabel(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    auto *tools = new QToolBar(this);
+    tools->setIconSize(QSize(16, 16));
+    tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    QAction *add = tools->addAction(QIcon(QStringLiteral(":/icons/add.svg")), tr("Add node"));
+    add->setToolTip(tr("Add a node like the selected one, on the same switches"));
+    QAction *remove =
+        tools->addAction(QIcon(QStringLiteral(":/icons/remove.svg")), tr("Remove"));
+    remove->setToolTip(tr("Remove the selected node and its links"));
+    connect(add, &QAction::triggered, this, &ClusterPanel::addNodeLikeSelected);
+    connect(remove, &QAction::triggered, this, &ClusterPanel::removeSelectedNode);
+    layout->addWidget(tools);
+
+    m_tree->setModel(m_model);
+    m_tree->setObjectName(QStringLiteral("clusterTree"));
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->setSectionResizeMode(ClusterTreeModel::Name, QHeaderView::Stretch);
+    for (int c = ClusterTreeModel::Type; c < ClusterTreeModel::ColumnCount; ++c)
+        m_tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    layout->addWidget(m_tree, 1);
+
+    m_details->setObjectName(QStringLiteral("nodeDetails"));
+    m_details->setWordWrap(true);
+    m_details->setTextFormat(Qt::RichText);
+    m_details->setMargin(8);
+    m_details->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_details->setMinimumHeight(96);
+    m_details->setStyleSheet(QStringLiteral("QLabel { background: palette(base); "
+                                            "border-top: 1px solid palette(mid); }"));
+    layout->addWidget(m_details);
+
+    auto expand = [this] {
+        // Small clusters open fully; big ones show their racks collapsed.
+        if (m_document->scenario().cluster.nodes.size() <= 64)
+            m_tree->expandAll();
+        else if (m_model->rowCount() > 0)
+            m_tree->expand(m_model->index(0, 0));
+        updateDetails();
+    };
+    connect(m_model, &QAbstractItemModel::modelReset, this, expand);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+        updateDetails();
+        const int n = selectedNode();
+        if (n >= 0)
+            emit nodeSelected(n);
+    });
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &ClusterPanel::updateDetails);
+    expand();
+}
+
+int ClusterPanel::selectedNode() const
+{
+    const QVariant v = m_tree->currentIndex().siblingAtColumn(0).data(
+        ClusterTreeModel::NodeIndexRole);
+    return v.isValid() ? v.toInt() : -1;
+}
+
+void ClusterPanel::selectNode(int nodeIndex)
+{
+    const QModelIndex index = m_model->indexOfNode(nodeIndex);
+    if (!index.isValid())
+        return;
+    m_tree->setCurrentIndex(index);
+    m_tree->scrollTo(index);
+}
+
+void ClusterPanel::updateDetails()
+{
+    const Scenario &s = m_document->scenario();
+    const int n = selectedNode();
+    if (n < 0 || n >= int(s.cluster.nodes.size())) {
+        const Cluster &c = s.cluster;
+        QStringList byType;
+        for (const auto &[type, count] : c.gpusByType())
+            byType << QStringLiteral("%1 × %2").arg(count).arg(QString::fromStdString(type));
+        m_details->setText(tr("<b>%1</b><br>%2 nodes, %3 switches, %4 links<br>GPUs: %5")
+                               .arg(QString::fromStdString(s.name.empty() ? "Cluster" : s.name)
+                                        .toHtmlEscaped())
+                               .arg(c.nodes.size())
+                               .arg(c.switches.size())
+                               .arg(c.links.size())
+                               .arg(byType.isEmpty() ? tr("none") : byType.join(QStringLiteral(", "))));
+        return;
+    }
+    const Node &node = s.cluster.nodes[std::size_t(n)];
+    QStringList labels;
+    for (const auto &[k, v] : node.labels)
+        labels << QString::fromStdString(k + "=" + v).toHtmlEscaped();
+    QStringList links;
+    for (int l : m_document->linksOf(node.id)) {
+        const Link &link = s.cluster.links[std::size_t(l)];
+        links << QStringLiteral("%1 (%2)")
+                     .arg(QString::fromStdString(link.a == node.id ? link.b : link.a)
+                              .toHtmlEscaped(),
+                          formatGbps(link.capacityGbps));
+    }
+    const bool nvlink = node.interconnect.kind == GpuInterconnect::Kind::Nvlink;
+    m_details->setText(
+        tr("<b>%1</b> &nbsp; rack %2 · partition %3<br>%4 CPUs · %5 GiB · %6 × %7 · "
+           "%8 %9 inside<br>Links: %10<br>Labels: %11")
+            .arg(QString::fromStdString(node.id).toHtmlEscaped(),
+                 QString::fromStdString(node.rack.empty() ? "-" : node.rack).toHtmlEscaped(),
+                 QString::fromStdString(node.partition.empty() ? "-" : node.partition)
+                     .toHtmlEscaped(),
+                 formatNumber(node.cpus), formatNumber(node.memoryGiB))
+            .arg(node.gpus)
+            .arg(QString::fromStdString(node.gpuType.empty() ? "GPU" : node.gpuType)
+                     .toHtmlEscaped(),
+                 nvlink ? QStringLiteral("NVLink") : QStringLiteral("PCIe"),
+                 formatGbps(node.interconnect.bandwidthGbps),
+                 links.isEmpty() ? tr("none") : links.join(QStringLiteral(", ")),
+                 labels.isEmpty() ? tr("none") : labels.join(QStringLiteral(", "))));
+}
+
+void ClusterPanel::addNodeLikeSelected()
+{
+    const Cluster &c = m_document->scenario().cluster;
+    int n = selectedNode();
+    if (n < 0 && !c.nodes.empty())
+        n = int(c.nodes.size()) - 1;
+    Node node;
+    std::vector<Link> links;
+    if (n >= 0) {
+        node = c.nodes[std::size_t(n)];
+        for (int l : m_document->linksOf(node.id)) {
+            Link link = c.links[std::size_t(l)];
+            const std::string other = link.a == node.id ? link.b : link.a;
+            if (c.node(other))
+                continue; // keep only switch uplinks
+            links.push_back(link);
+        }
+    } else {
+        node.id = "node";
+        node.cpus = 32;
+        node.memoryGiB = 128;
+    }
+    const std::string oldId = node.id;
+    node.id = m_document->uniqueNodeId(oldId);
+    for (Link &link : links) {
+        if (link.a == oldId)
+            link.a = node.id;
+        if (link.b == oldId)
+            link.b = node.id;
+    }
+    const int newIndex = int(c.nodes.size());
+    m_document->undoStack()->push(new AddNodeCommand(m_document, node, std::move(links)));
+    selectNode(newIndex);
+}
+
+void ClusterPanel::removeSelectedNode()
+{
+    const int n = selectedNode();
+    if (n >= 0)
+        m_document->undoStack()->push(new RemoveNodeCommand(m_document, n));
+}
+
+} // namespace cb::views

@@ -1,0 +1,36 @@
+#pragma once
+// The job queue dock: the queue as a sortable table (edit in place) with add, duplicate and
+// remove buttons; every change is an undo command.
+
+#include <QWidget>
+
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace cb::views {
+
+class Document;
+class JobQueueModel;
+
+class JobQueuePanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit JobQueuePanel(Document *document, QWidget *parent = nullptr);
+    JobQueueModel *model() const { return m_model; }
+    QTableView *table() const { return m_table; }
+
+private:
+    int currentJob() const;
+    void addJob();
+    void duplicateJob();
+    void removeJob();
+
+    Document *m_document;
+    JobQueueModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+    QTableView *m_table;
+};
+
+} // namespace cb::views

@@ -1,0 +1,434 @@
+#include "window/main_window.h"
+
+#include "document/document.h"
+#include "io/scenario_json.h"
+#include "models/quantity_format.h"
+#include "topology/topology_scene.h"
+#include "topology/topology_view.h"
+#include "window/cluster_panel.h"
+#include "window/job_queue_panel.h"
+#include "window/problems_dialog.h"
+#include "window/start_page.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QUndoStack>
+
+static void initClusterBenchResources()
+{
+    Q_INIT_RESOURCE(clusterbench);
+}
+
+namespace cb::views {
+
+namespace {
+constexpr int kMaxRecent = 10;
+const char *const kRecentKey = "recentFiles";
+
+QIcon icon(const char *name)
+{
+    return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name)));
+}
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
+    , m_document(new Document(this))
+    , m_stack(new QStackedWidget(this))
+    , m_startPage(new StartPage(this))
+    , m_scene(new TopologyScene(m_document, this))
+    , m_view(new TopologyView(m_scene, this))
+    , m_clusterPanel(nullptr)
+    , m_jobPanel(nullptr)
+{
+    initClusterBenchResources();
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowIcon(icon("clusterbench"));
+    setAcceptDrops(true);
+    setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
+    m_view->setObjectName(QStringLiteral("topologyView"));
+    m_stack->addWidget(m_startPage);
+    m_stack->addWidget(m_view);
+    setCentralWidget(m_stack);
+
+    createDocks();
+    createActions();
+
+    m_startPage->setSampleFolders(sampleFolders());
+    connect(m_startPage, &StartPage::openRequested, this, &MainWindow::openFile);
+    connect(m_startPage, &StartPage::openDialogRequested, this, &MainWindow::openWithDialog);
+    connect(m_startPage, &StartPage::newRequested, this, &MainWindow::newScenario);
+
+    connect(m_document, &Document::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &Document::filePathChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &Document::scenarioReplaced, this, &MainWindow::updateTitle);
+    connect(m_scene, &TopologyScene::rebuilt, this, &MainWindow::updateOverlay);
+    connect(m_scene, &TopologyScene::nodeClicked, m_clusterPanel, &ClusterPanel::selectNode);
+    connect(m_clusterPanel, &ClusterPanel::nodeSelected, this, [this](int n) {
+        m_view->centerOnNode(n);
+    });
+
+    readSettings();
+    updateRecentMenu();
+    updateTitle();
+    m_stack->setCurrentWidget(m_view); // so that showStartPage() hides the docks
+    showStartPage();
+}
+
+MainWindow::~MainWindow() = default;
+
+QStringList MainWindow::sampleFolders()
+{
+    QStringList folders{QStringLiteral(CB_SAMPLES_DIR)};
+    const QString appDir = QCoreApplication::applicationDirPath();
+    folders << appDir + QStringLiteral("/ClusterBench/samples")
+            << appDir + QStringLiteral("/../share/clusterbench/samples");
+    return folders;
+}
+
+void MainWindow::createDocks()
+{
+    m_clusterPanel = new ClusterPanel(m_document, this);
+    auto *clusterDock = new QDockWidget(tr("Cluster"), this);
+    clusterDock->setObjectName(QStringLiteral("clusterDock"));
+    clusterDock->setWidget(m_clusterPanel);
+    addDockWidget(Qt::LeftDockWidgetArea, clusterDock);
+
+    m_jobPanel = new JobQueuePanel(m_document, this);
+    auto *jobDock = new QDockWidget(tr("Job queue"), this);
+    jobDock->setObjectName(QStringLiteral("jobDock"));
+    jobDock->setWidget(m_jobPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, jobDock);
+    resizeDocks({clusterDock}, {430}, Qt::Horizontal);
+    resizeDocks({jobDock}, {230}, Qt::Vertical);
+}
+
+void MainWindow::createActions()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QToolBar *tools = addToolBar(tr("Main"));
+    tools->setObjectName(QStringLiteral("mainToolBar"));
+    tools->setIconSize(QSize(20, 20));
+
+    QAction *newAction = file->addAction(icon("new"), tr("&New Scenario"), this,
+                                         &MainWindow::newScenario);
+    newAction->setShortcut(QKeySequence::New);
+    QAction *open = file->addAction(icon("open"), tr("&Open…"), this,
+                                    &MainWindow::openWithDialog);
+    open->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    m_saveAction = file->addAction(icon("save"), tr("&Save"), this, &MainWindow::save);
+    m_saveAction->setShortcut(QKeySequence::Save);
+    QAction *saveAsAction = file->addAction(tr("Save &As…"), this, &MainWindow::saveAs);
+    saveAsAction->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    file->addAction(icon("home"), tr("Start &Page"), this, &MainWindow::showStartPage);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    undo->setIcon(icon("undo"));
+    QAction *redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    redo->setIcon(icon("redo"));
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    QAction *fit = m_viewMenu->addAction(icon("fit"), tr("&Fit to Window"), m_view,
+                                         &TopologyView::fitAll);
+    fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    QAction *zoomIn = m_viewMenu->addAction(icon("zoom-in"), tr("Zoom &In"), m_view,
+                                            &TopologyView::zoomIn);
+    zoomIn->setShortcut(QKeySequence::ZoomIn);
+    QAction *zoomOut = m_viewMenu->addAction(icon("zoom-out"), tr("Zoom &Out"), m_view,
+                                             &TopologyView::zoomOut);
+    zoomOut->setShortcut(QKeySequence::ZoomOut);
+    m_viewMenu->addSeparator();
+    for (QDockWidget *dock : findChildren<QDockWidget *>())
+        m_viewMenu->addAction(dock->toggleViewAction());
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About ClusterBench"), this, &MainWindow::about);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+
+    tools->addAction(newAction);
+    tools->addAction(open);
+    tools->addAction(m_saveAction);
+    tools->addSeparator();
+    tools->addAction(undo);
+    tools->addAction(redo);
+    tools->addSeparator();
+    tools->addAction(fit);
+    tools->addAction(zoomIn);
+    tools->addAction(zoomOut);
+}
+
+bool MainWindow::isShowingStartPage() const
+{
+    return m_stack->currentWidget() == m_startPage;
+}
+
+void MainWindow::showStartPage()
+{
+    m_startPage->setRecentFiles(recentFiles());
+    if (!isShowingStartPage()) {
+        // The docks have nothing to show yet: hide them, remembering which were open.
+        m_dockVisible.clear();
+        for (QDockWidget *dock : findChildren<QDockWidget *>()) {
+            m_dockVisible.append(dock->isHidden() ? nullptr : dock);
+            dock->hide();
+        }
+    }
+    m_stack->setCurrentWidget(m_startPage);
+}
+
+void MainWindow::showWorkspace()
+{
+    if (isShowingStartPage()) {
+        for (QDockWidget *dock : std::as_const(m_dockVisible))
+            if (dock)
+                dock->show();
+        m_dockVisible.clear();
+    }
+    m_stack->setCurrentWidget(m_view);
+}
+
+bool MainWindow::openFile(const QString &path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    if (absolute == m_document->filePath() && !m_document->isModified()) {
+        showWorkspace();
+        return true;
+    }
+    if (!maybeSave())
+        return false;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const Status loaded = m_document->load(absolute);
+    QApplication::restoreOverrideCursor();
+    if (!loaded) {
+        auto *dialog = new ProblemsDialog(absolute, loaded.problems(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+        statusBar()->showMessage(tr("Could not open %1").arg(absolute), 8000);
+        return false;
+    }
+    addRecentFile(absolute);
+    showWorkspace();
+    m_view->fitAll();
+    statusBar()->showMessage(tr("Opened %1").arg(absolute), 5000);
+    return true;
+}
+
+void MainWindow::openWithDialog()
+{
+    const QString dir = m_document->filePath().isEmpty()
+                            ? QStringLiteral(CB_SAMPLES_DIR)
+                            : QFileInfo(m_document->filePath()).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Scenario"), dir, tr("ClusterBench scenarios (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+void MainWindow::newScenario()
+{
+    if (!maybeSave())
+        return;
+    Scenario scenario;
+    scenario.name = "Untitled";
+    m_document->setScenario(std::move(scenario));
+    showWorkspace();
+}
+
+bool MainWindow::save()
+{
+    if (m_document->filePath().isEmpty())
+        return saveAs();
+    const Status saved = m_document->save();
+    if (!saved) {
+        QMessageBox::warning(this, tr("Save failed"),
+                             QString::fromStdString(saved.error()));
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(m_document->filePath()), 5000);
+    return true;
+}
+
+bool MainWindow::saveAs()
+{
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Save Scenario As"),
+        m_document->filePath().isEmpty() ? QDir::homePath() : m_document->filePath(),
+        tr("ClusterBench scenarios (*.json)"));
+    if (path.isEmpty())
+        return false;
+    if (!path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive))
+        path += QStringLiteral(".json");
+    const Status saved = m_document->save(path);
+    if (!saved) {
+        QMessageBox::warning(this, tr("Save failed"), QString::fromStdString(saved.error()));
+        return false;
+    }
+    addRecentFile(m_document->filePath());
+    return true;
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_document->isModified())
+        return true;
+    const auto answer = QMessageBox::warning(
+        this, tr("Unsaved changes"),
+        tr("%1 has unsaved changes. Save them first?").arg(m_document->displayName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    writeSettings();
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile() &&
+        urls.first().toLocalFile().endsWith(QStringLiteral(".json"), Qt::CaseInsensitive))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.first().isLocalFile())
+        return;
+    event->acceptProposedAction();
+    openFile(urls.first().toLocalFile());
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    return QSettings().value(QLatin1String(kRecentKey)).toStringList();
+}
+
+void MainWindow::addRecentFile(const QString &path)
+{
+    QStringList files = recentFiles();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > kMaxRecent)
+        files.removeLast();
+    QSettings().setValue(QLatin1String(kRecentKey), files);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = recentFiles();
+    for (int i = 0; i < files.size(); ++i) {
+        const QString path = files[i];
+        QAction *a = m_recentMenu->addAction(
+            QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()), this,
+            [this, path] { openFile(path); });
+        a->setToolTip(path);
+    }
+    m_recentMenu->setEnabled(!files.isEmpty());
+    if (!files.isEmpty()) {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("Clear List"), this, [this] {
+            QSettings().remove(QLatin1String(kRecentKey));
+            updateRecentMenu();
+        });
+    }
+    m_startPage->setRecentFiles(files);
+}
+
+void MainWindow::updateTitle()
+{
+    const Scenario &s = m_document->scenario();
+    QString title = m_document->displayName();
+    if (!s.name.empty() && QString::fromStdString(s.name) != title)
+        title += QStringLiteral(" (%1)").arg(QString::fromStdString(s.name));
+    setWindowTitle(title + QStringLiteral("[*] — ClusterBench"));
+    setWindowModified(m_document->isModified());
+}
+
+void MainWindow::updateOverlay()
+{
+    const Cluster &c = m_document->scenario().cluster;
+    QStringList gpus;
+    for (const auto &[type, count] : c.gpusByType())
+        gpus << QStringLiteral("%1 × %2").arg(count).arg(QString::fromStdString(type));
+    double minCap = 0, maxCap = 0;
+    for (const Link &l : c.links) {
+        minCap = minCap == 0 ? l.capacityGbps : std::min(minCap, l.capacityGbps);
+        maxCap = std::max(maxCap, l.capacityGbps);
+    }
+    const int tiers = m_scene->tierCount();
+    QString text = tr("%1 nodes · %2 switches in %3 · %4 links")
+                       .arg(c.nodes.size())
+                       .arg(c.switches.size())
+                       .arg(tiers == 1 ? tr("1 tier") : tr("%1 tiers").arg(tiers))
+                       .arg(c.links.size());
+    if (!gpus.isEmpty())
+        text += QLatin1Char('\n') + tr("GPUs: %1").arg(gpus.join(QStringLiteral(", ")));
+    if (maxCap > 0)
+        text += QLatin1Char('\n') + tr("Line width grows with link capacity: %1 … %2")
+                                        .arg(formatGbps(minCap), formatGbps(maxCap));
+    m_view->setOverlayText(text);
+    statusBar()->showMessage(tr("%1 nodes, %2 jobs").arg(c.nodes.size()).arg(
+                                 m_document->scenario().jobs.size()));
+}
+
+void MainWindow::about()
+{
+    QMessageBox::about(
+        this, tr("About ClusterBench"),
+        tr("<h3>ClusterBench %1</h3><p>A workbench for scheduling distributed deep-learning "
+           "training on GPU clusters: DLTAP, STS and their baselines, step by step.</p>"
+           "<p>Built with Qt %2 and QCustomPlot.</p>")
+            .arg(QStringLiteral(CB_VERSION), QLatin1String(qVersion())));
+}
+
+void MainWindow::readSettings()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1400, 900);
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+void MainWindow::writeSettings() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    if (!isShowingStartPage()) // on the start page the docks are hidden on purpose
+        settings.setValue(QStringLiteral("window/state"), saveState());
+}
+
+} // namespace cb::views
