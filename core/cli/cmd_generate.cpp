@@ -1,0 +1,487 @@
+#include "cli/command.h"
+#include "io/scenario_json.h"
+#include "io/sts_data.h"
+#include "io/sts_setup.h"
+#include "model/gen_dgx.h"
+#include "model/gen_fat_tree.h"
+#include "model/gen_jobs.h"
+#include "model/gen_leaf_spine.h"
+#include "model/model_catalog.h"
+#include "model/validation.h"
+#include "net/topology.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <ostream>
+#include <set>
+#include <sstream>
+#include <type_traits>
+
+namespace cb::cli {
+
+namespace {
+
+std::string fmt(double v)
+{
+    std::ostringstream s;
+    s << v;
+    return s.str();
+}
+
+const std::vector<std::string> kKinds = {"leaf-spine", "fat-tree", "dgx", "jobs", "sts"};
+
+// Options that apply to each kind (besides out, name, description, seed, json).
+const std::set<std::string> kHostOptions = {"gpus-per-host", "gpu-type", "cpus", "memory",
+                                            "base-watts", "prefix", "partition"};
+const std::set<std::string> kJobOptions = {
+    "jobs", "mean-interarrival", "first-arrival", "models", "single-fraction", "ps-fraction",
+    "workers", "ps", "gpus-per-worker", "worker-cpus", "worker-memory", "ps-cpus", "ps-memory",
+    "slack", "weight", "job-gpu-type", "id-prefix", "first-index"};
+const std::set<std::string> kCommonOptions = {"out", "name", "description", "seed", "json"};
+
+std::set<std::string> optionsOf(const std::string &kind)
+{
+    std::set<std::string> s = kCommonOptions;
+    auto add = [&](const std::set<std::string> &more) { s.insert(more.begin(), more.end()); };
+    if (kind == "leaf-spine") {
+        add(kHostOptions);
+        add(kJobOptions);
+        add({"leaves", "spines", "hosts-per-leaf", "oversubscription", "host-gbps", "latency"});
+    } else if (kind == "fat-tree") {
+        add(kHostOptions);
+        add(kJobOptions);
+        add({"k", "link-gbps", "latency"});
+    } else if (kind == "dgx") {
+        add(kHostOptions);
+        add(kJobOptions);
+        add({"nodes", "nics", "nic-gbps", "nodes-per-unit", "spines", "oversubscription",
+             "nvlink-gbps", "latency"});
+    } else if (kind == "jobs") {
+        add(kJobOptions);
+        add({"into"});
+    } else if (kind == "sts") {
+        add({"data", "nodes", "jobs-per-node", "arrival-scale", "link-gbps"});
+    }
+    return s;
+}
+
+/// Reads typed option values, collecting every problem ("--leaves: expected ...").
+class OptionReader
+{
+public:
+    explicit OptionReader(const Args &args) : m_args(args) {}
+
+    void integer(const char *name, int &into)
+    {
+        if (!m_args.has(name))
+            return;
+        auto v = m_args.integer(name, into);
+        if (!v)
+            add(v.problems());
+        else if (v.value() < -2147483647LL || v.value() > 2147483647LL)
+            m_problems.push_back({std::string("--") + name, "the value is out of range"});
+        else
+            into = int(v.value());
+    }
+    void seed(std::uint64_t &into)
+    {
+        if (!m_args.has("seed"))
+            return;
+        auto v = m_args.integer("seed", 0);
+        if (!v || v.value() < 0)
+            m_problems.push_back({"--seed", "expected an integer >= 0, found \"" +
+                                                m_args.value("seed") + "\""});
+        else
+            into = std::uint64_t(v.value());
+    }
+    void number(const char *name, double &into)
+    {
+        if (!m_args.has(name))
+            return;
+        if (auto v = parse(name, m_args.value(name)))
+            into = *v;
+    }
+    /// "MIN-MAX" or a single value for both.
+    template<typename T>
+    void range(const char *name, T &lo, T &hi)
+    {
+        if (!m_args.has(name))
+            return;
+        const std::string text = m_args.value(name);
+        const std::size_t dash = text.find('-', 1);
+        auto a = parse(name, text.substr(0, dash));
+        auto b = dash == std::string::npos ? a : parse(name, text.substr(dash + 1));
+        if (!a || !b)
+            return;
+        if constexpr (std::is_integral_v<T>) {
+            if (*a != std::floor(*a) || *b != std::floor(*b) || std::fabs(*a) > 1e9 ||
+                std::fabs(*b) > 1e9) {
+                m_problems.push_back({std::string("--") + name,
+                                      "expected integers MIN-MAX, found \"" + text + "\""});
+                return;
+            }
+        }
+        lo = T(*a);
+        hi = T(*b);
+    }
+    void text(const char *name, std::string &into)
+    {
+        if (m_args.has(name))
+            into = m_args.value(name);
+    }
+    void add(const Problems &p) { m_problems.insert(m_problems.end(), p.begin(), p.end()); }
+    const Problems &problems() const { return m_problems; }
+
+private:
+    std::optional<double> parse(const char *name, const std::string &text)
+    {
+        try {
+            std::size_t used = 0;
+            const double v = std::stod(text, &used);
+            if (used == text.size() && std::isfinite(v))
+                return v;
+        } catch (const std::exception &) {
+        }
+        m_problems.push_back(
+            {std::string("--") + name, "expected a number, found \"" + text + "\""});
+        return std::nullopt;
+    }
+
+    const Args &m_args;
+    Problems m_problems;
+};
+
+void readHost(OptionReader &r, HostParams &host)
+{
+    r.integer("gpus-per-host", host.gpus);
+    r.text("gpu-type", host.gpuType);
+    r.number("cpus", host.cpus);
+    r.number("memory", host.memoryGiB);
+    r.number("base-watts", host.baseWatts);
+    r.text("prefix", host.prefix);
+    r.text("partition", host.partition);
+}
+
+void readJobs(OptionReader &r, JobSetParams &p, const Args &args)
+{
+    r.integer("jobs", p.jobs);
+    r.number("mean-interarrival", p.meanInterarrivalSeconds);
+    r.number("first-arrival", p.firstArrivalSeconds);
+    if (args.has("models")) {
+        auto mix = parseModelMix(args.value("models"));
+        if (mix)
+            p.modelMix = mix.value();
+        else
+            r.add(mix.problems());
+    }
+    r.number("single-fraction", p.singleFraction);
+    r.number("ps-fraction", p.psFraction);
+    r.range("workers", p.minWorkers, p.maxWorkers);
+    r.range("ps", p.minPs, p.maxPs);
+    r.integer("gpus-per-worker", p.gpusPerWorker);
+    r.number("worker-cpus", p.workerCpus);
+    r.number("worker-memory", p.workerMemoryGiB);
+    r.number("ps-cpus", p.psCpus);
+    r.number("ps-memory", p.psMemoryGiB);
+    r.range("slack", p.minSlack, p.maxSlack);
+    r.range("weight", p.minWeight, p.maxWeight);
+    r.text("job-gpu-type", p.gpuType);
+    r.text("id-prefix", p.idPrefix);
+    r.integer("first-index", p.firstIndex);
+    r.seed(p.seed);
+}
+
+/// Generator problems name parameters ("leaves"); on the command line they are options.
+Problems asOptions(const Problems &problems)
+{
+    Problems out;
+    for (const Problem &p : problems) {
+        const bool isParam = !p.where.empty() && p.where.find_first_of(":/ ") == std::string::npos;
+        out.push_back({isParam ? "--" + p.where : p.where, p.message});
+    }
+    return out;
+}
+
+std::string hostText(const HostParams &h)
+{
+    if (h.gpus == 0)
+        return "no GPUs";
+    return std::to_string(h.gpus) + " x " + h.gpuType;
+}
+
+int fail(Io &io, const Problems &problems, int code)
+{
+    io.err << formatProblems(problems, "clusterbench generate") << "\n";
+    return code;
+}
+
+int run(const Args &args, Io &io)
+{
+    if (args.positional().size() != 1) {
+        io.err << "clusterbench generate: expected one KIND (leaf-spine, fat-tree, dgx, jobs "
+                  "or sts; see --help)\n";
+        return ExitBadInput;
+    }
+    const std::string kind = args.positional()[0];
+    if (std::find(kKinds.begin(), kKinds.end(), kind) == kKinds.end()) {
+        io.err << "clusterbench generate: unknown KIND \"" << kind
+               << "\"; expected leaf-spine, fat-tree, dgx, jobs or sts\n";
+        return ExitBadInput;
+    }
+    Problems usage;
+    const std::set<std::string> allowed = optionsOf(kind);
+    for (const Option &o : generateCommand().options)
+        if (args.has(o.name) && !allowed.count(o.name))
+            usage.push_back({"--" + o.name, "does not apply to " + kind + " (see --help)"});
+    if (kind != "jobs" && kind != "sts" && !args.has("jobs"))
+        for (const std::string &o : kJobOptions)
+            if (args.has(o))
+                usage.push_back({"--" + o, "job options need --jobs N"});
+    if (!args.has("out"))
+        usage.push_back({"--out", "missing: where to write the scenario"});
+    if (kind == "jobs" && !args.has("into"))
+        usage.push_back({"--into", "missing: the scenario to add the jobs to"});
+    if (kind == "sts" && !args.has("data"))
+        usage.push_back({"--data", "missing: the folder with the STS authors' CSV files "
+                                   "(e.g. tests/data/sts)"});
+    if (!usage.empty())
+        return fail(io, usage, ExitBadInput);
+
+    OptionReader r(args);
+    Scenario scenario;
+    std::uint64_t seed = 1;
+    r.seed(seed);
+    scenario.settings.seed = seed;
+    Problems generated;
+    std::string description;
+    bool withJobs = kind == "jobs" || args.has("jobs");
+
+    if (kind == "leaf-spine") {
+        LeafSpineParams p;
+        r.integer("leaves", p.leaves);
+        r.integer("spines", p.spines);
+        r.integer("hosts-per-leaf", p.hostsPerLeaf);
+        r.number("oversubscription", p.oversubscription);
+        r.number("host-gbps", p.hostLinkGbps);
+        r.number("latency", p.latencyUs);
+        readHost(r, p.host);
+        if (!r.problems().empty())
+            return fail(io, r.problems(), ExitBadInput);
+        auto c = generateLeafSpine(p);
+        if (!c)
+            return fail(io, asOptions(c.problems()), ExitBadInput);
+        scenario.cluster = c.value();
+        scenario.name = "leaf-spine " + std::to_string(p.leaves) + "x" +
+                        std::to_string(p.hostsPerLeaf);
+        description = "Leaf-spine cluster: " + std::to_string(p.leaves) + " leaves x " +
+                      std::to_string(p.hostsPerLeaf) + " hosts (" + hostText(p.host) +
+                      " each), " + std::to_string(p.spines) + " spines, " +
+                      fmt(p.oversubscription) + ":1 oversubscription, " + fmt(p.hostLinkGbps) +
+                      " Gbit/s host links.";
+    } else if (kind == "fat-tree") {
+        FatTreeParams p;
+        p.host.gpus = 1;
+        r.integer("k", p.k);
+        r.number("link-gbps", p.linkGbps);
+        r.number("latency", p.latencyUs);
+        readHost(r, p.host);
+        if (!r.problems().empty())
+            return fail(io, r.problems(), ExitBadInput);
+        auto c = generateFatTree(p);
+        if (!c)
+            return fail(io, asOptions(c.problems()), ExitBadInput);
+        scenario.cluster = c.value();
+        scenario.name = "fat-tree k=" + std::to_string(p.k);
+        description = "k-ary fat-tree (Al-Fares et al. 2008), k = " + std::to_string(p.k) +
+                      ": " + std::to_string(p.k * p.k * p.k / 4) + " hosts (" +
+                      hostText(p.host) + " each), " + std::to_string(5 * p.k * p.k / 4) +
+                      " switches, " + fmt(p.linkGbps) + " Gbit/s links, full bisection.";
+    } else if (kind == "dgx") {
+        DgxParams p;
+        r.integer("nodes", p.nodes);
+        r.integer("nics", p.nicsPerNode);
+        r.number("nic-gbps", p.nicGbps);
+        r.integer("nodes-per-unit", p.nodesPerUnit);
+        r.integer("spines", p.spines);
+        r.number("oversubscription", p.oversubscription);
+        r.number("nvlink-gbps", p.nvlinkGbps);
+        r.number("latency", p.latencyUs);
+        readHost(r, p.host);
+        if (!r.problems().empty())
+            return fail(io, r.problems(), ExitBadInput);
+        auto c = generateDgx(p);
+        if (!c)
+            return fail(io, asOptions(c.problems()), ExitBadInput);
+        scenario.cluster = c.value();
+        scenario.name = "dgx x" + std::to_string(p.nodes);
+        description = "DGX-style cluster: " + std::to_string(p.nodes) + " nodes of " +
+                      hostText(p.host) + " in one NVLink domain, " +
+                      std::to_string(p.nicsPerNode) + " x " + fmt(p.nicGbps) +
+                      " Gbit/s NICs per node on a rail-optimised fabric (NIC r to rail leaf r), " +
+                      std::to_string(p.spines) + " spines.";
+    } else if (kind == "sts") {
+        StsSetupParams p;
+        p.seed = seed;
+        r.integer("nodes", p.nodes);
+        r.integer("jobs-per-node", p.jobsPerNode);
+        r.number("arrival-scale", p.arrivalScale);
+        r.number("link-gbps", p.linkGbps);
+        if (!r.problems().empty())
+            return fail(io, r.problems(), ExitBadInput);
+        auto data = loadStsAuthorsData(args.value("data"));
+        if (!data)
+            return fail(io, data.problems(), ExitBadInput);
+        auto s = buildStsScenario(data.value(), p);
+        if (!s)
+            return fail(io, asOptions(s.problems()), ExitBadInput);
+        scenario = s.value();
+    } else { // jobs
+        const std::string into = args.value("into");
+        auto loaded = loadScenarioFile(into);
+        if (!loaded) {
+            io.err << loaded.error(into) << "\n";
+            return ExitBadInput;
+        }
+        scenario = loaded.value();
+        description = scenario.description;
+    }
+
+    if (withJobs) {
+        JobSetParams jp;
+        jp.firstIndex = int(scenario.jobs.size());
+        jp.seed = seed;
+        readJobs(r, jp, args);
+        if (!r.problems().empty())
+            return fail(io, r.problems(), ExitBadInput);
+        auto jobs = generateJobs(jp);
+        if (!jobs)
+            return fail(io, asOptions(jobs.problems()), ExitBadInput);
+        scenario.jobs.insert(scenario.jobs.end(), jobs->begin(), jobs->end());
+        std::string mix;
+        for (const ModelShare &m : jp.modelMix)
+            mix += (mix.empty() ? "" : ", ") + m.model +
+                   (m.weight != 1 ? ":" + fmt(m.weight) : "");
+        description += (description.empty() ? "" : " ") + std::to_string(jp.jobs) +
+                       " generated jobs (Poisson arrivals, mean gap " +
+                       fmt(jp.meanInterarrivalSeconds) + " s; models " +
+                       (mix.empty() ? "all catalogue models" : mix) + "; seed " +
+                       std::to_string(jp.seed) + ").";
+    }
+    if (kind != "sts" && kind != "jobs")
+        description += " Generated by 'clusterbench generate " + kind + "'.";
+    if (kind != "sts")
+        scenario.description = description;
+    r.text("name", scenario.name);
+    r.text("description", scenario.description);
+
+    const Problems invalid = validateScenario(scenario);
+    if (!invalid.empty()) {
+        io.err << "clusterbench generate: the generated scenario is not valid with these "
+                  "parameters:\n"
+               << formatProblems(invalid) << "\n";
+        return ExitBadInput;
+    }
+    const std::string out = args.value("out");
+    if (auto saved = saveScenarioFile(out, scenario); !saved) {
+        io.err << saved.error() << "\n";
+        return ExitFailure;
+    }
+
+    const Topology topo(scenario.cluster);
+    nlohmann::ordered_json j;
+    j["file"] = out;
+    j["kind"] = kind;
+    j["nodes"] = scenario.cluster.nodes.size();
+    j["gpus"] = scenario.cluster.totalGpus();
+    j["switches"] = scenario.cluster.switches.size();
+    j["links"] = scenario.cluster.links.size();
+    j["bisection_gbps"] = jsonNumber(topo.bisectionGbps());
+    j["jobs"] = scenario.jobs.size();
+    if (args.flag("json")) {
+        io.out << j.dump(2) << "\n";
+    } else {
+        io.out << "Wrote " << out << ": " << j["nodes"].get<std::size_t>() << " nodes, "
+               << j["gpus"].get<int>() << " GPUs, " << j["switches"].get<std::size_t>()
+               << " switches, " << j["links"].get<std::size_t>() << " links, bisection "
+               << fmt(topo.bisectionGbps()) << " Gbit/s, " << j["jobs"].get<std::size_t>()
+               << " jobs\n";
+    }
+    return ExitOk;
+}
+
+} // namespace
+
+Command generateCommand()
+{
+    Command c;
+    c.name = "generate";
+    c.synopsis = "generate KIND [OPTIONS] --out FILE";
+    c.summary = "Generate a cluster (leaf-spine, fat-tree, dgx), a job set, or the STS setup";
+    c.description =
+        "KIND is one of:\n"
+        "  leaf-spine  hosts on leaf switches, every leaf linked to every spine\n"
+        "  fat-tree    k-ary fat-tree: k^3/4 hosts, 5k^2/4 switches, full bisection\n"
+        "  dgx         8-GPU NVLink nodes with one NIC per rail leaf (rail-optimised)\n"
+        "  jobs        add a generated job set to the scenario given by --into\n"
+        "  sts         the STS authors' data-centre setup from their CSV files (--data DIR)\n"
+        "Cluster kinds add a job set too when --jobs N is given. The scenario is written\n"
+        "canonically and atomically; the same options and --seed give the same bytes.\n"
+        "GPU types: " + gpuCatalogNames() + ".\nModels: " + trainingModelNames() + ".";
+    c.options = {
+        {"out", "FILE", "where to write the scenario (required)"},
+        {"name", "TEXT", "scenario name"},
+        {"description", "TEXT", "scenario description (default: what was generated)"},
+        {"seed", "N", "random seed for jobs and the STS setup (default 1)"},
+        {"json", "", "print a summary of the written scenario as JSON"},
+        {"leaves", "N", "leaf-spine: leaf switches (default 4)"},
+        {"spines", "N", "leaf-spine, dgx: spine switches (default 2)"},
+        {"hosts-per-leaf", "N", "leaf-spine: hosts per leaf (default 8)"},
+        {"oversubscription", "R", "leaf-spine, dgx: leaf down:up bandwidth ratio (default 1)"},
+        {"host-gbps", "G", "leaf-spine: host link Gbit/s (default 100)"},
+        {"k", "K", "fat-tree: even switch radix, 2..64 (default 4; 16 gives 1,024 hosts)"},
+        {"link-gbps", "G", "fat-tree: every link's Gbit/s (default 100); sts: node links"},
+        {"latency", "US", "link latency in microseconds (default 1)"},
+        {"nodes", "N", "dgx: nodes (default 4); sts: nodes (default 10)"},
+        {"nics", "N", "dgx: compute NICs (rails) per node (default 8)"},
+        {"nic-gbps", "G", "dgx: Gbit/s per NIC (default 200)"},
+        {"nodes-per-unit", "N", "dgx: nodes per scalable unit of rail leaves (default 32)"},
+        {"nvlink-gbps", "G", "dgx: NVLink Gbit/s per GPU and direction (default: GPU type's)"},
+        {"gpus-per-host", "N", "GPUs per host (leaf-spine 8, fat-tree 1, dgx 8)"},
+        {"gpu-type", "T", "GPU type from the catalogue (leaf-spine, fat-tree A100-40GB; dgx "
+                          "A100-80GB)"},
+        {"cpus", "N", "CPU cores per host (default 64; dgx 128)"},
+        {"memory", "GIB", "memory per host in GiB (default 512; dgx 2048)"},
+        {"base-watts", "W", "host draw without GPUs (default 400; dgx 3300)"},
+        {"prefix", "P", "hostname prefix (default node; dgx dgx)"},
+        {"partition", "P", "Slurm partition of the hosts (default gpu; dgx dgx)"},
+        {"into", "SCENARIO", "jobs: the scenario to add the jobs to"},
+        {"jobs", "N", "number of jobs to generate (default 20)"},
+        {"mean-interarrival", "S", "mean seconds between arrivals (default 300)"},
+        {"first-arrival", "S", "arrival time of the first job (default 0)"},
+        {"models", "LIST", "model mix, e.g. resnet50:2,vgg16,bert-base (default: all equal)"},
+        {"single-fraction", "F", "share of single-task jobs (default 0.2)"},
+        {"ps-fraction", "F", "share of parameter-server among distributed jobs (default 0.5)"},
+        {"workers", "MIN-MAX", "workers per distributed job (default 2-8)"},
+        {"ps", "MIN-MAX", "parameter servers per PS job (default 1-2)"},
+        {"gpus-per-worker", "N", "GPUs per worker (default 1)"},
+        {"worker-cpus", "N", "CPUs per worker (default 4)"},
+        {"worker-memory", "GIB", "GiB per worker (default 16)"},
+        {"ps-cpus", "N", "CPUs per parameter server (default 4)"},
+        {"ps-memory", "GIB", "GiB per parameter server (default 16)"},
+        {"slack", "MIN-MAX", "due = submit + slack x ideal run time (default 1.5-4; 0 = none)"},
+        {"weight", "MIN-MAX", "tardiness weight per second (default 0.0254-0.0444)"},
+        {"job-gpu-type", "T", "GPU type every task requires (default any)"},
+        {"id-prefix", "P", "job id prefix (default job)"},
+        {"first-index", "N", "index of the first job id (default: jobs already there)"},
+        {"data", "DIR", "sts: folder with the authors' CSV files (e.g. tests/data/sts)"},
+        {"jobs-per-node", "N", "sts: jobs per node, plus one at time 0 (default 10)"},
+        {"arrival-scale", "S", "sts: mean inter-arrival = S / nodes seconds (default 50000)"},
+    };
+    c.run = run;
+    return c;
+}
+
+} // namespace cb::cli

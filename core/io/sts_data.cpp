@@ -1,0 +1,240 @@
+#include "io/sts_data.h"
+
+#include "io/file_io.h"
+#include "io/import/csv_table.h"
+
+#include <algorithm>
+
+namespace cb {
+
+namespace {
+
+std::string at(const CsvTable &t, int line)
+{
+    return t.file() + ":" + std::to_string(line);
+}
+
+/// Rows with a wrong field count become problems: these files are small and exact, so a
+/// broken row is an error, not something to skip.
+void badRowsToProblems(const CsvTable &t, Problems &p)
+{
+    for (const auto &[line, reason] : t.badRows())
+        p.push_back({at(t, line), reason});
+}
+
+std::string withoutBlanks(std::string s)
+{
+    s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
+    return s;
+}
+
+} // namespace
+
+Result<std::vector<StsJobTemplate>> parseStsJobTemplates(const std::string &text,
+                                                         const std::string &file)
+{
+    auto table = CsvTable::withHeader(text, file,
+                                      {"Application", "Images", "Epochs", "Batchsize", "Jobs",
+                                       "GpuType", "GpuNumber", "ExecutionTime", "Memory"});
+    if (!table)
+        return table.problems();
+    const CsvTable &t = table.value();
+    Problems p;
+    badRowsToProblems(t, p);
+    std::vector<StsJobTemplate> templates;
+    std::map<std::string, std::size_t> byId;
+    for (const CsvRow &row : t.rows()) {
+        CsvRowReader r(t, row);
+        StsJobTemplate fields;
+        fields.id = r.text("Jobs");
+        if (fields.id.empty())
+            r.fail("column Jobs is empty (expected a job template id such as J1)");
+        fields.application = r.text("Application");
+        fields.images = r.integer("Images", 1, 1000000000000LL);
+        fields.epochs = int(r.integer("Epochs", 1, 1000000));
+        fields.batchSize = int(r.integer("Batchsize", 1, 1000000));
+        fields.memoryGB = r.number("Memory", 0, 1e6);
+        ExecutionTime time;
+        time.gpuType = withoutBlanks(r.text("GpuType"));
+        if (time.gpuType.empty())
+            r.fail("column GpuType is empty (expected a GPU type such as K80)");
+        time.gpus = int(r.integer("GpuNumber", 1, 4096));
+        time.seconds = r.number("ExecutionTime", 1e-9, 1e12);
+        if (!r.ok()) {
+            p.push_back({at(t, row.line), r.error()});
+            continue;
+        }
+        auto [it, fresh] = byId.emplace(fields.id, templates.size());
+        if (fresh) {
+            fields.line = row.line;
+            templates.push_back(fields);
+        }
+        StsJobTemplate &tpl = templates[it->second];
+        if (tpl.epochs != fields.epochs || tpl.batchSize != fields.batchSize ||
+            tpl.images != fields.images || tpl.application != fields.application) {
+            p.push_back({at(t, row.line),
+                         "job template " + fields.id + " changes its application, images, "
+                         "epochs or batch size (first given on line " +
+                             std::to_string(tpl.line) + ")"});
+            continue;
+        }
+        for (const ExecutionTime &e : tpl.times)
+            if (e.gpuType == time.gpuType && e.gpus == time.gpus)
+                p.push_back({at(t, row.line), "job template " + fields.id +
+                                                  " has a second execution time for " +
+                                                  std::to_string(time.gpus) + " x " +
+                                                  time.gpuType});
+        tpl.times.push_back(time);
+    }
+    if (p.empty() && templates.empty())
+        p.push_back({file, "no job templates (expected rows after the header)"});
+    if (!p.empty())
+        return p;
+    return templates;
+}
+
+Result<std::map<std::string, std::vector<double>>>
+parseStsDistributions(const std::string &text, const std::string &file)
+{
+    using Distributions = std::map<std::string, std::vector<double>>;
+    auto table = CsvTable::withHeader(text, file, {});
+    if (!table)
+        return table.problems();
+    const CsvTable &t = table.value();
+    Problems p;
+    for (const std::string &name : t.columns())
+        if (name.empty())
+            p.push_back({file + ":1", "a distribution column has no name"});
+    badRowsToProblems(t, p);
+    const std::size_t rowCount = t.rows().size() + t.badRows().size();
+    if (rowCount != 100)
+        p.push_back({file, "expected 100 rows (the pmf over 1..100 % of the max epochs), found " +
+                               std::to_string(rowCount)});
+    Distributions d;
+    for (const CsvRow &row : t.rows()) {
+        CsvRowReader r(t, row);
+        for (const std::string &name : t.columns())
+            d[name].push_back(r.number(name, 0, 1));
+        if (!r.ok())
+            p.push_back({at(t, row.line), r.error()});
+    }
+    if (!p.empty())
+        return p;
+    return d;
+}
+
+Result<std::vector<StsGpuPrice>> parseStsGpuPrices(const std::string &text,
+                                                    const std::string &file)
+{
+    auto table = CsvTable::withHeader(text, file, {"VMtype", "GPUtype", "nGPUs", "cost"});
+    if (!table)
+        return table.problems();
+    const CsvTable &t = table.value();
+    Problems p;
+    badRowsToProblems(t, p);
+    std::vector<StsGpuPrice> prices;
+    for (const CsvRow &row : t.rows()) {
+        CsvRowReader r(t, row);
+        StsGpuPrice price;
+        price.vmType = r.text("VMtype");
+        price.gpuType = withoutBlanks(r.text("GPUtype"));
+        if (price.gpuType.empty())
+            r.fail("column GPUtype is empty (expected a GPU type such as K80)");
+        price.gpus = int(r.integer("nGPUs", 1, 4096));
+        price.costPerHour = r.number("cost", 0, 1e9);
+        price.line = row.line;
+        if (r.ok())
+            prices.push_back(price);
+        else
+            p.push_back({at(t, row.line), r.error()});
+    }
+    if (!p.empty())
+        return p;
+    return prices;
+}
+
+Result<StsEnergyCost> parseStsEnergyCost(const std::string &text, const std::string &file)
+{
+    auto table = CsvTable::withHeader(text, file, {"PUE"});
+    if (!table)
+        return table.problems();
+    const CsvTable &t = table.value();
+    std::string priceColumn;
+    for (const std::string &c : t.columns())
+        if (c.rfind("EnergyCost", 0) == 0)
+            priceColumn = c;
+    if (priceColumn.empty())
+        return Result<StsEnergyCost>::failure(file + ":1",
+                                              "missing column \"EnergyCost[...]\" in the header");
+    Problems p;
+    badRowsToProblems(t, p);
+    StsEnergyCost cost;
+    bool first = true;
+    for (const CsvRow &row : t.rows()) {
+        CsvRowReader r(t, row);
+        const double price = r.number(priceColumn, 0, 1e6);
+        const double pue = r.number("PUE", 1, 10);
+        if (!r.ok()) {
+            p.push_back({at(t, row.line), r.error()});
+            continue;
+        }
+        if (first) {
+            cost = {price, pue};
+            first = false;
+        } else if (price != cost.pricePerKWh || pue != cost.pue) {
+            p.push_back({at(t, row.line), "expected the same energy price and PUE on every row"});
+        }
+    }
+    if (p.empty() && first)
+        p.push_back({file, "no rows (expected an energy price and PUE after the header)"});
+    if (!p.empty())
+        return p;
+    return cost;
+}
+
+Result<StsAuthorsData> loadStsAuthorsData(const std::string &dir)
+{
+    Problems p;
+    auto read = [&](const char *name) -> std::pair<std::string, std::string> {
+        const std::string path = dir + "/" + name;
+        auto text = readTextFile(path);
+        if (!text) {
+            for (const Problem &problem : text.problems())
+                p.push_back(problem);
+            return {path, {}};
+        }
+        return {path, text.value()};
+    };
+    StsAuthorsData data;
+    const auto templates = read("data_2d10d_filtered.csv");
+    const auto distributions = read("distributions.csv");
+    const auto prices = read("GPU-cost.csv");
+    const auto energy = read("GPU-cost_server_4-2.csv");
+    if (!p.empty())
+        return p;
+    auto collect = [&](const auto &result, auto &into) {
+        if (result)
+            into = result.value();
+        else
+            p.insert(p.end(), result.problems().begin(), result.problems().end());
+    };
+    collect(parseStsJobTemplates(templates.second, templates.first), data.templates);
+    collect(parseStsDistributions(distributions.second, distributions.first),
+            data.distributions);
+    collect(parseStsGpuPrices(prices.second, prices.first), data.prices);
+    collect(parseStsEnergyCost(energy.second, energy.first), data.energy);
+    if (!p.empty())
+        return p;
+    return data;
+}
+
+double stsPricePerGpu(const std::vector<StsGpuPrice> &prices, const std::string &gpuType)
+{
+    const StsGpuPrice *best = nullptr;
+    for (const StsGpuPrice &price : prices)
+        if (price.gpuType == gpuType && (!best || price.gpus < best->gpus))
+            best = &price;
+    return best ? best->costPerHour / best->gpus : 0.0;
+}
+
+} // namespace cb

@@ -1,0 +1,77 @@
+#pragma once
+// Readers for the STS authors' data files (ai-sprint-eu-project/GPUScheduler, build/data;
+// copies in tests/data/sts): profiled job templates, early-termination distributions, GPU
+// prices and energy costs. Every problem names the file and line and what was expected.
+
+#include "model/job.h"
+#include "util/result.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cb {
+
+/// One profiled job of data_2d10d_filtered.csv (its rows share the Jobs column, e.g. "J10").
+struct StsJobTemplate
+{
+    std::string id;           ///< "J10"
+    std::string application;  ///< "pytorch_alexnet"
+    std::int64_t images = 0;  ///< training-set size
+    int epochs = 0;           ///< max epochs the execution times cover
+    int batchSize = 0;
+    double memoryGB = 0;      ///< GPU memory the job needs (decides GPU-sharing slices)
+    /// Time to run all epochs per (GPU type, count), in file order. GPU type names are the
+    /// file's without blanks ("GTX 1080Ti" -> "GTX1080Ti"), as in the GPU catalogue.
+    std::vector<ExecutionTime> times;
+    int line = 0;             ///< first line of the template
+};
+
+/// One row of GPU-cost.csv: a VM type with nGPUs GPUs of one type and its hourly cost.
+struct StsGpuPrice
+{
+    std::string vmType;
+    std::string gpuType;      ///< without blanks, as in StsJobTemplate
+    int gpus = 1;
+    double costPerHour = 0;
+    int line = 0;
+};
+
+/// The energy price and PUE of GPU-cost_server_4-2.csv (the same on every row).
+struct StsEnergyCost
+{
+    double pricePerKWh = 0;
+    double pue = 1;
+};
+
+/// Everything the data-centre setup needs, read from one folder.
+struct StsAuthorsData
+{
+    std::vector<StsJobTemplate> templates;
+    std::map<std::string, std::vector<double>> distributions;
+    std::vector<StsGpuPrice> prices;
+    StsEnergyCost energy;
+};
+
+/// data_2d10d_filtered.csv: columns Application, Images, Epochs, Batchsize, Jobs, GpuType,
+/// GpuNumber, ExecutionTime, Memory (others ignored); templates in order of first appearance.
+Result<std::vector<StsJobTemplate>> parseStsJobTemplates(const std::string &text,
+                                                         const std::string &file);
+/// distributions.csv: one column per distribution, exactly 100 rows (pmf over 1..100 % of
+/// the max epochs); a byte-order mark and CRLF endings are accepted.
+Result<std::map<std::string, std::vector<double>>>
+parseStsDistributions(const std::string &text, const std::string &file);
+/// GPU-cost.csv: VMtype, GPUtype, nGPUs, cost.
+Result<std::vector<StsGpuPrice>> parseStsGpuPrices(const std::string &text,
+                                                    const std::string &file);
+/// GPU-cost_server_4-2.csv: the EnergyCost[...] and PUE columns.
+Result<StsEnergyCost> parseStsEnergyCost(const std::string &text, const std::string &file);
+
+/// Reads the four files above from `dir`; problems name each file by its path.
+Result<StsAuthorsData> loadStsAuthorsData(const std::string &dir);
+
+/// Per-GPU hourly price of a GPU type: the cost per GPU of its smallest VM (0 if absent).
+double stsPricePerGpu(const std::vector<StsGpuPrice> &prices, const std::string &gpuType);
+
+} // namespace cb
