@@ -1,0 +1,149 @@
+#include "cli/command.h"
+#include "io/export/export_writer.h"
+#include "io/export/exporter_registry.h"
+#include "io/export/placement_json.h"
+#include "io/scenario_json.h"
+#include "net/topology.h"
+#include "sched/placer.h"
+#include "sched/policy_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+
+namespace cb::cli {
+
+Command exportCommand()
+{
+    Command c;
+    c.name = "export";
+    c.synopsis = "export SCENARIO --format FORMAT --out DIR (--placement FILE | --policy P) "
+                 "[--json]";
+    c.summary = "Write a placement as Kubernetes manifests or Slurm batch scripts";
+    c.description =
+        "FORMAT is one of " + ExporterRegistry::names() +
+        ". k8s-pods and volcano pin every task to its node; tfjob, pytorchjob and mpijob "
+        "can pin a role only to a node set and say so in a warning; slurm writes one batch "
+        "script per job placing every task; slurm-cluster writes slurm.conf node and "
+        "partition lines, gres.conf and topology.conf for the scenario's cluster (no "
+        "placement needed).\n"
+        "The placement comes from --placement FILE, a JSON file {\"format\": "
+        "\"clusterbench-placement\", \"version\": 1, \"jobs\": [{\"job\": ID, \"start\": S, "
+        "\"tasks\": [{\"role\": \"ps\"|\"worker\"|..., \"index\": I, \"node\": NODE, "
+        "\"gpus\": [..]}]}], \"waiting\": [IDs]} (see core/io/export/placement_json.h), or "
+        "from placing the scenario with a policy preset (--policy P, as `clusterbench place` "
+        "does: k8s-default, binpack, spread, random, dltap, topology-aware, or a user "
+        "preset). Jobs that do not fit are reported as waiting and not exported.\n"
+        "Warnings (what a format could not express exactly) go to stderr, or into the "
+        "--json report.";
+    c.options = {
+        {"format", "FORMAT", "output format (see above)"},
+        {"out", "DIR", "output folder (created if missing)"},
+        {"placement", "FILE", "placement JSON to export"},
+        {"policy", "P", "place the scenario with this policy preset and export that"},
+        {"policy-file", "F", "JSON file with more policy presets (with --policy)"},
+        {"seed", "S", "seed for --policy (default: the scenario's)"},
+        {"pinning", "MODE", "k8s-pods: nodename (default) or affinity"},
+        {"namespace", "NS", "metadata.namespace of Kubernetes objects"},
+        {"image", "IMAGE", "container image for jobs that have none"},
+        {"blocks", "", "slurm-cluster: topology.conf as blocks by rack (Slurm 23.11+)"},
+        {"json", "", "print a JSON report"},
+    };
+    c.run = [](const Args &args, Io &io) {
+        auto usage = [&](const std::string &message) {
+            io.err << "clusterbench export: " << message << " (see --help)\n";
+            return int(ExitBadInput);
+        };
+        if (args.positional().size() != 1)
+            return usage("expected exactly one SCENARIO file");
+        if (!args.has("format"))
+            return usage("missing --format FORMAT (one of " + ExporterRegistry::names() + ")");
+        const Exporter *exporter = ExporterRegistry::find(args.value("format"));
+        if (!exporter)
+            return usage("unknown format \"" + args.value("format") + "\"; expected one of " +
+                         ExporterRegistry::names());
+        if (!args.has("out"))
+            return usage("missing --out DIR");
+        ExportOptions options;
+        const std::string pinning = args.value("pinning", "nodename");
+        if (pinning == "affinity")
+            options.pinning = ExportOptions::Pinning::NodeAffinity;
+        else if (pinning != "nodename")
+            return usage("--pinning expects nodename or affinity, found \"" + pinning + "\"");
+        options.kubernetesNamespace = args.value("namespace");
+        options.defaultImage = args.value("image");
+        options.slurmBlocks = args.flag("blocks");
+
+        const std::string scenarioPath = args.positional().front();
+        auto scenario = loadScenarioFile(scenarioPath);
+        if (!scenario) {
+            io.err << scenario.error(scenarioPath) << "\n";
+            return int(ExitBadInput);
+        }
+
+        Placement placement;
+        if (exporter->needsPlacement()) {
+            if (args.has("placement") && args.has("policy"))
+                return usage("give either --placement or --policy, not both");
+            if (!args.has("placement") && !args.has("policy"))
+                return usage("missing --placement FILE or --policy P");
+            if (args.has("policy")) {
+                const Scenario &s = scenario.value();
+                auto seed = args.integer("seed", (long long)s.settings.seed);
+                if (!seed || seed.value() < 0)
+                    return usage("--seed: expected an integer >= 0");
+                auto presets = userPresets(s, args.value("policy-file"));
+                if (!presets) {
+                    io.err << presets.error(args.has("policy-file") ? "" : scenarioPath) << "\n";
+                    return int(ExitBadInput);
+                }
+                auto policy = resolvePolicy(args.value("policy"), presets.value());
+                if (!policy) {
+                    io.err << "clusterbench export: " << policy.error() << "\n";
+                    return int(ExitBadInput);
+                }
+                const Topology topology(s.cluster);
+                placement = placeScenario(s, topology, policy.value(), std::uint64_t(seed.value()));
+            } else {
+                const std::string placementPath = args.value("placement");
+                auto loaded = PlacementJson::loadFile(placementPath, scenario.value());
+                if (!loaded) {
+                    io.err << loaded.error(placementPath) << "\n";
+                    return int(ExitBadInput);
+                }
+                placement = std::move(loaded.value());
+            }
+        }
+
+        auto exported = exporter->exportPlacement(scenario.value(), placement, options);
+        if (!exported) {
+            io.err << exported.error(args.value("placement", scenarioPath)) << "\n";
+            return int(ExitBadInput);
+        }
+        const std::string out = args.value("out");
+        if (Status s = ExportWriter::write(out, exported.value()); !s) {
+            io.err << "clusterbench export: " << s.error() << "\n";
+            return int(ExitFailure);
+        }
+        if (args.flag("json")) {
+            nlohmann::ordered_json report = nlohmann::ordered_json::object();
+            report["format"] = exporter->name();
+            report["out"] = out;
+            nlohmann::ordered_json files = nlohmann::ordered_json::array();
+            for (const ExportedFile &f : exported->files)
+                files.push_back(f.path);
+            report["files"] = files;
+            report["warnings"] = exported->warnings;
+            io.out << report.dump(2) << "\n";
+        } else {
+            for (const ExportedFile &f : exported->files)
+                io.out << "wrote " << out << "/" << f.path << "\n";
+            for (const std::string &w : exported->warnings)
+                io.err << "warning: " << w << "\n";
+        }
+        return int(ExitOk);
+    };
+    return c;
+}
+
+} // namespace cb::cli

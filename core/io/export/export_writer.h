@@ -1,0 +1,19 @@
+#pragma once
+// Writes an exporter's files below an output folder, each one atomically.
+
+#include "io/export/exporter.h"
+#include "util/result.h"
+
+#include <string>
+
+namespace cb {
+
+class ExportWriter
+{
+public:
+    /// Creates `dir` (and subfolders) as needed and writes every file with
+    /// writeFileAtomically. A file path must be relative and stay inside `dir`.
+    static Status write(const std::string &dir, const ExportResult &result);
+};
+
+} // namespace cb

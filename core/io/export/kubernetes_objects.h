@@ -1,0 +1,70 @@
+#pragma once
+// Building blocks shared by the Kubernetes exporters: quantities, labels, pinning, resources,
+// containers and the TF_CONFIG document. Everything returns JSON values that YamlText writes.
+
+#include "io/export/exporter.h"
+#include "io/export/placed_job.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cb {
+
+class KubernetesObjects
+{
+public:
+    using Json = nlohmann::ordered_json;
+    static constexpr int kTfPort = 2222;
+    static constexpr int kTorchPort = 23456;
+
+    /// "4", "500m" (rounded up to whole millicores).
+    static std::string cpuQuantity(double cpus);
+    /// "16Gi", or "1536Mi" (rounded up to whole MiB) for fractions of a GiB.
+    static std::string memoryQuantity(double gib);
+    /// requests (cpu, memory, nvidia.com/gpu) and limits (nvidia.com/gpu, memory).
+    static Json resources(double cpus, double memoryGiB, int gpus);
+    /// Required node affinity: kubernetes.io/hostname In `hostnames`.
+    static Json hostnameAffinity(const std::vector<std::string> &hostnames);
+    /// The kubernetes.io/hostname label of a node (its id unless the node carries the label).
+    static std::string hostnameOf(const Scenario &scenario, const std::string &nodeId);
+    /// clusterbench.io/job, training.kubeflow.org/job-name, and when `replicaType` is not
+    /// empty .../replica-type (and .../replica-index when index >= 0).
+    static Json labels(const std::string &jobName, const std::string &replicaType = {},
+                       int index = -1);
+    /// name, namespace (if set), labels, and the annotation clusterbench.io/job-id holding
+    /// the original job id (any string, quoted in YAML).
+    static Json metadata(const std::string &name, const Json &labels, const Job &job,
+                         const ExportOptions &options);
+    /// The job's image, or the default for its kind (with a warning).
+    static std::string image(const Job &job, const ExportOptions &options,
+                             std::vector<std::string> &warnings);
+    /// A container: name, image, command (when the job has one), env, ports, resources.
+    static Json container(const std::string &name, const std::string &image, const Job &job,
+                          const std::vector<std::pair<std::string, std::string>> &env,
+                          const std::string &portName, int port, const Json &resources);
+    /// TF_CONFIG: {"cluster": {role: [host:port...]}, "task": {"type", "index"}}.
+    static std::string tfConfig(const std::map<std::string, std::vector<std::string>> &cluster,
+                                const std::string &taskType, int index);
+    /// Environment a task needs to find its peers when nothing else provides it: TF_CONFIG
+    /// for parameter-server jobs; MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK for all-reduce
+    /// jobs; nothing for single-task jobs. `address` gives each task's host name, `tfPort`
+    /// its TensorFlow port (default kTfPort; tasks sharing a host need distinct ports).
+    static std::vector<std::pair<std::string, std::string>>
+    trainingEnv(const PlacedJob &job, const PlacedTask &task,
+                const std::function<std::string(const PlacedTask &)> &address,
+                const std::function<int(const PlacedTask &)> &tfPort = {});
+    /// Container name and port by job kind: tensorflow/tfjob-port/2222,
+    /// pytorch/pytorchjob-port/23456, or main without a port.
+    static std::string containerName(JobKind kind);
+    static std::string portName(JobKind kind);
+    static int port(JobKind kind);
+    /// Warnings for tasks Kubernetes cannot express (shared GPU slices, GPU indices).
+    static void noteGpuDetail(const PlacedJob &job, std::vector<std::string> &warnings);
+};
+
+} // namespace cb

@@ -1,0 +1,164 @@
+#include "io/export/placed_job.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace cb {
+
+std::string PlacedTask::taskName() const
+{
+    return std::string(toString(role)) + "-" + std::to_string(indexInRole);
+}
+
+std::vector<std::string> PlacedJob::nodes() const
+{
+    std::vector<std::string> out;
+    for (const PlacedTask &t : tasks)
+        if (std::find(out.begin(), out.end(), t.node) == out.end())
+            out.push_back(t.node);
+    return out;
+}
+
+std::vector<TaskRole> PlacedJob::roles() const
+{
+    std::vector<TaskRole> out;
+    for (TaskRole r :
+         {TaskRole::Ps, TaskRole::Worker, TaskRole::Chief, TaskRole::Evaluator, TaskRole::Single})
+        for (const PlacedTask &t : tasks)
+            if (t.role == r) {
+                out.push_back(r);
+                break;
+            }
+    return out;
+}
+
+std::vector<const PlacedTask *> PlacedJob::tasksOfRole(TaskRole role) const
+{
+    std::vector<const PlacedTask *> out;
+    for (const PlacedTask &t : tasks)
+        if (t.role == role)
+            out.push_back(&t);
+    return out;
+}
+
+namespace {
+
+/// First index within the role of each group: groups of one role number their tasks on.
+std::vector<int> firstIndexOfGroups(const Job &job)
+{
+    std::vector<int> first;
+    std::map<TaskRole, int> next;
+    for (const TaskGroup &g : job.tasks) {
+        first.push_back(next[g.role]);
+        next[g.role] += g.replicas;
+    }
+    return first;
+}
+
+} // namespace
+
+Result<std::vector<PlacedJob>> resolvePlacement(const Scenario &scenario,
+                                                const Placement &placement)
+{
+    Problems problems;
+    std::vector<PlacedJob> out;
+    std::set<std::string> seenJobs;
+    for (std::size_t j = 0; j < placement.jobs.size(); ++j) {
+        const JobPlacement &jp = placement.jobs[j];
+        const std::string where = "/jobs/" + std::to_string(j);
+        const Job *job = scenario.job(jp.jobId);
+        if (!job) {
+            problems.push_back({where + "/job", "job \"" + jp.jobId + "\" is not in the scenario"});
+            continue;
+        }
+        if (!seenJobs.insert(jp.jobId).second) {
+            problems.push_back({where + "/job", "job \"" + jp.jobId + "\" is placed twice"});
+            continue;
+        }
+        if (int(jp.tasks.size()) != job->taskCount()) {
+            problems.push_back({where + "/tasks", "job \"" + jp.jobId + "\" has " +
+                                                      std::to_string(job->taskCount()) +
+                                                      " tasks, the placement gives " +
+                                                      std::to_string(jp.tasks.size())});
+            continue;
+        }
+        const std::vector<int> first = firstIndexOfGroups(*job);
+        PlacedJob placed;
+        placed.job = job;
+        std::set<std::pair<int, int>> seenTasks; // (role, index)
+        bool jobOk = true;
+        for (std::size_t t = 0; t < jp.tasks.size(); ++t) {
+            const TaskAssignment &a = jp.tasks[t];
+            const std::string tw = where + "/tasks/" + std::to_string(t);
+            auto fail = [&](const std::string &field, const std::string &message) {
+                problems.push_back({tw + field, message});
+                jobOk = false;
+            };
+            if (a.group < 0 || a.group >= int(job->tasks.size())) {
+                fail("/group", "group " + std::to_string(a.group) + " does not exist in job \"" +
+                                   jp.jobId + "\"");
+                continue;
+            }
+            const TaskGroup &g = job->tasks[std::size_t(a.group)];
+            if (g.role != a.role) {
+                fail("/role", std::string("expected role \"") + toString(g.role) + "\" of group " +
+                                  std::to_string(a.group) + ", found \"" + toString(a.role) + "\"");
+                continue;
+            }
+            const int lo = first[std::size_t(a.group)];
+            if (a.indexInRole < lo || a.indexInRole >= lo + g.replicas) {
+                fail("/index", "index " + std::to_string(a.indexInRole) + " is outside " +
+                                   toString(a.role) + " indices " + std::to_string(lo) + ".." +
+                                   std::to_string(lo + g.replicas - 1) + " of group " +
+                                   std::to_string(a.group));
+                continue;
+            }
+            if (!seenTasks.insert({int(a.role), a.indexInRole}).second) {
+                fail("/index", std::string("task ") + toString(a.role) + "-" +
+                                   std::to_string(a.indexInRole) + " is placed twice");
+                continue;
+            }
+            const Node *node = scenario.cluster.node(a.node);
+            if (!node) {
+                fail("/node", "node \"" + a.node + "\" is not in the cluster");
+                continue;
+            }
+            if (g.gpus > node->gpus) {
+                fail("/node", "task needs " + std::to_string(g.gpus) + " GPUs, node \"" + a.node +
+                                  "\" has " + std::to_string(node->gpus));
+                continue;
+            }
+            for (int gi : a.gpuIndices)
+                if (gi < 0 || gi >= node->gpus)
+                    fail("/gpus", "GPU index " + std::to_string(gi) + " does not exist on node \"" +
+                                      a.node + "\"");
+            PlacedTask pt;
+            pt.role = a.role;
+            pt.group = a.group;
+            pt.indexInRole = a.indexInRole;
+            pt.node = a.node;
+            pt.gpuIndices = a.gpuIndices;
+            pt.cpus = g.cpus;
+            pt.memoryGiB = g.memoryGiB;
+            pt.gpus = g.gpus;
+            pt.gpuFraction = g.gpuFraction;
+            pt.gpuType = g.gpus > 0 ? node->gpuType : std::string();
+            placed.tasks.push_back(std::move(pt));
+        }
+        if (!jobOk)
+            continue;
+        std::stable_sort(
+            placed.tasks.begin(), placed.tasks.end(), [](const PlacedTask &a, const PlacedTask &b) {
+                return a.group != b.group ? a.group < b.group : a.indexInRole < b.indexInRole;
+            });
+        for (std::size_t i = 0; i < placed.tasks.size(); ++i)
+            placed.tasks[i].rank = int(i);
+        out.push_back(std::move(placed));
+    }
+    if (!problems.empty())
+        return problems;
+    return out;
+}
+
+} // namespace cb

@@ -1,0 +1,51 @@
+#pragma once
+// A placement joined with the scenario it came from: every task of a placed job with its role,
+// rank, node and resources, checked once so that each exporter can rely on it.
+
+#include "model/scenario.h"
+#include "sched/placement.h"
+#include "util/result.h"
+
+#include <string>
+#include <vector>
+
+namespace cb {
+
+struct PlacedTask
+{
+    TaskRole role = TaskRole::Worker;
+    int group = 0;       ///< index into Job::tasks
+    int indexInRole = 0; ///< ps-0, ps-1, worker-0, ...
+    int rank = 0;        ///< position in the job's task order (group, then replica)
+    std::string node;
+    std::vector<int> gpuIndices;
+    double cpus = 1;
+    double memoryGiB = 1;
+    int gpus = 0;
+    double gpuFraction = 1.0;
+    std::string gpuType; ///< the node's GPU type when the task uses GPUs, else empty
+
+    /// "ps-0", "worker-3": the task's name inside its job.
+    std::string taskName() const;
+};
+
+struct PlacedJob
+{
+    const Job *job = nullptr;
+    /// Tasks in job task order: by group, then by index within the role.
+    std::vector<PlacedTask> tasks;
+
+    /// Distinct nodes in order of first use.
+    std::vector<std::string> nodes() const;
+    /// Distinct roles in TaskRole order (ps, worker, chief, evaluator, single).
+    std::vector<TaskRole> roles() const;
+    std::vector<const PlacedTask *> tasksOfRole(TaskRole role) const;
+};
+
+/// Joins placement and scenario. Every placed job must exist in the scenario, be placed once,
+/// and have exactly its tasks (right group, role and index; each once) on existing nodes.
+/// Problems carry a JSON-pointer-like location into the placement ("/jobs/2/tasks/1/node").
+Result<std::vector<PlacedJob>> resolvePlacement(const Scenario &scenario,
+                                                const Placement &placement);
+
+} // namespace cb

@@ -1,0 +1,306 @@
+#include "io/export/slurm_batch_exporter.h"
+
+#include "io/export/kubernetes_names.h"
+#include "io/export/kubernetes_objects.h"
+#include "io/export/placed_job.h"
+#include "io/export/shell_text.h"
+#include "io/export/slurm_names.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace cb {
+
+namespace {
+
+long long taskCpus(const PlacedTask &t)
+{
+    return std::max(1LL, (long long)std::ceil(t.cpus - 1e-9));
+}
+long long taskMemMb(const PlacedTask &t)
+{
+    return std::max(1LL, (long long)std::ceil(t.memoryGiB * 1024.0 - 1e-6));
+}
+long long nodeCpus(const Node &n)
+{
+    return std::max(1LL, (long long)std::floor(n.cpus + 1e-9));
+}
+long long nodeMemMb(const Node &n)
+{
+    return std::max(1LL, (long long)std::floor(n.memoryGiB * 1024.0 + 1e-6));
+}
+
+/// One allocation component: the same request on each of its nodes.
+struct Component
+{
+    std::vector<std::string> nodes;
+    long long tasks = 0;        ///< --ntasks
+    long long tasksPerNode = 1; ///< --ntasks-per-node
+    long long cpusPerTask = 1;
+    long long memMbPerNode = 1;
+    int gpusPerNode = 0;
+    std::string gresType; ///< empty: untyped gpu
+    bool exact = true;    ///< false: some node gets more than its tasks need
+};
+
+struct NodeNeed
+{
+    long long cpus = 0;
+    long long memMb = 0;
+    int gpus = 0;
+    int tasks = 0;
+};
+
+/// Builds one component over `tasks`, or several (one per node) when the uniform share does
+/// not fit every node.
+std::vector<Component> components(const Scenario &scenario,
+                                  const std::vector<const PlacedTask *> &tasks)
+{
+    std::vector<std::string> nodes;
+    std::map<std::string, NodeNeed> need;
+    std::set<std::tuple<long long, long long, int>> shapes;
+    for (const PlacedTask *t : tasks) {
+        if (std::find(nodes.begin(), nodes.end(), t->node) == nodes.end())
+            nodes.push_back(t->node);
+        NodeNeed &n = need[t->node];
+        n.cpus += taskCpus(*t);
+        n.memMb += taskMemMb(*t);
+        n.gpus += t->gpus;
+        n.tasks += 1;
+        shapes.insert({taskCpus(*t), taskMemMb(*t), t->gpus});
+    }
+    std::sort(nodes.begin(), nodes.end());
+    std::set<std::string> types;
+    for (const std::string &n : nodes)
+        if (need[n].gpus > 0)
+            types.insert(SlurmNames::gpuType(scenario.cluster.node(n)->gpuType));
+
+    Component c;
+    c.nodes = nodes;
+    c.gresType = types.size() == 1 ? *types.begin() : std::string();
+    std::set<int> perNode;
+    for (const std::string &n : nodes)
+        perNode.insert(need[n].tasks);
+    if (shapes.size() == 1 && perNode.size() == 1) {
+        const auto &[cpus, mem, gpus] = *shapes.begin();
+        c.tasksPerNode = *perNode.begin();
+        c.tasks = c.tasksPerNode * (long long)nodes.size();
+        c.cpusPerTask = cpus;
+        c.memMbPerNode = mem * c.tasksPerNode;
+        c.gpusPerNode = gpus * int(c.tasksPerNode);
+        return {c};
+    }
+    c.tasksPerNode = 1;
+    c.tasks = (long long)nodes.size();
+    for (const std::string &n : nodes) {
+        c.cpusPerTask = std::max(c.cpusPerTask, need[n].cpus);
+        c.memMbPerNode = std::max(c.memMbPerNode, need[n].memMb);
+        c.gpusPerNode = std::max(c.gpusPerNode, need[n].gpus);
+    }
+    bool fits = true;
+    for (const std::string &n : nodes) {
+        const Node *node = scenario.cluster.node(n);
+        fits = fits && c.cpusPerTask <= nodeCpus(*node) && c.memMbPerNode <= nodeMemMb(*node) &&
+               c.gpusPerNode <= node->gpus;
+        c.exact = c.exact && need[n].cpus == c.cpusPerTask && need[n].memMb == c.memMbPerNode &&
+                  need[n].gpus == c.gpusPerNode;
+    }
+    if (fits || nodes.size() == 1)
+        return {c};
+    std::vector<Component> split;
+    for (const std::string &n : nodes) {
+        std::vector<const PlacedTask *> onNode;
+        for (const PlacedTask *t : tasks)
+            if (t->node == n)
+                onNode.push_back(t);
+        for (Component &part : components(scenario, onNode))
+            split.push_back(std::move(part));
+    }
+    return split;
+}
+
+std::string gres(const std::string &type, int count)
+{
+    return "gpu:" + (type.empty() ? std::string() : type + ":") + std::to_string(count);
+}
+
+std::string script(const Scenario &scenario, const PlacedJob &job, const std::string &name,
+                   std::vector<std::string> &warnings)
+{
+    const Job &j = *job.job;
+    // Component groups: PS tasks apart from the rest when their node sets are disjoint.
+    std::vector<std::vector<const PlacedTask *>> groups;
+    if (j.kind == JobKind::ParameterServer) {
+        std::vector<const PlacedTask *> ps, rest;
+        std::set<std::string> psNodes, restNodes;
+        for (const PlacedTask &t : job.tasks) {
+            (t.role == TaskRole::Ps ? ps : rest).push_back(&t);
+            (t.role == TaskRole::Ps ? psNodes : restNodes).insert(t.node);
+        }
+        bool disjoint = !ps.empty() && !rest.empty();
+        for (const std::string &n : psNodes)
+            disjoint = disjoint && !restNodes.count(n);
+        if (disjoint)
+            groups = {ps, rest};
+    }
+    if (groups.empty()) {
+        groups.emplace_back();
+        for (const PlacedTask &t : job.tasks)
+            groups.back().push_back(&t);
+    }
+    std::vector<Component> comps;
+    for (const auto &g : groups)
+        for (Component &c : components(scenario, g))
+            comps.push_back(std::move(c));
+    for (const Component &c : comps)
+        if (!c.exact)
+            warnings.push_back(
+                "slurm: job \"" + j.id + "\": the allocation on nodes " +
+                SlurmNames::hostlist(c.nodes) + " asks every node for the largest node's share (" +
+                std::to_string(c.cpusPerTask) + " CPUs, " + std::to_string(c.memMbPerNode) +
+                " MB, " + std::to_string(c.gpusPerNode) +
+                " GPUs) because Slurm requests the same on each node of a "
+                "component; the job steps still place every task exactly");
+    for (const PlacedTask &t : job.tasks)
+        if (t.gpus > 0 && t.gpuFraction < 1.0) {
+            warnings.push_back("slurm: job \"" + j.id + "\" task " + t.taskName() +
+                               " uses a shared GPU slice; gres gpu counts whole GPUs, so it "
+                               "requests 1 GPU");
+            break;
+        }
+    std::vector<std::string> command = j.command;
+    if (command.empty()) {
+        command = {"hostname"};
+        warnings.push_back("slurm: job \"" + j.id +
+                           "\" has no command; each task runs "
+                           "'hostname'");
+    }
+
+    // Common partition of all nodes, if any.
+    std::string partition;
+    bool samePartition = true;
+    for (const PlacedTask &t : job.tasks) {
+        const std::string &p = scenario.cluster.node(t.node)->partition;
+        if (&t == &job.tasks.front())
+            partition = p;
+        samePartition = samePartition && p == partition;
+    }
+    if (!samePartition || !SlurmNames::isValidName(partition))
+        partition.clear();
+
+    std::ostringstream s;
+    s << "#!/bin/bash\n";
+    s << "# Generated by ClusterBench (format slurm). Do not edit the #SBATCH lines by hand:\n";
+    s << "# they reserve what the job steps below need on each node.\n";
+    s << "# Job: " << ShellText::comment(j.id) << " (" << toString(j.kind) << ", "
+      << job.tasks.size() << " tasks)\n";
+    s << "# Placement:\n";
+    for (const PlacedTask &t : job.tasks) {
+        s << "#   " << t.taskName() << " on " << t.node << ": " << taskCpus(t) << " CPUs, "
+          << taskMemMb(t) << " MB";
+        if (t.gpus > 0) {
+            s << ", " << t.gpus << " GPU" << (t.gpus == 1 ? "" : "s");
+            if (!t.gpuIndices.empty()) {
+                s << " (modelled slots";
+                for (int g : t.gpuIndices)
+                    s << " " << g;
+                s << "; Slurm picks the devices)";
+            }
+        }
+        s << "\n";
+    }
+    s << "#SBATCH --job-name=" << name << "\n";
+    s << "#SBATCH --output=" << name << "-%j.out\n";
+    for (std::size_t i = 0; i < comps.size(); ++i) {
+        const Component &c = comps[i];
+        if (i > 0)
+            s << "#SBATCH hetjob\n";
+        if (!partition.empty())
+            s << "#SBATCH --partition=" << partition << "\n";
+        s << "#SBATCH --nodelist=" << SlurmNames::hostlist(c.nodes) << "\n";
+        s << "#SBATCH --nodes=" << c.nodes.size() << "\n";
+        s << "#SBATCH --ntasks=" << c.tasks << "\n";
+        s << "#SBATCH --ntasks-per-node=" << c.tasksPerNode << "\n";
+        s << "#SBATCH --cpus-per-task=" << c.cpusPerTask << "\n";
+        s << "#SBATCH --mem=" << c.memMbPerNode << "M\n";
+        if (c.gpusPerNode > 0)
+            s << "#SBATCH --gres=" << gres(c.gresType, c.gpusPerNode) << "\n";
+    }
+    s << "\nset -u\n";
+    s << "export CLUSTERBENCH_JOB_ID=" << ShellText::quote(j.id) << "\n";
+    s << "pids=()\n";
+
+    // Tasks sharing a node listen on consecutive ports from 2222.
+    auto address = [](const PlacedTask &t) { return t.node; };
+    auto tfPort = [&job](const PlacedTask &t) {
+        int slot = 0;
+        for (const PlacedTask &o : job.tasks) {
+            if (&o == &t)
+                break;
+            slot += o.node == t.node ? 1 : 0;
+        }
+        return KubernetesObjects::kTfPort + slot;
+    };
+    for (const PlacedTask &t : job.tasks) {
+        std::size_t comp = 0;
+        for (std::size_t i = 0; i < comps.size(); ++i)
+            if (std::find(comps[i].nodes.begin(), comps[i].nodes.end(), t.node) !=
+                comps[i].nodes.end()) {
+                comp = i;
+                break;
+            }
+        s << "\n# " << t.taskName() << "\n";
+        for (const auto &[k, v] : KubernetesObjects::trainingEnv(job, t, address, tfPort))
+            s << k << "=" << ShellText::quote(v) << " \\\n";
+        s << "srun";
+        if (comps.size() > 1)
+            s << " --het-group=" << comp;
+        s << " --nodelist=" << ShellText::quote(t.node) << " --nodes=1 --ntasks=1"
+          << " --cpus-per-task=" << taskCpus(t) << " --mem=" << taskMemMb(t) << "M";
+        if (t.gpus > 0)
+            s << " --gres=" << gres(SlurmNames::gpuType(t.gpuType), t.gpus);
+        s << " --exact --job-name=" << name << "-" << t.taskName() << " \\\n";
+        s << "    -- " << ShellText::quoteAll(command) << " &\n";
+        s << "pids+=(\"$!\")\n";
+    }
+    s << "\nstatus=0\n";
+    s << "for pid in \"${pids[@]}\"; do\n";
+    s << "    wait \"$pid\" || status=1\n";
+    s << "done\n";
+    s << "exit \"$status\"\n";
+    return s.str();
+}
+
+} // namespace
+
+std::string SlurmBatchExporter::description() const
+{
+    return "Slurm batch script per job (heterogeneous job for PS on disjoint nodes)";
+}
+
+Result<ExportResult> SlurmBatchExporter::exportPlacement(const Scenario &scenario,
+                                                         const Placement &placement,
+                                                         const ExportOptions &) const
+{
+    if (Status s = SlurmNames::checkCluster(scenario.cluster, false); !s)
+        return s.problems();
+    auto resolved = resolvePlacement(scenario, placement);
+    if (!resolved)
+        return resolved.problems();
+    std::vector<std::string> ids;
+    for (const PlacedJob &j : resolved.value())
+        ids.push_back(j.job->id);
+    const std::vector<std::string> names = KubernetesNames::jobNames(ids);
+    ExportResult result;
+    for (std::size_t i = 0; i < resolved->size(); ++i)
+        result.files.push_back({names[i] + ".sbatch",
+                                script(scenario, resolved.value()[i], names[i], result.warnings)});
+    for (const std::string &id : placement.waiting)
+        result.warnings.push_back("job \"" + id + "\" is waiting (not placed); not exported");
+    return result;
+}
+
+} // namespace cb

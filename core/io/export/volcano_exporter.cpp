@@ -1,0 +1,62 @@
+#include "io/export/volcano_exporter.h"
+
+#include "io/export/kubernetes_objects.h"
+
+namespace cb {
+
+using Json = nlohmann::ordered_json;
+
+std::string VolcanoJobExporter::description() const
+{
+    return "Volcano Job (batch.volcano.sh/v1alpha1), one task per placed task, gang";
+}
+
+std::vector<Json> VolcanoJobExporter::jobObjects(const JobContext &ctx,
+                                                 std::vector<std::string> &warnings) const
+{
+    const Job &job = *ctx.job.job;
+    const std::string image = KubernetesObjects::image(job, ctx.options, warnings);
+    KubernetesObjects::noteGpuDetail(ctx.job, warnings);
+    auto address = [&](const PlacedTask &t) {
+        return ctx.name + "-" + t.taskName() + "-0." + ctx.name;
+    };
+
+    Json tasks = Json::array();
+    for (const PlacedTask &t : ctx.job.tasks) {
+        Json podSpec = Json::object();
+        podSpec["affinity"] = KubernetesObjects::hostnameAffinity(
+            {KubernetesObjects::hostnameOf(ctx.scenario, t.node)});
+        podSpec["restartPolicy"] = "Never";
+        podSpec["containers"] = Json::array({KubernetesObjects::container(
+            KubernetesObjects::containerName(job.kind), image, job,
+            KubernetesObjects::trainingEnv(ctx.job, t, address),
+            KubernetesObjects::portName(job.kind), KubernetesObjects::port(job.kind),
+            KubernetesObjects::resources(t.cpus, t.memoryGiB, t.gpus))});
+        Json templ = Json::object();
+        templ["metadata"] =
+            Json{{"labels", KubernetesObjects::labels(ctx.name, toString(t.role), t.indexInRole)}};
+        templ["spec"] = podSpec;
+        Json task = Json::object();
+        task["name"] = t.taskName();
+        task["replicas"] = 1;
+        task["template"] = templ;
+        tasks.push_back(task);
+    }
+
+    Json obj = Json::object();
+    obj["apiVersion"] = "batch.volcano.sh/v1alpha1";
+    obj["kind"] = "Job";
+    obj["metadata"] = KubernetesObjects::metadata(ctx.name, KubernetesObjects::labels(ctx.name),
+                                                  job, ctx.options);
+    Json spec = Json::object();
+    spec["minAvailable"] = int(ctx.job.tasks.size());
+    spec["schedulerName"] = "volcano";
+    spec["queue"] = "default";
+    spec["plugins"] = Json{{"env", Json::array()}, {"svc", Json::array()}};
+    spec["policies"] = Json::array({Json{{"event", "PodEvicted"}, {"action", "RestartJob"}}});
+    spec["tasks"] = tasks;
+    obj["spec"] = spec;
+    return {obj};
+}
+
+} // namespace cb

@@ -1,0 +1,23 @@
+#pragma once
+// Writes JSON values as YAML for Kubernetes manifests. Every string value is double-quoted,
+// so YAML specials ("yes", "no", "on", "*a", "&a", ": x", "#", a leading "-", "1e3",
+// newlines) read back as the same string in YAML 1.1 and 1.2 readers alike. Keys stay plain
+// when that is unambiguous. Object key order is kept, so output is deterministic.
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace cb {
+
+class YamlText
+{
+public:
+    /// One YAML document (no "---" marker), ending with a newline.
+    static std::string document(const nlohmann::ordered_json &value);
+    /// Several documents separated by "---" lines.
+    static std::string documents(const std::vector<nlohmann::ordered_json> &values);
+};
+
+} // namespace cb

@@ -1,0 +1,596 @@
+// Exporters without external tools: names, quoting, YAML text, placement files, the exact
+// shape of every format on the fixture (golden files in tests/data/export/expected), the
+// warnings of formats that cannot pin per task, and determinism.
+// Set CB_UPDATE_GOLDEN=1 to rewrite the golden files after a reviewed change.
+
+#include "io/export/export_writer.h"
+#include "io/export/exporter_registry.h"
+#include "io/export/kubernetes_names.h"
+#include "io/export/kubernetes_objects.h"
+#include "io/export/placed_job.h"
+#include "io/export/placement_json.h"
+#include "io/export/shell_text.h"
+#include "io/export/slurm_names.h"
+#include "io/export/yaml_text.h"
+#include "io/file_io.h"
+
+#include "tst_export_fixtures.h"
+
+#include <QtTest>
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+using namespace cb;
+
+namespace {
+
+std::string join(const std::vector<std::string> &v, const std::string &sep = "\n")
+{
+    std::string s;
+    for (const std::string &x : v)
+        s += (s.empty() ? "" : sep) + x;
+    return s;
+}
+
+const ExportedFile *fileNamed(const ExportResult &r, const std::string &path)
+{
+    for (const ExportedFile &f : r.files)
+        if (f.path == path)
+            return &f;
+    return nullptr;
+}
+
+ExportResult exportFixture(const std::string &format, ExportOptions options = {})
+{
+    const Exporter *e = ExporterRegistry::find(format);
+    if (!e)
+        return {};
+    auto r = e->exportPlacement(cbtest::exportScenario(), cbtest::exportPlacement(), options);
+    if (!r)
+        qWarning("%s", r.error().c_str());
+    return r ? r.value() : ExportResult{};
+}
+
+} // namespace
+
+class TestExport : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void registryListsEveryFormat()
+    {
+        std::vector<std::string> names;
+        for (const Exporter *e : ExporterRegistry::all())
+            names.push_back(e->name());
+        QCOMPARE(join(names, ","),
+                 std::string("k8s-pods,tfjob,pytorchjob,mpijob,volcano,slurm,slurm-cluster"));
+        QVERIFY(ExporterRegistry::find("nope") == nullptr);
+        QVERIFY(!ExporterRegistry::find("slurm-cluster")->needsPlacement());
+    }
+
+    void jobNames_data()
+    {
+        QTest::addColumn<QStringList>("ids");
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("valid kept") << QStringList{"train-1"} << QStringList{"train-1"};
+        QTest::newRow("upper and underscore")
+            << QStringList{"Job_1"} << QStringList{"job-1-4b83f8"};
+        QTest::newRow("leading digit") << QStringList{"42"} << QStringList{"job-42-e38583"};
+        QTest::newRow("empty") << QStringList{""} << QStringList{"job-1c9dc5"};
+        QTest::newRow("a_b and a-b stay apart")
+            << QStringList{"a-b", "a_b"} << QStringList{"a-b", "a-b-a46871"};
+        QTest::newRow("duplicates numbered") << QStringList{"x", "x"} << QStringList{"x", "x-2"};
+        QTest::newRow("hostile") << QStringList{"x'; rm -rf ~ #"} << QStringList{"x-rm-rf-23fbee"};
+        QTest::newRow("long cut to 40")
+            << QStringList{QString(50, 'a')} << QStringList{QString(33, 'a') + "-394ba7"};
+    }
+    void jobNames()
+    {
+        QFETCH(QStringList, ids);
+        QFETCH(QStringList, expected);
+        std::vector<std::string> in;
+        for (const QString &s : ids)
+            in.push_back(s.toStdString());
+        const auto out = KubernetesNames::jobNames(in);
+        QStringList got;
+        for (const std::string &s : out) {
+            got << QString::fromStdString(s);
+            QVERIFY2(KubernetesNames::isDns1035Label(s), s.c_str());
+            QVERIFY(s.size() <= KubernetesNames::kMaxJobNameLength);
+        }
+        QCOMPARE(got, expected);
+    }
+
+    void quantities()
+    {
+        QCOMPARE(KubernetesObjects::cpuQuantity(4), std::string("4"));
+        QCOMPARE(KubernetesObjects::cpuQuantity(0.5), std::string("500m"));
+        QCOMPARE(KubernetesObjects::cpuQuantity(1.0001), std::string("1001m"));
+        QCOMPARE(KubernetesObjects::memoryQuantity(16), std::string("16Gi"));
+        QCOMPARE(KubernetesObjects::memoryQuantity(1.5), std::string("1536Mi"));
+    }
+
+    void hostlist_data()
+    {
+        QTest::addColumn<QStringList>("names");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("one") << QStringList{"gpu-01"} << "gpu-01";
+        QTest::newRow("range") << QStringList{"n3", "n1", "n2"} << "n[1-3]";
+        QTest::newRow("gap") << QStringList{"node-01", "node-02", "node-04"} << "node-[01-02,04]";
+        QTest::newRow("widths differ") << QStringList{"n1", "n01"} << "n1,n01";
+        QTest::newRow("plain and dup") << QStringList{"b", "a", "a"} << "a,b";
+        QTest::newRow("digits only") << QStringList{"12", "13"} << "12,13";
+    }
+    void hostlist()
+    {
+        QFETCH(QStringList, names);
+        QFETCH(QString, expected);
+        std::vector<std::string> in;
+        for (const QString &s : names)
+            in.push_back(s.toStdString());
+        QCOMPARE(QString::fromStdString(SlurmNames::hostlist(in)), expected);
+    }
+
+    void shellQuote()
+    {
+        QCOMPARE(ShellText::quote("a b"), std::string("'a b'"));
+        QCOMPARE(ShellText::quote("it's"), std::string("'it'\\''s'"));
+        QCOMPARE(ShellText::quote(""), std::string("''"));
+        QCOMPARE(ShellText::comment("a\nb\rc"), std::string("a?b?c"));
+    }
+
+    void yamlStringsReadBack_data()
+    {
+        QTest::addColumn<QString>("value");
+        for (const char *v : {"yes",
+                              "no",
+                              "on",
+                              "off",
+                              "y",
+                              "true",
+                              "null",
+                              "~",
+                              "*a",
+                              "&a",
+                              ": x",
+                              "a: b",
+                              "#",
+                              "# c",
+                              "-",
+                              "- x",
+                              "1e3",
+                              "0x1F",
+                              "012",
+                              "'q'",
+                              "\"dq\"",
+                              "{a: 1}",
+                              "[x]",
+                              "!tag",
+                              "%x",
+                              "@x",
+                              "`x`",
+                              "|",
+                              ">",
+                              "  lead",
+                              "trail  ",
+                              "tab\there",
+                              "line1\nline2",
+                              "x'; rm -rf ~ #",
+                              "$(touch /tmp/pwned)",
+                              "é ü 中",
+                              ""})
+            QTest::newRow(QString::fromUtf8(v).replace('\n', "\\n").toUtf8().constData())
+                << QString::fromUtf8(v);
+    }
+    void yamlStringsReadBack()
+    {
+        QFETCH(QString, value);
+        const std::string v = value.toStdString();
+        nlohmann::ordered_json doc = {{"k", v}, {"list", {v}}};
+        doc[v.empty() ? std::string("empty") : v] = 1;
+        const std::string text = YamlText::document(doc);
+        const YAML::Node back = YAML::Load(text);
+        QCOMPARE(back["k"].as<std::string>(), v);
+        QCOMPARE(back["list"][0].as<std::string>(), v);
+        QVERIFY2(back[v.empty() ? std::string("empty") : v].IsDefined(), text.c_str());
+        QCOMPARE(back[v.empty() ? std::string("empty") : v].as<int>(), 1);
+    }
+
+    void placementJsonRoundTrip()
+    {
+        const Scenario s = cbtest::exportScenario();
+        const Placement p = cbtest::exportPlacement();
+        const std::string text = PlacementJson::toJson(p).dump(2);
+        auto back = PlacementJson::fromText(text, s);
+        QVERIFY2(back.ok(), back.error().c_str());
+        QVERIFY(back.value() == p);
+        // "group" is optional: it follows from the role index.
+        auto noGroup = PlacementJson::fromText(
+            R"({"format":"clusterbench-placement","version":1,"jobs":[{"job":"tf-disjoint",
+            "tasks":[{"role":"ps","index":0,"node":"cpu-01"},
+                     {"role":"worker","index":1,"node":"gpu-02"},
+                     {"role":"worker","index":0,"node":"gpu-01"}]}]})",
+            s);
+        QVERIFY2(noGroup.ok(), noGroup.error().c_str());
+        QCOMPARE(noGroup->jobs[0].tasks[1].group, 1);
+        QCOMPARE(noGroup->jobs[0].tasks[0].group, 0);
+    }
+
+    void placementJsonProblems_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");
+        const QString head = R"({"format":"clusterbench-placement","version":1,"jobs":)";
+        QTest::newRow("syntax") << "{"
+                                << "line 1";
+        QTest::newRow("format") << R"({"format":"x","version":1,"jobs":[]})"
+                                << "/format: expected \"clusterbench-placement\"";
+        QTest::newRow("unknown job") << head + R"([{"job":"nope","tasks":[]}]})"
+                                     << "/jobs/0/job: job \"nope\"";
+        QTest::newRow("bad role")
+            << head + R"([{"job":"solo","tasks":[{"role":"boss","index":0,"node":"gpu-01"}]}]})"
+            << "/jobs/0/tasks/0/role: expected ps, worker";
+        QTest::newRow("no such index")
+            << head + R"([{"job":"solo","tasks":[{"role":"single","index":3,"node":"a"}]}]})"
+            << "/jobs/0/tasks/0/index: job \"solo\" has no single task with index 3";
+        QTest::newRow("unknown field") << head + R"([{"job":"solo","tasks":[],"when":1}]})"
+                                       << "/jobs/0/when: unknown field";
+        QTest::newRow("bad gpu")
+            << head + R"([{"job":"solo","tasks":[{"role":"single","index":0,"node":"gpu-01",
+                "gpus":["x"]}]}]})"
+            << "/jobs/0/tasks/0/gpus/0: expected a GPU index";
+    }
+    void placementJsonProblems()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        auto r = PlacementJson::fromText(text.toStdString(), cbtest::exportScenario());
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().find(expected.toStdString()) != std::string::npos, r.error().c_str());
+    }
+
+    void resolveProblems_data()
+    {
+        QTest::addColumn<int>("mutation");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("unknown node") << 0 << "/jobs/0/tasks/1/node: node \"gpu-99\"";
+        QTest::newRow("task missing") << 1 << "/jobs/0/tasks: job \"tf-disjoint\" has 3 tasks";
+        QTest::newRow("placed twice")
+            << 2 << "/jobs/0/tasks/2/index: task worker-0 is placed twice";
+        QTest::newRow("role mismatch") << 3 << "/jobs/0/tasks/0/role: expected role \"ps\"";
+        QTest::newRow("too many GPUs") << 4 << "/jobs/0/tasks/1/node: task needs 2 GPUs";
+        QTest::newRow("job twice") << 5 << "/jobs/4/job: job \"tf-disjoint\" is placed twice";
+    }
+    void resolveProblems()
+    {
+        QFETCH(int, mutation);
+        QFETCH(QString, expected);
+        Placement p = cbtest::exportPlacement();
+        auto &t = p.jobs[0].tasks;
+        switch (mutation) {
+        case 0:
+            t[1].node = "gpu-99";
+            break;
+        case 1:
+            t.pop_back();
+            break;
+        case 2:
+            t[2].indexInRole = 0;
+            break;
+        case 3:
+            t[0].role = TaskRole::Worker;
+            break;
+        case 4:
+            t[1].node = "cpu-01";
+            break;
+        case 5:
+            p.jobs.push_back(p.jobs[0]);
+            break;
+        }
+        auto r = resolvePlacement(cbtest::exportScenario(), p);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().find(expected.toStdString()) != std::string::npos, r.error().c_str());
+        // Every exporter that needs a placement refuses it the same way.
+        for (const Exporter *e : ExporterRegistry::all())
+            if (e->needsPlacement())
+                QVERIFY(!e->exportPlacement(cbtest::exportScenario(), p, {}).ok());
+    }
+
+    void golden_data()
+    {
+        QTest::addColumn<QString>("format");
+        for (const Exporter *e : ExporterRegistry::all())
+            QTest::newRow(e->name().c_str()) << QString::fromStdString(e->name());
+        QTest::newRow("k8s-pods-affinity") << "k8s-pods-affinity";
+        QTest::newRow("slurm-cluster-blocks") << "slurm-cluster-blocks";
+    }
+    void golden()
+    {
+        QFETCH(QString, format);
+        std::string name = format.toStdString();
+        ExportOptions options;
+        if (name == "k8s-pods-affinity") {
+            options.pinning = ExportOptions::Pinning::NodeAffinity;
+            options.kubernetesNamespace = "training";
+            name = "k8s-pods";
+        }
+        if (name == "slurm-cluster-blocks") {
+            options.slurmBlocks = true;
+            name = "slurm-cluster";
+        }
+        const ExportResult r = exportFixture(name, options);
+        QVERIFY(!r.files.empty());
+        namespace fs = std::filesystem;
+        const fs::path dir = fs::path(CB_TEST_DATA) / "export" / "expected" / format.toStdString();
+        ExportResult withWarnings = r;
+        withWarnings.files.push_back({"WARNINGS.txt", join(r.warnings) + "\n"});
+        if (std::getenv("CB_UPDATE_GOLDEN")) {
+            fs::remove_all(dir);
+            QVERIFY(ExportWriter::write(dir.string(), withWarnings).ok());
+        }
+        std::set<std::string> expectedFiles;
+        for (const auto &entry : fs::directory_iterator(dir))
+            expectedFiles.insert(entry.path().filename().string());
+        std::set<std::string> gotFiles;
+        for (const ExportedFile &f : withWarnings.files) {
+            gotFiles.insert(f.path);
+            auto expected = readTextFile((dir / f.path).string());
+            QVERIFY2(expected.ok(), expected.error().c_str());
+            QCOMPARE(f.content, expected.value());
+        }
+        QVERIFY(gotFiles == expectedFiles);
+    }
+
+    void deterministic()
+    {
+        for (const Exporter *e : ExporterRegistry::all()) {
+            const ExportResult a = exportFixture(e->name());
+            const ExportResult b = exportFixture(e->name());
+            QVERIFY(a.files == b.files);
+            QVERIFY(a.warnings == b.warnings);
+        }
+    }
+
+    void roleTemplatesWarnAndOfferExactFormats_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<int>("nodeSetWarnings");
+        // tf-disjoint workers, tf-shared PS and workers, ring workers: 2 nodes each.
+        QTest::newRow("tfjob") << "tfjob" << 4;
+        // Master = first task. Workers: tf-disjoint worker-0/1 on gpu-01/02, tf-shared 4 tasks
+        // on gpu-03/04; ring has a single Worker (gpu-02).
+        QTest::newRow("pytorchjob") << "pytorchjob" << 2;
+        // Workers: every task: tf-disjoint 3 nodes, tf-shared 2 nodes, ring 2 nodes.
+        QTest::newRow("mpijob") << "mpijob" << 3;
+        QTest::newRow("volcano exact") << "volcano" << 0;
+        QTest::newRow("pods exact") << "k8s-pods" << 0;
+    }
+    void roleTemplatesWarnAndOfferExactFormats()
+    {
+        QFETCH(QString, format);
+        QFETCH(int, nodeSetWarnings);
+        const ExportResult r = exportFixture(format.toStdString());
+        int n = 0;
+        for (const std::string &w : r.warnings)
+            if (w.find("pinned to that node set") != std::string::npos) {
+                ++n;
+                QVERIFY2(w.find("--format volcano or k8s-pods") != std::string::npos, w.c_str());
+            }
+        QCOMPARE(n, nodeSetWarnings);
+    }
+
+    void kubeflowAffinityCoversRoleNodes()
+    {
+        const ExportResult r = exportFixture("tfjob");
+        const ExportedFile *f = fileNamed(r, "tf-shared.yaml");
+        QVERIFY(f);
+        const YAML::Node doc = YAML::Load(f->content);
+        const YAML::Node ps = doc["spec"]["tfReplicaSpecs"]["PS"];
+        QCOMPARE(ps["replicas"].as<int>(), 2);
+        const YAML::Node values = ps["template"]["spec"]["affinity"]["nodeAffinity"]
+                                    ["requiredDuringSchedulingIgnoredDuringExecution"]
+                                    ["nodeSelectorTerms"][0]["matchExpressions"][0]["values"];
+        QCOMPARE(values.size(), std::size_t(2));
+        QCOMPARE(values[0].as<std::string>(), std::string("gpu-03"));
+        QCOMPARE(values[1].as<std::string>(), std::string("gpu-04"));
+        QCOMPARE(doc["spec"]["runPolicy"]["schedulingPolicy"]["minAvailable"].as<int>(), 5);
+    }
+
+    void podsCarryPeerEnvironment()
+    {
+        const ExportResult r = exportFixture("k8s-pods");
+        const ExportedFile *f = fileNamed(r, "tf-disjoint.yaml");
+        QVERIFY(f);
+        const std::vector<YAML::Node> docs = YAML::LoadAll(f->content);
+        QCOMPARE(docs.size(), std::size_t(4)); // Service + 3 pods
+        QCOMPARE(docs[0]["kind"].as<std::string>(), std::string("Service"));
+        QCOMPARE(docs[0]["spec"]["clusterIP"].as<std::string>(), std::string("None"));
+        const YAML::Node worker1 = docs[3];
+        QCOMPARE(worker1["metadata"]["name"].as<std::string>(),
+                 std::string("tf-disjoint-worker-1"));
+        QCOMPARE(worker1["spec"]["nodeName"].as<std::string>(), std::string("gpu-02"));
+        const std::string tf =
+            worker1["spec"]["containers"][0]["env"][0]["value"].as<std::string>();
+        QCOMPARE(
+            tf,
+            std::string(
+                R"({"cluster":{"ps":["tf-disjoint-ps-0.tf-disjoint:2222"],"worker":[")"
+                R"(tf-disjoint-worker-0.tf-disjoint:2222","tf-disjoint-worker-1.tf-disjoint:2222"]},)"
+                R"("task":{"type":"worker","index":1}})"));
+        QCOMPARE(worker1["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"]
+                     .as<std::string>(),
+                 std::string("2"));
+
+        const ExportedFile *ring = fileNamed(r, "ring.yaml");
+        QVERIFY(ring);
+        const auto ringDocs = YAML::LoadAll(ring->content);
+        const YAML::Node env = ringDocs[2]["spec"]["containers"][0]["env"];
+        QCOMPARE(env[0]["value"].as<std::string>(), std::string("ring-worker-0.ring"));
+        QCOMPARE(env[1]["value"].as<std::string>(), std::string("23456"));
+        QCOMPARE(env[2]["value"].as<std::string>(), std::string("2"));
+        QCOMPARE(env[3]["name"].as<std::string>(), std::string("RANK"));
+        QCOMPARE(env[3]["value"].as<std::string>(), std::string("1"));
+    }
+
+    void slurmShapes()
+    {
+        const ExportResult r = exportFixture("slurm");
+        // PS on cpu-01, workers on gpu-01/02: heterogeneous job, exact per component.
+        const ExportedFile *dis = fileNamed(r, "tf-disjoint.sbatch");
+        QVERIFY(dis);
+        QVERIFY(dis->content.find("#SBATCH --nodelist=cpu-01\n#SBATCH --nodes=1\n"
+                                  "#SBATCH --ntasks=1\n#SBATCH --ntasks-per-node=1\n"
+                                  "#SBATCH --cpus-per-task=4\n#SBATCH --mem=8192M\n"
+                                  "#SBATCH hetjob\n#SBATCH --partition=gpu\n") ==
+                std::string::npos); // partitions differ, so no --partition at all
+        QVERIFY(dis->content.find("#SBATCH --nodelist=cpu-01\n#SBATCH --nodes=1\n"
+                                  "#SBATCH --ntasks=1\n#SBATCH --ntasks-per-node=1\n"
+                                  "#SBATCH --cpus-per-task=4\n#SBATCH --mem=8192M\n"
+                                  "#SBATCH hetjob\n#SBATCH --nodelist=gpu-[01-02]\n"
+                                  "#SBATCH --nodes=2\n#SBATCH --ntasks=2\n"
+                                  "#SBATCH --ntasks-per-node=1\n#SBATCH --cpus-per-task=8\n"
+                                  "#SBATCH --mem=32768M\n#SBATCH --gres=gpu:a100:2\n") !=
+                std::string::npos);
+        QVERIFY(dis->content.find("srun --het-group=1 --nodelist='gpu-02' --nodes=1 --ntasks=1 "
+                                  "--cpus-per-task=8 --mem=32768M --gres=gpu:a100:2 --exact") !=
+                std::string::npos);
+        // Roles share gpu-03/gpu-04: one component over the union, the largest node's share.
+        const ExportedFile *shared = fileNamed(r, "tf-shared.sbatch");
+        QVERIFY(shared);
+        QVERIFY(shared->content.find("hetjob") == std::string::npos);
+        QVERIFY(shared->content.find("#SBATCH --partition=gpu\n#SBATCH --nodelist=gpu-[03-04]\n"
+                                     "#SBATCH --nodes=2\n#SBATCH --ntasks=2\n"
+                                     "#SBATCH --ntasks-per-node=1\n#SBATCH --cpus-per-task=20\n"
+                                     "#SBATCH --mem=73728M\n#SBATCH --gres=gpu:a100:4\n") !=
+                std::string::npos);
+        QVERIFY(shared->content.find("--het-group") == std::string::npos);
+        // Two tasks of tf-shared share gpu-03 and get ports 2222 and 2223 (ps-0, worker-0).
+        QVERIFY(shared->content.find("\"worker\":[\"gpu-03:2223\",\"gpu-04:2223\","
+                                     "\"gpu-03:2224\"]") != std::string::npos);
+        bool warned = false;
+        for (const std::string &w : r.warnings)
+            warned = warned || (w.find("tf-shared") != std::string::npos &&
+                                w.find("largest node's share") != std::string::npos);
+        QVERIFY(warned);
+        // All-reduce: one exact component.
+        const ExportedFile *ring = fileNamed(r, "ring.sbatch");
+        QVERIFY(ring);
+        QVERIFY(ring->content.find("#SBATCH --nodelist=gpu-[01-02]\n#SBATCH --nodes=2\n"
+                                   "#SBATCH --ntasks=2\n#SBATCH --ntasks-per-node=1\n") !=
+                std::string::npos);
+        QVERIFY(ring->content.find("MASTER_ADDR='gpu-01'") != std::string::npos);
+    }
+
+    void slurmSplitsComponentsThatDoNotFit()
+    {
+        // gpu-03 hosts 3 tasks (24 CPUs), gpu-04 one (8 CPUs) of 24-CPU nodes: the largest
+        // share (24 CPUs) fits both, but 3 x 80 GiB does not fit a 200 GiB node twice.
+        Scenario s = cbtest::exportScenario();
+        for (Node &n : s.cluster.nodes)
+            n.memoryGiB = 256;
+        s.jobs = {cbtest::exportJob("big", JobKind::AllReduce,
+                                    {cbtest::exportGroup(TaskRole::Worker, 4, 8, 80, 2)})};
+        s.cluster.nodes[3].memoryGiB = 100; // gpu-04
+        Placement p;
+        p.jobs.push_back({"big",
+                          {cbtest::exportTask(TaskRole::Worker, 0, 0, "gpu-03"),
+                           cbtest::exportTask(TaskRole::Worker, 0, 1, "gpu-03"),
+                           cbtest::exportTask(TaskRole::Worker, 0, 2, "gpu-03"),
+                           cbtest::exportTask(TaskRole::Worker, 0, 3, "gpu-04")},
+                          0});
+        auto r = ExporterRegistry::find("slurm")->exportPlacement(s, p, {});
+        QVERIFY2(r.ok(), r.error().c_str());
+        const std::string &text = r->files[0].content;
+        QVERIFY2(text.find("#SBATCH --nodelist=gpu-03\n#SBATCH --nodes=1\n#SBATCH --ntasks=3\n"
+                           "#SBATCH --ntasks-per-node=3\n#SBATCH --cpus-per-task=8\n"
+                           "#SBATCH --mem=245760M\n#SBATCH --gres=gpu:a100:6\n"
+                           "#SBATCH hetjob\n") != std::string::npos,
+                 text.c_str());
+        QVERIFY(text.find("srun --het-group=1 --nodelist='gpu-04'") != std::string::npos);
+    }
+
+    void slurmClusterFiles()
+    {
+        const ExportResult r = exportFixture("slurm-cluster");
+        QCOMPARE(r.files.size(), std::size_t(3));
+        const std::string conf = fileNamed(r, "slurm.conf")->content;
+        QVERIFY(conf.find("NodeName=gpu-01 CPUs=32 RealMemory=262144 Gres=gpu:a100:8\n") !=
+                std::string::npos);
+        QVERIFY(conf.find("NodeName=cpu-01 CPUs=16 RealMemory=65536\n") != std::string::npos);
+        QVERIFY(conf.find("PartitionName=gpu Nodes=gpu-[01-04] Default=NO") != std::string::npos);
+        QVERIFY(conf.find("PartitionName=all Nodes=ALL Default=YES") != std::string::npos);
+        const std::string gres = fileNamed(r, "gres.conf")->content;
+        QVERIFY(gres.find("NodeName=gpu-04 Name=gpu Type=a100 File=/dev/nvidia[0-7]\n") !=
+                std::string::npos);
+        const std::string topo = fileNamed(r, "topology.conf")->content;
+        QVERIFY(topo.find("SwitchName=leaf-1 Nodes=cpu-01,gpu-[01-02]\n"
+                          "SwitchName=leaf-2 Nodes=gpu-[03-04]\n"
+                          "SwitchName=spine-1 Switches=leaf-[1-2]\n") != std::string::npos);
+        // Two racks linked directly (no common switch): joined under cb-root; a node with no
+        // link hangs off cb-unattached.
+        Scenario racks = cbtest::exportScenario();
+        racks.cluster.switches.pop_back();
+        racks.cluster.links.pop_back();
+        racks.cluster.links.back() = {"leaf-1", "leaf-2", 100, 1};
+        racks.cluster.links.erase(racks.cluster.links.begin() + 2); // cpu-01
+        auto joined = ExporterRegistry::find("slurm-cluster")->exportPlacement(racks, {}, {});
+        QVERIFY(joined.ok());
+        QCOMPARE(fileNamed(joined.value(), "topology.conf")->content.substr(topo.find('\n') + 1),
+                 std::string("SwitchName=leaf-1 Nodes=gpu-[01-02]\n"
+                             "SwitchName=leaf-2 Nodes=gpu-[03-04]\n"
+                             "SwitchName=cb-unattached Nodes=cpu-01\n"
+                             "# cb-root joins the top switches (linked directly or not at all) "
+                             "into one tree.\n"
+                             "SwitchName=cb-root Switches=leaf-[1-2],cb-unattached\n"));
+        ExportOptions blocks;
+        blocks.slurmBlocks = true;
+        const ExportResult b = exportFixture("slurm-cluster", blocks);
+        const std::string btopo = fileNamed(b, "topology.conf")->content;
+        QVERIFY(btopo.find("BlockName=r1 Nodes=cpu-01,gpu-[01-02]\n"
+                           "BlockName=r2 Nodes=gpu-[03-04]\n") != std::string::npos);
+    }
+
+    void slurmRefusesUnsafeNodeNames()
+    {
+        Scenario s = cbtest::exportScenario();
+        s.cluster.nodes[4].id = "cpu 01,x";
+        for (const char *format : {"slurm", "slurm-cluster"}) {
+            auto r = ExporterRegistry::find(format)->exportPlacement(s, {}, {});
+            QVERIFY(!r.ok());
+            QVERIFY2(r.error().find("/cluster/nodes/4/id") != std::string::npos, r.error().c_str());
+        }
+    }
+
+    void waitingJobsAreReported()
+    {
+        Placement p = cbtest::exportPlacement();
+        p.waiting = {"late"};
+        auto r =
+            ExporterRegistry::find("volcano")->exportPlacement(cbtest::exportScenario(), p, {});
+        QVERIFY(r.ok());
+        QCOMPARE(r->warnings.back(),
+                 std::string("job \"late\" is waiting (not placed); not exported"));
+    }
+
+    void writerStaysInsideFolder()
+    {
+        ExportResult r;
+        r.files = {{"../evil", "x"}};
+        QVERIFY(!ExportWriter::write(QDir::tempPath().toStdString(), r).ok());
+        r.files = {{"/abs", "x"}};
+        QVERIFY(!ExportWriter::write(QDir::tempPath().toStdString(), r).ok());
+        QTemporaryDir dir;
+        r.files = {{"sub/a.yaml", "a: 1\n"}};
+        QVERIFY(ExportWriter::write(dir.path().toStdString(), r).ok());
+        QCOMPARE(readTextFile(dir.path().toStdString() + "/sub/a.yaml").value(),
+                 std::string("a: 1\n"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestExport)
+#include "tst_export.moc"

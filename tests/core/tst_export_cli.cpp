@@ -1,0 +1,160 @@
+// `clusterbench export`: writes the files of a format from a scenario and a placement file,
+// prints warnings or a --json report, and fails cleanly (exit 2) on bad input.
+
+#include "io/export/placement_json.h"
+#include "io/file_io.h"
+#include "io/scenario_json.h"
+
+#include "tst_export_fixtures.h"
+
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace cb;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run clusterbench(const QStringList &args)
+{
+    QProcess p;
+    p.start(CB_CLUSTERBENCH, args);
+    Run r;
+    if (!p.waitForFinished(120000))
+        return r;
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+} // namespace
+
+class TestExportCli : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_scenario;
+    QString m_placement;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_scenario = m_dir.filePath("fixture.json");
+        m_placement = m_dir.filePath("placement.json");
+        Status saved = saveScenarioFile(m_scenario.toStdString(), cbtest::exportScenario());
+        QVERIFY2(saved.ok(), saved.error().c_str());
+        QVERIFY(writeFileAtomically(m_placement.toStdString(),
+                                    PlacementJson::toJson(cbtest::exportPlacement()).dump(2))
+                    .ok());
+    }
+
+    void writesFilesAndWarnings()
+    {
+        const QString out = m_dir.filePath("tfjob");
+        const Run r = clusterbench(
+            {"export", m_scenario, "--format", "tfjob", "--out", out, "--placement", m_placement});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.out, QString("wrote %1/tf-disjoint.yaml\nwrote %1/tf-shared.yaml\n"
+                                "wrote %1/ring.yaml\nwrote %1/solo.yaml\n")
+                            .arg(out));
+        QVERIFY(r.err.startsWith("warning: tfjob: job \"tf-disjoint\" Worker: 2 replicas on 2 "
+                                 "nodes (gpu-01, gpu-02)"));
+        QVERIFY(QFile::exists(out + "/ring.yaml"));
+    }
+
+    void jsonReport()
+    {
+        const QString out = m_dir.filePath("slurm");
+        const Run r = clusterbench({"export", m_scenario, "--format", "slurm", "--out", out,
+                                    "--placement", m_placement, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const auto report = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(report["format"].get<std::string>(), std::string("slurm"));
+        QCOMPARE(report["files"].size(), std::size_t(4));
+        QCOMPARE(report["files"][1].get<std::string>(), std::string("tf-shared.sbatch"));
+        QCOMPARE(report["warnings"].size(), std::size_t(1));
+        QVERIFY(r.err.isEmpty());
+    }
+
+    void clusterNeedsNoPlacement()
+    {
+        const QString out = m_dir.filePath("cluster");
+        const Run r = clusterbench(
+            {"export", m_scenario, "--format", "slurm-cluster", "--out", out, "--blocks"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        auto topo = readTextFile((out + "/topology.conf").toStdString());
+        QVERIFY(topo.ok());
+        QVERIFY(topo->find("BlockName=r2 Nodes=gpu-[03-04]") != std::string::npos);
+    }
+
+    void policyPlacesThenExports()
+    {
+        const QString out = m_dir.filePath("policy");
+        const Run r =
+            clusterbench({"export", CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json", "--format",
+                          "volcano", "--out", out, "--policy", "k8s-default", "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const auto report = nlohmann::json::parse(r.out.toStdString());
+        QVERIFY(report["files"].size() >= 1);
+        const Run unknown = clusterbench({"export", m_scenario, "--format", "volcano", "--out", out,
+                                          "--policy", "no-such-policy"});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains("no-such-policy"), qPrintable(unknown.err));
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("no format") << QStringList{"--out", "x"} << "missing --format";
+        QTest::newRow("unknown format")
+            << QStringList{"--format", "helm", "--out", "x"}
+            << "unknown format \"helm\"; expected one of k8s-pods, tfjob, pytorchjob, mpijob, "
+               "volcano, slurm, slurm-cluster";
+        QTest::newRow("no placement") << QStringList{"--format", "volcano", "--out", "x"}
+                                      << "missing --placement FILE or --policy P";
+        QTest::newRow("bad pinning")
+            << QStringList{"--format", "k8s-pods", "--out", "x", "--pinning", "maybe"}
+            << "--pinning expects nodename or affinity";
+        QTest::newRow("missing placement file")
+            << QStringList{"--format", "volcano", "--out", "x", "--placement", "/nonexistent.json"}
+            << "/nonexistent.json";
+    }
+    void badInput()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        const Run r = clusterbench(QStringList{"export", m_scenario} + args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+    }
+
+    void placementProblemsNameTheFile()
+    {
+        const QString bad = m_dir.filePath("bad-placement.json");
+        QVERIFY(writeFileAtomically(bad.toStdString(),
+                                    R"({"format":"clusterbench-placement","version":1,"jobs":[)"
+                                    R"({"job":"solo","tasks":[{"role":"single","index":0,)"
+                                    R"("node":"gpu-77"}]}]})")
+                    .ok());
+        const Run r = clusterbench({"export", m_scenario, "--format", "k8s-pods", "--out",
+                                    m_dir.filePath("x"), "--placement", bad});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(bad + ": /jobs/0/tasks/0/node: node \"gpu-77\" is not in the "
+                                      "cluster"),
+                 qPrintable(r.err));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestExportCli)
+#include "tst_export_cli.moc"

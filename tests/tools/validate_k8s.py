@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""Validate Kubernetes manifests against the schemas copied in tests/data/schemas.
+
+Usage: validate_k8s.py [--schemas DIR] FILE.yaml...
+
+Every YAML document of every file is matched by apiVersion and kind to a schema:
+  v1 Pod, v1 Service              Kubernetes v1.30 standalone-strict JSON schemas
+  kubeflow.org/v1 TFJob, PyTorchJob, MPIJob  Kubeflow training-operator v1.9.0 CRDs
+  kubeflow.org/v2beta1 MPIJob     mpi-operator v0.8.0 CRD
+  batch.volcano.sh/v1alpha1 Job   Volcano v1.15.1 CRD
+CRD schemas are checked strictly, as the API server does with strict field validation
+(kubectl's default): an object schema that lists properties and does not preserve unknown
+fields rejects any other key. On top of the schemas the script checks what only the API
+server's validation would catch: object names (DNS-1123 / DNS-1035 labels), label keys and
+values, container and port names.
+
+Prints one line per problem ("FILE: doc N (Kind name): /json/pointer: message") and a summary.
+Exit code 0 when every document is valid, 1 when any is not, 2 on bad usage or unreadable
+input (missing file, YAML syntax error, unknown kind).
+"""
+
+import copy
+import json
+import os
+import re
+import sys
+
+try:
+    import jsonschema
+    import yaml
+except ImportError as e:  # pragma: no cover - reported to the caller
+    print("validate_k8s.py: missing Python module: %s" % e, file=sys.stderr)
+    sys.exit(3)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_SCHEMAS = os.path.join(HERE, "..", "data", "schemas")
+
+# (apiVersion, kind) -> (relative path, is_crd)
+SCHEMAS = {
+    ("v1", "Pod"): ("k8s-v1.30.0-standalone-strict/pod-v1.json", False),
+    ("v1", "Service"): ("k8s-v1.30.0-standalone-strict/service-v1.json", False),
+    ("kubeflow.org/v1", "TFJob"):
+        ("kubeflow-training-operator-v1.9.0/kubeflow.org_tfjobs.yaml", True),
+    ("kubeflow.org/v1", "PyTorchJob"):
+        ("kubeflow-training-operator-v1.9.0/kubeflow.org_pytorchjobs.yaml", True),
+    ("kubeflow.org/v1", "MPIJob"):
+        ("kubeflow-training-operator-v1.9.0/kubeflow.org_mpijobs.yaml", True),
+    ("kubeflow.org/v2beta1", "MPIJob"):
+        ("kubeflow-mpi-operator/kubeflow.org_mpijobs.v0.8.0.yaml", True),
+    ("batch.volcano.sh/v1alpha1", "Job"): ("volcano/batch.volcano.sh_jobs.yaml", True),
+}
+
+DNS1123_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+DNS1035_LABEL = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
+DNS1123_SUBDOMAIN = re.compile(
+    r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+LABEL_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
+IANA_SVC_NAME = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$")
+
+# Kinds whose metadata.name must be a DNS-1035 label (starts with a letter): Services, and
+# the operators' jobs, whose names become Service and host names.
+DNS1035_KINDS = {"Service", "TFJob", "PyTorchJob", "MPIJob", "Job"}
+
+
+def strictify(schema):
+    """Returns a copy of an openAPIV3Schema that rejects unknown fields."""
+    if isinstance(schema, dict):
+        out = {k: strictify(v) for k, v in schema.items()}
+        if ("properties" in out and "additionalProperties" not in out
+                and not out.get("x-kubernetes-preserve-unknown-fields")):
+            out["additionalProperties"] = False
+        return out
+    if isinstance(schema, list):
+        return [strictify(v) for v in schema]
+    return schema
+
+
+_cache = {}
+
+
+def load_schema(root, key):
+    if key in _cache:
+        return _cache[key]
+    rel, is_crd = SCHEMAS[key]
+    path = os.path.join(root, rel)
+    with open(path, encoding="utf-8") as f:
+        if not is_crd:
+            schema = json.load(f)
+        else:
+            crd = yaml.safe_load(f)
+            version = key[0].split("/")[-1]
+            found = [v for v in crd["spec"]["versions"] if v["name"] == version]
+            if not found:
+                raise KeyError("%s has no version %s" % (rel, version))
+            schema = strictify(copy.deepcopy(found[0]["schema"]["openAPIV3Schema"]))
+            # The API server validates metadata itself; see check_metadata().
+            schema["properties"]["metadata"] = {"type": "object"}
+    validator = jsonschema.Draft4Validator(schema)
+    _cache[key] = validator
+    return validator
+
+
+def pointer(path):
+    return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def check_label_key(key):
+    prefix, _, name = key.rpartition("/")
+    if prefix and (len(prefix) > 253 or not DNS1123_SUBDOMAIN.match(prefix)):
+        return "label key prefix %r is not a DNS-1123 subdomain" % prefix
+    if len(name) > 63 or not LABEL_NAME.match(name):
+        return "label key name %r is not a valid label name" % name
+    return None
+
+
+def check_metadata(meta, kind, where, problems):
+    if not isinstance(meta, dict):
+        problems.append((where, "metadata must be an object"))
+        return
+    allowed = {"name", "namespace", "labels", "annotations", "generateName"}
+    for k in meta:
+        if k not in allowed:
+            problems.append((where + "/" + k, "unknown metadata field"))
+    name = meta.get("name")
+    if name is not None:
+        if not isinstance(name, str):
+            problems.append((where + "/name", "name must be a string"))
+        elif kind in DNS1035_KINDS:
+            if len(name) > 63 or not DNS1035_LABEL.match(name):
+                problems.append((where + "/name", "%r is not a DNS-1035 label" % name))
+        elif len(name) > 63 or not DNS1123_LABEL.match(name):
+            problems.append((where + "/name", "%r is not a DNS-1123 label" % name))
+    labels = meta.get("labels") or {}
+    if not isinstance(labels, dict):
+        problems.append((where + "/labels", "labels must be an object"))
+        labels = {}
+    for k, v in labels.items():
+        msg = check_label_key(str(k))
+        if msg:
+            problems.append((where + "/labels/" + str(k), msg))
+        if not isinstance(v, str):
+            problems.append((where + "/labels/" + str(k), "label value must be a string"))
+        elif v and (len(v) > 63 or not LABEL_NAME.match(v)):
+            problems.append((where + "/labels/" + str(k), "%r is not a valid label value" % v))
+    annotations = meta.get("annotations") or {}
+    for k, v in (annotations.items() if isinstance(annotations, dict) else []):
+        if not isinstance(v, str):
+            problems.append((where + "/annotations/" + str(k), "annotation must be a string"))
+
+
+def check_pod_specs(node, path, problems):
+    """Checks names inside every pod spec (anything holding a containers list)."""
+    if isinstance(node, dict):
+        if isinstance(node.get("containers"), list):
+            for i, c in enumerate(node["containers"]):
+                if not isinstance(c, dict):
+                    continue
+                name = c.get("name")
+                where = pointer(path + ["containers", i, "name"])
+                if not isinstance(name, str) or len(name) > 63 \
+                        or not DNS1123_LABEL.match(name):
+                    problems.append((where, "container name %r is not a DNS-1123 label" % name))
+                for j, p in enumerate(c.get("ports") or []):
+                    pn = p.get("name") if isinstance(p, dict) else None
+                    if pn is not None and (not isinstance(pn, str) or len(pn) > 15
+                                           or not IANA_SVC_NAME.match(pn)
+                                           or "--" in pn or not re.search("[a-z]", pn)):
+                        problems.append((pointer(path + ["containers", i, "ports", j, "name"]),
+                                         "port name %r is not an IANA service name" % pn))
+            for key in ("hostname", "subdomain"):
+                v = node.get(key)
+                if isinstance(v, str) and (len(v) > 63 or not DNS1123_LABEL.match(v)):
+                    problems.append((pointer(path + [key]), "%r is not a DNS-1123 label" % v))
+        for k, v in node.items():
+            if k == "metadata" and isinstance(v, dict) and path:
+                check_metadata(v, "template", pointer(path + [k]), problems)
+            check_pod_specs(v, path + [k], problems)
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            check_pod_specs(v, path + [i], problems)
+
+
+def validate_doc(root, doc):
+    problems = []
+    if not isinstance(doc, dict):
+        return None, [("", "document is not a mapping")]
+    key = (doc.get("apiVersion"), doc.get("kind"))
+    if key not in SCHEMAS:
+        return None, [("", "no schema for apiVersion %r kind %r" % key)]
+    validator = load_schema(root, key)
+    for err in sorted(validator.iter_errors(doc), key=lambda e: list(map(str, e.path))):
+        problems.append((pointer(list(err.path)), err.message))
+    check_metadata(doc.get("metadata", {}), key[1], "/metadata", problems)
+    check_pod_specs(doc.get("spec", {}), ["spec"], problems)
+    if key == ("batch.volcano.sh/v1alpha1", "Job"):
+        for i, t in enumerate(doc.get("spec", {}).get("tasks") or []):
+            n = t.get("name") if isinstance(t, dict) else None
+            if isinstance(n, str) and not DNS1123_LABEL.match(n):
+                problems.append(("/spec/tasks/%d/name" % i, "%r is not a DNS-1123 label" % n))
+    return key, problems
+
+
+def main(argv):
+    root = DEFAULT_SCHEMAS
+    files = []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--schemas" and i + 1 < len(argv):
+            root = argv[i + 1]
+            i += 2
+            continue
+        if argv[i] in ("-h", "--help"):
+            print(__doc__)
+            return 0
+        files.append(argv[i])
+        i += 1
+    if not files:
+        print("validate_k8s.py: expected at least one FILE (see --help)", file=sys.stderr)
+        return 2
+    bad = 0
+    docs = 0
+    unusable = False
+    for path in files:
+        try:
+            with open(path, encoding="utf-8") as f:
+                loaded = [d for d in yaml.safe_load_all(f) if d is not None]
+        except (OSError, yaml.YAMLError) as e:
+            print("%s: cannot read: %s" % (path, e))
+            unusable = True
+            continue
+        for n, doc in enumerate(loaded, 1):
+            docs += 1
+            key, problems = validate_doc(root, doc)
+            if key is None:
+                unusable = True
+            label = "%s %s" % (doc.get("kind", "?") if isinstance(doc, dict) else "?",
+                               (doc.get("metadata") or {}).get("name", "?")
+                               if isinstance(doc, dict) else "?")
+            for where, msg in problems:
+                print("%s: doc %d (%s): %s: %s" % (path, n, label, where or "/", msg))
+            if problems:
+                bad += 1
+    print("%d document(s) checked, %d invalid" % (docs, bad))
+    if unusable:
+        return 2
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
