@@ -81,6 +81,15 @@ const std::vector<Command> &commands()
     static const std::vector<Command> all = {
         validateCommand(),
         infoCommand(),
+        generateCommand(),
+        importCommand(),
+        placeCommand(),
+        compareCommand(),
+        exportCommand(),
+        experimentCommand(),
+        simulateCommand(),
+        historyCommand(),
+        showCommand(),
     };
     return all;
 }

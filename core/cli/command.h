@@ -70,5 +70,13 @@ std::string mainHelp();
 Command validateCommand();
 Command infoCommand();
 Command generateCommand();
+Command importCommand();
+Command placeCommand();
+Command compareCommand();
+Command exportCommand();
+Command experimentCommand();
+Command simulateCommand();
+Command historyCommand();
+Command showCommand();
 
 } // namespace cb::cli
