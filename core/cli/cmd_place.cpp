@@ -1,4 +1,5 @@
 #include "cli/command.h"
+#include "cli/policy_input.h"
 #include "io/scenario_json.h"
 #include "net/topology.h"
 #include "sched/decision_log.h"
@@ -100,44 +101,23 @@ Command placeCommand()
                  {"json", "", "print placement, traffic (and log) as JSON"},
                  {"log", "", "include the decision log (nodes x plugins per decision)"}};
     c.run = [](const Args &args, Io &io) {
-        if (args.positional().size() != 1 || !args.has("policy")) {
-            io.err << "clusterbench place: expected SCENARIO and --policy P (see --help)\n";
+        auto input = readPolicyInput(args, io, "place");
+        if (!input)
             return int(ExitBadInput);
-        }
-        const std::string path = args.positional()[0];
-        auto loaded = loadScenarioFile(path);
-        if (!loaded) {
-            io.err << loaded.error(path) << "\n";
-            return int(ExitBadInput);
-        }
-        const Scenario &s = loaded.value();
-        auto seed = args.integer("seed", (long long)s.settings.seed);
-        if (!seed || seed.value() < 0) {
-            io.err << "clusterbench place: --seed: expected an integer >= 0\n";
-            return int(ExitBadInput);
-        }
-        auto presets = userPresets(s, args.value("policy-file"));
-        if (!presets) {
-            io.err << presets.error(args.has("policy-file") ? "" : path) << "\n";
-            return int(ExitBadInput);
-        }
-        auto policy = resolvePolicy(args.value("policy"), presets.value());
-        if (!policy) {
-            io.err << "clusterbench place: " << policy.error() << "\n";
-            return int(ExitBadInput);
-        }
+        const Scenario &s = input->scenario;
+        const Policy &policy = input->policy;
         const Topology topo(s.cluster);
         DecisionLog log;
         const bool withLog = args.flag("log");
-        const Placement placement = placeScenario(s, topo, policy.value(),
-                                                  std::uint64_t(seed.value()),
+        const Placement placement = placeScenario(s, topo, policy,
+                                                  input->seed,
                                                   withLog ? &log : nullptr);
         const TrafficReport traffic = computeTraffic(s.jobs, s.cluster, topo, placement);
         if (args.flag("json")) {
             nlohmann::ordered_json j;
             j["scenario"] = s.name;
-            j["policy"] = policyToJson(policy.value());
-            j["seed"] = seed.value();
+            j["policy"] = policyToJson(policy);
+            j["seed"] = input->seed;
             j["placement"] = placementJson(placement);
             j["traffic"] = traffic.toJson(s.cluster, topo);
             if (withLog)
@@ -148,7 +128,7 @@ Command placeCommand()
         std::size_t tasks = 0;
         for (const JobPlacement &jp : placement.jobs)
             tasks += jp.tasks.size();
-        io.out << "Policy " << policy->name << " (seed " << seed.value() << "): "
+        io.out << "Policy " << policy.name << " (seed " << input->seed << "): "
                << placement.jobs.size() << " jobs placed (" << tasks << " tasks), "
                << placement.waiting.size() << " waiting\n";
         for (const JobPlacement &jp : placement.jobs) {

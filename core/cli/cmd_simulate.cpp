@@ -1,4 +1,5 @@
 #include "cli/command.h"
+#include "cli/policy_input.h"
 #include "io/scenario_json.h"
 #include "net/topology.h"
 #include "sched/policy_json.h"
@@ -48,35 +49,14 @@ Command simulateCommand()
                  {"fail", "NODE@T[+R],...", "node failures at T seconds (repaired R later)"},
                  {"cost", "MODEL", "energy (default: energy x price x PUE) or gpu-hours"}};
     c.run = [](const Args &args, Io &io) {
-        if (args.positional().size() != 1 || !args.has("policy")) {
-            io.err << "clusterbench simulate: expected SCENARIO and --policy P (see --help)\n";
+        auto input = readPolicyInput(args, io, "simulate");
+        if (!input)
             return int(ExitBadInput);
-        }
-        const std::string path = args.positional()[0];
-        auto loaded = loadScenarioFile(path);
-        if (!loaded) {
-            io.err << loaded.error(path) << "\n";
-            return int(ExitBadInput);
-        }
-        const Scenario &s = loaded.value();
-        auto seed = args.integer("seed", (long long)s.settings.seed);
-        if (!seed || seed.value() < 0) {
-            io.err << "clusterbench simulate: --seed: expected an integer >= 0\n";
-            return int(ExitBadInput);
-        }
-        auto presets = userPresets(s, args.value("policy-file"));
-        if (!presets) {
-            io.err << presets.error(args.has("policy-file") ? "" : path) << "\n";
-            return int(ExitBadInput);
-        }
-        auto policy = resolvePolicy(args.value("policy"), presets.value());
-        if (!policy) {
-            io.err << "clusterbench simulate: " << policy.error() << "\n";
-            return int(ExitBadInput);
-        }
+        const Scenario &s = input->scenario;
+        const Policy &policy = input->policy;
         SimOptions options;
-        options.policy = policy.value();
-        options.seed = std::uint64_t(seed.value());
+        options.policy = policy;
+        options.seed = input->seed;
         if (args.has("fail")) {
             auto failures = parseNodeFailures(args.value("fail"));
             if (!failures) {
