@@ -324,11 +324,17 @@ Result<std::int64_t> Workspace::saveRun(RunRecord run, const std::function<void(
 
 Result<std::vector<RunRecord>> Workspace::runs() const
 {
+    return selectRuns(-1);
+}
+
+Result<std::vector<RunRecord>> Workspace::selectRuns(std::int64_t onlyId) const
+{
     std::vector<RunRecord> out;
     Statement s(m_db, "SELECT runs.id, scenario_digest, coalesce(scenarios.name, ''), kind, policy,"
-                      " parameters, seed, program_version, runs.created, status, metrics"
+                      " parameters, seed, program_version, runs.created, status"
                       " FROM runs LEFT JOIN scenarios ON scenarios.digest = runs.scenario_digest"
-                      " ORDER BY runs.id DESC");
+                      " WHERE ?1 < 0 OR runs.id = ?1 ORDER BY runs.id DESC");
+    s.bind(1, onlyId);
     while (s.step() == SQLITE_ROW) {
         RunRecord r;
         r.id = s.integer(0);
@@ -355,24 +361,22 @@ Result<std::vector<RunRecord>> Workspace::runs() const
 
 Result<RunRecord> Workspace::run(std::int64_t id) const
 {
-    auto all = runs();
-    if (!all)
-        return Result<RunRecord>(all.problems());
-    for (RunRecord &r : all.value()) {
-        if (r.id != id)
-            continue;
-        Statement log(m_db, "SELECT decision_log FROM runs WHERE id = ?");
-        log.bind(1, id);
-        if (log.step() == SQLITE_ROW && !log.isNull(0))
-            r.decisionLog = parseOrNull(log.text(0));
-        Statement timeline(m_db, "SELECT content FROM timelines WHERE run_id = ?");
-        timeline.bind(1, id);
-        if (timeline.step() == SQLITE_ROW)
-            r.timeline = parseOrNull(timeline.text(0));
-        return std::move(r);
-    }
-    return Result<RunRecord>::failure(m_path, "no run " + std::to_string(id) +
-                                                  " (see clusterbench history)");
+    auto found = selectRuns(id);
+    if (!found)
+        return Result<RunRecord>(found.problems());
+    if (found->empty())
+        return Result<RunRecord>::failure(m_path, "no run " + std::to_string(id) +
+                                                      " (see clusterbench history)");
+    RunRecord r = std::move(found->front());
+    Statement log(m_db, "SELECT decision_log FROM runs WHERE id = ?");
+    log.bind(1, id);
+    if (log.step() == SQLITE_ROW && !log.isNull(0))
+        r.decisionLog = parseOrNull(log.text(0));
+    Statement timeline(m_db, "SELECT content FROM timelines WHERE run_id = ?");
+    timeline.bind(1, id);
+    if (timeline.step() == SQLITE_ROW)
+        r.timeline = parseOrNull(timeline.text(0));
+    return r;
 }
 
 } // namespace cb

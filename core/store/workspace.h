@@ -83,6 +83,8 @@ private:
     Workspace(std::string path, sqlite3 *db);
     Status exec(const std::string &sql) const;
     Status migrate();
+    /// Runs without logs and timelines, newest first; all when onlyId < 0.
+    Result<std::vector<RunRecord>> selectRuns(std::int64_t onlyId) const;
 
     std::string m_path;
     sqlite3 *m_db = nullptr;
