@@ -1,5 +1,7 @@
 #include "window/main_window.h"
 
+#include "analysis/place_run_dialog.h"
+#include "analysis/run_session.h"
 #include "document/document.h"
 #include "io/scenario_json.h"
 #include "models/quantity_format.h"
@@ -19,9 +21,12 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressDialog>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QStyle>
+#include <QThread>
 #include <QToolBar>
 #include <QUndoStack>
 
@@ -86,7 +91,13 @@ MainWindow::MainWindow(QWidget *parent)
     showStartPage();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    if (m_runThread) {
+        *m_runCancel = true;
+        m_runThread->wait();
+    }
+}
 
 QStringList MainWindow::sampleFolders()
 {
@@ -163,6 +174,13 @@ void MainWindow::createActions()
     m_viewMenu->addSeparator();
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         m_viewMenu->addAction(dock->toggleViewAction());
+
+    QMenu *run = menuBar()->addMenu(tr("&Run"));
+    QAction *placeRun = run->addAction(style()->standardIcon(QStyle::SP_MediaPlay),
+                                       tr("&Place and Simulate…"), this,
+                                       &MainWindow::placeAndSimulate);
+    placeRun->setObjectName(QStringLiteral("placeAndSimulateAction"));
+    placeRun->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About ClusterBench"), this, &MainWindow::about);
@@ -413,6 +431,73 @@ void MainWindow::about()
            "training on GPU clusters: DLTAP, STS and their baselines, step by step.</p>"
            "<p>Built with Qt %2 and QCustomPlot.</p>")
             .arg(QStringLiteral(CB_VERSION), QLatin1String(qVersion())));
+}
+
+void MainWindow::placeAndSimulate()
+{
+    if (isRunning())
+        return;
+    PlaceRunDialog dialog(m_document->scenario(), this);
+    if (m_run) {
+        dialog.setPolicy(m_run->policy);
+        dialog.setSeed(m_run->seed);
+    }
+    if (dialog.exec() == QDialog::Accepted)
+        startRun(dialog.policy(), dialog.seed(), dialog.simulate());
+}
+
+bool MainWindow::startRun(const std::string &policy, std::uint64_t seed, bool simulate)
+{
+    if (m_runThread)
+        return false;
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    auto outcome = std::make_shared<std::optional<Result<RunSession>>>();
+    m_runCancel = cancel;
+    m_runThread = QThread::create(
+        [scenario = m_document->scenario(), policy, seed, simulate, cancel, outcome] {
+            outcome->emplace(computeRunSession(scenario, policy, seed, simulate, cancel.get()));
+        });
+    auto *progress = new QProgressDialog(
+        tr("Running %1 (seed %2)…").arg(QString::fromStdString(policy)).arg(seed), tr("Cancel"),
+        0, 0, this);
+    progress->setWindowTitle(tr("Place and Simulate"));
+    progress->setMinimumDuration(300);
+    progress->setAutoClose(false);
+    connect(progress, &QProgressDialog::canceled, this, [cancel] { *cancel = true; });
+    connect(m_runThread, &QThread::finished, this, [this, progress, outcome, cancel] {
+        progress->deleteLater();
+        m_runThread->deleteLater();
+        m_runThread = nullptr;
+        if (!outcome->has_value())
+            return;
+        Result<RunSession> &r = **outcome;
+        if (!r.ok()) {
+            if (!*cancel)
+                QMessageBox::warning(this, tr("Run failed"), QString::fromStdString(r.error()));
+            statusBar()->showMessage(*cancel ? tr("Run cancelled") : tr("Run failed"), 5000);
+            emit runShown(nullptr);
+            return;
+        }
+        showRun(std::make_shared<const RunSession>(std::move(r.value())));
+    });
+    m_runThread->start();
+    return true;
+}
+
+void MainWindow::showRun(std::shared_ptr<const RunSession> session)
+{
+    m_run = std::move(session);
+    if (m_run) {
+        QString text = tr("Run %1: %2 decisions, %3 jobs placed, %4 waiting")
+                           .arg(m_run->label)
+                           .arg(m_run->log.decisions.size())
+                           .arg(m_run->placement.jobs.size())
+                           .arg(m_run->placement.waiting.size());
+        if (m_run->result)
+            text += tr("; simulated makespan %1 s").arg(m_run->result->makespanSeconds, 0, 'f', 0);
+        statusBar()->showMessage(text, 10000);
+    }
+    emit runShown(m_run);
 }
 
 void MainWindow::readSettings()

@@ -4,16 +4,23 @@
 
 #include <QMainWindow>
 
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
 class QAction;
 class QDockWidget;
 class QMenu;
 class QStackedWidget;
+class QThread;
 
 namespace cb::views {
 
 class ClusterPanel;
 class Document;
 class JobQueuePanel;
+struct RunSession;
 class StartPage;
 class TopologyScene;
 class TopologyView;
@@ -40,9 +47,22 @@ public:
     /// Folders whose *.json files the start page lists.
     static QStringList sampleFolders();
 
+    /// The run the analysis views show (null before the first run).
+    std::shared_ptr<const RunSession> currentRun() const { return m_run; }
+    /// Computes a run of the open scenario on a worker thread (progress dialog with Cancel)
+    /// and shows it when done; false if a run is already going.
+    bool startRun(const std::string &policy, std::uint64_t seed, bool simulate);
+    bool isRunning() const { return m_runThread != nullptr; }
+
 public slots:
     void showStartPage();
     void showWorkspace();
+    /// Hands a computed or reopened run to the analysis views (stepper, heatmaps, timelines).
+    void showRun(std::shared_ptr<const cb::views::RunSession> session);
+
+signals:
+    /// A run was shown (showRun), or a started run failed or was cancelled (null session).
+    void runShown(std::shared_ptr<const cb::views::RunSession> session);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -65,6 +85,7 @@ private:
     void updateTitle();
     void updateOverlay();
     void about();
+    void placeAndSimulate();
 
     Document *m_document;
     QStackedWidget *m_stack;
@@ -76,6 +97,9 @@ private:
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     QAction *m_saveAction = nullptr;
+    std::shared_ptr<const RunSession> m_run;
+    QThread *m_runThread = nullptr;
+    std::shared_ptr<std::atomic<bool>> m_runCancel;
     QList<QDockWidget *> m_dockVisible; ///< docks to show again when leaving the start page
 };
 
