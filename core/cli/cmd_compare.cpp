@@ -1,12 +1,15 @@
 #include "cli/command.h"
+#include "cli/run_saving.h"
 #include "io/scenario_json.h"
 #include "net/topology.h"
 #include "sched/placer.h"
 #include "sched/policy_json.h"
 #include "sched/traffic.h"
+#include "store/stored_run.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <iomanip>
 #include <map>
 #include <ostream>
@@ -50,6 +53,12 @@ std::string fixed(double v, int digits)
     return s.str();
 }
 
+/// A count (or a mean of counts): "9" when whole, else one decimal ("8.5").
+std::string count(double v)
+{
+    return v == std::floor(v) ? fixed(v, 0) : fixed(v, 1);
+}
+
 std::string pad(std::string s, std::size_t width)
 {
     if (s.size() < width)
@@ -69,12 +78,16 @@ Command compareCommand()
         "One row per policy: placed and waiting jobs, cross-node and total bytes per "
         "iteration, the most loaded link and the byte-weighted mean hops. With --seeds N every "
         "figure is the mean over seeds S .. S+N-1. The reduction columns compare cross-node "
-        "bytes with the first policy listed, in total and per model (job model name).";
+        "bytes with the first policy listed, in total and per model (job model name). Each "
+        "policy is stored as one run in the workspace (metrics: the means; placement and "
+        "decision log: the first seed) unless --no-save is given.";
     c.options = {{"policies", "P1,P2", "comma-separated policy presets (required)"},
                  {"seed", "S", "first seed (default: the scenario's settings.seed)"},
                  {"seeds", "N", "number of seeds to average over (default 1)"},
                  {"policy-file", "F", "JSON file with more policy presets"},
                  {"json", "", "print the comparison as JSON"}};
+    for (const Option &o : runSavingOptions())
+        c.options.push_back(o);
     c.run = [](const Args &args, Io &io) {
         if (args.positional().size() != 1 || !args.has("policies")) {
             io.err << "clusterbench compare: expected SCENARIO and --policies P1,P2,... "
@@ -113,16 +126,28 @@ Command compareCommand()
             }
             policies.push_back(p.value());
         }
+        auto workspace = openRunWorkspace(args, io, "compare");
+        if (!workspace)
+            return int(ExitBadInput);
         const Topology topo(s.cluster);
         const double runs = double(seeds.value());
         std::vector<Row> rows;
+        std::vector<RunRecord> stored;
         for (const Policy &policy : policies) {
             Row row;
             row.name = policy.name;
+            RunRecord record;
             for (long long k = 0; k < seeds.value(); ++k) {
-                const Placement pl =
-                    placeScenario(s, topo, policy, std::uint64_t(seed.value() + k));
+                DecisionLog log;
+                const bool keep = *workspace && k == 0;
+                const Placement pl = placeScenario(s, topo, policy,
+                                                   std::uint64_t(seed.value() + k),
+                                                   keep ? &log : nullptr);
                 const TrafficReport t = computeTraffic(s.jobs, s.cluster, topo, pl);
+                if (keep) {
+                    record.decisionLog = storedDecisionLog(log);
+                    record.timeline = storedTimeline(s, topo, pl, t, nullptr);
+                }
                 std::size_t tasks = 0;
                 for (const JobPlacement &jp : pl.jobs)
                     tasks += jp.tasks.size();
@@ -138,12 +163,45 @@ Command compareCommand()
                 for (const JobTraffic &jt : t.jobs)
                     row.crossByModel[jt.model] += jt.crossNodeBytes / runs;
             }
+            if (*workspace) {
+                record.kind = "compare";
+                record.policy = policy.name;
+                record.seed = std::uint64_t(seed.value());
+                record.parameters = {{"policy", policyToJson(policy)},
+                                     {"seeds", seeds.value()},
+                                     {"compared_with", names}};
+                record.metrics = {{"placed_jobs", row.placedJobs},
+                                  {"placed_tasks", row.placedTasks},
+                                  {"waiting_jobs", row.waitingJobs},
+                                  {"cross_node_bytes", row.crossBytes},
+                                  {"total_bytes", row.totalBytes},
+                                  {"intra_node_bytes", row.intraBytes},
+                                  {"max_link_bytes", row.maxLinkBytes},
+                                  {"max_link_seconds", row.maxLinkSeconds},
+                                  {"mean_hops", row.meanHops}};
+                stored.push_back(std::move(record));
+            }
             rows.push_back(row);
         }
         const Row &base = rows.front();
         auto reduction = [](double value, double baseline) {
             return baseline > 0 ? 1.0 - value / baseline : 0.0;
         };
+        if (*workspace) {
+            std::vector<std::int64_t> ids;
+            for (std::size_t i = 0; i < stored.size(); ++i) {
+                stored[i].metrics["cross_node_reduction"] =
+                    reduction(rows[i].crossBytes, base.crossBytes);
+                auto id = saveRunTo(**workspace, s, std::move(stored[i]), io, "compare");
+                if (!id)
+                    return int(ExitFailure);
+                ids.push_back(*id);
+            }
+            io.err << "Saved as run" << (ids.size() > 1 ? "s " : " ");
+            for (std::size_t i = 0; i < ids.size(); ++i)
+                io.err << (i ? ", " : "") << ids[i];
+            io.err << " in " << (*workspace)->path() << "\n";
+        }
         if (args.flag("json")) {
             nlohmann::ordered_json j;
             j["scenario"] = s.name;
@@ -195,8 +253,8 @@ Command compareCommand()
                << pad("cross MB", 11) << pad("total MB", 11) << pad("max link MB", 13)
                << pad("hops", 7) << "reduction\n";
         for (const Row &r : rows)
-            io.out << pad(r.name, 18) << pad(fixed(r.placedJobs, 1), 8)
-                   << pad(fixed(r.placedTasks, 1), 8) << pad(fixed(r.waitingJobs, 1), 9)
+            io.out << pad(r.name, 18) << pad(count(r.placedJobs), 8)
+                   << pad(count(r.placedTasks), 8) << pad(count(r.waitingJobs), 9)
                    << pad(fixed(r.crossBytes / 1e6, 1), 11) << pad(fixed(r.totalBytes / 1e6, 1), 11)
                    << pad(fixed(r.maxLinkBytes / 1e6, 1), 13) << pad(fixed(r.meanHops, 2), 7)
                    << fixed(100 * reduction(r.crossBytes, base.crossBytes), 1) << " %\n";

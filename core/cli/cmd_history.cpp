@@ -33,6 +33,26 @@ nlohmann::ordered_json runToJson(const RunRecord &r, bool full)
     return j;
 }
 
+/// The parameters without the full policy (shown as its plugin weights).
+std::string paramsLine(const nlohmann::json &parameters)
+{
+    if (!parameters.is_object())
+        return parameters.dump();
+    nlohmann::json rest = parameters;
+    std::string weights;
+    if (rest.contains("policy") && rest["policy"].is_object()) {
+        for (const auto &p : rest["policy"].value("plugins", nlohmann::json::array()))
+            if (p.is_object())
+                weights += (weights.empty() ? "" : " ") + p.value("plugin", std::string("?")) +
+                           "=" + p.value("weight", nlohmann::json(0)).dump();
+        rest.erase("policy");
+    }
+    std::string out = rest.empty() ? std::string() : rest.dump();
+    if (!weights.empty())
+        out += (out.empty() ? "" : "  ") + std::string("weights: ") + weights;
+    return out.empty() ? "-" : out;
+}
+
 std::string shortNumber(double v)
 {
     std::ostringstream s;
@@ -137,12 +157,30 @@ Command showCommand()
                << ")\n"
                << "  policy    " << r.policy << "\n"
                << "  seed      " << r.seed << "\n"
-               << "  params    " << r.parameters.dump() << "\n"
+               << "  params    " << paramsLine(r.parameters) << "\n"
                << "Metrics\n";
         for (const auto &[name, value] : r.metrics)
             io.out << "  " << std::left << std::setw(24) << name << shortNumber(value) << "\n";
-        if (r.decisionLog.is_array())
-            io.out << "Decision log: " << r.decisionLog.size() << " decisions stored\n";
+        const nlohmann::json *decisions =
+            r.decisionLog.is_array() ? &r.decisionLog
+            : r.decisionLog.is_object() && r.decisionLog.contains("decisions")
+                ? &r.decisionLog["decisions"]
+                : nullptr;
+        if (decisions)
+            io.out << "Decision log: " << decisions->size() << " decisions stored\n";
+        if (r.timeline.is_object() && r.timeline.contains("placement")) {
+            const auto &p = r.timeline["placement"];
+            io.out << "Placement: " << p.value("jobs", nlohmann::json::array()).size()
+                   << " jobs placed, " << p.value("waiting", nlohmann::json::array()).size()
+                   << " waiting\n";
+            if (r.timeline.contains("run") && r.timeline["run"].is_object()) {
+                const auto &run = r.timeline["run"];
+                const auto &series = run.value("series", nlohmann::json::object());
+                io.out << "Timeline: " << series.value("gpu_busy_s", nlohmann::json::array()).size()
+                       << " buckets of " << shortNumber(series.value("bucket_s", 0.0)) << " s, "
+                       << run.value("events", nlohmann::json::array()).size() << " events\n";
+            }
+        }
         return int(ExitOk);
     };
     return c;

@@ -1,11 +1,13 @@
 #include "cli/command.h"
 #include "cli/policy_input.h"
+#include "cli/run_saving.h"
 #include "io/scenario_json.h"
 #include "net/topology.h"
 #include "sched/decision_log.h"
 #include "sched/placer.h"
 #include "sched/policy_json.h"
 #include "sched/traffic.h"
+#include "store/stored_run.h"
 
 #include <nlohmann/json.hpp>
 
@@ -94,25 +96,44 @@ Command placeCommand()
         "model). Built-in policies: k8s-default, binpack, spread, random, dltap, "
         "topology-aware; user presets come from the scenario's \"policies\" or --policy-file. "
         "The seed defaults to the scenario's settings.seed. Same input and seed give "
-        "byte-identical output.";
+        "byte-identical output. The run (placement, decision log, traffic) is stored in the "
+        "workspace (see history, show) unless --no-save is given.";
     c.options = {{"policy", "P", "policy preset name (required)"},
                  {"seed", "S", "seed for tie-breaks and the random plugin"},
                  {"policy-file", "F", "JSON file with more policy presets"},
                  {"json", "", "print placement, traffic (and log) as JSON"},
                  {"log", "", "include the decision log (nodes x plugins per decision)"}};
+    for (const Option &o : runSavingOptions())
+        c.options.push_back(o);
     c.run = [](const Args &args, Io &io) {
         auto input = readPolicyInput(args, io, "place");
         if (!input)
             return int(ExitBadInput);
         const Scenario &s = input->scenario;
         const Policy &policy = input->policy;
+        auto workspace = openRunWorkspace(args, io, "place");
+        if (!workspace)
+            return int(ExitBadInput);
         const Topology topo(s.cluster);
         DecisionLog log;
         const bool withLog = args.flag("log");
-        const Placement placement = placeScenario(s, topo, policy,
-                                                  input->seed,
-                                                  withLog ? &log : nullptr);
+        const Placement placement = placeScenario(s, topo, policy, input->seed,
+                                                  withLog || *workspace ? &log : nullptr);
         const TrafficReport traffic = computeTraffic(s.jobs, s.cluster, topo, placement);
+        if (*workspace) {
+            RunRecord run;
+            run.kind = "place";
+            run.policy = policy.name;
+            run.seed = input->seed;
+            run.parameters = {{"policy", policyToJson(policy)}};
+            run.metrics = placementMetrics(placement, traffic);
+            run.decisionLog = storedDecisionLog(log);
+            run.timeline = storedTimeline(s, topo, placement, traffic, nullptr);
+            auto id = saveRunTo(**workspace, s, std::move(run), io, "place");
+            if (!id)
+                return int(ExitFailure);
+            io.err << "Saved as run " << *id << " in " << (*workspace)->path() << "\n";
+        }
         if (args.flag("json")) {
             nlohmann::ordered_json j;
             j["scenario"] = s.name;

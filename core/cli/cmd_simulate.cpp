@@ -1,10 +1,14 @@
 #include "cli/command.h"
 #include "cli/policy_input.h"
+#include "cli/run_saving.h"
 #include "io/scenario_json.h"
 #include "net/topology.h"
 #include "sched/policy_json.h"
 #include "sim/run_json.h"
 #include "sim/simulator.h"
+#include "sched/placer.h"
+#include "sched/traffic.h"
+#include "store/stored_run.h"
 
 #include <nlohmann/json.hpp>
 
@@ -40,7 +44,9 @@ Command simulateCommand()
         "are killed, lose their progress and are requeued; +R brings the node back R seconds "
         "later. The run file (--out) holds per-job metrics, GPU and link utilisation over "
         "time, node x node traffic and the event log. Same input and seed give "
-        "byte-identical output.";
+        "byte-identical output. The run (metrics, timeline, run file, and the placement of "
+        "the queue on the empty cluster with its decision log) is stored in the workspace "
+        "(see history, show) unless --no-save is given.";
     c.options = {{"policy", "P", "policy preset name (required)"},
                  {"seed", "S", "seed for tie-breaks (default: the scenario's settings.seed)"},
                  {"policy-file", "F", "JSON file with more policy presets"},
@@ -48,6 +54,8 @@ Command simulateCommand()
                  {"json", "", "print the summary as JSON"},
                  {"fail", "NODE@T[+R],...", "node failures at T seconds (repaired R later)"},
                  {"cost", "MODEL", "energy (default: energy x price x PUE) or gpu-hours"}};
+    for (const Option &o : runSavingOptions())
+        c.options.push_back(o);
     c.run = [](const Args &args, Io &io) {
         auto input = readPolicyInput(args, io, "simulate");
         if (!input)
@@ -73,6 +81,9 @@ Command simulateCommand()
                    << cost << "\"\n";
             return int(ExitBadInput);
         }
+        auto workspace = openRunWorkspace(args, io, "simulate");
+        if (!workspace)
+            return int(ExitBadInput);
         if (io.errIsTerminal)
             options.progress = [&io](double done) {
                 const int width = 40, filled = int(done * width);
@@ -98,6 +109,25 @@ Command simulateCommand()
                 io.err << "clusterbench simulate: " << saved.error() << "\n";
                 return int(ExitFailure);
             }
+        }
+        if (*workspace) {
+            DecisionLog log;
+            const Placement placement = placeScenario(s, topo, policy, input->seed, &log);
+            const TrafficReport traffic = computeTraffic(s.jobs, s.cluster, topo, placement);
+            RunRecord stored;
+            stored.kind = "simulate";
+            stored.policy = policy.name;
+            stored.seed = input->seed;
+            stored.parameters = {{"policy", policyToJson(policy)}, {"cost", cost}};
+            if (args.has("fail"))
+                stored.parameters["fail"] = args.value("fail");
+            stored.metrics = simulationMetrics(r);
+            stored.decisionLog = storedDecisionLog(log);
+            stored.timeline = storedTimeline(s, topo, placement, traffic, &r);
+            auto id = saveRunTo(**workspace, s, std::move(stored), io, "simulate");
+            if (!id)
+                return int(ExitFailure);
+            io.err << "Saved as run " << *id << " in " << (*workspace)->path() << "\n";
         }
         if (args.flag("json")) {
             nlohmann::ordered_json j;

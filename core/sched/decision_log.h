@@ -4,6 +4,7 @@
 // The GUI and terminal steppers read it; it serialises to JSON with a stable layout.
 
 #include "model/job.h"
+#include "util/result.h"
 
 #include <nlohmann/json.hpp>
 
@@ -58,7 +59,14 @@ struct DecisionLog
     std::vector<Decision> decisions;
     std::vector<JobEvent> events;
 
+    /// {"policy", "seed", "nodes": [names], "plugins": [{name, weight}], "decisions": [{index,
+    /// job, task, group, pick, tied, why, nodes: [{node, feasible, reason | raw, weighted,
+    /// total}]}], "events": [{after_decision, job, what}]}
     nlohmann::ordered_json toJson() const;
+    /// Reads what toJson wrote (a stored run's decision log) back; fromJson(toJson()) == *this.
+    /// Logs written before "nodes" and "group" were stored take the node order from the first
+    /// decision's rows and group 0. Problems carry JSON pointers.
+    static Result<DecisionLog> fromJson(const nlohmann::json &j);
     bool operator==(const DecisionLog &) const = default;
 };
 

@@ -5,6 +5,8 @@
 #include "sched/traffic.h"
 
 #include <cmath>
+#include <limits>
+#include <map>
 
 namespace cb {
 
@@ -89,6 +91,7 @@ ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topol
     j["scenario"] = run.scenario;
     j["policy"] = run.policy;
     j["seed"] = run.seed;
+    j["total_gpus"] = run.totalGpus;
     j["summary"] = runSummaryJson(run);
 
     ordered_json jobs = ordered_json::array();
@@ -117,6 +120,16 @@ ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topol
             tasks.push_back(std::string(toString(a.role)) + "-" + std::to_string(a.indexInRole) +
                             "@" + a.node);
         o["tasks"] = tasks;
+        ordered_json placed = ordered_json::array();
+        for (const TaskAssignment &a : r.placement.tasks)
+            placed.push_back({{"role", toString(a.role)},
+                              {"index", a.indexInRole},
+                              {"group", a.group},
+                              {"node", a.node},
+                              {"gpus", a.gpuIndices}});
+        o["placement"] = {{"start_s", num(r.placement.startSeconds)},
+                          {"pending_tasks", r.placement.pendingTasks},
+                          {"tasks", placed}};
         jobs.push_back(std::move(o));
     }
     j["jobs"] = jobs;
@@ -129,6 +142,10 @@ ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topol
     for (double b : s.gpuBusySeconds)
         util.push_back(num(run.totalGpus > 0 ? b / (run.totalGpus * w) : 0.0));
     series["gpu_utilisation"] = util;
+    ordered_json busy = ordered_json::array();
+    for (double b : s.gpuBusySeconds)
+        busy.push_back(num(b));
+    series["gpu_busy_s"] = busy;
     ordered_json links = ordered_json::array();
     for (int l = 0; l < topology.directedLinkCount(); ++l) {
         if (run.linkBytes[std::size_t(l)] <= 0)
@@ -146,6 +163,15 @@ ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topol
                          {"utilisation", u}});
     }
     series["links"] = links;
+    series["link_buckets"] = s.linkBytes.size();
+    ordered_json linkBuckets = ordered_json::array();
+    for (std::size_t b = 0; b < s.linkBytes.size(); ++b)
+        for (const auto &[l, bytes] : s.linkBytes[b])
+            linkBuckets.push_back({{"bucket", b},
+                                   {"link", directedLinkName(cluster, l)},
+                                   {"bytes", num(bytes)}});
+    series["link_bytes"] = linkBuckets;
+    series["pair_buckets"] = s.pairBytes.size();
     ordered_json pairs = ordered_json::array();
     for (std::size_t b = 0; b < s.pairBytes.size(); ++b)
         for (auto &row : pairsJson(s.pairBytes[b], cluster, int(b)))
@@ -168,6 +194,226 @@ Status saveRunFile(const std::string &path, const RunResult &run, const Cluster 
                    const Topology &topology)
 {
     return writeFileAtomically(path, runToJson(run, cluster, topology).dump(1) + "\n");
+}
+
+} // namespace cb
+
+namespace cb {
+
+namespace {
+
+struct RunReader
+{
+    Problems problems;
+
+    const nlohmann::json *at(const nlohmann::json &o, const std::string &where, const char *key,
+                             bool (nlohmann::json::*is)() const noexcept, const char *what)
+    {
+        auto it = o.is_object() ? o.find(key) : o.end();
+        if (!o.is_object() || it == o.end()) {
+            problems.push_back({where + "/" + key, std::string("missing ") + what});
+            return nullptr;
+        }
+        if (!((*it).*is)()) {
+            problems.push_back({where + "/" + key, std::string("expected ") + what + ", found " +
+                                                       it->type_name()});
+            return nullptr;
+        }
+        return &*it;
+    }
+    /// A number; null (a non-finite value when written) reads as NaN.
+    double number(const nlohmann::json &o, const std::string &where, const char *key)
+    {
+        if (o.is_object() && o.contains(key) && o[key].is_null())
+            return std::numeric_limits<double>::quiet_NaN();
+        auto *v = at(o, where, key, &nlohmann::json::is_number, "a number");
+        return v ? v->get<double>() : 0.0;
+    }
+    std::optional<double> optional(const nlohmann::json &o, const std::string &where,
+                                   const char *key)
+    {
+        if (o.is_object() && o.contains(key) && o[key].is_null())
+            return std::nullopt;
+        return number(o, where, key);
+    }
+    std::int64_t integer(const nlohmann::json &o, const std::string &where, const char *key)
+    {
+        auto *v = at(o, where, key, &nlohmann::json::is_number_integer, "an integer");
+        return v ? v->get<std::int64_t>() : 0;
+    }
+    std::string text(const nlohmann::json &o, const std::string &where, const char *key)
+    {
+        auto *v = at(o, where, key, &nlohmann::json::is_string, "a string");
+        return v ? v->get<std::string>() : std::string();
+    }
+    const nlohmann::json &array(const nlohmann::json &o, const std::string &where,
+                                const char *key)
+    {
+        static const nlohmann::json empty = nlohmann::json::array();
+        auto *v = at(o, where, key, &nlohmann::json::is_array, "an array");
+        return v ? *v : empty;
+    }
+};
+
+} // namespace
+
+Result<RunResult> runFromJson(const nlohmann::json &j, const Cluster &cluster)
+{
+    if (!j.is_object() || j.value("format", "") != "clusterbench-run")
+        return Result<RunResult>::failure("/format", "expected \"clusterbench-run\"");
+    if (!j.contains("version") || !j["version"].is_number_integer() ||
+        j["version"].get<int>() != 1)
+        return Result<RunResult>::failure("/version", "expected run file version 1");
+    RunReader r;
+    RunResult run;
+    run.scenario = r.text(j, "", "scenario");
+    run.policy = r.text(j, "", "policy");
+    run.seed = std::uint64_t(r.integer(j, "", "seed"));
+    run.totalGpus = int(r.integer(j, "", "total_gpus"));
+
+    std::map<std::string, int> nodeIndex, linkIndex;
+    for (std::size_t i = 0; i < cluster.nodes.size(); ++i)
+        nodeIndex.emplace(cluster.nodes[i].id, int(i));
+    const int directedLinks = int(cluster.links.size() * 2);
+    for (int l = 0; l < directedLinks; ++l)
+        linkIndex.emplace(directedLinkName(cluster, l), l);
+    auto lookup = [&](const std::map<std::string, int> &index, const std::string &name,
+                      const std::string &where, const char *what) {
+        auto it = index.find(name);
+        if (it == index.end()) {
+            r.problems.push_back({where, std::string("unknown ") + what + " \"" + name +
+                                             "\" (not in the scenario's cluster)"});
+            return -1;
+        }
+        return it->second;
+    };
+
+    if (auto *s = r.at(j, "", "summary", &nlohmann::json::is_object, "an object")) {
+        run.makespanSeconds = r.number(*s, "/summary", "makespan_s");
+        run.energyKWh = r.number(*s, "/summary", "energy_kwh");
+        run.cost = r.number(*s, "/summary", "cost");
+        run.energyCost = r.number(*s, "/summary", "energy_cost");
+        run.gpuHourCost = r.number(*s, "/summary", "gpu_hour_cost");
+        run.tardinessCost = r.number(*s, "/summary", "tardiness_cost");
+        run.failures = int(r.integer(*s, "/summary", "node_failures"));
+        run.events = r.integer(*s, "/summary", "events");
+        run.networkSolves = r.integer(*s, "/summary", "network_solves");
+        const std::string model = r.text(*s, "/summary", "cost_model");
+        if (model == toString(CostModel::GpuHours))
+            run.costModel = CostModel::GpuHours;
+        else if (model != toString(CostModel::Energy))
+            r.problems.push_back({"/summary/cost_model", "expected energy or gpu-hours"});
+    }
+
+    const nlohmann::json &jobs = r.array(j, "", "jobs");
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        const nlohmann::json &o = jobs[i];
+        const std::string w = "/jobs/" + std::to_string(i);
+        JobRun jr;
+        jr.id = r.text(o, w, "id");
+        jr.submitSeconds = r.number(o, w, "submit_s");
+        jr.firstStartSeconds = r.optional(o, w, "first_start_s");
+        jr.startSeconds = r.optional(o, w, "start_s");
+        jr.finishSeconds = r.optional(o, w, "finish_s");
+        jr.dueSeconds = r.optional(o, w, "due_s");
+        jr.isolatedSeconds = r.optional(o, w, "isolated_s");
+        jr.attempts = int(r.integer(o, w, "attempts"));
+        jr.iterationSeconds = r.number(o, w, "iteration_s");
+        jr.totalBytes = r.number(o, w, "total_bytes");
+        jr.crossNodeBytes = r.number(o, w, "cross_node_bytes");
+        jr.energyKWh = r.number(o, w, "energy_kwh");
+        jr.cost = r.number(o, w, "cost");
+        jr.gpus = int(r.integer(o, w, "gpus"));
+        jr.placement.jobId = jr.id;
+        if (auto *p = r.at(o, w, "placement", &nlohmann::json::is_object, "an object")) {
+            const std::string pw = w + "/placement";
+            jr.placement.startSeconds = r.number(*p, pw, "start_s");
+            jr.placement.pendingTasks = int(r.integer(*p, pw, "pending_tasks"));
+            const nlohmann::json &tasks = r.array(*p, pw, "tasks");
+            for (std::size_t t = 0; t < tasks.size(); ++t) {
+                const std::string tw = pw + "/tasks/" + std::to_string(t);
+                TaskAssignment a;
+                const std::string role = r.text(tasks[t], tw, "role");
+                if (auto parsed = taskRoleFromString(role))
+                    a.role = *parsed;
+                else
+                    r.problems.push_back({tw + "/role", "unknown role \"" + role + "\""});
+                a.indexInRole = int(r.integer(tasks[t], tw, "index"));
+                a.group = int(r.integer(tasks[t], tw, "group"));
+                a.node = r.text(tasks[t], tw, "node");
+                for (const auto &g : r.array(tasks[t], tw, "gpus"))
+                    a.gpuIndices.push_back(g.is_number_integer() ? g.get<int>() : -1);
+                jr.placement.tasks.push_back(std::move(a));
+            }
+        }
+        run.jobs.push_back(std::move(jr));
+    }
+
+    if (auto *s = r.at(j, "", "series", &nlohmann::json::is_object, "an object")) {
+        RunSeries &series = run.series;
+        series.bucketSeconds = r.number(*s, "/series", "bucket_s");
+        for (const auto &b : r.array(*s, "/series", "gpu_busy_s"))
+            series.gpuBusySeconds.push_back(b.is_number() ? b.get<double>() : 0.0);
+        series.linkBytes.resize(std::size_t(r.integer(*s, "/series", "link_buckets")));
+        const nlohmann::json &lb = r.array(*s, "/series", "link_bytes");
+        for (std::size_t i = 0; i < lb.size(); ++i) {
+            const std::string w = "/series/link_bytes/" + std::to_string(i);
+            const auto b = std::size_t(r.integer(lb[i], w, "bucket"));
+            const int l = lookup(linkIndex, r.text(lb[i], w, "link"), w + "/link", "link");
+            const double bytes = r.number(lb[i], w, "bytes");
+            if (b >= series.linkBytes.size())
+                r.problems.push_back({w + "/bucket", "beyond link_buckets"});
+            else if (l >= 0)
+                series.linkBytes[b][l] = bytes;
+        }
+        series.pairBytes.resize(std::size_t(r.integer(*s, "/series", "pair_buckets")));
+        const nlohmann::json &pb = r.array(*s, "/series", "node_pairs");
+        for (std::size_t i = 0; i < pb.size(); ++i) {
+            const std::string w = "/series/node_pairs/" + std::to_string(i);
+            const auto b = std::size_t(r.integer(pb[i], w, "bucket"));
+            const int from = lookup(nodeIndex, r.text(pb[i], w, "from"), w + "/from", "node");
+            const int to = lookup(nodeIndex, r.text(pb[i], w, "to"), w + "/to", "node");
+            const double bytes = r.number(pb[i], w, "bytes");
+            if (b >= series.pairBytes.size())
+                r.problems.push_back({w + "/bucket", "beyond pair_buckets"});
+            else if (from >= 0 && to >= 0)
+                series.pairBytes[b][{from, to}] = bytes;
+        }
+        run.linkBytes.assign(std::size_t(directedLinks), 0.0);
+        const nlohmann::json &links = r.array(*s, "/series", "links");
+        for (std::size_t i = 0; i < links.size(); ++i) {
+            const std::string w = "/series/links/" + std::to_string(i);
+            const int l = lookup(linkIndex, r.text(links[i], w, "link"), w + "/link", "link");
+            const double bytes = r.number(links[i], w, "bytes");
+            if (l >= 0)
+                run.linkBytes[std::size_t(l)] = bytes;
+        }
+    }
+
+    const nlohmann::json &pairs = r.array(j, "", "node_pairs");
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const std::string w = "/node_pairs/" + std::to_string(i);
+        const int from = lookup(nodeIndex, r.text(pairs[i], w, "from"), w + "/from", "node");
+        const int to = lookup(nodeIndex, r.text(pairs[i], w, "to"), w + "/to", "node");
+        const double bytes = r.number(pairs[i], w, "bytes");
+        if (from >= 0 && to >= 0)
+            run.pairBytes[{from, to}] = bytes;
+    }
+
+    const nlohmann::json &events = r.array(j, "", "events");
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const std::string w = "/events/" + std::to_string(i);
+        SimLogEntry e;
+        e.time = r.number(events[i], w, "t");
+        e.kind = r.text(events[i], w, "kind");
+        if (events[i].is_object() && events[i].contains("job") && !events[i]["job"].is_null())
+            e.job = r.text(events[i], w, "job");
+        e.detail = r.text(events[i], w, "detail");
+        run.log.push_back(std::move(e));
+    }
+    if (!r.problems.empty())
+        return Result<RunResult>(std::move(r.problems));
+    return run;
 }
 
 } // namespace cb

@@ -5,12 +5,15 @@
 //   {"format": "clusterbench-run", "version": 1, "scenario", "policy", "seed",
 //    "summary": {makespan_s, mean_jct_s, cross_node_bytes, total_bytes, energy_kwh, cost,
 //                cost_model, energy_cost, gpu_hour_cost, tardiness_s, tardiness_cost, ...},
+//    "total_gpus",
 //    "jobs": [{id, submit_s, start_s, finish_s, queue_delay_s, jct_s, isolated_s, slowdown,
 //              tardiness_s, attempts, iteration_s, total_bytes, cross_node_bytes,
-//              energy_kwh, cost, gpus, tasks: ["worker-0@node", ...]}],
-//    "series": {bucket_s, gpu_utilisation: [...],
-//               links: [{link, capacity_gbps, utilisation: [...]}],   (links that carried bytes)
-//               node_pairs: [{bucket, from, to, bytes}]},
+//              energy_kwh, cost, gpus, tasks: ["worker-0@node", ...],
+//              placement: {start_s, pending_tasks, tasks: [{role, index, group, node, gpus}]}}],
+//    "series": {bucket_s, gpu_utilisation: [...], gpu_busy_s: [...],
+//               links: [{link, capacity_gbps, bytes, utilisation: [...]}], (links that carried bytes)
+//               link_buckets, link_bytes: [{bucket, link, bytes}],
+//               pair_buckets, node_pairs: [{bucket, from, to, bytes}]},
 //    "node_pairs": [{from, to, bytes}],                                 (cumulative)
 //    "events": [{t, kind, job, detail}]}
 // Times are seconds; unfinished jobs have null finish, JCT, slowdown and tardiness.
@@ -30,6 +33,10 @@ namespace cb {
 nlohmann::ordered_json runSummaryJson(const RunResult &run);
 nlohmann::ordered_json runToJson(const RunResult &run, const Cluster &cluster,
                                  const Topology &topology);
+/// Reads a run file (or a workspace run's timeline) back: runFromJson(runToJson(r)) == r for
+/// the cluster the run was made on. Node and link names are resolved against `cluster`;
+/// every problem carries its JSON pointer.
+Result<RunResult> runFromJson(const nlohmann::json &j, const Cluster &cluster);
 /// Writes the run file atomically.
 Status saveRunFile(const std::string &path, const RunResult &run, const Cluster &cluster,
                    const Topology &topology);

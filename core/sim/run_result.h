@@ -36,6 +36,7 @@ struct JobRun
     std::optional<double> jctSeconds() const;
     std::optional<double> slowdown() const;
     std::optional<double> tardinessSeconds() const;
+    bool operator==(const JobRun &) const = default;
 };
 
 struct SimLogEntry
@@ -44,6 +45,7 @@ struct SimLogEntry
     std::string kind; ///< arrival, start, finish, kill, requeue, node-down, node-up, hook
     std::string job;  ///< job id or empty
     std::string detail;
+    bool operator==(const SimLogEntry &) const = default;
 };
 
 /// Time series in buckets of equal width, starting at t = 0.
@@ -53,6 +55,7 @@ struct RunSeries
     std::vector<double> gpuBusySeconds;                   ///< whole-GPU equivalents x seconds
     std::vector<std::map<int, double>> linkBytes;         ///< directed link -> bytes
     std::vector<std::map<std::pair<int, int>, double>> pairBytes; ///< node pair -> bytes
+    bool operator==(const RunSeries &) const = default;
 };
 
 struct RunResult
@@ -82,6 +85,7 @@ struct RunResult
     double crossNodeBytes() const;
     double totalBytes() const;
     int finishedJobs() const;
+    bool operator==(const RunResult &) const = default;
 };
 
 } // namespace cb

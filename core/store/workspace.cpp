@@ -359,6 +359,23 @@ Result<std::vector<RunRecord>> Workspace::selectRuns(std::int64_t onlyId) const
     return out;
 }
 
+Result<std::int64_t> Workspace::findSweepRun(const std::string &sweepId, int gridIndex) const
+{
+    Statement s(m_db, "SELECT id FROM runs WHERE kind = 'sweep'"
+                      " AND json_extract(parameters, '$.sweep') = ?"
+                      " AND json_extract(parameters, '$.grid_index') = ? ORDER BY id LIMIT 1");
+    if (!s.ok())
+        return Result<std::int64_t>::failure(m_path, sqlite3_errmsg(m_db));
+    s.bind(1, sweepId);
+    s.bind(2, std::int64_t(gridIndex));
+    const int rc = s.step();
+    if (rc == SQLITE_ROW)
+        return s.integer(0);
+    if (rc != SQLITE_DONE)
+        return Result<std::int64_t>::failure(m_path, sqlite3_errmsg(m_db));
+    return std::int64_t(0);
+}
+
 Result<RunRecord> Workspace::run(std::int64_t id) const
 {
     auto found = selectRuns(id);

@@ -78,6 +78,9 @@ public:
     Result<std::vector<RunRecord>> runs() const;
     /// One run, complete.
     Result<RunRecord> run(std::int64_t id) const;
+    /// The run of a sweep's grid point (parameters "sweep" and "grid_index"), 0 when absent;
+    /// merging result files uses it to store every point once.
+    Result<std::int64_t> findSweepRun(const std::string &sweepId, int gridIndex) const;
 
 private:
     Workspace(std::string path, sqlite3 *db);

@@ -1,0 +1,115 @@
+#include "store/stored_run.h"
+
+#include "io/export/placement_json.h"
+#include "io/scenario_json.h"
+#include "sim/run_json.h"
+
+namespace cb {
+
+std::map<std::string, double> placementMetrics(const Placement &placement,
+                                               const TrafficReport &traffic)
+{
+    std::size_t tasks = 0;
+    for (const JobPlacement &jp : placement.jobs)
+        tasks += jp.tasks.size();
+    return {{"placed_jobs", double(placement.jobs.size())},
+            {"placed_tasks", double(tasks)},
+            {"waiting_jobs", double(placement.waiting.size())},
+            {"cross_node_bytes", traffic.crossNodeBytes},
+            {"total_bytes", traffic.totalBytes},
+            {"intra_node_bytes", traffic.intraNodeBytes},
+            {"max_link_bytes", traffic.maxLinkBytes},
+            {"max_link_seconds", traffic.maxLinkSeconds},
+            {"mean_hops", traffic.meanHops()}};
+}
+
+std::map<std::string, double> simulationMetrics(const RunResult &run)
+{
+    std::map<std::string, double> out;
+    const nlohmann::ordered_json summary = runSummaryJson(run);
+    for (auto it = summary.begin(); it != summary.end(); ++it)
+        if (it->is_number())
+            out[it.key()] = it->get<double>();
+    return out;
+}
+
+nlohmann::json storedTimeline(const Scenario &scenario, const Topology &topology,
+                              const Placement &placement, const TrafficReport &traffic,
+                              const RunResult *result)
+{
+    nlohmann::ordered_json j;
+    j["format"] = "clusterbench-stored-run";
+    j["version"] = 1;
+    j["placement"] = PlacementJson::toJson(placement);
+    j["traffic"] = traffic.toJson(scenario.cluster, topology);
+    j["run"] = result ? runToJson(*result, scenario.cluster, topology) : nlohmann::ordered_json();
+    return nlohmann::json(j);
+}
+
+nlohmann::json storedDecisionLog(const DecisionLog &log)
+{
+    std::size_t rows = 0;
+    for (const Decision &d : log.decisions)
+        rows += d.rows.size();
+    if (rows > kMaxStoredLogRows)
+        return nullptr;
+    return nlohmann::json(log.toJson());
+}
+
+namespace {
+
+Problems prefixed(const Problems &problems, const std::string &prefix)
+{
+    Problems out;
+    for (const Problem &p : problems)
+        out.push_back({prefix + p.where, p.message});
+    return out;
+}
+
+} // namespace
+
+Result<StoredRunDetail> decodeStoredRun(const RunRecord &record, const std::string &scenarioText)
+{
+    using R = Result<StoredRunDetail>;
+    const std::string run = "run " + std::to_string(record.id);
+    StoredRunDetail detail;
+    detail.record = record;
+    auto scenario = scenarioFromText(scenarioText);
+    if (!scenario)
+        return R(prefixed(scenario.problems(), run + ": scenario "));
+    detail.scenario = std::move(scenario.value());
+    const nlohmann::json &t = record.timeline;
+    if (!t.is_object() || t.value("format", "") != "clusterbench-stored-run")
+        return R::failure(run + ": timeline", "no stored placement (written by an older "
+                                              "ClusterBench, or not a placement run)");
+    auto placement = PlacementJson::fromJson(t["placement"], detail.scenario);
+    if (!placement)
+        return R(prefixed(placement.problems(), run + ": timeline/placement"));
+    detail.placement = std::move(placement.value());
+    if (t.contains("run") && !t["run"].is_null()) {
+        auto result = runFromJson(t["run"], detail.scenario.cluster);
+        if (!result)
+            return R(prefixed(result.problems(), run + ": timeline/run"));
+        detail.result = std::move(result.value());
+    }
+    if (!record.decisionLog.is_null()) {
+        auto log = DecisionLog::fromJson(record.decisionLog);
+        if (!log)
+            return R(prefixed(log.problems(), run + ": decision_log"));
+        detail.log = std::move(log.value());
+    }
+    return detail;
+}
+
+Result<StoredRunDetail> readStoredRun(const Workspace &workspace, std::int64_t id)
+{
+    auto record = workspace.run(id);
+    if (!record)
+        return Result<StoredRunDetail>(record.problems());
+    auto text = workspace.scenarioText(record->scenarioDigest);
+    if (!text)
+        return Result<StoredRunDetail>(text.problems());
+    return decodeStoredRun(record.value(), text.value());
+}
+
+} // namespace cb

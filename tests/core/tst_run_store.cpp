@@ -1,0 +1,278 @@
+// Runs stored in the workspace and read back without recomputing: the decision log and run
+// file readers round-trip exactly, simulate / place / compare write one run each (per policy)
+// into --workspace or $CLUSTERBENCH_WORKSPACE, --no-save writes nothing, and `show` prints
+// the stored metrics.
+
+#include "io/scenario_json.h"
+#include "net/topology.h"
+#include "sched/placer.h"
+#include "sched/policy_json.h"
+#include "sim/run_json.h"
+#include "sim/simulator.h"
+#include "store/stored_run.h"
+#include "store/workspace.h"
+
+#include <QtTest>
+
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+
+#include <sqlite3.h>
+
+using namespace cb;
+
+namespace {
+
+const std::string kTestbed = CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json";
+
+struct Cli
+{
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+Cli clusterbench(const QStringList &args, const QString &workspaceEnv = {})
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (!workspaceEnv.isEmpty())
+        env.insert(QStringLiteral("CLUSTERBENCH_WORKSPACE"), workspaceEnv);
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(CB_CLUSTERBENCH), args);
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            p.readAllStandardOutput().toStdString(), p.readAllStandardError().toStdString()};
+}
+
+Scenario testbed()
+{
+    auto s = loadScenarioFile(kTestbed);
+    return s.ok() ? s.value() : Scenario{};
+}
+
+Policy preset(const std::string &name)
+{
+    auto p = resolvePolicy(name, {});
+    return p.ok() ? p.value() : Policy{};
+}
+
+} // namespace
+
+class TestRunStore : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void decisionLogRoundTrip()
+    {
+        const Scenario s = testbed();
+        QCOMPARE(s.jobs.size(), std::size_t(9));
+        const Topology topo(s.cluster);
+        DecisionLog log;
+        (void)placeScenario(s, topo, preset("dltap"), 3, &log);
+        QVERIFY(log.decisions.size() > 10);
+        // Through text, as the workspace stores it.
+        const auto text = log.toJson().dump();
+        auto back = DecisionLog::fromJson(nlohmann::json::parse(text));
+        QVERIFY2(back.ok(), back.error().c_str());
+        QVERIFY(back.value() == log);
+        QCOMPARE(back->toJson().dump(), text);
+        // Some decisions must have filtered-out rows and groups != 0 to make this mean much.
+        bool filtered = false, tied = false;
+        for (const Decision &d : log.decisions)
+            for (const CandidateRow &r : d.rows) {
+                filtered = filtered || !r.feasible;
+                tied = tied || d.tied.size() > 1;
+            }
+        QVERIFY(filtered);
+        QVERIFY(tied);
+    }
+
+    void decisionLogErrorsNamePointers()
+    {
+        const Scenario s = testbed();
+        const Topology topo(s.cluster);
+        DecisionLog log;
+        (void)placeScenario(s, topo, preset("k8s-default"), 1, &log);
+        nlohmann::json j = log.toJson();
+        j["decisions"][2]["nodes"][1]["total"] = "high";
+        j["decisions"][4]["pick"] = "no-such-node";
+        auto bad = DecisionLog::fromJson(j);
+        QVERIFY(!bad.ok());
+        QCOMPARE(bad.problems().size(), std::size_t(2));
+        QCOMPARE(bad.problems()[0].where, std::string("/decisions/2/nodes/1/total"));
+        QCOMPARE(bad.problems()[1].where, std::string("/decisions/4/pick"));
+        QVERIFY(bad.problems()[1].message.find("no-such-node") != std::string::npos);
+    }
+
+    void runFileRoundTrip()
+    {
+        const Scenario s = testbed();
+        const Topology topo(s.cluster);
+        SimOptions options;
+        options.policy = preset("dltap");
+        options.seed = 1;
+        options.failures = {{s.cluster.nodes[2].id, 5000.0, 20000.0}};
+        auto run = simulate(s, options);
+        QVERIFY2(run.ok(), run.error().c_str());
+        QVERIFY(!run->series.pairBytes.empty());
+        QVERIFY(run->failures == 1);
+        const std::string text = runToJson(run.value(), s.cluster, topo).dump(1);
+        auto back = runFromJson(nlohmann::json::parse(text), s.cluster);
+        QVERIFY2(back.ok(), back.error().c_str());
+        QVERIFY(back->jobs == run->jobs);
+        QVERIFY(back->series == run->series);
+        QVERIFY(back->pairBytes == run->pairBytes);
+        QVERIFY(back->linkBytes == run->linkBytes);
+        QVERIFY(back->log == run->log);
+        QVERIFY(back.value() == run.value());
+        QCOMPARE(runToJson(back.value(), s.cluster, topo).dump(1), text);
+
+        // A run file of another cluster names nodes this one lacks.
+        nlohmann::json j = nlohmann::json::parse(text);
+        j["node_pairs"][0]["from"] = "ghost";
+        auto bad = runFromJson(j, s.cluster);
+        QVERIFY(!bad.ok());
+        QCOMPARE(bad.problems().front().where, std::string("/node_pairs/0/from"));
+    }
+
+    void simulateStoresARunThatReopens()
+    {
+        QTemporaryDir dir;
+        const QString ws = dir.filePath(QStringLiteral("ws.sqlite"));
+        const Cli sim = clusterbench({QStringLiteral("simulate"), QString::fromStdString(kTestbed),
+                                      QStringLiteral("--policy"), QStringLiteral("dltap"),
+                                      QStringLiteral("--seed"), QStringLiteral("1"),
+                                      QStringLiteral("--json"), QStringLiteral("--workspace"), ws});
+        QCOMPARE(sim.code, 0);
+        QVERIFY2(sim.err.find("Saved as run 1 in") != std::string::npos, sim.err.c_str());
+        const auto summary = nlohmann::json::parse(sim.out)["summary"];
+
+        auto opened = Workspace::open(ws.toStdString());
+        QVERIFY2(opened.ok(), opened.error().c_str());
+        auto detail = readStoredRun(*opened.value(), 1);
+        QVERIFY2(detail.ok(), detail.error().c_str());
+        QCOMPARE(detail->record.kind, std::string("simulate"));
+        QCOMPARE(detail->record.policy, std::string("dltap"));
+        QCOMPARE(detail->record.seed, std::uint64_t(1));
+        QCOMPARE(detail->record.metrics.at("mean_jct_s"), summary["mean_jct_s"].get<double>());
+        QCOMPARE(detail->record.metrics.at("jobs"), 9.0);
+        QCOMPARE(detail->scenario.jobs.size(), std::size_t(9));
+
+        // What the GUI would have computed, equal to what was stored.
+        const Scenario s = testbed();
+        const Topology topo(s.cluster);
+        SimOptions options;
+        options.policy = preset("dltap");
+        options.seed = 1;
+        auto run = simulate(s, options);
+        QVERIFY(run.ok());
+        QVERIFY(detail->result.has_value());
+        QVERIFY(detail->result.value() == run.value());
+        DecisionLog log;
+        const Placement placement = placeScenario(s, topo, preset("dltap"), 1, &log);
+        QVERIFY(detail->log.has_value());
+        QVERIFY(detail->log.value() == log);
+        QCOMPARE(detail->placement.jobs.size(), placement.jobs.size());
+        for (std::size_t i = 0; i < placement.jobs.size(); ++i)
+            QVERIFY(detail->placement.jobs[i].tasks == placement.jobs[i].tasks);
+
+        // show prints the stored metrics, as text and JSON.
+        const Cli show = clusterbench({QStringLiteral("show"), QStringLiteral("1"),
+                                       QStringLiteral("--workspace"), ws});
+        QCOMPARE(show.code, 0);
+        QVERIFY2(show.out.find("Run 1 (simulate, complete)") != std::string::npos, show.out.c_str());
+        QVERIFY(show.out.find("  jobs                    9\n") != std::string::npos);
+        QVERIFY(show.out.find("Decision log: " + std::to_string(log.decisions.size()) +
+                              " decisions stored") != std::string::npos);
+        const Cli showJson = clusterbench({QStringLiteral("show"), QStringLiteral("1"),
+                                           QStringLiteral("--workspace"), ws,
+                                           QStringLiteral("--json")});
+        QCOMPARE(showJson.code, 0);
+        const auto sj = nlohmann::json::parse(showJson.out);
+        QCOMPARE(sj["metrics"]["energy_kwh"].get<double>(), summary["energy_kwh"].get<double>());
+        QCOMPARE(sj["metrics"]["finished"].get<double>(), 9.0);
+    }
+
+    void placeAndCompareStoreOneRunEach()
+    {
+        QTemporaryDir dir;
+        const QString ws = dir.filePath(QStringLiteral("env.sqlite"));
+        // The default workspace comes from $CLUSTERBENCH_WORKSPACE.
+        const Cli place = clusterbench({QStringLiteral("place"), QString::fromStdString(kTestbed),
+                                        QStringLiteral("--policy"), QStringLiteral("k8s-default"),
+                                        QStringLiteral("--seed"), QStringLiteral("4")},
+                                       ws);
+        QCOMPARE(place.code, 0);
+        const Cli cmp = clusterbench({QStringLiteral("compare"), QString::fromStdString(kTestbed),
+                                      QStringLiteral("--policies"),
+                                      QStringLiteral("k8s-default,dltap"),
+                                      QStringLiteral("--seed"), QStringLiteral("4")},
+                                     ws);
+        QCOMPARE(cmp.code, 0);
+        QVERIFY2(cmp.err.find("Saved as runs 2, 3 in") != std::string::npos, cmp.err.c_str());
+        // Counts print as integers: every job fits on the testbed.
+        QVERIFY2(cmp.out.find("\nk8s-default       9       ") != std::string::npos,
+                 cmp.out.c_str());
+        QVERIFY(cmp.out.find("9.0") == std::string::npos);
+        const Cli noSave = clusterbench({QStringLiteral("place"), QString::fromStdString(kTestbed),
+                                         QStringLiteral("--policy"), QStringLiteral("dltap"),
+                                         QStringLiteral("--no-save")},
+                                        ws);
+        QCOMPARE(noSave.code, 0);
+        QVERIFY(noSave.err.empty());
+
+        const Cli history = clusterbench({QStringLiteral("history"), QStringLiteral("--json")}, ws);
+        QCOMPARE(history.code, 0);
+        const auto runs = nlohmann::json::parse(history.out);
+        QCOMPARE(runs.size(), std::size_t(3));
+        QCOMPARE(runs[0]["kind"].get<std::string>(), std::string("compare"));
+        QCOMPARE(runs[0]["policy"].get<std::string>(), std::string("dltap"));
+        QCOMPARE(runs[1]["policy"].get<std::string>(), std::string("k8s-default"));
+        QCOMPARE(runs[2]["kind"].get<std::string>(), std::string("place"));
+        // place and the compare row of the same policy and seed store the same figures.
+        QCOMPARE(runs[2]["metrics"]["cross_node_bytes"], runs[1]["metrics"]["cross_node_bytes"]);
+        QCOMPARE(runs[2]["metrics"]["placed_jobs"].get<double>(), 9.0);
+        QCOMPARE(runs[1]["metrics"]["cross_node_reduction"].get<double>(), 0.0);
+        QVERIFY(runs[0]["metrics"]["cross_node_reduction"].get<double>() > 0.0);
+
+        auto opened = Workspace::open(ws.toStdString());
+        QVERIFY(opened.ok());
+        auto detail = readStoredRun(*opened.value(), 3);
+        QVERIFY2(detail.ok(), detail.error().c_str());
+        QVERIFY(!detail->result.has_value());
+        const Scenario s = testbed();
+        const Topology topo(s.cluster);
+        const Placement placement = placeScenario(s, topo, preset("dltap"), 4);
+        QCOMPARE(detail->placement.jobs.size(), placement.jobs.size());
+        for (std::size_t i = 0; i < placement.jobs.size(); ++i)
+            QVERIFY(detail->placement.jobs[i].tasks == placement.jobs[i].tasks);
+    }
+
+    void unusableWorkspaceIsBadInput()
+    {
+        QTemporaryDir dir;
+        const QString ws = dir.filePath(QStringLiteral("newer.sqlite"));
+        {
+            auto w = Workspace::open(ws.toStdString());
+            QVERIFY(w.ok());
+        }
+        sqlite3 *db = nullptr;
+        QCOMPARE(sqlite3_open(ws.toUtf8().constData(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, "PRAGMA user_version = 99", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+        const Cli place = clusterbench({QStringLiteral("place"), QString::fromStdString(kTestbed),
+                                        QStringLiteral("--policy"), QStringLiteral("dltap"),
+                                        QStringLiteral("--workspace"), ws});
+        QCOMPARE(place.code, 2);
+        QVERIFY2(place.err.find("newer than this ClusterBench") != std::string::npos,
+                 place.err.c_str());
+        QVERIFY(place.out.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunStore)
+#include "tst_run_store.moc"
