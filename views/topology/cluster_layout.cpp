@@ -15,29 +15,54 @@ namespace cb::views {
 
 namespace {
 
-/// Columns of the node grid in every group: the count whose whole picture comes closest to
-/// a 16:10 window, so a few racks show as blocks and hundreds of racks as slim columns.
-int columnsFor(std::size_t largest, std::size_t groupCount, int tierCount)
+struct GridChoice
+{
+    int columns = 1;      ///< node columns inside every group
+    int groupsPerRow = 1; ///< groups side by side before the next row of groups
+};
+
+/// Height of a group of `nodes` nodes in `columns` columns.
+double groupHeight(std::size_t nodes, int columns)
 {
     using L = ClusterLayout;
-    if (largest <= 1)
-        return 1;
-    const double switchesHeight =
-        tierCount > 0 ? (tierCount - 1) * L::kTierGap + L::kSwitchHeight + 56 : 0;
-    int best = 1;
+    const double rows = std::ceil(double(nodes) / columns);
+    return L::kGroupHeader + rows * L::kNodeHeight + (rows - 1) * L::kNodeGap + L::kGroupPadding;
+}
+
+double groupWidth(int columns)
+{
+    using L = ClusterLayout;
+    const double inner = columns * L::kNodeWidth + (columns - 1) * L::kNodeGap;
+    return std::max(inner + 2 * L::kGroupPadding, L::kSwitchWidth + 8);
+}
+
+/// Node columns per group and groups per row whose whole picture comes closest to a 16:10
+/// window. Few racks stay in one row (as blocks); hundreds of racks wrap into a grid of
+/// rows, each with its leaf switches above it, instead of one long thin strip.
+GridChoice gridFor(std::size_t largest, std::size_t groupCount, int tierCount)
+{
+    using L = ClusterLayout;
+    GridChoice best;
+    if (groupCount == 0)
+        return best;
+    const double upperTiers = tierCount > 1 ? (tierCount - 1) * L::kTierGap : 0;
+    const double leafBand = tierCount > 0 ? L::kSwitchHeight + 56 : 0;
     double bestScore = std::numeric_limits<double>::infinity();
-    for (int c = 1; c <= int(std::min<std::size_t>(largest, 64)); ++c) {
-        const double inner = c * L::kNodeWidth + (c - 1) * L::kNodeGap;
-        const double width = double(groupCount) *
-                             (std::max(inner + 2 * L::kGroupPadding, L::kSwitchWidth + 8) +
-                              L::kGroupGap);
-        const double rows = std::ceil(double(largest) / c);
-        const double height = switchesHeight + L::kGroupHeader +
-                              rows * (L::kNodeHeight + L::kNodeGap) + L::kGroupPadding;
-        const double score = std::abs(std::log(width / height / 1.6));
-        if (score < bestScore - 1e-9) {
-            bestScore = score;
-            best = c;
+    const int maxColumns = int(std::clamp<std::size_t>(largest, 1, 64));
+    // Wrapping only pays off with many groups; a handful always stays in one row.
+    const int minPerRow = groupCount <= 8 ? int(groupCount) : 1;
+    for (int g = int(groupCount); g >= minPerRow; --g) {
+        const double rowsOfGroups = std::ceil(double(groupCount) / g);
+        for (int c = 1; c <= maxColumns; ++c) {
+            const double width = g * (groupWidth(c) + L::kGroupGap);
+            const double height = upperTiers +
+                                  rowsOfGroups * (leafBand + groupHeight(largest, c)) +
+                                  (rowsOfGroups - 1) * L::kRowGap;
+            const double score = std::abs(std::log(width / height / 1.6));
+            if (score < bestScore - 1e-9) {
+                bestScore = score;
+                best = {c, g};
+            }
         }
     }
     return best;
@@ -126,16 +151,26 @@ ClusterLayout::ClusterLayout(const Cluster &cluster)
         m_nodeGroup[n] = it->second;
     }
 
-    // Geometry of the groups along one row at the bottom.
-    const double groupTop = (m_tierCount > 0 ? (m_tierCount - 1) * kTierGap : 0) +
-                            (m_tierCount > 0 ? kSwitchHeight + 56 : 0);
+    // Geometry of the groups: rows of groups at the bottom, each row below its own strip of
+    // leaf switches (one row unless there are many groups).
+    const double leafTop = m_tierCount > 0 ? (m_tierCount - 1) * kTierGap : 0;
+    const double leafBand = m_tierCount > 0 ? kSwitchHeight + 56 : 0;
     m_nodeRect.assign(nodeCount, QRectF());
     std::size_t largest = 0;
     for (const Group &g : m_groups)
         largest = std::max(largest, g.nodes.size());
-    const int columns = columnsFor(largest, m_groups.size(), m_tierCount);
+    const GridChoice grid = gridFor(largest, m_groups.size(), m_tierCount);
+    const int columns = grid.columns;
+    m_groupsPerRow = grid.groupsPerRow;
+    const double rowPitch = leafBand + groupHeight(largest, columns) + kRowGap;
     double x = 0;
-    for (Group &g : m_groups) {
+    double rowWidthMax = 0;
+    for (std::size_t gi = 0; gi < m_groups.size(); ++gi) {
+        Group &g = m_groups[gi];
+        const int groupRow = int(gi) / m_groupsPerRow;
+        if (int(gi) % m_groupsPerRow == 0)
+            x = 0;
+        const double groupTop = leafTop + groupRow * rowPitch + leafBand;
         g.columns = int(std::min<std::size_t>(std::size_t(columns), g.nodes.size()));
         const int rows = int((g.nodes.size() + std::size_t(g.columns) - 1) / std::size_t(g.columns));
         const double innerWidth = g.columns * kNodeWidth + (g.columns - 1) * kNodeGap;
@@ -167,8 +202,9 @@ ClusterLayout::ClusterLayout(const Cluster &cluster)
         else
             g.title = QObject::tr("direct");
         x += width + kGroupGap;
+        rowWidthMax = std::max(rowWidthMax, x - kGroupGap);
     }
-    const double rowWidth = std::max(0.0, x - kGroupGap);
+    const double rowWidth = std::max(0.0, rowWidthMax);
 
     // Switch positions, tier by tier from the leaves up.
     m_switchCenter.assign(switchCount, QPointF());
@@ -176,7 +212,7 @@ ClusterLayout::ClusterLayout(const Cluster &cluster)
     for (const Group &g : m_groups)
         if (g.homeSwitch >= 0) {
             m_switchCenter[std::size_t(g.homeSwitch)] =
-                QPointF(g.rect.center().x(), (m_tierCount - 1) * kTierGap + kSwitchHeight / 2);
+                QPointF(g.rect.center().x(), g.rect.top() - leafBand + kSwitchHeight / 2);
             placed[std::size_t(g.homeSwitch)] = true;
         }
     for (int tier = m_tierCount - 1; tier >= 0; --tier) {
@@ -210,17 +246,19 @@ ClusterLayout::ClusterLayout(const Cluster &cluster)
     // Leaf switches without nodes of their own may collide with group-centred leaves:
     // push overlapping switches of each tier apart, keeping their order.
     for (int tier = 0; tier < m_tierCount; ++tier) {
+        // (Per row of the picture: wrapped leaf strips sit at different heights.)
         std::vector<int> row;
         for (std::size_t s = 0; s < switchCount; ++s)
             if (m_switchTier[s] == tier)
                 row.push_back(int(s));
         std::stable_sort(row.begin(), row.end(), [this](int l, int r) {
-            return m_switchCenter[std::size_t(l)].x() < m_switchCenter[std::size_t(r)].x();
+            const QPointF a = m_switchCenter[std::size_t(l)], b = m_switchCenter[std::size_t(r)];
+            return a.y() != b.y() ? a.y() < b.y() : a.x() < b.x();
         });
         for (std::size_t k = 1; k < row.size(); ++k) {
             QPointF &prev = m_switchCenter[std::size_t(row[k - 1])];
             QPointF &cur = m_switchCenter[std::size_t(row[k])];
-            if (cur.x() < prev.x() + kSwitchWidth + 8)
+            if (cur.y() == prev.y() && cur.x() < prev.x() + kSwitchWidth + 8)
                 cur.setX(prev.x() + kSwitchWidth + 8);
         }
     }

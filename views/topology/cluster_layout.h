@@ -2,7 +2,8 @@
 // Where the topology view draws things. Switches sit in tiers by their hop distance from the
 // nodes (leaves just above the nodes, spines and cores higher up); nodes are grouped under
 // their home switch (the first nearest switch they link to) and laid out as a grid per group,
-// with the group centred under its switch. Upper tiers are ordered by the mean position of
+// with the group centred under its switch. Many groups wrap into rows (a grid of racks, each
+// row with its leaf switches above it) so that a fitted view stays readable. Upper tiers are ordered by the mean position of
 // the switches they connect to, then spread evenly. Pure geometry: deterministic for a
 // given cluster, no scene involved, so the model tree and the tests can reuse it.
 
@@ -28,6 +29,7 @@ public:
     static constexpr double kSwitchWidth = 96;
     static constexpr double kSwitchHeight = 28;
     static constexpr double kTierGap = 120;
+    static constexpr double kRowGap = 48; ///< between wrapped rows of groups
 
     struct Group
     {
@@ -51,6 +53,8 @@ public:
     /// Switch index per node (-1 when the node links to no switch).
     const std::vector<int> &homeSwitches() const { return m_homeSwitch; }
     QRectF bounds() const { return m_bounds; }
+    /// Groups side by side in one row (all of them unless many groups wrap into a grid).
+    int groupsPerRow() const { return m_groupsPerRow; }
 
 private:
     int m_tierCount = 0;
@@ -61,6 +65,7 @@ private:
     std::vector<QRectF> m_nodeRect;
     std::vector<Group> m_groups;
     QRectF m_bounds;
+    int m_groupsPerRow = 1;
 };
 
 } // namespace cb::views

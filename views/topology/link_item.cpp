@@ -1,5 +1,8 @@
 #include "topology/link_item.h"
 
+#include "topology/topology_style.h"
+
+#include <QObject>
 #include <QPainter>
 #include <QPainterPathStroker>
 #include <QStyleOptionGraphicsItem>
@@ -15,6 +18,27 @@ LinkItem::LinkItem(const QLineF &line, double width, const QColor &color, const 
     , m_toolTip(toolTip)
 {
     setZValue(0);
+}
+
+QString LinkItem::toolTipText() const
+{
+    if (m_utilisation < 0)
+        return m_toolTip;
+    return m_toolTip + QObject::tr("\nutilisation %1 %").arg(m_utilisation * 100, 0, 'f', 1);
+}
+
+void LinkItem::setUtilisation(const std::vector<double> &perLink)
+{
+    double u = -1;
+    if (!perLink.empty())
+        for (int l : m_links)
+            if (l >= 0 && l < int(perLink.size()))
+                u = std::max(u, perLink[std::size_t(l)]);
+    if (u == m_utilisation)
+        return;
+    m_utilisation = u;
+    setZValue(u >= 0 ? 0.5 + std::min(u, 1.0) * 0.4 : 0); // busy links over idle ones
+    update();
 }
 
 QRectF LinkItem::boundingRect() const
@@ -35,7 +59,10 @@ QPainterPath LinkItem::shape() const
 void LinkItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
 {
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
-    QPen pen(m_color, m_width * lod < 1.0 ? 0.0 : m_width);
+    QColor color = m_color;
+    if (m_utilisation >= 0)
+        color = topology_style::utilisationColor(m_utilisation);
+    QPen pen(color, m_width * lod < 1.0 ? 0.0 : m_width);
     pen.setCapStyle(Qt::FlatCap);
     painter->setPen(pen);
     painter->drawLine(m_line);

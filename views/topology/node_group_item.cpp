@@ -1,5 +1,6 @@
 #include "topology/node_group_item.h"
 
+#include "topology/topology_scene.h"
 #include "topology/topology_style.h"
 
 #include <QFontMetricsF>
@@ -7,6 +8,7 @@
 #include <QStyleOptionGraphicsItem>
 
 #include <algorithm>
+#include <cmath>
 
 namespace cb::views {
 
@@ -78,6 +80,22 @@ void NodeGroupItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *opt
         // Aggregated: the rack as one block, tinted like its nodes.
         painter->setBrush(m_allGpu ? st::kGpuNodeBorder.lighter(150) : st::kCpuNodeBorder);
         painter->drawRect(m_rect);
+        if (m_overlay && m_overlay->active()) {
+            // A run is shown: every node still gets its own colour, as a plain cell.
+            painter->setPen(Qt::NoPen);
+            for (std::size_t k = 0; k < m_nodes.size(); ++k) {
+                const QColor fill = overlayFill(m_nodes[k]);
+                if (fill.isValid()) {
+                    painter->setBrush(fill);
+                    painter->drawRect(m_nodeRects[k]);
+                }
+            }
+            if (m_overlay->marked >= 0 && contains(m_overlay->marked)) {
+                painter->setPen(QPen(st::kChosenNode, 0));
+                painter->setBrush(st::kChosenNode);
+                painter->drawRect(nodeRect(m_overlay->marked).adjusted(-6, -6, 6, 6));
+            }
+        }
         if (m_selected >= 0) {
             painter->setPen(QPen(st::kSelection, 0));
             painter->setBrush(st::kSelection);
@@ -111,18 +129,31 @@ void NodeGroupItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *opt
     for (std::size_t k = 0; k < m_nodes.size(); ++k) {
         if (!exposed.isEmpty() && !exposed.intersects(m_nodeRects[k]))
             continue;
-        paintNode(painter, m_cluster.nodes[std::size_t(m_nodes[k])], m_nodeRects[k], lod,
-                  m_nodes[k] == m_selected);
+        paintNode(painter, m_nodes[k], m_nodeRects[k], lod, m_nodes[k] == m_selected);
     }
 }
 
-void NodeGroupItem::paintNode(QPainter *painter, const Node &node, const QRectF &rect,
+QColor NodeGroupItem::overlayFill(int nodeIndex) const
+{
+    if (!m_overlay || !m_overlay->active() || nodeIndex >= int(m_overlay->values.size()))
+        return {};
+    const float v = m_overlay->values[std::size_t(nodeIndex)];
+    if (std::isnan(v))
+        return {};
+    return v < 0 ? st::kFilteredNode : st::scoreColor(v);
+}
+
+void NodeGroupItem::paintNode(QPainter *painter, int nodeIndex, const QRectF &rect,
                               double lod, bool selected) const
 {
+    const Node &node = m_cluster.nodes[std::size_t(nodeIndex)];
     const bool gpu = node.gpus > 0;
-    painter->setBrush(gpu ? st::kGpuNodeFill : st::kCpuNodeFill);
-    painter->setPen(selected ? QPen(st::kSelection, 3)
-                             : QPen(gpu ? st::kGpuNodeBorder : st::kCpuNodeBorder, 0));
+    const QColor fill = overlayFill(nodeIndex);
+    const bool marked = m_overlay && m_overlay->marked == nodeIndex;
+    painter->setBrush(fill.isValid() ? fill : gpu ? st::kGpuNodeFill : st::kCpuNodeFill);
+    painter->setPen(marked     ? QPen(st::kChosenNode, 4)
+                    : selected ? QPen(st::kSelection, 3)
+                               : QPen(gpu ? st::kGpuNodeBorder : st::kCpuNodeBorder, 0));
     if (lod < 0.6) {
         painter->drawRect(rect);
         return;
@@ -132,7 +163,10 @@ void NodeGroupItem::paintNode(QPainter *painter, const Node &node, const QRectF 
     font.setPixelSize(10);
     font.setBold(false);
     painter->setFont(font);
-    painter->setPen(st::kGroupText);
+    if (fill.isValid() && fill.lightnessF() < 0.5)
+        painter->setPen(Qt::white);
+    else
+        painter->setPen(st::kGroupText);
     const QRectF textRect(rect.left() + 4, rect.top() + 2, rect.width() - 8, 14);
     painter->drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter,
                       QFontMetricsF(font).elidedText(QString::fromStdString(node.id),
@@ -143,7 +177,11 @@ void NodeGroupItem::paintNode(QPainter *painter, const Node &node, const QRectF 
     if (node.gpus > 0 && node.gpus <= 16) {
         painter->setPen(Qt::NoPen);
         painter->setBrush(st::kGpuChip);
+        const double busy = m_overlay && nodeIndex < int(m_overlay->gpusUsed.size())
+                                ? double(m_overlay->gpusUsed[std::size_t(nodeIndex)])
+                                : 0.0;
         for (int g = 0; g < node.gpus; ++g) {
+            painter->setBrush(g < std::ceil(busy - 1e-9) ? st::kBusyGpuChip : st::kGpuChip);
             const int row = g / 8, col = g % 8;
             painter->drawRect(QRectF(rect.left() + 5 + col * (chip + gap),
                                      top + row * (chip + gap), chip, chip));

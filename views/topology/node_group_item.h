@@ -12,6 +12,8 @@
 
 namespace cb::views {
 
+struct NodeOverlay;
+
 class NodeGroupItem : public QGraphicsItem
 {
 public:
@@ -24,6 +26,8 @@ public:
     QRectF nodeRect(int nodeIndex) const;
     bool contains(int nodeIndex) const;
     void setSelectedNode(int nodeIndex); ///< -1 clears
+    /// Run colouring owned by the scene (may be inactive); null for none.
+    void setOverlay(const NodeOverlay *overlay) { m_overlay = overlay; }
     const std::vector<int> &nodes() const { return m_nodes; }
 
     QRectF boundingRect() const override;
@@ -31,8 +35,10 @@ public:
                QWidget *widget) override;
 
 private:
-    void paintNode(QPainter *painter, const Node &node, const QRectF &rect, double lod,
+    void paintNode(QPainter *painter, int nodeIndex, const QRectF &rect, double lod,
                    bool selected) const;
+    /// Fill of a node under the overlay, or invalid when the overlay says nothing.
+    QColor overlayFill(int nodeIndex) const;
 
     const Cluster &m_cluster;
     QString m_title;
@@ -42,6 +48,7 @@ private:
     std::vector<QRectF> m_nodeRects;
     bool m_allGpu = true;
     int m_selected = -1;
+    const NodeOverlay *m_overlay = nullptr;
 };
 
 } // namespace cb::views

@@ -52,6 +52,7 @@ void TopologyScene::rebuild()
     m_rebuildPending = false;
     clear();
     m_groups.clear();
+    m_linkItems.clear();
     m_cluster = m_document->scenario().cluster;
     const Cluster &c = m_cluster;
     const ClusterLayout layout(c);
@@ -73,6 +74,7 @@ void TopologyScene::rebuild()
             m_nodeGroup[std::size_t(n)] = int(m_groups.size());
         }
         auto *item = new NodeGroupItem(m_cluster, g.title, g.rect, g.nodes, std::move(rects));
+        item->setOverlay(&m_overlay);
         addItem(item);
         m_groups.push_back(item);
     }
@@ -92,10 +94,12 @@ void TopologyScene::rebuild()
         double capacity = 0;
         double maxCapacity = 0;
         QString a, b;
+        std::vector<int> links;
     };
     std::map<std::pair<int, int>, Bundle> bundles; // key: (endpoint a, endpoint b) encoded
     const int groupBase = int(c.switches.size());
-    for (const Link &link : c.links) {
+    for (std::size_t li = 0; li < c.links.size(); ++li) {
+        const Link &link = c.links[li];
         auto na = nodeIndex.find(link.a), nb = nodeIndex.find(link.b);
         auto sa = switchIndex.find(link.a), sb = switchIndex.find(link.b);
         std::pair<int, int> key;
@@ -136,6 +140,7 @@ void TopologyScene::rebuild()
         }
         auto [it, inserted] = bundles.emplace(key, proto);
         it->second.count += 1;
+        it->second.links.push_back(int(li));
         it->second.capacity += link.capacityGbps;
         it->second.maxCapacity = std::max(it->second.maxCapacity, link.capacityGbps);
     }
@@ -149,8 +154,16 @@ void TopologyScene::rebuild()
                                       .arg(formatGbps(b.capacity));
         auto *item = new LinkItem(b.line, st::linkWidth(b.maxCapacity),
                                   st::linkColor(b.tier, tiers), tip);
+        item->setLinks(b.links);
         addItem(item);
+        m_linkItems.push_back(item);
     }
+    if (m_overlay.values.size() != c.nodes.size())
+        m_overlay = {};
+    if (m_linkUtilisation.size() != c.links.size())
+        m_linkUtilisation.clear();
+    for (LinkItem *item : m_linkItems)
+        item->setUtilisation(m_linkUtilisation);
     const QRectF bounds = layout.bounds().adjusted(-40, -40, 40, 40);
     setSceneRect(bounds);
     if (m_selectedNode >= int(c.nodes.size()))
@@ -159,6 +172,29 @@ void TopologyScene::rebuild()
         m_groups[std::size_t(m_nodeGroup[std::size_t(m_selectedNode)])]->setSelectedNode(
             m_selectedNode);
     emit rebuilt();
+}
+
+void TopologyScene::setNodeOverlay(NodeOverlay overlay)
+{
+    if (!overlay.values.empty() && overlay.values.size() != m_cluster.nodes.size())
+        overlay = {};
+    const int oldMarked = m_overlay.marked;
+    const bool wasActive = m_overlay.active();
+    m_overlay = std::move(overlay);
+    if (!wasActive && !m_overlay.active())
+        return;
+    for (NodeGroupItem *g : m_groups)
+        g->update();
+    (void)oldMarked;
+}
+
+void TopologyScene::setLinkUtilisation(std::vector<double> perLink)
+{
+    if (!perLink.empty() && perLink.size() != m_cluster.links.size())
+        perLink.clear();
+    m_linkUtilisation = std::move(perLink);
+    for (LinkItem *item : m_linkItems)
+        item->setUtilisation(m_linkUtilisation);
 }
 
 int TopologyScene::nodeAt(const QPointF &scenePos) const

@@ -12,7 +12,19 @@
 namespace cb::views {
 
 class Document;
+class LinkItem;
 class NodeGroupItem;
+
+/// What a run paints over the nodes: a value per node (NaN: nothing, < 0: filtered out,
+/// 0..1: relative score) and one marked node (the chosen one).
+struct NodeOverlay
+{
+    std::vector<float> values;
+    int marked = -1;
+    /// GPUs allocated per node (drawn as busy chips); empty for none.
+    std::vector<float> gpusUsed;
+    bool active() const { return !values.empty(); }
+};
 
 class TopologyScene : public QGraphicsScene
 {
@@ -33,6 +45,14 @@ public:
     int groupItemCount() const { return int(m_groups.size()); }
     int tierCount() const { return m_tierCount; }
 
+    /// Colours nodes by `overlay` (empty values clear it); repaints only the racks.
+    void setNodeOverlay(NodeOverlay overlay);
+    const NodeOverlay &nodeOverlay() const { return m_overlay; }
+    /// Colours links by utilisation: one fraction per cluster link (the busier direction),
+    /// empty clears. A bundle of parallel links shows its busiest member.
+    void setLinkUtilisation(std::vector<double> perLink);
+    const std::vector<double> &linkUtilisation() const { return m_linkUtilisation; }
+
 signals:
     void nodeClicked(int nodeIndex);
     void rebuilt();
@@ -48,6 +68,9 @@ private:
     Document *m_document;
     Cluster m_cluster; ///< the snapshot the items draw
     std::vector<NodeGroupItem *> m_groups;
+    std::vector<LinkItem *> m_linkItems;
+    NodeOverlay m_overlay;
+    std::vector<double> m_linkUtilisation;
     std::vector<int> m_nodeGroup;
     int m_selectedNode = -1;
     int m_tierCount = 0;

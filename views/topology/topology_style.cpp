@@ -38,3 +38,32 @@ double linkWidth(double capacityGbps)
 }
 
 } // namespace cb::views::topology_style
+
+namespace cb::views::topology_style {
+
+namespace {
+QColor mix(const QColor &a, const QColor &b, double t)
+{
+    t = std::clamp(t, 0.0, 1.0);
+    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t),
+                            float(a.greenF() + (b.greenF() - a.greenF()) * t),
+                            float(a.blueF() + (b.blueF() - a.blueF()) * t));
+}
+} // namespace
+
+QColor utilisationColor(double fraction)
+{
+    // Idle links stay visible but quiet; half load is amber, full load red.
+    static const QColor idle(0xa5, 0xd6, 0xa7), half(0xff, 0xb3, 0x00), full(0xc6, 0x28, 0x28);
+    if (fraction <= 0)
+        return QColor(0xb0, 0xbe, 0xc5);
+    return fraction < 0.5 ? mix(idle, half, fraction / 0.5) : mix(half, full, (fraction - 0.5) / 0.5);
+}
+
+QColor scoreColor(double relative)
+{
+    static const QColor low(0xe3, 0xf2, 0xfd), high(0x0d, 0x47, 0xa1);
+    return mix(low, high, relative);
+}
+
+} // namespace cb::views::topology_style

@@ -9,6 +9,11 @@ namespace cb::views::topology_style {
 QColor switchColor(int tier, int tierCount);
 /// Link colour for a link whose upper end sits at `tier`.
 QColor linkColor(int tier, int tierCount);
+/// Link colour for a utilisation fraction: idle grey-green through amber to red (>= 1).
+QColor utilisationColor(double fraction);
+/// Node fill for a relative score 0..1 (pale to deep blue); filtered-out nodes use kFiltered.
+QColor scoreColor(double relative);
+
 /// Stroke width in scene units for a capacity: 10 Gb/s -> 1, 100 -> 5, 400 -> 7.4.
 double linkWidth(double capacityGbps);
 
@@ -21,5 +26,8 @@ inline const QColor kCpuNodeFill{0xec, 0xef, 0xf1};
 inline const QColor kCpuNodeBorder{0x78, 0x90, 0x9c};
 inline const QColor kGpuChip{0x2e, 0x7d, 0x32};
 inline const QColor kSelection{0xff, 0x8f, 0x00};
+inline const QColor kBusyGpuChip{0xff, 0x6f, 0x00};
+inline const QColor kFilteredNode{0xe0, 0xe0, 0xe0};
+inline const QColor kChosenNode{0xd8, 0x43, 0x15};
 
 } // namespace cb::views::topology_style
