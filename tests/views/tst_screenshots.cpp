@@ -3,6 +3,10 @@
 // should be visible is: the workspace instead of the start page, a fitted topology, filled
 // docks.
 
+#include "analysis/decision_stepper.h"
+#include "analysis/run_session.h"
+#include "analysis/run_timeline.h"
+#include "analysis/traffic_heatmap.h"
 #include "document/document.h"
 #include "io/scenario_json.h"
 #include "models/cluster_tree_model.h"
@@ -21,6 +25,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <qcustomplot.h>
 
 using namespace cb;
 using namespace cb::views;
@@ -35,6 +40,8 @@ private slots:
     void samples_data();
     void samples();
     void builtInCode();
+    void analysisViews_data();
+    void analysisViews();
 
 private:
     void shoot(MainWindow &window, const QString &name);
@@ -143,6 +150,77 @@ void TestScreenshots::builtInCode()
     QVERIFY(saveScenarioFile(big.toStdString(), testing::leafSpineScenario(64, 8, 32)).ok());
     QVERIFY(window.openFile(big));
     shoot(window, QStringLiteral("built-in-code-2048"));
+}
+
+void TestScreenshots::analysisViews_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("jobs"); // the first N jobs of the file (0: all)
+    QTest::newRow("dltap-testbed") << QStringLiteral(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json") << 0;
+    // All 300 jobs would log ~4,000 decisions x 1,024 candidate rows; the first 40 show the
+    // same views on the full-size fabric within the test's time budget.
+    QTest::newRow("fat-tree-1024") << QStringLiteral(CB_SOURCE_DIR "/sample-clusters/fat-tree-1024.json") << 40;
+}
+
+void TestScreenshots::analysisViews()
+{
+    // A dltap run, simulated: the window with the stepper mid-way (topology coloured by
+    // score, the chosen node marked), then each analysis view on its own at a useful size.
+    QFETCH(QString, file);
+    QFETCH(int, jobs);
+    auto loaded = loadScenarioFile(file.toStdString());
+    QVERIFY2(loaded.ok(), loaded.error().c_str());
+    Scenario s = loaded.value();
+    if (jobs > 0 && int(s.jobs.size()) > jobs)
+        s.jobs.resize(std::size_t(jobs));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QFileInfo(file).fileName());
+    QVERIFY(saveScenarioFile(path.toStdString(), s).ok());
+    MainWindow window;
+    QVERIFY(window.openFile(path));
+    auto computed = computeRunSession(window.document()->scenario(), "dltap", 1, true);
+    QVERIFY2(computed.ok(), computed.error().c_str());
+    auto run = std::make_shared<const RunSession>(std::move(computed.value()));
+    window.showRun(run);
+    DecisionStepper *stepper = window.decisionStepper();
+    QVERIFY(stepper->decisionCount() > 0);
+    stepper->seek(stepper->decisionCount() / 2);
+    const QString base = QFileInfo(file).completeBaseName();
+    shoot(window, base + QStringLiteral("-run"));
+    QVERIFY(window.topologyScene()->nodeOverlay().active());
+
+    auto grabAlone = [this](QWidget *w, QSize size, const QString &name) {
+        w->resize(size);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w));
+        for (QCustomPlot *plot : w->findChildren<QCustomPlot *>())
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+        QCoreApplication::processEvents();
+        const QImage image = w->grab().toImage();
+        const QString out = m_out.filePath(name + QStringLiteral(".png"));
+        QVERIFY2(image.save(out), qPrintable(out));
+        qInfo("wrote %s", qPrintable(out));
+    };
+    // The same run in views of their own, at sizes a user would give them.
+    DecisionStepper aloneStepper;
+    aloneStepper.setSession(run);
+    aloneStepper.seek(stepper->decisionCount() / 2);
+    grabAlone(&aloneStepper, QSize(760, 820), base + QStringLiteral("-stepper"));
+    TrafficHeatmap heatmap;
+    aloneStepper.last();
+    heatmap.setSession(run, aloneStepper.replay());
+    grabAlone(&heatmap, QSize(820, 760), base + QStringLiteral("-heatmap-decision"));
+    heatmap.setSource(TrafficHeatmap::Source::Cumulative);
+    heatmap.setTime(run->result->makespanSeconds * 0.4);
+    heatmap.setLogScale(true);
+    grabAlone(&heatmap, QSize(820, 760), base + QStringLiteral("-heatmap-cumulative-log"));
+    heatmap.setLogScale(false);
+    heatmap.setSource(TrafficHeatmap::Source::Links);
+    grabAlone(&heatmap, QSize(820, 760), base + QStringLiteral("-heatmap-links"));
+    RunTimeline timeline;
+    timeline.setSession(run);
+    timeline.setTime(run->result->makespanSeconds * 0.4);
+    grabAlone(&timeline, QSize(1200, 760), base + QStringLiteral("-timeline"));
 }
 
 QTEST_MAIN(TestScreenshots)

@@ -1,6 +1,10 @@
 #include "window/main_window.h"
 
+#include "analysis/decision_stepper.h"
 #include "analysis/place_run_dialog.h"
+#include "analysis/run_timeline.h"
+#include "analysis/timeline_series.h"
+#include "analysis/traffic_heatmap.h"
 #include "analysis/run_session.h"
 #include "document/document.h"
 #include "io/scenario_json.h"
@@ -123,6 +127,65 @@ void MainWindow::createDocks()
     addDockWidget(Qt::BottomDockWidgetArea, jobDock);
     resizeDocks({clusterDock}, {430}, Qt::Horizontal);
     resizeDocks({jobDock}, {230}, Qt::Vertical);
+    createAnalysisDocks();
+}
+
+void MainWindow::createAnalysisDocks()
+{
+    m_stepper = new DecisionStepper(this);
+    auto *stepperDock = new QDockWidget(tr("Decisions"), this);
+    stepperDock->setObjectName(QStringLiteral("stepperDock"));
+    stepperDock->setWidget(m_stepper);
+    addDockWidget(Qt::RightDockWidgetArea, stepperDock);
+    resizeDocks({stepperDock}, {520}, Qt::Horizontal);
+    connect(m_stepper, &DecisionStepper::cursorChanged, this, &MainWindow::updateRunOverlay);
+
+    m_heatmap = new TrafficHeatmap(this);
+    auto *heatmapDock = new QDockWidget(tr("Traffic"), this);
+    heatmapDock->setObjectName(QStringLiteral("heatmapDock"));
+    heatmapDock->setWidget(m_heatmap);
+    addDockWidget(Qt::RightDockWidgetArea, heatmapDock);
+    tabifyDockWidget(stepperDock, heatmapDock);
+    connect(m_stepper, &DecisionStepper::cursorChanged, m_heatmap,
+            &TrafficHeatmap::decisionMoved);
+
+    m_timeline = new RunTimeline(this);
+    auto *timelineDock = new QDockWidget(tr("Timeline"), this);
+    timelineDock->setObjectName(QStringLiteral("timelineDock"));
+    timelineDock->setWidget(m_timeline);
+    addDockWidget(Qt::BottomDockWidgetArea, timelineDock);
+    if (auto *jobDock = findChild<QDockWidget *>(QStringLiteral("jobDock")))
+        tabifyDockWidget(jobDock, timelineDock);
+    connect(m_timeline, &RunTimeline::timeChanged, m_heatmap, &TrafficHeatmap::setTime);
+    connect(m_timeline, &RunTimeline::timeChanged, this, &MainWindow::updateLinkUtilisation);
+    stepperDock->raise();
+    // A run of another scenario (or of an edited one) no longer matches the view.
+    connect(m_document, &Document::scenarioReplaced, this, [this] { showRun(nullptr); });
+    auto clusterEdited = [this](Document::Part part, int) {
+        if (part != Document::Part::Jobs && m_runMatchesCluster) {
+            m_runMatchesCluster = false;
+            updateRunOverlay();
+            updateLinkUtilisation();
+        }
+    };
+    connect(m_document, &Document::rowInserted, this, clusterEdited);
+    connect(m_document, &Document::rowRemoved, this, clusterEdited);
+    connect(m_document, &Document::rowChanged, this, clusterEdited);
+}
+
+void MainWindow::updateLinkUtilisation()
+{
+    if (!m_runMatchesCluster || !m_run->result) {
+        m_scene->setLinkUtilisation({});
+        return;
+    }
+    m_scene->setLinkUtilisation(
+        linkUtilisationAt(m_run->scenario, *m_run->result, m_timeline->time()));
+}
+
+void MainWindow::updateRunOverlay()
+{
+    m_scene->setNodeOverlay(m_runMatchesCluster ? decisionOverlay(*m_stepper) : NodeOverlay{});
 }
 
 void MainWindow::createActions()
@@ -472,8 +535,14 @@ bool MainWindow::startRun(const std::string &policy, std::uint64_t seed, bool si
             return;
         Result<RunSession> &r = **outcome;
         if (!r.ok()) {
-            if (!*cancel)
-                QMessageBox::warning(this, tr("Run failed"), QString::fromStdString(r.error()));
+            if (!*cancel) {
+                // Not modal-blocking: the window stays usable and tests are not stopped.
+                auto *box = new QMessageBox(QMessageBox::Warning, tr("Run failed"),
+                                            QString::fromStdString(r.error()), QMessageBox::Ok,
+                                            this);
+                box->setAttribute(Qt::WA_DeleteOnClose);
+                box->open();
+            }
             statusBar()->showMessage(*cancel ? tr("Run cancelled") : tr("Run failed"), 5000);
             emit runShown(nullptr);
             return;
@@ -487,6 +556,21 @@ bool MainWindow::startRun(const std::string &policy, std::uint64_t seed, bool si
 void MainWindow::showRun(std::shared_ptr<const RunSession> session)
 {
     m_run = std::move(session);
+    // The topology view draws the open scenario: colour it only if the run used that cluster.
+    m_runMatchesCluster = m_run && m_run->scenario.cluster == m_document->scenario().cluster;
+    // The heatmap reads the stepper's replay: let go of the old one before it is replaced.
+    m_heatmap->setSession(nullptr, nullptr);
+    m_stepper->setSession(m_run);
+    m_heatmap->setSession(m_run, m_stepper->replay());
+    m_timeline->setSession(m_run);
+    updateRunOverlay();
+    updateLinkUtilisation();
+    if (m_run) {
+        if (auto *dock = findChild<QDockWidget *>(QStringLiteral("stepperDock")))
+            dock->raise();
+        if (auto *dock = findChild<QDockWidget *>(QStringLiteral("timelineDock")); dock && m_run->result)
+            dock->raise();
+    }
     if (m_run) {
         QString text = tr("Run %1: %2 decisions, %3 jobs placed, %4 waiting")
                            .arg(m_run->label)

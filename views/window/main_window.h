@@ -18,6 +18,9 @@ class QThread;
 namespace cb::views {
 
 class ClusterPanel;
+class DecisionStepper;
+class RunTimeline;
+class TrafficHeatmap;
 class Document;
 class JobQueuePanel;
 struct RunSession;
@@ -39,6 +42,9 @@ public:
     StartPage *startPage() const { return m_startPage; }
     ClusterPanel *clusterPanel() const { return m_clusterPanel; }
     JobQueuePanel *jobQueuePanel() const { return m_jobPanel; }
+    DecisionStepper *decisionStepper() const { return m_stepper; }
+    TrafficHeatmap *trafficHeatmap() const { return m_heatmap; }
+    RunTimeline *runTimeline() const { return m_timeline; }
     bool isShowingStartPage() const;
 
     /// Opens a scenario file. On failure shows the problems (non-blocking) and keeps the
@@ -86,6 +92,9 @@ private:
     void updateOverlay();
     void about();
     void placeAndSimulate();
+    void createAnalysisDocks();
+    void updateRunOverlay();
+    void updateLinkUtilisation();
 
     Document *m_document;
     QStackedWidget *m_stack;
@@ -94,6 +103,10 @@ private:
     TopologyView *m_view;
     ClusterPanel *m_clusterPanel;
     JobQueuePanel *m_jobPanel;
+    DecisionStepper *m_stepper = nullptr;
+    TrafficHeatmap *m_heatmap = nullptr;
+    RunTimeline *m_timeline = nullptr;
+    bool m_runMatchesCluster = false;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     QAction *m_saveAction = nullptr;

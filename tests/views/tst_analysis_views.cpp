@@ -1,0 +1,451 @@
+// The traffic heatmap, the timelines and their wiring: stepping forward then back restores
+// the same heatmap cells exactly; log scale blanks zero cells without changing the data;
+// simulated buckets and the cumulative matrix add up to the run's figures; tooltips name
+// nodes and links with exact bytes; PNG, PDF and SVG export; derived power and cost match
+// the simulator's totals; the Gantt chart's bars and rows; the shared scrubber; the wrapped
+// topology layout for many racks; and the main window running a policy end to end.
+
+#include "analysis/decision_replay.h"
+#include "analysis/decision_stepper.h"
+#include "analysis/plot_export.h"
+#include "analysis/run_session.h"
+#include "analysis/run_timeline.h"
+#include "analysis/timeline_series.h"
+#include "analysis/traffic_heatmap.h"
+#include "document/document.h"
+#include "io/scenario_json.h"
+#include "test_scenarios.h"
+#include "topology/cluster_layout.h"
+#include "topology/topology_scene.h"
+#include "window/main_window.h"
+
+#include <QFile>
+#include <QImage>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <qcustomplot.h>
+
+#include <cmath>
+#include <numeric>
+#include <set>
+
+using namespace cb;
+using namespace cb::views;
+
+class TestAnalysisViews : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void heatmapForwardThenBack();
+    void heatmapLogScale();
+    void heatmapSimulatedSources();
+    void heatmapToolTips();
+    void exportFormats();
+    void timelineSeriesMatchesRun();
+    void ganttBarsAndRows();
+    void scrubberDrivesHeatmap();
+    void linkUtilisation();
+    void layoutWrapsManyRacks();
+    void mainWindowRunsPolicy();
+};
+
+namespace {
+
+std::shared_ptr<const RunSession> session(const Scenario &s, bool simulate,
+                                          const std::string &policy = "dltap")
+{
+    auto r = computeRunSession(s, policy, 1, simulate);
+    if (!r)
+        qFatal("computeRunSession: %s", r.error().c_str());
+    return std::make_shared<const RunSession>(std::move(r.value()));
+}
+
+std::vector<double> mapCells(QCPColorMap *map)
+{
+    std::vector<double> out;
+    QCPColorMapData *d = map->data();
+    for (int y = 0; y < d->valueSize(); ++y)
+        for (int x = 0; x < d->keySize(); ++x)
+            out.push_back(d->cell(x, y));
+    return out;
+}
+
+bool sameBits(const std::vector<double> &a, const std::vector<double> &b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (!(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i]))))
+            return false;
+    return true;
+}
+
+double sum(const std::vector<double> &v)
+{
+    return std::accumulate(v.begin(), v.end(), 0.0);
+}
+
+} // namespace
+
+void TestAnalysisViews::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("ClusterBenchTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_analysis_views"));
+    QSettings().clear();
+}
+
+void TestAnalysisViews::heatmapForwardThenBack()
+{
+    // 16 nodes in 4 racks, all jobs placed by k8s-default.
+    auto run = session(testing::leafSpineScenario(4, 2, 4), false, "k8s-default");
+    DecisionStepper stepper;
+    TrafficHeatmap heatmap;
+    stepper.setSession(run);
+    heatmap.setSession(run, stepper.replay());
+    QObject::connect(&stepper, &DecisionStepper::cursorChanged, &heatmap,
+                     &TrafficHeatmap::decisionMoved);
+    QCOMPARE(heatmap.columns(), 16);
+    QCOMPARE(heatmap.rows(), 16);
+    const int n = stepper.decisionCount();
+    QVERIFY(n >= 15);
+    int changedSomewhere = 0;
+    for (int c = 0; c < n; ++c) {
+        stepper.seek(c);
+        const std::vector<double> values = heatmap.values();
+        const std::vector<double> cells = mapCells(heatmap.colorMap());
+        QVERIFY(values == stepper.replay()->matrix());
+        for (int f = c + 1; f < std::min(n, c + 5); ++f)
+            stepper.step();
+        changedSomewhere += heatmap.values() != values;
+        while (stepper.cursor() > c)
+            stepper.back();
+        QVERIFY2(heatmap.values() == values, qPrintable(QStringLiteral("decision %1").arg(c)));
+        QVERIFY(sameBits(mapCells(heatmap.colorMap()), cells));
+    }
+    QVERIFY(changedSomewhere > 0); // the forward steps did change the map
+    // Jumping (first, last) goes through the same cells as stepping.
+    stepper.last();
+    const std::vector<double> atEnd = heatmap.values();
+    stepper.first();
+    stepper.last();
+    QVERIFY(heatmap.values() == atEnd);
+    // All placed: 819.2 MB (PS) + 18.76 GB (ring) per iteration.
+    QCOMPARE(sum(atEnd), 19'579'200'000.0);
+}
+
+void TestAnalysisViews::heatmapLogScale()
+{
+    auto run = session(testing::leafSpineScenario(2, 1, 2), false);
+    DecisionStepper stepper;
+    stepper.setSession(run);
+    stepper.last();
+    TrafficHeatmap heatmap;
+    heatmap.setSession(run, stepper.replay());
+    const std::vector<double> values = heatmap.values();
+    int zeros = 0;
+    for (double v : values)
+        zeros += v == 0;
+    QVERIFY(zeros > 0 && zeros < int(values.size()));
+    heatmap.setLogScale(true);
+    QVERIFY(heatmap.values() == values);
+    const std::vector<double> cells = mapCells(heatmap.colorMap());
+    for (std::size_t i = 0; i < values.size(); ++i)
+        QVERIFY(values[i] == 0 ? std::isnan(cells[i]) : cells[i] == values[i]);
+    QCOMPARE(heatmap.colorMap()->dataScaleType(), QCPAxis::stLogarithmic);
+    double lowPositive = 1e300;
+    for (double v : values)
+        if (v > 0)
+            lowPositive = std::min(lowPositive, v);
+    QCOMPARE(heatmap.colorMap()->dataRange().lower, lowPositive);
+    heatmap.setLogScale(false);
+    QVERIFY(sameBits(mapCells(heatmap.colorMap()), values));
+    QCOMPARE(heatmap.colorMap()->dataRange().lower, 0.0);
+}
+
+void TestAnalysisViews::heatmapSimulatedSources()
+{
+    auto run = session(testing::leafSpineScenario(2, 1, 2), true);
+    const RunResult &r = *run->result;
+    QVERIFY(r.series.pairBytes.size() >= 2);
+    DecisionStepper stepper;
+    stepper.setSession(run);
+    TrafficHeatmap heatmap;
+    heatmap.setSession(run, stepper.replay());
+    // One bucket: exactly that bucket's pairs.
+    heatmap.setSource(TrafficHeatmap::Source::Bucket);
+    const double bs = r.series.bucketSeconds;
+    heatmap.setTime(1.5 * bs);
+    QCOMPARE(heatmap.bucket(), 1);
+    double expected = 0;
+    for (const auto &[pair, bytes] : r.series.pairBytes[1]) {
+        expected += bytes;
+        QCOMPARE(heatmap.value(pair.second, pair.first), bytes);
+    }
+    QCOMPARE(sum(heatmap.values()), expected);
+    // Cumulative to the last bucket: the run's whole node x node matrix.
+    heatmap.setSource(TrafficHeatmap::Source::Cumulative);
+    heatmap.setTime(r.makespanSeconds);
+    for (const auto &[pair, bytes] : r.pairBytes)
+        QVERIFY(std::abs(heatmap.value(pair.second, pair.first) - bytes) <= 1e-9 * bytes);
+    // Links: only loaded links, utilisation = bytes / (capacity x bucket).
+    heatmap.setSource(TrafficHeatmap::Source::Links);
+    int loaded = 0;
+    for (double b : r.linkBytes)
+        loaded += b > 0;
+    QCOMPARE(heatmap.rows(), loaded);
+    QCOMPARE(heatmap.columns(), int(r.series.linkBytes.size()));
+    double busiest = 0;
+    for (double v : heatmap.values()) {
+        QVERIFY(v >= 0 && v <= 1 + 1e-9);
+        busiest = std::max(busiest, v);
+    }
+    QVERIFY(busiest > 0);
+}
+
+void TestAnalysisViews::heatmapToolTips()
+{
+    auto run = session(testing::leafSpineScenario(2, 1, 2), false);
+    DecisionStepper stepper;
+    stepper.setSession(run);
+    stepper.last();
+    TrafficHeatmap heatmap;
+    heatmap.setSession(run, stepper.replay());
+    int a = -1, b = -1;
+    for (int y = 0; y < 4 && a < 0; ++y)
+        for (int x = 0; x < 4; ++x)
+            if (x != y && heatmap.value(x, y) > 0) {
+                a = y;
+                b = x;
+                break;
+            }
+    QVERIFY(a >= 0);
+    const QString text = heatmap.cellText(b, a);
+    QVERIFY2(text.startsWith(QString::fromStdString(run->scenario.cluster.nodes[std::size_t(a)].id) +
+                             QStringLiteral(" → ") +
+                             QString::fromStdString(run->scenario.cluster.nodes[std::size_t(b)].id)),
+             qPrintable(text));
+    QLocale c(QLocale::English);
+    QVERIFY2(text.contains(c.toString(heatmap.value(b, a), 'f', 0) + QStringLiteral(" bytes")),
+             qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("per iteration")));
+    QCOMPARE(formatBytesExact(1'230'000'000), QStringLiteral("1.23 GB (1,230,000,000 bytes)"));
+    QCOMPARE(formatBytesExact(512), QStringLiteral("512 B"));
+    QCOMPARE(formatBytesExact(819'200'000), QStringLiteral("819 MB (819,200,000 bytes)"));
+}
+
+void TestAnalysisViews::exportFormats()
+{
+    auto run = session(testing::leafSpineScenario(2, 1, 2), false);
+    DecisionStepper stepper;
+    stepper.setSession(run);
+    stepper.last();
+    TrafficHeatmap heatmap;
+    heatmap.resize(640, 520);
+    heatmap.setSession(run, stepper.replay());
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("h.png"));
+    const QString pdf = dir.filePath(QStringLiteral("h.pdf"));
+    const QString svg = dir.filePath(QStringLiteral("h.svg"));
+    QVERIFY(exportPlot(heatmap.plot(), png, QSize(600, 500)).ok());
+    QVERIFY(exportPlot(heatmap.plot(), pdf, QSize(600, 500)).ok());
+    QVERIFY(exportPlot(heatmap.plot(), svg, QSize(600, 500)).ok());
+    QImage image(png);
+    QCOMPARE(image.size(), QSize(600, 500));
+    // The map is drawn: more than a handful of distinct colours.
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 4)
+        for (int x = 0; x < image.width(); x += 4)
+            colours.insert(image.pixel(x, y));
+    QVERIFY(colours.size() > 8);
+    QFile p(pdf), s(svg);
+    QVERIFY(p.open(QIODevice::ReadOnly) && s.open(QIODevice::ReadOnly));
+    QVERIFY(p.read(5) == "%PDF-");
+    const QByteArray svgText = s.readAll();
+    QVERIFY(svgText.contains("<svg"));
+    QVERIFY(svgText.contains("</svg>"));
+    const auto bad = exportPlot(heatmap.plot(), dir.filePath(QStringLiteral("h.bmpx")));
+    QVERIFY(!bad.ok());
+    QVERIFY(bad.error().find("h.bmpx") != std::string::npos);
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("h.bmpx"))));
+}
+
+void TestAnalysisViews::timelineSeriesMatchesRun()
+{
+    auto run = session(testing::leafSpineScenario(2, 1, 2), true);
+    const RunResult &r = *run->result;
+    const TimelineSeries t = timelineSeries(run->scenario, r);
+    QCOMPARE(t.buckets(), int(r.series.gpuBusySeconds.size()));
+    QVERIFY(t.buckets() > 0);
+    // No failures: the derived energy and cost add up to the simulator's totals.
+    QVERIFY2(std::abs(t.energyKWh.back() - r.energyKWh) <= 1e-9 * r.energyKWh,
+             qPrintable(QStringLiteral("%1 vs %2").arg(t.energyKWh.back()).arg(r.energyKWh)));
+    QVERIFY2(std::abs(t.cost.back() - r.cost) <= 1e-9 * r.cost,
+             qPrintable(QStringLiteral("%1 vs %2").arg(t.cost.back()).arg(r.cost)));
+    // Utilisation: busy GPU-seconds / (32 GPUs x bucket), never above 1.
+    for (int k = 0; k < t.buckets(); ++k) {
+        QCOMPARE(t.gpuUtilisation[std::size_t(k)],
+                 r.series.gpuBusySeconds[std::size_t(k)] / (32 * r.series.bucketSeconds));
+        QVERIFY(t.gpuUtilisation[std::size_t(k)] <= 1 + 1e-12);
+    }
+    // Idle cluster draw: 4 nodes x (400 W + 8 x 50 W) = 3.2 kW; busy never below it.
+    for (int k = 0; k + 1 < t.buckets(); ++k)
+        QVERIFY(t.powerWatts[std::size_t(k)] >= 3200 - 1e-9);
+    QVERIFY(std::is_sorted(t.cost.begin(), t.cost.end()));
+}
+
+void TestAnalysisViews::ganttBarsAndRows()
+{
+    auto run = session(testing::leafSpineScenario(2, 1, 2), true);
+    RunTimeline timeline;
+    timeline.resize(900, 600);
+    timeline.setSession(run);
+    // One bar per task: 2 ps + 4 workers + 8 workers + 1 single.
+    QCOMPARE(timeline.bars().size(), std::size_t(15));
+    std::set<int> nodes;
+    for (const GanttBar &b : timeline.bars()) {
+        nodes.insert(b.node);
+        const JobRun &jr = run->result->jobs[std::size_t(b.job)];
+        QCOMPARE(b.start, *jr.startSeconds);
+        QCOMPARE(b.end, *jr.finishSeconds);
+        const Job *job = run->scenario.job(jr.id);
+        QVERIFY(job);
+    }
+    QCOMPARE(timeline.rowNodes(), std::vector<int>(nodes.begin(), nodes.end()));
+    // A tooltip over the middle of a GPU bar names the job and its node.
+    timeline.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+    timeline.plot()->replot();
+    const GanttBar &bar = timeline.bars().back(); // the single job's one GPU task
+    auto *rect = timeline.plot()->axisRects().first();
+    const int row = int(std::find(timeline.rowNodes().begin(), timeline.rowNodes().end(), bar.node) -
+                        timeline.rowNodes().begin());
+    const double gpus = run->scenario.cluster.nodes[std::size_t(bar.node)].gpus;
+    const double laneCentre = row - 0.42 + (bar.gpus.front() + 0.5) * 0.84 / gpus;
+    const QPoint pos(int(rect->axis(QCPAxis::atBottom)->coordToPixel((bar.start + bar.end) / 2 / 3600)),
+                     int(rect->axis(QCPAxis::atLeft)->coordToPixel(laneCentre)));
+    const QString tip = timeline.toolTipAt(pos);
+    QVERIFY2(tip.startsWith(QString::fromStdString(run->result->jobs[std::size_t(bar.job)].id) +
+                            QStringLiteral(" on ") +
+                            QString::fromStdString(run->scenario.cluster.nodes[std::size_t(bar.node)].id)),
+             qPrintable(tip));
+}
+
+void TestAnalysisViews::scrubberDrivesHeatmap()
+{
+    auto run = session(testing::leafSpineScenario(2, 1, 2), true);
+    RunTimeline timeline;
+    TrafficHeatmap heatmap;
+    timeline.setSession(run);
+    heatmap.setSession(run, nullptr);
+    heatmap.setSource(TrafficHeatmap::Source::Bucket);
+    QObject::connect(&timeline, &RunTimeline::timeChanged, &heatmap, &TrafficHeatmap::setTime);
+    QSignalSpy spy(&timeline, &RunTimeline::timeChanged);
+    const double bs = run->result->series.bucketSeconds;
+    timeline.setTime(2.5 * bs);
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(heatmap.time(), 2.5 * bs);
+    QCOMPARE(heatmap.bucket(), 2);
+    timeline.setTime(1e18); // clamped to the end of the run
+    QCOMPARE(timeline.time(), run->result->makespanSeconds);
+    QCOMPARE(heatmap.bucket(), int(run->result->series.pairBytes.size()) - 1);
+}
+
+void TestAnalysisViews::linkUtilisation()
+{
+    auto run = session(testing::leafSpineScenario(2, 1, 2), true);
+    const RunResult &r = *run->result;
+    const double t = 0.5 * r.series.bucketSeconds;
+    const std::vector<double> u = linkUtilisationAt(run->scenario, r, t);
+    QCOMPARE(u.size(), run->scenario.cluster.links.size());
+    double busiest = 0;
+    for (std::size_t l = 0; l < u.size(); ++l) {
+        const auto &bucket = r.series.linkBytes[0];
+        double expected = 0;
+        for (int dir : {0, 1}) {
+            auto it = bucket.find(int(2 * l) + dir);
+            if (it != bucket.end())
+                expected = std::max(expected, it->second / (run->scenario.cluster.links[l].capacityGbps *
+                                                            1e9 / 8 * r.series.bucketSeconds));
+        }
+        QCOMPARE(u[l], expected);
+        busiest = std::max(busiest, u[l]);
+    }
+    QVERIFY(busiest > 0 && busiest <= 1 + 1e-9);
+    // The topology scene colours its link items by it.
+    Document doc;
+    doc.setScenario(run->scenario);
+    TopologyScene scene(&doc);
+    scene.setLinkUtilisation(u);
+    QCOMPARE(scene.linkUtilisation(), u);
+    scene.setLinkUtilisation({1.0}); // wrong size: ignored, cleared
+    QVERIFY(scene.linkUtilisation().empty());
+}
+
+void TestAnalysisViews::layoutWrapsManyRacks()
+{
+    // 128 racks of 8 nodes (like the 1,024-node fat-tree): a grid, not a strip.
+    const Scenario big = testing::leafSpineScenario(128, 8, 8, 4);
+    const ClusterLayout wide(big.cluster);
+    QVERIFY(wide.groupsPerRow() < 128);
+    const QRectF b = wide.bounds();
+    const double aspect = b.width() / b.height();
+    QVERIFY2(aspect > 1.0 && aspect < 2.6, qPrintable(QString::number(aspect)));
+    // Every rack sits below its leaf switch, and racks never overlap.
+    const auto &groups = wide.groups();
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const QPointF leaf = wide.switchCenter(groups[g].homeSwitch);
+        QVERIFY(leaf.y() < groups[g].rect.top());
+        QVERIFY(groups[g].rect.top() - leaf.y() < 100);
+        QVERIFY(std::abs(leaf.x() - groups[g].rect.center().x()) < 1e-6);
+        if (g > 0)
+            QVERIFY(!groups[g].rect.intersects(groups[g - 1].rect));
+    }
+    // A few racks stay in one row.
+    const ClusterLayout small(testing::leafSpineScenario(4, 2, 3).cluster);
+    QCOMPARE(small.groupsPerRow(), 4);
+}
+
+void TestAnalysisViews::mainWindowRunsPolicy()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("small.json"));
+    QVERIFY(saveScenarioFile(path.toStdString(), testing::leafSpineScenario(2, 1, 2)).ok());
+    MainWindow window;
+    QVERIFY(window.openFile(path));
+    QSignalSpy shown(&window, &MainWindow::runShown);
+    QVERIFY(window.startRun("dltap", 3, true));
+    QVERIFY(!window.startRun("dltap", 3, true)); // one at a time
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 20000);
+    QVERIFY(!window.isRunning());
+    auto run = window.currentRun();
+    QVERIFY(run && run->result);
+    QCOMPARE(run->seed, std::uint64_t(3));
+    QCOMPARE(window.decisionStepper()->decisionCount(), 15);
+    QCOMPARE(window.decisionStepper()->cursor(), 0);
+    QVERIFY(window.topologyScene()->nodeOverlay().active());
+    QCOMPARE(window.topologyScene()->nodeOverlay().marked, run->log.decisions[0].pick);
+    window.decisionStepper()->last();
+    QCOMPARE(window.topologyScene()->nodeOverlay().marked, run->log.decisions.back().pick);
+    QCOMPARE(window.runTimeline()->bars().size(), std::size_t(15));
+    QCOMPARE(sum(window.trafficHeatmap()->values()), 19'579'200'000.0);
+    QCOMPARE(window.topologyScene()->linkUtilisation().size(),
+             run->scenario.cluster.links.size());
+    // Another scenario: the run no longer applies.
+    window.document()->setScenario(testing::leafSpineScenario(1, 1, 1));
+    QVERIFY(!window.currentRun());
+    QVERIFY(!window.topologyScene()->nodeOverlay().active());
+    QCOMPARE(window.decisionStepper()->decisionCount(), 0);
+    // A failing run reports a null session.
+    QVERIFY(window.startRun("no-such-policy", 1, false));
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 3, 20000); // the reset above, then the failure
+    QVERIFY(!shown.last().at(0).value<std::shared_ptr<const RunSession>>());
+}
+
+QTEST_MAIN(TestAnalysisViews)
+#include "tst_analysis_views.moc"

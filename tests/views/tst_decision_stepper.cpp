@@ -1,0 +1,305 @@
+// The run session contract and the decision stepper: computeRunSession (policy errors,
+// cancel), the DecisionReplay (exact GPU and traffic figures at the cursor, gang rollback,
+// forward-then-back equality), the stepper's models under QAbstractItemModelTester, the
+// controls and the topology colouring.
+
+#include "analysis/decision_models.h"
+#include "analysis/decision_replay.h"
+#include "analysis/decision_stepper.h"
+#include "analysis/run_session.h"
+#include "net/topology.h"
+#include "sched/traffic.h"
+#include "test_scenarios.h"
+#include "topology/topology_scene.h"
+
+#include <QAbstractItemModelTester>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QToolButton>
+#include <QtTest>
+
+#include <numeric>
+
+using namespace cb;
+using namespace cb::views;
+
+class TestDecisionStepper : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void computeSession();
+    void computeSessionErrors();
+    void replayExactFigures();
+    void replayGangRollback();
+    void replayForwardThenBack();
+    void modelsPassTester();
+    void tableShowsTheDecision();
+    void controlsAndPlay();
+    void overlayColoursCandidates();
+};
+
+namespace {
+
+std::shared_ptr<const RunSession> session(const Scenario &s, const std::string &policy = "dltap",
+                                          bool simulate = false)
+{
+    auto r = computeRunSession(s, policy, 1, simulate);
+    if (!r)
+        qFatal("computeRunSession: %s", r.error().c_str());
+    return std::make_shared<const RunSession>(std::move(r.value()));
+}
+
+double matrixSum(const DecisionReplay &r)
+{
+    return std::accumulate(r.matrix().begin(), r.matrix().end(), 0.0);
+}
+
+double allocated(const DecisionReplay &r)
+{
+    double sum = 0;
+    for (int n = 0; n < r.nodeCount(); ++n)
+        sum += r.allocatedGpus(n);
+    return sum;
+}
+
+} // namespace
+
+void TestDecisionStepper::computeSession()
+{
+    // 4 nodes of 8 GPUs; jobs: PS (2 ps + 4 workers), all-reduce (8 workers), single.
+    const Scenario s = testing::leafSpineScenario(2, 1, 2);
+    auto r = computeRunSession(s, "dltap", 7, true);
+    QVERIFY2(r.ok(), r.error().c_str());
+    QCOMPARE(r->label, QStringLiteral("dltap seed 7 (simulated)"));
+    QCOMPARE(r->policy, std::string("dltap"));
+    QCOMPARE(r->seed, std::uint64_t(7));
+    QCOMPARE(r->log.decisions.size(), std::size_t(15));
+    QCOMPARE(r->placement.jobs.size(), std::size_t(3));
+    QVERIFY(r->placement.waiting.empty());
+    QVERIFY(r->result.has_value());
+    QCOMPARE(r->result->jobs.size(), std::size_t(3));
+    QCOMPARE(r->result->finishedJobs(), 3);
+    auto placedOnly = computeRunSession(s, "k8s-default", 1, false);
+    QVERIFY(placedOnly.ok());
+    QVERIFY(!placedOnly->result.has_value());
+    QCOMPARE(placedOnly->label, QStringLiteral("k8s-default seed 1"));
+}
+
+void TestDecisionStepper::computeSessionErrors()
+{
+    const Scenario s = testing::leafSpineScenario(2, 1, 2);
+    auto unknown = computeRunSession(s, "no-such-policy", 1, false);
+    QVERIFY(!unknown.ok());
+    QCOMPARE(unknown.problems().front().where, std::string("policy"));
+    QVERIFY2(unknown.error().find("no-such-policy") != std::string::npos,
+             unknown.error().c_str());
+    std::atomic<bool> cancel{true};
+    auto cancelled = computeRunSession(s, "dltap", 1, true, &cancel);
+    QVERIFY(!cancelled.ok());
+    QCOMPARE(cancelled.error(), std::string("cancelled"));
+}
+
+void TestDecisionStepper::replayExactFigures()
+{
+    const Scenario s = testing::leafSpineScenario(2, 1, 2);
+    auto run = session(s);
+    DecisionReplay replay(run->scenario, run->log, run->placement);
+    QCOMPARE(replay.cursor(), -1);
+    QCOMPARE(matrixSum(replay), 0.0);
+    // The PS job's six decisions come first (FIFO by submit time): 2 ps x 4 workers x 2
+    // directions x 102.4 MB / 2 = 819.2 MB per iteration, and 4 GPUs.
+    replay.seek(5);
+    QCOMPARE(run->log.decisions[5].jobId, std::string("resnet50-ps"));
+    QCOMPARE(run->log.decisions[6].jobId, std::string("bert-ar"));
+    QCOMPARE(matrixSum(replay), 819'200'000.0);
+    QCOMPARE(allocated(replay), 4.0);
+    // Everything: + 8 ring workers x 2 x 7/8 x 1.34 GB = 18.76 GB; 13 GPUs.
+    replay.seek(replay.decisionCount() - 1);
+    QCOMPARE(matrixSum(replay), 19'579'200'000.0);
+    QCOMPARE(allocated(replay), 13.0);
+    // Cell by cell equal to the core's accounting of the final placement.
+    const Topology topo(s.cluster);
+    const TrafficReport full = computeTraffic(s.jobs, s.cluster, topo, run->placement);
+    int nonZero = 0;
+    for (int a = 0; a < replay.nodeCount(); ++a)
+        for (int b = 0; b < replay.nodeCount(); ++b) {
+            auto it = full.pairBytes.find({a, b});
+            const double expected = it == full.pairBytes.end() ? 0.0 : it->second;
+            QCOMPARE(replay.pairBytes(a, b), expected);
+            nonZero += expected != 0;
+        }
+    QVERIFY(nonZero > 0);
+    for (std::size_t l = 0; l < full.linkBytes.size(); ++l)
+        QCOMPARE(replay.linkBytes()[l], full.linkBytes[l]);
+    // Bound tasks per node add up to the 15 placed tasks.
+    int tasks = 0;
+    for (int n = 0; n < replay.nodeCount(); ++n)
+        tasks += replay.boundTasks(n);
+    QCOMPARE(tasks, 15);
+}
+
+void TestDecisionStepper::replayGangRollback()
+{
+    // One node with 8 GPUs: the PS job takes 4, the all-reduce job places 4 of its 8 workers,
+    // the fifth does not fit and the job is rolled back; the single job then gets 1 GPU.
+    const Scenario s = testing::leafSpineScenario(1, 1, 1);
+    auto run = session(s);
+    QCOMPARE(run->log.decisions.size(), std::size_t(12));
+    QCOMPARE(run->log.decisions[10].pick, -1);
+    QCOMPARE(run->placement.waiting, std::vector<std::string>{"bert-ar"});
+    DecisionReplay replay(run->scenario, run->log, run->placement);
+    const std::vector<double> expected{0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 4, 5};
+    for (int c = -1; c < 12; ++c) {
+        replay.seek(c);
+        QCOMPARE(allocated(replay), expected[std::size_t(c + 1)]);
+    }
+    replay.seek(9);
+    QCOMPARE(allocated(replay), 8.0);
+    QVERIFY(matrixSum(replay) > 0);
+    replay.seek(10); // the rollback also takes the ring's traffic away
+    QCOMPARE(matrixSum(replay), 819'200'000.0);
+    QCOMPARE(replay.jobsWithTasks(), 1);
+}
+
+void TestDecisionStepper::replayForwardThenBack()
+{
+    const Scenario s = testing::leafSpineScenario(4, 2, 4);
+    auto run = session(s, "k8s-default");
+    DecisionReplay replay(run->scenario, run->log, run->placement);
+    const int n = replay.decisionCount();
+    QVERIFY(n >= 10);
+    for (int c = 0; c < n; ++c) {
+        replay.seek(c);
+        const std::vector<double> matrix = replay.matrix();
+        const std::vector<double> links = replay.linkBytes();
+        std::vector<double> gpus;
+        for (int k = 0; k < replay.nodeCount(); ++k)
+            gpus.push_back(replay.allocatedGpus(k));
+        for (int f = c + 1; f < std::min(n, c + 4); ++f)
+            replay.seek(f);
+        replay.seek(n - 1);
+        for (int b = n - 2; b >= c; --b) // step by step back
+            replay.seek(b);
+        QVERIFY(replay.matrix() == matrix); // bit-identical
+        QVERIFY(replay.linkBytes() == links);
+        for (int k = 0; k < replay.nodeCount(); ++k)
+            QCOMPARE(replay.allocatedGpus(k), gpus[std::size_t(k)]);
+    }
+}
+
+void TestDecisionStepper::modelsPassTester()
+{
+    DecisionStepper stepper;
+    using T = QAbstractItemModelTester;
+    T t1(stepper.listModel(), T::FailureReportingMode::QtTest);
+    T t2(stepper.tableModel(), T::FailureReportingMode::QtTest);
+    T t3(stepper.stateModel(), T::FailureReportingMode::QtTest);
+    T t4(stepper.tableView()->model(), T::FailureReportingMode::QtTest);
+    auto run = session(testing::leafSpineScenario(2, 1, 2));
+    stepper.setSession(run);
+    QCOMPARE(stepper.listModel()->rowCount(), 15);
+    QCOMPARE(stepper.tableModel()->rowCount(), 4);
+    QCOMPARE(stepper.stateModel()->rowCount(), 4);
+    for (int i = 0; i < 15; ++i)
+        stepper.step();
+    stepper.seek(3);
+    stepper.last();
+    stepper.setSession(session(testing::leafSpineScenario(1, 1, 1), "k8s-default"));
+    QCOMPARE(stepper.tableModel()->rowCount(), 1);
+    stepper.first();
+    stepper.setSession(nullptr);
+    QCOMPARE(stepper.listModel()->rowCount(), 0);
+    QCOMPARE(stepper.tableModel()->columnCount(), 0);
+}
+
+void TestDecisionStepper::tableShowsTheDecision()
+{
+    DecisionStepper stepper;
+    auto run = session(testing::leafSpineScenario(2, 1, 2));
+    stepper.setSession(run);
+    stepper.seek(2);
+    const Decision &d = run->log.decisions[2];
+    DecisionTableModel *m = stepper.tableModel();
+    // Node, filter, raw and weighted per plugin, total.
+    QCOMPARE(m->columnCount(), 2 + 2 * int(run->log.pluginNames.size()) + 1);
+    QCOMPARE(m->headerData(m->totalColumn(), Qt::Horizontal).toString(), QStringLiteral("Total"));
+    QCOMPARE(m->headerData(2, Qt::Horizontal).toString(),
+             QString::fromStdString(run->log.pluginNames[0]) + QStringLiteral(" raw"));
+    const int pick = d.pick;
+    QVERIFY(pick >= 0);
+    const QModelIndex total = m->index(pick, m->totalColumn());
+    QCOMPARE(total.data().toString(), formatScore(d.rows[std::size_t(pick)].total));
+    QVERIFY(total.data(Qt::FontRole).value<QFont>().bold());
+    QVERIFY(total.data(Qt::BackgroundRole).isValid());
+    QCOMPARE(m->index(pick, 3).data().toString(),
+             formatScore(d.rows[std::size_t(pick)].weighted[0]));
+    // Sorted by total, best first: the top row of the view is the winner or tied with it.
+    QAbstractItemModel *view = stepper.tableView()->model();
+    const QString top = view->index(0, 0).data().toString();
+    const int topNode = int(std::find(run->log.nodeNames.begin(), run->log.nodeNames.end(),
+                                      top.toStdString()) - run->log.nodeNames.begin());
+    QCOMPARE(d.rows[std::size_t(topNode)].total, d.rows[std::size_t(pick)].total);
+    // Cluster state after decision 2 (ps-0, ps-1, worker-0 of the PS job): 1 GPU used.
+    double used = 0;
+    for (int r = 0; r < stepper.stateModel()->rowCount(); ++r)
+        used += stepper.stateModel()->index(r, ClusterStateModel::Allocated).data().toDouble();
+    QCOMPARE(used, 1.0);
+    // The decision list names the chosen node.
+    QCOMPARE(stepper.listModel()->index(2, DecisionListModel::Node).data().toString(),
+             QString::fromStdString(run->log.nodeNames[std::size_t(pick)]));
+}
+
+void TestDecisionStepper::controlsAndPlay()
+{
+    DecisionStepper stepper;
+    QSignalSpy moved(&stepper, &DecisionStepper::cursorChanged);
+    stepper.setSession(session(testing::leafSpineScenario(2, 1, 2)));
+    QCOMPARE(stepper.cursor(), 0);
+    auto *step = stepper.findChild<QToolButton *>(QStringLiteral("stepButton"));
+    auto *back = stepper.findChild<QToolButton *>(QStringLiteral("backButton"));
+    auto *last = stepper.findChild<QToolButton *>(QStringLiteral("lastButton"));
+    QVERIFY(step && back && last);
+    QVERIFY(!back->isEnabled());
+    step->click();
+    step->click();
+    QCOMPARE(stepper.cursor(), 2);
+    back->click();
+    QCOMPARE(stepper.cursor(), 1);
+    last->click();
+    QCOMPARE(stepper.cursor(), 14);
+    QVERIFY(!step->isEnabled());
+    // Play from the end restarts at the first decision and stops at the last.
+    stepper.setSpeed(200);
+    QCOMPARE(stepper.speed(), 200);
+    stepper.play();
+    QVERIFY(stepper.isPlaying());
+    QCOMPARE(stepper.cursor(), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(!stepper.isPlaying(), 3000);
+    QCOMPARE(stepper.cursor(), 14);
+    QVERIFY(moved.count() >= 15 + 4);
+    QCOMPARE(moved.last().at(0).toInt(), 14);
+}
+
+void TestDecisionStepper::overlayColoursCandidates()
+{
+    DecisionStepper stepper;
+    auto run = session(testing::leafSpineScenario(2, 1, 2));
+    stepper.setSession(run);
+    stepper.seek(7);
+    const NodeOverlay o = decisionOverlay(stepper);
+    QCOMPARE(o.values.size(), std::size_t(4));
+    QCOMPARE(o.marked, run->log.decisions[7].pick);
+    // The chosen node has the best total, so the top relative score.
+    QCOMPARE(o.values[std::size_t(o.marked)], 1.0f);
+    float lo = 1;
+    for (float v : o.values)
+        lo = std::min(lo, v);
+    QVERIFY(lo >= 0.0f); // nothing filtered: every node still has room
+    QCOMPARE(std::accumulate(o.gpusUsed.begin(), o.gpusUsed.end(), 0.0f), 6.0f);
+    stepper.setSession(nullptr);
+    QVERIFY(!decisionOverlay(stepper).active());
+}
+
+QTEST_MAIN(TestDecisionStepper)
+#include "tst_decision_stepper.moc"

@@ -1,0 +1,321 @@
+#include "analysis/decision_models.h"
+
+#include "analysis/decision_replay.h"
+#include "models/quantity_format.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+
+#include <cmath>
+
+namespace cb::views {
+
+namespace {
+const QColor kWinner{0xff, 0xe0, 0xb2};
+const QColor kTied{0xff, 0xf3, 0xe0};
+const QColor kFiltered{0x90, 0xa4, 0xae};
+} // namespace
+
+QString formatScore(double value)
+{
+    if (value == std::floor(value) && std::abs(value) < 1e15)
+        return QString::number(value, 'f', 0);
+    return QString::number(value, 'f', 2);
+}
+
+// ---- DecisionListModel ---------------------------------------------------------------------
+
+DecisionListModel::DecisionListModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void DecisionListModel::setSession(std::shared_ptr<const RunSession> session)
+{
+    beginResetModel();
+    m_session = std::move(session);
+    m_events.clear();
+    if (m_session) {
+        m_events.resize(m_session->log.decisions.size());
+        for (const JobEvent &e : m_session->log.events)
+            if (e.afterDecision >= 0 && e.afterDecision < int(m_events.size())) {
+                QString &t = m_events[std::size_t(e.afterDecision)];
+                if (!t.isEmpty())
+                    t += QLatin1Char('\n');
+                t += QStringLiteral("%1: %2").arg(QString::fromStdString(e.jobId),
+                                                   QString::fromStdString(e.what));
+            }
+    }
+    endResetModel();
+}
+
+int DecisionListModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() || !m_session ? 0 : int(m_session->log.decisions.size());
+}
+
+int DecisionListModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant DecisionListModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Decision &d = m_session->log.decisions[std::size_t(index.row())];
+    const QString &events = m_events[std::size_t(index.row())];
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case Number: return d.index + 1;
+        case Job: return QString::fromStdString(d.jobId);
+        case Task: return QString::fromStdString(d.task());
+        case Node:
+            return d.pick >= 0 && d.pick < int(m_session->log.nodeNames.size())
+                       ? QString::fromStdString(m_session->log.nodeNames[std::size_t(d.pick)])
+                       : tr("(none)");
+        case Total:
+            if (d.pick >= 0 && d.pick < int(d.rows.size()) && d.rows[std::size_t(d.pick)].node == d.pick)
+                return formatScore(d.rows[std::size_t(d.pick)].total);
+            for (const CandidateRow &r : d.rows)
+                if (r.node == d.pick)
+                    return formatScore(r.total);
+            return QString();
+        case Why:
+            return events.isEmpty() ? QString::fromStdString(d.why)
+                                    : QString::fromStdString(d.why) + QStringLiteral(" — ") +
+                                          QString(events).replace(QLatin1Char('\n'),
+                                                                  QStringLiteral("; "));
+        }
+    } else if (role == Qt::ToolTipRole) {
+        QString tip = QString::fromStdString(d.why);
+        if (!events.isEmpty())
+            tip += QStringLiteral("\n") + events;
+        return tip;
+    } else if (role == Qt::ForegroundRole && d.pick < 0) {
+        return QBrush(QColor(0xc6, 0x28, 0x28));
+    } else if (role == Qt::TextAlignmentRole && (index.column() == Number || index.column() == Total)) {
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    return {};
+}
+
+QVariant DecisionListModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
+        section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Number: return tr("#");
+    case Job: return tr("Job");
+    case Task: return tr("Task");
+    case Node: return tr("Chosen node");
+    case Total: return tr("Total");
+    case Why: return tr("Why");
+    }
+    return {};
+}
+
+// ---- DecisionTableModel --------------------------------------------------------------------
+
+DecisionTableModel::DecisionTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void DecisionTableModel::setSession(std::shared_ptr<const RunSession> session)
+{
+    beginResetModel();
+    m_session = std::move(session);
+    m_decision = -1;
+    endResetModel();
+}
+
+void DecisionTableModel::setDecision(int index)
+{
+    if (!m_session || index < -1 || index >= int(m_session->log.decisions.size()))
+        index = -1;
+    if (index == m_decision)
+        return;
+    m_decision = index;
+    if (rowCount() > 0)
+        emit dataChanged(this->index(0, 0), this->index(rowCount() - 1, columnCount() - 1));
+}
+
+int DecisionTableModel::totalColumn() const
+{
+    return m_session ? kFirstPluginColumn + 2 * int(m_session->log.pluginNames.size())
+                     : kFirstPluginColumn;
+}
+
+int DecisionTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() || !m_session ? 0 : int(m_session->log.nodeNames.size());
+}
+
+int DecisionTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() || !m_session ? 0 : totalColumn() + 1;
+}
+
+QVariant DecisionTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const int node = index.row(), col = index.column();
+    if (col == kNodeColumn && role == Qt::DisplayRole)
+        return QString::fromStdString(m_session->log.nodeNames[std::size_t(node)]);
+    if (m_decision < 0)
+        return {};
+    const Decision &d = m_session->log.decisions[std::size_t(m_decision)];
+    const CandidateRow *row = nullptr;
+    if (node < int(d.rows.size()) && d.rows[std::size_t(node)].node == node)
+        row = &d.rows[std::size_t(node)];
+    else
+        for (const CandidateRow &r : d.rows)
+            if (r.node == node)
+                row = &r;
+    if (!row)
+        return {};
+    const bool winner = node == d.pick;
+    const bool tied = std::find(d.tied.begin(), d.tied.end(), node) != d.tied.end();
+    switch (role) {
+    case Qt::DisplayRole:
+        if (col == kFilterColumn)
+            return row->feasible ? tr("fits") : QString::fromStdString(row->reason);
+        if (!row->feasible)
+            return QString();
+        if (col == totalColumn())
+            return formatScore(row->total);
+        if (col >= kFirstPluginColumn && col < totalColumn()) {
+            const std::size_t plugin = std::size_t(col - kFirstPluginColumn) / 2;
+            const bool weighted = (col - kFirstPluginColumn) % 2 == 1;
+            const auto &v = weighted ? row->weighted : row->raw;
+            return plugin < v.size() ? formatScore(v[plugin]) : QString();
+        }
+        return {};
+    case SortRole:
+        if (col == kNodeColumn)
+            return node;
+        return row->feasible ? row->total : -1.0;
+    case Qt::BackgroundRole:
+        if (winner)
+            return QBrush(kWinner);
+        if (tied)
+            return QBrush(kTied);
+        return {};
+    case Qt::ForegroundRole:
+        return row->feasible ? QVariant() : QVariant(QBrush(kFiltered));
+    case Qt::FontRole:
+        if (winner) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        return {};
+    case Qt::TextAlignmentRole:
+        return col >= kFirstPluginColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                         : QVariant();
+    case Qt::ToolTipRole:
+        if (winner)
+            return tr("Chosen: %1").arg(QString::fromStdString(d.why));
+        if (!row->feasible)
+            return tr("Filtered out: %1").arg(QString::fromStdString(row->reason));
+        return tied ? tr("Tied with the chosen node") : QVariant();
+    }
+    return {};
+}
+
+QVariant DecisionTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::ToolTipRole && section >= kFirstPluginColumn && section < totalColumn()) {
+        const std::size_t plugin = std::size_t(section - kFirstPluginColumn) / 2;
+        return tr("%1, weight %2")
+            .arg(QString::fromStdString(m_session->log.pluginNames[plugin]),
+                 formatScore(m_session->log.weights[plugin]));
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    if (section == kNodeColumn)
+        return tr("Node");
+    if (section == kFilterColumn)
+        return tr("Filter");
+    if (section == totalColumn())
+        return tr("Total");
+    const std::size_t plugin = std::size_t(section - kFirstPluginColumn) / 2;
+    const QString name = QString::fromStdString(m_session->log.pluginNames[plugin]);
+    return (section - kFirstPluginColumn) % 2 == 0
+               ? tr("%1 raw").arg(name)
+               : tr("× %1").arg(formatScore(m_session->log.weights[plugin]));
+}
+
+// ---- ClusterStateModel ---------------------------------------------------------------------
+
+ClusterStateModel::ClusterStateModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void ClusterStateModel::setReplay(std::shared_ptr<const RunSession> session,
+                                  const DecisionReplay *replay)
+{
+    beginResetModel();
+    m_session = replay ? std::move(session) : nullptr;
+    m_replay = replay;
+    endResetModel();
+}
+
+void ClusterStateModel::replayMoved()
+{
+    if (!m_replay)
+        return;
+    for (int n : m_replay->changedNodes())
+        emit dataChanged(index(n, Allocated), index(n, Tasks));
+}
+
+int ClusterStateModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() || !m_session ? 0 : int(m_session->scenario.cluster.nodes.size());
+}
+
+int ClusterStateModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant ClusterStateModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const cb::Node &n = m_session->scenario.cluster.nodes[std::size_t(index.row())];
+    const double used = m_replay->allocatedGpus(index.row());
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case Node: return QString::fromStdString(n.id);
+        case Allocated: return formatNumber(used);
+        case Capacity: return n.gpus;
+        case Use:
+            return n.gpus > 0 ? QStringLiteral("%1 %").arg(used / n.gpus * 100, 0, 'f', 0)
+                              : QString();
+        case Tasks: return m_replay->boundTasks(index.row());
+        }
+    } else if (role == Qt::BackgroundRole && index.column() == Use && n.gpus > 0 && used > 0) {
+        // Green to orange as the node fills.
+        const double f = std::clamp(used / n.gpus, 0.0, 1.0);
+        return QBrush(QColor::fromHsvF(float(0.33 - 0.25 * f), float(0.15 + 0.45 * f), 1.0f));
+    } else if (role == Qt::TextAlignmentRole && index.column() != Node) {
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    return {};
+}
+
+QVariant ClusterStateModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
+        section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Node: return tr("Node");
+    case Allocated: return tr("GPUs used");
+    case Capacity: return tr("GPUs");
+    case Use: return tr("Use");
+    case Tasks: return tr("Tasks");
+    }
+    return {};
+}
+
+} // namespace cb::views

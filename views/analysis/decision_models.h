@@ -1,0 +1,98 @@
+#pragma once
+// Item models of the decision stepper, all over one RunSession (null: empty models):
+//  - DecisionListModel: one row per decision (job, task, chosen node, total, why) with the
+//    job events logged after it;
+//  - DecisionTableModel: for the current decision one row per node, columns filter (why a
+//    node was filtered out), raw and weighted score per plugin, total; the winner row is
+//    bold on a highlight, tied nodes tinted. Changing the decision keeps the row and column
+//    counts and only emits dataChanged;
+//  - ClusterStateModel: allocated GPUs and bound tasks per node at the stepper cursor (read
+//    from a DecisionReplay); a move emits dataChanged for the nodes that changed.
+
+#include "analysis/run_session.h"
+
+#include <QAbstractTableModel>
+
+#include <memory>
+
+namespace cb::views {
+
+class DecisionReplay;
+
+class DecisionListModel : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column { Number, Job, Task, Node, Total, Why, ColumnCount };
+    explicit DecisionListModel(QObject *parent = nullptr);
+
+    void setSession(std::shared_ptr<const RunSession> session);
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    std::shared_ptr<const RunSession> m_session;
+    std::vector<QString> m_events; ///< per decision: the job events logged after it
+};
+
+class DecisionTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    /// Column layout: Node, Filter, then per plugin Raw and Weighted, then Total.
+    static constexpr int kNodeColumn = 0;
+    static constexpr int kFilterColumn = 1;
+    static constexpr int kFirstPluginColumn = 2;
+    /// Role with the row's total (double; -1 for a filtered node), for sorting.
+    static constexpr int SortRole = Qt::UserRole + 1;
+
+    explicit DecisionTableModel(QObject *parent = nullptr);
+
+    void setSession(std::shared_ptr<const RunSession> session);
+    /// Shows decision `index` (-1: none); keeps rows and columns, emits dataChanged.
+    void setDecision(int index);
+    int decision() const { return m_decision; }
+    int totalColumn() const;
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    std::shared_ptr<const RunSession> m_session;
+    int m_decision = -1;
+};
+
+class ClusterStateModel : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column { Node, Allocated, Capacity, Use, Tasks, ColumnCount };
+    explicit ClusterStateModel(QObject *parent = nullptr);
+
+    /// `replay` must outlive the model or be replaced before it goes (null clears).
+    void setReplay(std::shared_ptr<const RunSession> session, const DecisionReplay *replay);
+    /// Call after the replay moved: emits dataChanged for the nodes it changed.
+    void replayMoved();
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    std::shared_ptr<const RunSession> m_session;
+    const DecisionReplay *m_replay = nullptr;
+};
+
+/// Text of a score: integers without decimals, else two decimals.
+QString formatScore(double value);
+
+} // namespace cb::views

@@ -1,0 +1,251 @@
+#include "analysis/decision_replay.h"
+
+#include "sched/traffic.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <unordered_map>
+
+namespace cb::views {
+
+struct DecisionReplay::Contribution
+{
+    std::vector<std::pair<std::int64_t, double>> cells; ///< key source * nodes + destination
+    std::vector<std::pair<int, double>> links;
+};
+
+DecisionReplay::DecisionReplay(const cb::Scenario &scenario, const cb::DecisionLog &log,
+                               const cb::Placement &placement)
+    : m_scenario(scenario)
+    , m_log(log)
+    , m_topology(std::make_unique<cb::Topology>(scenario.cluster))
+    , m_nodes(int(scenario.cluster.nodes.size()))
+{
+    std::unordered_map<std::string, int> jobIndex;
+    for (std::size_t j = 0; j < scenario.jobs.size(); ++j)
+        jobIndex.emplace(scenario.jobs[j].id, int(j));
+    const std::size_t jobs = scenario.jobs.size();
+    m_jobFirst.assign(jobs, -1);
+    m_jobLast.assign(jobs, -1);
+    m_jobRollback.assign(jobs, INT_MAX);
+    m_jobBound.assign(jobs, {});
+    m_jobContribution.assign(jobs, nullptr);
+    m_gpuMicro.assign(std::size_t(m_nodes), 0);
+    m_tasksOnNode.assign(std::size_t(m_nodes), 0);
+    m_matrix.assign(std::size_t(m_nodes) * std::size_t(m_nodes), 0.0);
+    m_linkBytes.assign(std::size_t(m_topology->directedLinkCount()), 0.0);
+
+    std::vector<int> placedPicks(jobs, 0);
+    for (const Decision &d : log.decisions) {
+        auto it = jobIndex.find(d.jobId);
+        const int j = it == jobIndex.end() ? -1 : it->second;
+        std::int64_t micro = 0;
+        if (j >= 0 && d.pick >= 0 && d.pick < m_nodes) {
+            const Job &job = scenario.jobs[std::size_t(j)];
+            if (d.group >= 0 && d.group < int(job.tasks.size())) {
+                const TaskGroup &g = job.tasks[std::size_t(d.group)];
+                if (g.gpus == 1 && g.gpuFraction < 1.0)
+                    micro = std::llround(g.gpuFraction * 1e6);
+                else
+                    micro = std::int64_t(g.gpus) * 1'000'000;
+            }
+            ++placedPicks[std::size_t(j)];
+            if (m_jobFirst[std::size_t(j)] < 0)
+                m_jobFirst[std::size_t(j)] = d.index;
+            m_jobLast[std::size_t(j)] = d.index;
+        } else if (j >= 0) {
+            if (m_jobFirst[std::size_t(j)] < 0)
+                m_jobFirst[std::size_t(j)] = d.index;
+            m_jobLast[std::size_t(j)] = d.index;
+        }
+        m_decisionJob.push_back(j >= 0 && (d.pick < 0 || d.pick < m_nodes) ? j : -1);
+        m_decisionGpuMicro.push_back(micro);
+    }
+    // Gang rollback: placed decisions, but the job is not (or not completely) in the outcome.
+    for (std::size_t j = 0; j < jobs; ++j) {
+        if (placedPicks[j] == 0)
+            continue;
+        const JobPlacement *jp = placement.job(scenario.jobs[j].id);
+        if (!jp || int(jp->tasks.size()) < placedPicks[j])
+            m_jobRollback[j] = m_jobLast[j];
+    }
+}
+
+DecisionReplay::~DecisionReplay() = default;
+
+int DecisionReplay::jobsWithTasks() const
+{
+    int n = 0;
+    for (const auto &b : m_jobBound)
+        n += b.empty() ? 0 : 1;
+    return n;
+}
+
+std::vector<int> DecisionReplay::boundDecisions(int job, int c) const
+{
+    std::vector<int> out;
+    const int first = m_jobFirst[std::size_t(job)];
+    if (first < 0 || c < first || c >= m_jobRollback[std::size_t(job)])
+        return out;
+    const int last = std::min(c, m_jobLast[std::size_t(job)]);
+    for (int i = first; i <= last; ++i)
+        if (m_decisionJob[std::size_t(i)] == job && m_log.decisions[std::size_t(i)].pick >= 0)
+            out.push_back(i);
+    return out;
+}
+
+const DecisionReplay::Contribution &DecisionReplay::contribution(int job,
+                                                                 const std::vector<int> &decisions)
+{
+    auto &slot = m_cache[{job, decisions.size()}];
+    if (slot)
+        return *slot;
+    slot = std::make_unique<Contribution>();
+    const Job &j = m_scenario.jobs[std::size_t(job)];
+    JobPlacement jp;
+    jp.jobId = j.id;
+    for (int i : decisions) {
+        const Decision &d = m_log.decisions[std::size_t(i)];
+        TaskAssignment a;
+        a.role = d.role;
+        a.group = d.group;
+        a.indexInRole = d.indexInRole;
+        a.node = m_scenario.cluster.nodes[std::size_t(d.pick)].id;
+        jp.tasks.push_back(std::move(a));
+    }
+    std::stable_sort(jp.tasks.begin(), jp.tasks.end(), [](const auto &a, const auto &b) {
+        return std::make_pair(a.group, a.indexInRole) < std::make_pair(b.group, b.indexInRole);
+    });
+    Placement p;
+    p.jobs.push_back(std::move(jp));
+    const TrafficReport report = computeTraffic({j}, m_scenario.cluster, *m_topology, p);
+    for (const auto &[pair, bytes] : report.pairBytes)
+        if (bytes != 0)
+            slot->cells.emplace_back(std::int64_t(pair.first) * m_nodes + pair.second, bytes);
+    for (std::size_t l = 0; l < report.linkBytes.size(); ++l)
+        if (report.linkBytes[l] != 0)
+            slot->links.emplace_back(int(l), report.linkBytes[l]);
+    return *slot;
+}
+
+namespace {
+
+template<typename Key>
+void setEntry(std::unordered_map<Key, std::vector<std::pair<int, double>>> &index, Key key,
+              int job, const double *bytes)
+{
+    auto &entries = index[key];
+    auto it = std::lower_bound(entries.begin(), entries.end(), job,
+                               [](const std::pair<int, double> &e, int j) { return e.first < j; });
+    const bool present = it != entries.end() && it->first == job;
+    if (!bytes) {
+        if (present)
+            entries.erase(it);
+    } else if (present) {
+        it->second = *bytes;
+    } else {
+        entries.insert(it, {job, *bytes});
+    }
+}
+
+template<typename Key>
+double sumEntries(std::unordered_map<Key, std::vector<std::pair<int, double>>> &index, Key key)
+{
+    auto it = index.find(key);
+    if (it == index.end())
+        return 0;
+    if (it->second.empty()) {
+        index.erase(it);
+        return 0;
+    }
+    double sum = 0;
+    for (const auto &e : it->second)
+        sum += e.second;
+    return sum;
+}
+
+} // namespace
+
+void DecisionReplay::applyJob(int job, int c)
+{
+    std::vector<int> bound = boundDecisions(job, c);
+    std::vector<int> &old = m_jobBound[std::size_t(job)];
+    if (bound == old)
+        return;
+    for (int i : old) {
+        const int n = m_log.decisions[std::size_t(i)].pick;
+        m_gpuMicro[std::size_t(n)] -= m_decisionGpuMicro[std::size_t(i)];
+        --m_tasksOnNode[std::size_t(n)];
+        m_changedNodes.push_back(n);
+    }
+    for (int i : bound) {
+        const int n = m_log.decisions[std::size_t(i)].pick;
+        m_gpuMicro[std::size_t(n)] += m_decisionGpuMicro[std::size_t(i)];
+        ++m_tasksOnNode[std::size_t(n)];
+        m_changedNodes.push_back(n);
+    }
+
+    const Contribution *before = m_jobContribution[std::size_t(job)];
+    const Contribution *after = bound.empty() ? nullptr : &contribution(job, bound);
+    std::vector<std::int64_t> cells;
+    std::vector<int> links;
+    if (before) {
+        for (const auto &[key, bytes] : before->cells) {
+            setEntry(m_cellJobs, key, job, nullptr);
+            cells.push_back(key);
+        }
+        for (const auto &[l, bytes] : before->links) {
+            setEntry(m_linkJobs, l, job, nullptr);
+            links.push_back(l);
+        }
+    }
+    if (after) {
+        for (const auto &[key, bytes] : after->cells) {
+            setEntry(m_cellJobs, key, job, &bytes);
+            cells.push_back(key);
+        }
+        for (const auto &[l, bytes] : after->links) {
+            setEntry(m_linkJobs, l, job, &bytes);
+            links.push_back(l);
+        }
+    }
+    std::sort(cells.begin(), cells.end());
+    cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+    for (std::int64_t key : cells) {
+        m_matrix[std::size_t(key)] = sumEntries(m_cellJobs, key);
+        m_changedCells.emplace_back(int(key / m_nodes), int(key % m_nodes));
+    }
+    std::sort(links.begin(), links.end());
+    links.erase(std::unique(links.begin(), links.end()), links.end());
+    for (int l : links)
+        m_linkBytes[std::size_t(l)] = sumEntries(m_linkJobs, l);
+    m_jobContribution[std::size_t(job)] = after;
+    old = std::move(bound);
+}
+
+void DecisionReplay::seek(int cursor)
+{
+    cursor = std::clamp(cursor, -1, decisionCount() - 1);
+    m_changedCells.clear();
+    m_changedNodes.clear();
+    if (cursor == m_cursor)
+        return;
+    const int lo = std::min(cursor, m_cursor) + 1, hi = std::max(cursor, m_cursor);
+    m_cursor = cursor;
+    std::vector<int> jobs;
+    for (int i = lo; i <= hi; ++i) {
+        const int j = m_decisionJob[std::size_t(i)];
+        if (j >= 0 && (jobs.empty() || jobs.back() != j))
+            jobs.push_back(j);
+    }
+    std::sort(jobs.begin(), jobs.end());
+    jobs.erase(std::unique(jobs.begin(), jobs.end()), jobs.end());
+    for (int j : jobs)
+        applyJob(j, cursor);
+    std::sort(m_changedNodes.begin(), m_changedNodes.end());
+    m_changedNodes.erase(std::unique(m_changedNodes.begin(), m_changedNodes.end()),
+                         m_changedNodes.end());
+}
+
+} // namespace cb::views

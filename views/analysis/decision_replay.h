@@ -1,0 +1,97 @@
+#pragma once
+// Replays a run's decision log to any cursor: which tasks are bound, GPUs allocated per node,
+// and the per-iteration traffic (node x node bytes, bytes per directed link) of the tasks
+// placed so far. Cursor c (-1 .. decisions - 1) means decisions 0..c are made, including
+// the job events logged after them (a gang rollback unbinds the job's tasks).
+//
+// Moving the cursor touches only the jobs whose decisions lie between the old and the new
+// cursor. A job's state is a function of the cursor alone and every matrix cell or link is
+// re-summed over its contributing jobs in job order, so any path to a cursor gives
+// bit-identical values (stepping forward then back restores the data exactly). GPU use is
+// kept in integer millionths of a GPU for the same reason. Plain C++: no Qt.
+
+#include "model/scenario.h"
+#include "net/topology.h"
+#include "sched/decision_log.h"
+#include "sched/placement.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace cb::views {
+
+class DecisionReplay
+{
+public:
+    /// `scenario` and `log` must outlive the replay; `placement` is the outcome of the log
+    /// (a job with placed decisions that is missing from it was rolled back after its last
+    /// decision). Starts at cursor -1 (nothing placed).
+    DecisionReplay(const cb::Scenario &scenario, const cb::DecisionLog &log,
+                   const cb::Placement &placement);
+    ~DecisionReplay();
+    DecisionReplay(const DecisionReplay &) = delete;
+    DecisionReplay &operator=(const DecisionReplay &) = delete;
+
+    int decisionCount() const { return int(m_log.decisions.size()); }
+    int nodeCount() const { return m_nodes; }
+    int cursor() const { return m_cursor; }
+    /// Moves to `cursor` (clamped to -1 .. decisionCount() - 1).
+    void seek(int cursor);
+
+    /// Scenario job index of a decision (-1 if the log names an unknown job).
+    int jobOfDecision(int decision) const { return m_decisionJob[std::size_t(decision)]; }
+    /// Whole-GPU equivalents allocated on a node at the cursor.
+    double allocatedGpus(int node) const { return double(m_gpuMicro[std::size_t(node)]) / 1e6; }
+    /// Tasks bound on a node at the cursor.
+    int boundTasks(int node) const { return m_tasksOnNode[std::size_t(node)]; }
+    /// Bytes per iteration from node a to node b (a == b: within the node) at the cursor.
+    double pairBytes(int a, int b) const { return m_matrix[std::size_t(a) * std::size_t(m_nodes) + std::size_t(b)]; }
+    /// The dense node x node matrix, row = source.
+    const std::vector<double> &matrix() const { return m_matrix; }
+    /// Bytes per iteration per directed link (Topology numbering) at the cursor.
+    const std::vector<double> &linkBytes() const { return m_linkBytes; }
+    /// Cells (source, destination) whose value changed in the last seek.
+    const std::vector<std::pair<int, int>> &changedCells() const { return m_changedCells; }
+    /// Nodes whose allocation changed in the last seek.
+    const std::vector<int> &changedNodes() const { return m_changedNodes; }
+    /// Jobs with at least one task bound at the cursor.
+    int jobsWithTasks() const;
+    const cb::Topology &topology() const { return *m_topology; }
+
+private:
+    struct JobState;
+    struct Contribution;
+    /// Placed decisions of job `job` that count at cursor `c`.
+    std::vector<int> boundDecisions(int job, int c) const;
+    void applyJob(int job, int c);
+    const Contribution &contribution(int job, const std::vector<int> &decisions);
+
+    const cb::Scenario &m_scenario;
+    const cb::DecisionLog &m_log;
+    std::unique_ptr<cb::Topology> m_topology;
+    int m_nodes = 0;
+    int m_cursor = -1;
+    std::vector<int> m_decisionJob;
+    std::vector<std::int64_t> m_decisionGpuMicro;
+    /// Per job: first and last decision, and the decision after which it was rolled back.
+    std::vector<int> m_jobFirst, m_jobLast, m_jobRollback;
+    std::vector<std::vector<int>> m_jobBound; ///< decisions bound now, per job
+    std::vector<std::int64_t> m_gpuMicro;
+    std::vector<int> m_tasksOnNode;
+    std::vector<double> m_matrix;
+    std::vector<double> m_linkBytes;
+    /// Per cell / link: (job, bytes) of the jobs that add to it, sorted by job.
+    std::unordered_map<std::int64_t, std::vector<std::pair<int, double>>> m_cellJobs;
+    std::unordered_map<int, std::vector<std::pair<int, double>>> m_linkJobs;
+    /// Traffic of a job for a given bound task count (the first k of its placed decisions).
+    std::map<std::pair<int, std::size_t>, std::unique_ptr<Contribution>> m_cache;
+    std::vector<const Contribution *> m_jobContribution;
+    std::vector<std::pair<int, int>> m_changedCells;
+    std::vector<int> m_changedNodes;
+};
+
+} // namespace cb::views

@@ -1,0 +1,325 @@
+#include "analysis/decision_stepper.h"
+
+#include "analysis/decision_models.h"
+#include "analysis/decision_replay.h"
+#include "topology/topology_scene.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QSlider>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <limits>
+
+namespace cb::views {
+
+namespace {
+
+QTableView *makeTable(QWidget *parent, const QString &name)
+{
+    auto *view = new QTableView(parent);
+    view->setObjectName(name);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->setAlternatingRowColors(true);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    view->horizontalHeader()->setHighlightSections(false);
+    view->setWordWrap(false);
+    return view;
+}
+
+QToolButton *makeButton(QWidget *parent, QStyle::StandardPixmap pixmap, const QString &tip,
+                        const QString &name)
+{
+    auto *b = new QToolButton(parent);
+    b->setObjectName(name);
+    b->setIcon(parent->style()->standardIcon(pixmap));
+    b->setToolTip(tip);
+    b->setAutoRaise(true);
+    return b;
+}
+
+} // namespace
+
+DecisionStepper::DecisionStepper(QWidget *parent)
+    : QWidget(parent)
+    , m_listModel(new DecisionListModel(this))
+    , m_tableModel(new DecisionTableModel(this))
+    , m_stateModel(new ClusterStateModel(this))
+    , m_tableProxy(new QSortFilterProxyModel(this))
+    , m_listView(makeTable(this, QStringLiteral("decisionList")))
+    , m_tableView(makeTable(this, QStringLiteral("decisionTable")))
+    , m_stateView(makeTable(this, QStringLiteral("clusterState")))
+    , m_first(makeButton(this, QStyle::SP_MediaSkipBackward, tr("First decision (Home)"),
+                         QStringLiteral("firstButton")))
+    , m_back(makeButton(this, QStyle::SP_MediaSeekBackward, tr("Back one decision"),
+                        QStringLiteral("backButton")))
+    , m_play(makeButton(this, QStyle::SP_MediaPlay, tr("Play / pause"),
+                        QStringLiteral("playButton")))
+    , m_step(makeButton(this, QStyle::SP_MediaSeekForward, tr("Step to the next decision"),
+                        QStringLiteral("stepButton")))
+    , m_last(makeButton(this, QStyle::SP_MediaSkipForward, tr("Last decision (End)"),
+                        QStringLiteral("lastButton")))
+    , m_speed(new QSlider(Qt::Horizontal, this))
+    , m_speedLabel(new QLabel(this))
+    , m_position(new QLabel(this))
+    , m_why(new QLabel(this))
+    , m_timer(new QTimer(this))
+{
+    setObjectName(QStringLiteral("decisionStepper"));
+    m_back->setAutoRepeat(true);
+    m_step->setAutoRepeat(true);
+    m_speed->setRange(1, 200);
+    m_speed->setValue(5);
+    m_speed->setMaximumWidth(140);
+    m_speed->setToolTip(tr("Playback speed (decisions per second)"));
+    m_speedLabel->setMinimumWidth(m_speedLabel->fontMetrics().horizontalAdvance(
+        QStringLiteral("200 / s ")));
+    m_position->setMinimumWidth(m_position->fontMetrics().horizontalAdvance(
+        QStringLiteral("Decision 00000 of 00000")));
+    m_why->setWordWrap(true);
+    m_why->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_why->setObjectName(QStringLiteral("decisionWhy"));
+
+    auto *controls = new QHBoxLayout;
+    controls->setContentsMargins(0, 0, 0, 0);
+    for (QToolButton *b : {m_first, m_back, m_play, m_step, m_last})
+        controls->addWidget(b);
+    controls->addSpacing(8);
+    controls->addWidget(m_position);
+    controls->addStretch(1);
+    controls->addWidget(new QLabel(tr("Speed:"), this));
+    controls->addWidget(m_speed);
+    controls->addWidget(m_speedLabel);
+
+    m_listView->setModel(m_listModel);
+    m_listView->horizontalHeader()->setStretchLastSection(true);
+    m_tableProxy->setSourceModel(m_tableModel);
+    m_tableProxy->setSortRole(DecisionTableModel::SortRole);
+    m_tableProxy->setDynamicSortFilter(true);
+    m_tableView->setModel(m_tableProxy);
+    m_tableView->setSortingEnabled(true);
+    m_tableView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_stateView->setModel(m_stateModel);
+    m_stateView->horizontalHeader()->setStretchLastSection(true);
+
+    auto *tabs = new QTabWidget(this);
+    tabs->setObjectName(QStringLiteral("stepperTabs"));
+    auto *candidates = new QWidget(tabs);
+    auto *candLayout = new QVBoxLayout(candidates);
+    candLayout->setContentsMargins(2, 4, 2, 2);
+    candLayout->addWidget(m_why);
+    candLayout->addWidget(m_tableView, 1);
+    tabs->addTab(candidates, tr("Candidates"));
+    tabs->addTab(m_stateView, tr("Cluster state"));
+
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_listView);
+    split->addWidget(tabs);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(controls);
+    layout->addWidget(split, 1);
+
+    connect(m_first, &QToolButton::clicked, this, &DecisionStepper::first);
+    connect(m_back, &QToolButton::clicked, this, &DecisionStepper::back);
+    connect(m_step, &QToolButton::clicked, this, &DecisionStepper::step);
+    connect(m_last, &QToolButton::clicked, this, &DecisionStepper::last);
+    connect(m_play, &QToolButton::clicked, this, &DecisionStepper::togglePlay);
+    connect(m_speed, &QSlider::valueChanged, this, [this](int v) {
+        m_speedLabel->setText(tr("%1 / s").arg(v));
+        m_timer->setInterval(1000 / std::max(1, v));
+    });
+    connect(m_timer, &QTimer::timeout, this, [this] {
+        if (cursor() + 1 >= decisionCount())
+            pause();
+        else
+            step();
+    });
+    connect(m_listView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                if (current.isValid() && current.row() != cursor())
+                    seek(current.row());
+            });
+    m_speedLabel->setText(tr("%1 / s").arg(m_speed->value()));
+    m_timer->setInterval(1000 / m_speed->value());
+    updateControls();
+}
+
+DecisionStepper::~DecisionStepper()
+{
+    // The models point into the replay and the session: detach them first.
+    m_stateModel->setReplay(nullptr, nullptr);
+}
+
+void DecisionStepper::setSession(std::shared_ptr<const RunSession> session)
+{
+    pause();
+    m_stateModel->setReplay(nullptr, nullptr);
+    m_replay.reset();
+    m_session = std::move(session);
+    if (m_session)
+        m_replay = std::make_unique<DecisionReplay>(m_session->scenario, m_session->log,
+                                                    m_session->placement);
+    m_listModel->setSession(m_session);
+    m_tableModel->setSession(m_session);
+    m_stateModel->setReplay(m_session, m_replay.get());
+    m_tableView->sortByColumn(m_tableModel->totalColumn(), Qt::DescendingOrder);
+    m_listView->resizeColumnsToContents();
+    if (m_replay && m_replay->decisionCount() > 0)
+        seek(0);
+    else {
+        updateControls();
+        emit cursorChanged(-1);
+    }
+}
+
+int DecisionStepper::cursor() const
+{
+    return m_replay ? m_replay->cursor() : -1;
+}
+
+int DecisionStepper::decisionCount() const
+{
+    return m_replay ? m_replay->decisionCount() : 0;
+}
+
+bool DecisionStepper::isPlaying() const
+{
+    return m_timer->isActive();
+}
+
+int DecisionStepper::speed() const
+{
+    return m_speed->value();
+}
+
+void DecisionStepper::setSpeed(int decisionsPerSecond)
+{
+    m_speed->setValue(decisionsPerSecond);
+}
+
+void DecisionStepper::seek(int decision)
+{
+    if (!m_replay || m_replay->decisionCount() == 0)
+        return;
+    decision = std::clamp(decision, 0, m_replay->decisionCount() - 1);
+    if (decision == m_replay->cursor())
+        return;
+    m_replay->seek(decision);
+    m_tableModel->setDecision(decision);
+    m_stateModel->replayMoved();
+    {
+        const QSignalBlocker block(m_listView->selectionModel());
+        const QModelIndex row = m_listModel->index(decision, 0);
+        m_listView->selectionModel()->setCurrentIndex(
+            row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_listView->scrollTo(row);
+    }
+    updateControls();
+    emit cursorChanged(decision);
+}
+
+void DecisionStepper::first() { seek(0); }
+void DecisionStepper::back() { seek(cursor() - 1); }
+void DecisionStepper::step() { seek(cursor() + 1); }
+void DecisionStepper::last() { seek(decisionCount() - 1); }
+
+void DecisionStepper::play()
+{
+    if (decisionCount() == 0)
+        return;
+    if (cursor() + 1 >= decisionCount())
+        first();
+    m_timer->start();
+    updateControls();
+}
+
+void DecisionStepper::pause()
+{
+    m_timer->stop();
+    updateControls();
+}
+
+void DecisionStepper::togglePlay()
+{
+    if (isPlaying())
+        pause();
+    else
+        play();
+}
+
+void DecisionStepper::updateControls()
+{
+    const int n = decisionCount(), c = cursor();
+    m_first->setEnabled(c > 0);
+    m_back->setEnabled(c > 0);
+    m_step->setEnabled(c >= 0 && c + 1 < n);
+    m_last->setEnabled(c >= 0 && c + 1 < n);
+    m_play->setEnabled(n > 0);
+    m_play->setIcon(style()->standardIcon(isPlaying() ? QStyle::SP_MediaPause
+                                                      : QStyle::SP_MediaPlay));
+    if (n == 0) {
+        m_position->setText(m_session ? tr("No decisions") : tr("No run yet: Run > Place and Simulate"));
+        m_why->clear();
+        return;
+    }
+    m_position->setText(tr("Decision %1 of %2").arg(c + 1).arg(n));
+    const Decision &d = m_session->log.decisions[std::size_t(c)];
+    const QString node = d.pick >= 0 ? QString::fromStdString(m_session->log.nodeNames[std::size_t(d.pick)])
+                                     : tr("no node");
+    m_why->setText(tr("<b>%1 %2 → %3</b>: %4")
+                       .arg(QString::fromStdString(d.jobId).toHtmlEscaped(),
+                            QString::fromStdString(d.task()).toHtmlEscaped(), node.toHtmlEscaped(),
+                            QString::fromStdString(d.why).toHtmlEscaped()));
+}
+
+} // namespace cb::views
+
+namespace cb::views {
+
+NodeOverlay decisionOverlay(const DecisionStepper &stepper)
+{
+    NodeOverlay overlay;
+    const auto session = stepper.session();
+    const DecisionReplay *replay = stepper.replay();
+    const int c = stepper.cursor();
+    if (!session || !replay || c < 0)
+        return overlay;
+    const Decision &d = session->log.decisions[std::size_t(c)];
+    const std::size_t nodes = session->scenario.cluster.nodes.size();
+    overlay.values.assign(nodes, std::numeric_limits<float>::quiet_NaN());
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (const CandidateRow &r : d.rows)
+        if (r.feasible) {
+            lo = std::min(lo, r.total);
+            hi = std::max(hi, r.total);
+        }
+    for (const CandidateRow &r : d.rows) {
+        if (r.node < 0 || std::size_t(r.node) >= nodes)
+            continue;
+        overlay.values[std::size_t(r.node)] =
+            !r.feasible ? -1.0f : hi > lo ? float((r.total - lo) / (hi - lo)) : 1.0f;
+    }
+    overlay.marked = d.pick;
+    overlay.gpusUsed.resize(nodes);
+    for (std::size_t n = 0; n < nodes; ++n)
+        overlay.gpusUsed[n] = float(replay->allocatedGpus(int(n)));
+    return overlay;
+}
+
+} // namespace cb::views

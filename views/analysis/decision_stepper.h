@@ -1,0 +1,94 @@
+#pragma once
+// The decision stepper: the list of a run's placement decisions and, for the decision at the
+// cursor, the table of nodes x plugins and the cluster state (GPUs allocated per node).
+// First / back / step / last, and play / pause at a chosen speed. Moves are incremental: the
+// DecisionReplay updates only what the decisions in between changed, and the models emit
+// dataChanged instead of resetting, so one step stays cheap on large clusters.
+
+#include "analysis/run_session.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QSlider;
+class QSortFilterProxyModel;
+class QTableView;
+class QTimer;
+class QToolButton;
+
+namespace cb::views {
+
+struct NodeOverlay;
+class ClusterStateModel;
+class DecisionListModel;
+class DecisionReplay;
+class DecisionTableModel;
+
+class DecisionStepper : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit DecisionStepper(QWidget *parent = nullptr);
+    ~DecisionStepper() override;
+
+    /// Shows a run (null clears); the cursor goes to the first decision.
+    void setSession(std::shared_ptr<const RunSession> session);
+    std::shared_ptr<const RunSession> session() const { return m_session; }
+    /// Current decision (-1 when there is none).
+    int cursor() const;
+    int decisionCount() const;
+    const DecisionReplay *replay() const { return m_replay.get(); }
+    DecisionListModel *listModel() const { return m_listModel; }
+    DecisionTableModel *tableModel() const { return m_tableModel; }
+    ClusterStateModel *stateModel() const { return m_stateModel; }
+    QTableView *tableView() const { return m_tableView; }
+    bool isPlaying() const;
+    /// Decisions per second while playing.
+    int speed() const;
+    void setSpeed(int decisionsPerSecond);
+
+public slots:
+    void seek(int decision);
+    void first();
+    void back();
+    void step();
+    void last();
+    void play();
+    void pause();
+    void togglePlay();
+
+signals:
+    /// The cursor moved (or a new session was shown); `decision` is -1 without decisions.
+    void cursorChanged(int decision);
+
+private:
+    void updateControls();
+
+    std::shared_ptr<const RunSession> m_session;
+    std::unique_ptr<DecisionReplay> m_replay;
+    DecisionListModel *m_listModel;
+    DecisionTableModel *m_tableModel;
+    ClusterStateModel *m_stateModel;
+    QSortFilterProxyModel *m_tableProxy;
+    QTableView *m_listView;
+    QTableView *m_tableView;
+    QTableView *m_stateView;
+    QToolButton *m_first, *m_back, *m_play, *m_step, *m_last;
+    QSlider *m_speed;
+    QLabel *m_speedLabel;
+    QLabel *m_position;
+    QLabel *m_why;
+    QTimer *m_timer;
+};
+
+} // namespace cb::views
+
+namespace cb::views {
+/// The topology colouring for the stepper's cursor: feasible nodes by total score relative
+/// to the best and worst feasible total of the decision, filtered nodes grey, the chosen
+/// node marked, allocated GPUs per node. Empty overlay without a decision.
+NodeOverlay decisionOverlay(const DecisionStepper &stepper);
+} // namespace cb::views

@@ -1,0 +1,339 @@
+#include "analysis/run_timeline.h"
+
+#include "analysis/gantt_plottable.h"
+#include "analysis/plot_export.h"
+#include "models/quantity_format.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QToolButton>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <cmath>
+
+namespace cb::views {
+
+namespace {
+constexpr int kSliderSteps = 1000;
+constexpr int kMaxNamedRows = 40;
+const QColor kUtilColor(0x2e, 0x7d, 0x32);
+const QColor kPowerColor(0xef, 0x6c, 0x00);
+const QColor kCostColor(0x6a, 0x1b, 0x9a);
+const QColor kScrubColor(0x15, 0x65, 0xc0);
+} // namespace
+
+RunTimeline::RunTimeline(QWidget *parent)
+    : QWidget(parent)
+    , m_plot(new QCustomPlot(this))
+    , m_slider(new QSlider(Qt::Horizontal, this))
+    , m_timeLabel(new QLabel(this))
+    , m_summary(new QLabel(this))
+{
+    setObjectName(QStringLiteral("runTimeline"));
+    m_plot->setObjectName(QStringLiteral("timelinePlot"));
+    m_plot->setMinimumSize(300, 260);
+    m_plot->plotLayout()->clear();
+    m_ganttRect = new QCPAxisRect(m_plot);
+    m_useRect = new QCPAxisRect(m_plot);
+    m_costRect = new QCPAxisRect(m_plot);
+    m_plot->plotLayout()->addElement(0, 0, m_ganttRect);
+    m_plot->plotLayout()->addElement(1, 0, m_useRect);
+    m_plot->plotLayout()->addElement(2, 0, m_costRect);
+    m_plot->plotLayout()->setRowStretchFactor(0, 3.2);
+    m_plot->plotLayout()->setRowStretchFactor(1, 1.5);
+    m_plot->plotLayout()->setRowStretchFactor(2, 1.1);
+    m_plot->plotLayout()->setRowSpacing(2);
+    auto *margins = new QCPMarginGroup(m_plot);
+    for (QCPAxisRect *r : {m_ganttRect, m_useRect, m_costRect}) {
+        r->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+        r->setRangeDrag(Qt::Horizontal);
+        r->setRangeZoom(Qt::Horizontal);
+        for (QCPAxis *a : r->axes())
+            a->setLayer(QStringLiteral("axes"));
+    }
+    m_ganttRect->setRangeDrag(Qt::Horizontal | Qt::Vertical);
+    m_ganttRect->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+    m_useRect->axis(QCPAxis::atRight)->setVisible(true);
+    m_ganttRect->axis(QCPAxis::atLeft)->setRangeReversed(true);
+    m_ganttRect->axis(QCPAxis::atLeft)->grid()->setVisible(false);
+    m_ganttRect->axis(QCPAxis::atBottom)->setLabel(QString());
+    m_useRect->axis(QCPAxis::atLeft)->setLabel(tr("GPUs busy (%)"));
+    m_useRect->axis(QCPAxis::atRight)->setLabel(tr("power (kW)"));
+    m_costRect->axis(QCPAxis::atBottom)->setLabel(tr("simulated time (hours)"));
+    // The three charts share the time axis.
+    for (QCPAxisRect *a : {m_ganttRect, m_useRect, m_costRect})
+        for (QCPAxisRect *b : {m_ganttRect, m_useRect, m_costRect})
+            if (a != b)
+                connect(a->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
+                        b->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
+
+    m_gantt = new GanttPlottable(m_ganttRect->axis(QCPAxis::atBottom),
+                                 m_ganttRect->axis(QCPAxis::atLeft));
+    m_util = m_plot->addGraph(m_useRect->axis(QCPAxis::atBottom), m_useRect->axis(QCPAxis::atLeft));
+    m_util->setName(tr("GPUs busy"));
+    m_util->setPen(QPen(kUtilColor, 1.6));
+    m_util->setBrush(QColor(kUtilColor.red(), kUtilColor.green(), kUtilColor.blue(), 40));
+    m_util->setLineStyle(QCPGraph::lsStepLeft);
+    m_power = m_plot->addGraph(m_useRect->axis(QCPAxis::atBottom), m_useRect->axis(QCPAxis::atRight));
+    m_power->setName(tr("power"));
+    m_power->setPen(QPen(kPowerColor, 1.6));
+    m_power->setLineStyle(QCPGraph::lsStepLeft);
+    m_cost = m_plot->addGraph(m_costRect->axis(QCPAxis::atBottom), m_costRect->axis(QCPAxis::atLeft));
+    m_cost->setName(tr("cost"));
+    m_cost->setPen(QPen(kCostColor, 1.8));
+    m_useRect->axis(QCPAxis::atLeft)->setLabelColor(kUtilColor);
+    m_useRect->axis(QCPAxis::atRight)->setLabelColor(kPowerColor);
+    m_costRect->axis(QCPAxis::atLeft)->setLabelColor(kCostColor);
+    for (QCPAxisRect *r : {m_ganttRect, m_useRect, m_costRect}) {
+        auto *line = new QCPItemStraightLine(m_plot);
+        line->setClipAxisRect(r);
+        line->setClipToAxisRect(true);
+        line->point1->setAxes(r->axis(QCPAxis::atBottom), r->axis(QCPAxis::atLeft));
+        line->point2->setAxes(r->axis(QCPAxis::atBottom), r->axis(QCPAxis::atLeft));
+        line->point1->setAxisRect(r);
+        line->point2->setAxisRect(r);
+        line->setPen(QPen(kScrubColor, 1.5, Qt::DashLine));
+        m_scrubLines.push_back(line);
+    }
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+
+    m_slider->setObjectName(QStringLiteral("timeScrubber"));
+    m_slider->setRange(0, kSliderSteps);
+    m_slider->setToolTip(tr("Time scrubber: moves the heatmap's time too"));
+    m_timeLabel->setObjectName(QStringLiteral("scrubberTime"));
+    m_timeLabel->setMinimumWidth(m_timeLabel->fontMetrics().horizontalAdvance(
+        QStringLiteral("t = 00d 00:00:00 (000.00 h)")));
+    m_summary->setObjectName(QStringLiteral("timelineSummary"));
+    m_summary->setWordWrap(true);
+    auto *exportButton = new QToolButton(this);
+    exportButton->setText(tr("Export…"));
+    exportButton->setToolTip(tr("Save the timelines as PNG, PDF or SVG"));
+
+    auto *bar = new QHBoxLayout;
+    bar->setContentsMargins(0, 0, 0, 0);
+    bar->addWidget(new QLabel(tr("Time:"), this));
+    bar->addWidget(m_slider, 1);
+    bar->addWidget(m_timeLabel);
+    bar->addWidget(exportButton);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_plot, 1);
+    layout->addLayout(bar);
+
+    connect(m_slider, &QSlider::valueChanged, this, [this](int v) {
+        if (!m_session || !m_session->result)
+            return;
+        setTime(m_session->result->makespanSeconds * v / kSliderSteps);
+    });
+    connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent *e) {
+        if (e->button() != Qt::LeftButton || !(e->modifiers() & Qt::ShiftModifier))
+            return;
+        // Shift-click moves the scrubber; plain drags pan.
+        setTime(m_costRect->axis(QCPAxis::atBottom)->pixelToCoord(e->pos().x()) * 3600);
+    });
+    connect(m_plot, &QCustomPlot::mouseMove, this, &RunTimeline::showToolTip);
+    connect(exportButton, &QToolButton::clicked, this, &RunTimeline::exportWithDialog);
+    rebuild();
+}
+
+RunTimeline::~RunTimeline() = default;
+
+void RunTimeline::setSession(std::shared_ptr<const RunSession> session)
+{
+    m_session = std::move(session);
+    m_time = 0;
+    rebuild();
+}
+
+void RunTimeline::rebuild()
+{
+    m_bars.clear();
+    m_rowNodes.clear();
+    m_series = {};
+    const bool simulated = m_session && m_session->result;
+    m_slider->setEnabled(simulated);
+    if (!simulated) {
+        m_gantt->setBars({}, {}, {}, {});
+        m_util->data()->clear();
+        m_power->data()->clear();
+        m_cost->data()->clear();
+        m_summary->setText(m_session ? tr("%1 was placed but not simulated: run it with "
+                                          "\"Also simulate\" to see timelines.")
+                                           .arg(m_session->label)
+                                     : tr("No run yet: Run > Place and Simulate"));
+        m_nodeRow.clear();
+        m_endHours = 1;
+        for (QCPAxisRect *r : {m_ganttRect, m_useRect, m_costRect})
+            r->axis(QCPAxis::atBottom)->setRange(0, 1);
+        updateScrubber();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    const Scenario &s = m_session->scenario;
+    const RunResult &r = *m_session->result;
+    m_bars = ganttBars(s, r);
+    m_series = timelineSeries(s, r);
+
+    // Rows: nodes that ran something, in cluster order.
+    std::vector<char> used(s.cluster.nodes.size(), 0);
+    for (const GanttBar &b : m_bars)
+        used[std::size_t(b.node)] = 1;
+    m_nodeRow.assign(s.cluster.nodes.size(), -1);
+    std::vector<int> gpus(s.cluster.nodes.size(), 0);
+    for (std::size_t n = 0; n < s.cluster.nodes.size(); ++n) {
+        gpus[n] = s.cluster.nodes[n].gpus;
+        if (used[n]) {
+            m_nodeRow[n] = int(m_rowNodes.size());
+            m_rowNodes.push_back(int(n));
+        }
+    }
+    std::vector<QColor> colors;
+    for (std::size_t j = 0; j < r.jobs.size(); ++j)
+        colors.push_back(jobColor(int(j)));
+    m_gantt->setBars(m_bars, m_nodeRow, gpus, colors);
+    QCPAxis *rows = m_ganttRect->axis(QCPAxis::atLeft);
+    if (m_rowNodes.size() <= std::size_t(kMaxNamedRows)) {
+        auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
+        for (std::size_t i = 0; i < m_rowNodes.size(); ++i)
+            ticker->addTick(double(i), QString::fromStdString(
+                                           s.cluster.nodes[std::size_t(m_rowNodes[i])].id));
+        rows->setTicker(ticker);
+        rows->setLabel(QString());
+    } else {
+        rows->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        rows->setLabel(tr("nodes in use (%1)").arg(m_rowNodes.size()));
+    }
+    rows->setRange(-0.5, double(m_rowNodes.size()) - 0.5);
+
+    const double bh = m_series.bucketSeconds / 3600;
+    QVector<double> keys, util, power, cost;
+    for (int k = 0; k < m_series.buckets(); ++k) {
+        keys << k * bh;
+        util << m_series.gpuUtilisation[std::size_t(k)] * 100;
+        power << m_series.powerWatts[std::size_t(k)] / 1000;
+        cost << m_series.cost[std::size_t(k)];
+    }
+    // The step line needs the end of the last bucket too; the cost starts at zero.
+    if (!keys.isEmpty()) {
+        keys << m_series.buckets() * bh;
+        util << util.last();
+        power << power.last();
+    }
+    QVector<double> costKeys{0};
+    QVector<double> costValues{0};
+    for (int k = 0; k < m_series.buckets(); ++k) {
+        costKeys << std::min((k + 1) * m_series.bucketSeconds, r.makespanSeconds) / 3600;
+        costValues << cost[k];
+    }
+    m_util->setData(keys, util, true);
+    m_power->setData(keys, power, true);
+    m_cost->setData(costKeys, costValues, true);
+    m_costRect->axis(QCPAxis::atLeft)->setLabel(
+        r.costModel == CostModel::Energy ? tr("energy cost") : tr("GPU-hour cost"));
+    m_useRect->axis(QCPAxis::atLeft)->setRange(0, 105);
+    bool found = false;
+    QCPRange pr = m_power->getValueRange(found);
+    m_useRect->axis(QCPAxis::atRight)->setRange(0, found ? pr.upper * 1.1 + 1e-9 : 1);
+    QCPRange cr = m_cost->getValueRange(found);
+    m_costRect->axis(QCPAxis::atLeft)->setRange(0, found && cr.upper > 0 ? cr.upper * 1.1 : 1);
+    m_endHours = std::max(r.makespanSeconds / 3600, 1e-6);
+    for (QCPAxisRect *a : {m_ganttRect, m_useRect, m_costRect})
+        a->axis(QCPAxis::atBottom)->setRange(0, m_endHours);
+
+    m_summary->setText(tr("%1: %2 of %3 jobs finished, makespan %4, mean JCT %5, energy "
+                          "%6 kWh, cost %7")
+                           .arg(m_session->label)
+                           .arg(r.finishedJobs())
+                           .arg(r.jobs.size())
+                           .arg(formatDuration(r.makespanSeconds))
+                           .arg(formatDuration(r.meanJctSeconds()))
+                           .arg(r.energyKWh, 0, 'f', 1)
+                           .arg(r.cost, 0, 'f', 2));
+    updateScrubber();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void RunTimeline::setTime(double seconds)
+{
+    const double end = m_session && m_session->result ? m_session->result->makespanSeconds : 0;
+    seconds = std::clamp(seconds, 0.0, std::max(end, 0.0));
+    if (seconds == m_time)
+        return;
+    m_time = seconds;
+    updateScrubber();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    emit timeChanged(m_time);
+}
+
+void RunTimeline::updateScrubber()
+{
+    const double x = m_time / 3600;
+    for (QCPItemStraightLine *line : m_scrubLines) {
+        line->point1->setCoords(x, 0);
+        line->point2->setCoords(x, 1);
+        line->setVisible(m_session && m_session->result);
+    }
+    const double end = m_session && m_session->result ? m_session->result->makespanSeconds : 0;
+    {
+        const QSignalBlocker block(m_slider);
+        m_slider->setValue(end > 0 ? int(std::lround(m_time / end * kSliderSteps)) : 0);
+    }
+    m_timeLabel->setText(tr("t = %1 (%2 h)").arg(formatDuration(m_time)).arg(m_time / 3600, 0, 'f', 2));
+}
+
+QString RunTimeline::toolTipAt(const QPoint &pos) const
+{
+    if (!m_session || !m_session->result)
+        return {};
+    const RunResult &r = *m_session->result;
+    if (m_ganttRect->rect().contains(pos)) {
+        const int i = m_gantt->barAt(pos);
+        if (i < 0)
+            return {};
+        const GanttBar &b = m_bars[std::size_t(i)];
+        const JobRun &jr = r.jobs[std::size_t(b.job)];
+        QString gpus;
+        for (int g : b.gpus)
+            gpus += (gpus.isEmpty() ? QString() : QStringLiteral(", ")) + QString::number(g);
+        return tr("%1 on %2%3\n%4 – %5 (%6)%7")
+            .arg(QString::fromStdString(jr.id),
+                 QString::fromStdString(m_session->scenario.cluster.nodes[std::size_t(b.node)].id),
+                 gpus.isEmpty() ? tr(", no GPU") : tr(", GPU %1").arg(gpus),
+                 formatDuration(b.start), formatDuration(b.end),
+                 formatDuration(b.end - b.start),
+                 b.finished ? QString() : tr("\nstill running at the end of the run"));
+    }
+    for (QCPAxisRect *rect : {m_useRect, m_costRect})
+        if (rect->rect().contains(pos) && m_series.buckets() > 0) {
+            const double t = rect->axis(QCPAxis::atBottom)->pixelToCoord(pos.x()) * 3600;
+            const int k = std::clamp(int(t / m_series.bucketSeconds), 0, m_series.buckets() - 1);
+            return tr("%1 – %2\nGPUs busy %3 %, power %4 kW\ncost so far %5, energy %6 kWh")
+                .arg(formatDuration(k * m_series.bucketSeconds),
+                     formatDuration((k + 1) * m_series.bucketSeconds))
+                .arg(m_series.gpuUtilisation[std::size_t(k)] * 100, 0, 'f', 1)
+                .arg(m_series.powerWatts[std::size_t(k)] / 1000, 0, 'f', 2)
+                .arg(m_series.cost[std::size_t(k)], 0, 'f', 2)
+                .arg(m_series.energyKWh[std::size_t(k)], 0, 'f', 2);
+        }
+    return {};
+}
+
+void RunTimeline::showToolTip(QMouseEvent *event)
+{
+    const QString text = toolTipAt(event->pos());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+}
+
+void RunTimeline::exportWithDialog()
+{
+    exportPlotWithDialog(m_plot, this, QStringLiteral("run-timeline.png"));
+}
+
+} // namespace cb::views

@@ -1,0 +1,78 @@
+#pragma once
+// Timelines of a simulated run: a Gantt chart of jobs on nodes (each node's band split into
+// one lane per GPU, so tasks show on the GPUs they hold), the GPU utilisation and the power
+// drawn over time, and the cost accrued. A time scrubber (slider, or a click in the charts)
+// is shared with the heatmap through timeChanged().
+
+#include "analysis/run_session.h"
+#include "analysis/timeline_series.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QCPAxisRect;
+class QCPGraph;
+class QCPItemStraightLine;
+class QCustomPlot;
+class QLabel;
+class QSlider;
+
+namespace cb::views {
+
+class GanttPlottable;
+
+class RunTimeline : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit RunTimeline(QWidget *parent = nullptr);
+    ~RunTimeline() override;
+
+    void setSession(std::shared_ptr<const RunSession> session);
+    double time() const { return m_time; }
+    /// Nodes with a row in the Gantt chart, top to bottom.
+    const std::vector<int> &rowNodes() const { return m_rowNodes; }
+    const std::vector<GanttBar> &bars() const { return m_bars; }
+    const TimelineSeries &series() const { return m_series; }
+    QCustomPlot *plot() const { return m_plot; }
+    /// Tooltip text at a widget position of the plot (a Gantt bar or a series value).
+    QString toolTipAt(const QPoint &plotPos) const;
+
+public slots:
+    /// Moves the scrubber (seconds, clamped to the run); emits timeChanged when it moved.
+    void setTime(double seconds);
+    void exportWithDialog();
+
+signals:
+    void timeChanged(double seconds);
+
+private:
+    void rebuild();
+    void updateScrubber();
+    void showToolTip(QMouseEvent *event);
+
+    std::shared_ptr<const RunSession> m_session;
+    std::vector<GanttBar> m_bars;
+    std::vector<int> m_rowNodes;
+    std::vector<int> m_nodeRow;
+    TimelineSeries m_series;
+    double m_time = 0;
+    double m_endHours = 1;
+    QCustomPlot *m_plot;
+    QCPAxisRect *m_ganttRect;
+    QCPAxisRect *m_useRect;
+    QCPAxisRect *m_costRect;
+    GanttPlottable *m_gantt;
+    QCPGraph *m_util;
+    QCPGraph *m_power;
+    QCPGraph *m_cost;
+    std::vector<QCPItemStraightLine *> m_scrubLines;
+    QSlider *m_slider;
+    QLabel *m_timeLabel;
+    QLabel *m_summary;
+};
+
+} // namespace cb::views

@@ -1,0 +1,49 @@
+#pragma once
+// Time series of a simulated run for the timelines, in the run's buckets: GPU utilisation
+// (from RunSeries::gpuBusySeconds, exact), and the power drawn and the cost accrued, derived
+// from the jobs as the simulator accounts them: the baseline (node base watts and idle GPUs)
+// all the time, plus (busy - idle) watts of each job's GPU shares while it runs, x PUE,
+// priced by the scenario's price schedule (or per GPU-hour). Only a job's last attempt is
+// known to the run result, so runs with node failures or requeues show those attempts'
+// extra draw missing (nodes are also assumed up throughout). Plain C++: no Qt.
+
+#include "model/scenario.h"
+#include "sim/run_result.h"
+
+#include <vector>
+
+namespace cb::views {
+
+struct TimelineSeries
+{
+    double bucketSeconds = 0;
+    std::vector<double> gpuUtilisation; ///< busy GPU-seconds / (all GPUs x bucket), 0..1
+    std::vector<double> powerWatts;     ///< mean draw over the bucket, incl. PUE
+    std::vector<double> energyKWh;      ///< cumulative at the end of each bucket
+    std::vector<double> cost;           ///< cumulative, under the run's cost model
+    int buckets() const { return int(gpuUtilisation.size()); }
+};
+
+TimelineSeries timelineSeries(const cb::Scenario &scenario, const cb::RunResult &run);
+
+/// One bar of the Gantt chart: a task of a job on a node (and its GPUs) over [start, end].
+struct GanttBar
+{
+    int job = 0;        ///< index in RunResult::jobs
+    int node = 0;       ///< node index
+    std::vector<int> gpus; ///< GPU slots (empty for CPU tasks)
+    double start = 0, end = 0;
+    bool finished = true; ///< false: still running when the run ended
+};
+
+/// Bars of the last attempt of every started job, in job then task order.
+std::vector<GanttBar> ganttBars(const cb::Scenario &scenario, const cb::RunResult &run);
+
+} // namespace cb::views
+
+namespace cb::views {
+/// Utilisation per cluster link (the busier direction) in the time bucket holding `seconds`:
+/// bytes moved / (capacity x bucket width). Empty without buckets.
+std::vector<double> linkUtilisationAt(const cb::Scenario &scenario, const cb::RunResult &run,
+                                      double seconds);
+} // namespace cb::views

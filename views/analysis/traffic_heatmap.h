@@ -1,0 +1,100 @@
+#pragma once
+// Traffic heatmaps of a run (QCPColorMap with a QCPColorScale):
+//  - Decision: node x node bytes per iteration of the tasks placed up to the stepper's
+//    cursor (the DecisionReplay's matrix; a move rewrites only the cells it changed);
+//  - Bucket / Cumulative (simulated runs): node x node bytes moved in the time bucket at
+//    the scrubber, or from the start up to the end of that bucket (RunSeries::pairBytes);
+//  - Links: directed links (rows, only those that carry bytes) over time buckets, as
+//    utilisation of their capacity (simulated), or bytes per iteration at the cursor.
+// Rows are sources (top to bottom), columns destinations. Linear or logarithmic colour
+// scale (zero cells are left blank in log scale); tooltips with node or link names and the
+// exact bytes; export to PNG, PDF and SVG.
+
+#include "analysis/run_session.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QCPColorMap;
+class QCPColorScale;
+class QCPItemStraightLine;
+class QCheckBox;
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+
+namespace cb::views {
+
+class DecisionReplay;
+
+class TrafficHeatmap : public QWidget
+{
+    Q_OBJECT
+
+public:
+    enum class Source { Decision, Bucket, Cumulative, Links };
+
+    explicit TrafficHeatmap(QWidget *parent = nullptr);
+    ~TrafficHeatmap() override;
+
+    /// Shows a run; `replay` (owned by the stepper, may be null) feeds the Decision source.
+    void setSession(std::shared_ptr<const RunSession> session, const DecisionReplay *replay);
+    Source source() const { return m_source; }
+    void setSource(Source source);
+    bool logScale() const { return m_log; }
+    void setLogScale(bool on);
+    /// Simulated time of the scrubber (seconds).
+    double time() const { return m_time; }
+    /// Bucket at the scrubber (-1 without a simulation).
+    int bucket() const;
+
+    int columns() const { return m_nx; }
+    int rows() const { return m_ny; }
+    /// The value shown in a cell (bytes, or a utilisation fraction for simulated links).
+    double value(int column, int row) const;
+    const std::vector<double> &values() const { return m_values; }
+    /// Tooltip text for a cell, e.g. "r01-n01 → r02-n03\n1.23 GB (1,230,000,000 bytes)".
+    QString cellText(int column, int row) const;
+    QCustomPlot *plot() const { return m_plot; }
+    QCPColorMap *colorMap() const { return m_map; }
+
+public slots:
+    /// The replay moved: refresh (incrementally in the Decision source).
+    void decisionMoved();
+    void setTime(double seconds);
+    void exportWithDialog();
+
+private:
+    void rebuild();
+    void fillDecision();
+    void fillPairs(bool cumulative);
+    void fillLinks();
+    void setCell(int column, int row, double v);
+    void finish();
+    void updateAxes();
+    void showToolTip(QMouseEvent *event);
+    void updateSourceChoices();
+
+    std::shared_ptr<const RunSession> m_session;
+    const DecisionReplay *m_replay = nullptr;
+    Source m_source = Source::Decision;
+    bool m_log = false;
+    double m_time = 0;
+    int m_nx = 0, m_ny = 0;
+    std::vector<double> m_values;
+    std::vector<int> m_linkRows; ///< directed link per row in the Links source
+    QCustomPlot *m_plot;
+    QCPColorMap *m_map;
+    QCPColorScale *m_scale;
+    QCPItemStraightLine *m_timeLine;
+    QComboBox *m_sourceBox;
+    QCheckBox *m_logBox;
+    QLabel *m_summary;
+};
+
+/// "1.23 GB" with decimal units, and the exact figure for tooltips.
+QString formatBytesExact(double bytes);
+
+} // namespace cb::views
