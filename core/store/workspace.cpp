@@ -396,4 +396,33 @@ Result<RunRecord> Workspace::run(std::int64_t id) const
     return r;
 }
 
+Status Workspace::deleteRun(std::int64_t id)
+{
+    if (auto st = exec("BEGIN IMMEDIATE"); !st)
+        return st;
+    auto fail = [&](const std::string &what) {
+        const std::string message = what + ": " + sqlite3_errmsg(m_db);
+        (void)exec("ROLLBACK"); // best effort: the error above is what counts
+        return Status::failure(m_path, message);
+    };
+    // Children first, explicitly: foreign-key cascades depend on a per-connection pragma.
+    for (const char *sql : {"DELETE FROM metrics WHERE run_id = ?",
+                            "DELETE FROM timelines WHERE run_id = ?"}) {
+        Statement child(m_db, sql);
+        child.bind(1, id);
+        if (child.step() != SQLITE_DONE)
+            return fail("cannot delete run " + std::to_string(id));
+    }
+    Statement remove(m_db, "DELETE FROM runs WHERE id = ?");
+    remove.bind(1, id);
+    if (remove.step() != SQLITE_DONE)
+        return fail("cannot delete run " + std::to_string(id));
+    if (sqlite3_changes(m_db) == 0) {
+        (void)exec("ROLLBACK"); // nothing was changed
+        return Status::failure(m_path, "no run " + std::to_string(id) +
+                                           " (see clusterbench history)");
+    }
+    return exec("COMMIT");
+}
+
 } // namespace cb

@@ -81,6 +81,9 @@ public:
     /// The run of a sweep's grid point (parameters "sweep" and "grid_index"), 0 when absent;
     /// merging result files uses it to store every point once.
     Result<std::int64_t> findSweepRun(const std::string &sweepId, int gridIndex) const;
+    /// Deletes a run with its metrics and timeline in one transaction; fails naming the id
+    /// when there is no such run. The scenario it ran on stays (other runs may share it).
+    Status deleteRun(std::int64_t id);
 
 private:
     Workspace(std::string path, sqlite3 *db);
