@@ -43,6 +43,13 @@ void Document::setScenario(Scenario scenario, const QString &filePath)
     emit modifiedChanged(false);
 }
 
+void Document::replaceContent(Scenario scenario)
+{
+    emit scenarioAboutToBeReplaced();
+    m_scenario = std::move(scenario);
+    emit scenarioReplaced();
+}
+
 Status Document::load(const QString &path)
 {
     Result<Scenario> loaded = loadScenarioFile(path.toStdString());

@@ -39,6 +39,9 @@ public:
     Status load(const QString &path);
     /// Saves atomically to `path` (or the current path when empty) and marks the stack clean.
     Status save(const QString &path = {});
+    /// Replaces the whole content but keeps file path and undo history: the mutator of
+    /// ReplaceScenarioCommand (generated clusters, imported jobs). Emits the replace signals.
+    void replaceContent(Scenario scenario);
 
     // Mutators for undo commands. Indices must be valid; each emits the row signals.
     void insertNode(int index, Node node);

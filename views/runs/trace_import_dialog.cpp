@@ -1,0 +1,193 @@
+#include "runs/trace_import_dialog.h"
+
+#include "commands/replace_scenario_command.h"
+#include "document/document.h"
+#include "io/import/import_into_scenario.h"
+#include "io/import/importer_registry.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QEventLoop>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressDialog>
+#include <QThread>
+#include <QPushButton>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include <memory>
+#include <optional>
+
+namespace cb::views {
+
+Result<PreparedImport> prepareTraceImport(const Scenario &base, const std::string &format,
+                                          const std::vector<std::string> &paths,
+                                          const ImportOptions &options)
+{
+    const Importer *importer = findImporter(format);
+    if (!importer)
+        return Result<PreparedImport>::failure({}, "unknown trace format \"" + format + "\"");
+    if (importer->produces() == Importer::Produces::Cluster)
+        return Result<PreparedImport>::failure({}, format + " imports a cluster, not jobs");
+    auto report = importFiles(*importer, paths, options);
+    if (!report)
+        return Result<PreparedImport>(report.problems());
+    PreparedImport prepared{base, std::move(report).value()};
+    addImportedJobs(prepared.scenario, prepared.report);
+    return prepared;
+}
+
+TraceImportDialog::TraceImportDialog(Document *document, QWidget *parent)
+    : QDialog(parent)
+    , m_document(document)
+    , m_format(new QComboBox(this))
+    , m_files(new QLineEdit(this))
+    , m_model(new QLineEdit(this))
+    , m_secondsPerIteration(new QDoubleSpinBox(this))
+    , m_report(new QListWidget(this))
+    , m_status(new QLabel(this))
+{
+    setObjectName(QStringLiteral("traceImportDialog"));
+    setWindowTitle(tr("Import Job Trace"));
+    for (const Importer *i : importers())
+        if (i->produces() != Importer::Produces::Cluster) {
+            m_format->addItem(QString::fromStdString(i->name()), QString::fromStdString(i->name()));
+            m_format->setItemData(m_format->count() - 1, QString::fromStdString(i->description()),
+                                  Qt::ToolTipRole);
+        }
+    const ImportOptions defaults;
+    m_model->setText(QString::fromStdString(defaults.defaultModel));
+    m_model->setToolTip(tr("Model profile for jobs whose trace names no known model"));
+    m_secondsPerIteration->setRange(0.001, 100);
+    m_secondsPerIteration->setDecimals(3);
+    m_secondsPerIteration->setValue(defaults.secondsPerIteration);
+    m_secondsPerIteration->setSuffix(tr(" s"));
+    m_secondsPerIteration->setToolTip(tr("Turns trace durations into iteration counts"));
+    m_files->setPlaceholderText(tr("one or more files, separated by ;"));
+    auto *browseButton = new QPushButton(tr("Browse…"), this);
+    auto *filesRow = new QHBoxLayout;
+    filesRow->addWidget(m_files, 1);
+    filesRow->addWidget(browseButton);
+    auto *form = new QFormLayout;
+    form->addRow(tr("Format:"), m_format);
+    form->addRow(tr("Files:"), filesRow);
+    form->addRow(tr("Default model:"), m_model);
+    form->addRow(tr("Seconds per iteration:"), m_secondsPerIteration);
+    m_report->setObjectName(QStringLiteral("importReport"));
+    m_report->setWordWrap(true);
+    m_status->setWordWrap(true);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    auto *importButton = buttons->addButton(tr("&Import"), QDialogButtonBox::ActionRole);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(new QLabel(tr("Skipped rows and assumptions:"), this));
+    layout->addWidget(m_report, 1);
+    layout->addWidget(m_status);
+    layout->addWidget(buttons);
+    resize(760, 520);
+    connect(browseButton, &QPushButton::clicked, this, &TraceImportDialog::browse);
+    connect(importButton, &QPushButton::clicked, this, &TraceImportDialog::runImport);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+}
+
+void TraceImportDialog::setFormat(const QString &format)
+{
+    const int i = m_format->findData(format);
+    if (i >= 0)
+        m_format->setCurrentIndex(i);
+}
+
+void TraceImportDialog::setFiles(const QStringList &paths)
+{
+    m_files->setText(paths.join(QLatin1Char(';')));
+}
+
+QStringList TraceImportDialog::skippedRows() const
+{
+    return m_skipped;
+}
+
+void TraceImportDialog::browse()
+{
+    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Trace Files"));
+    if (!paths.isEmpty())
+        setFiles(paths);
+}
+
+bool TraceImportDialog::runImport()
+{
+    m_error.clear();
+    m_skipped.clear();
+    m_report->clear();
+    std::vector<std::string> paths;
+    for (const QString &p : m_files->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
+        paths.push_back(p.trimmed().toStdString());
+    const std::string format = m_format->currentData().toString().toStdString();
+    ImportOptions options;
+    options.defaultModel = m_model->text().trimmed().toStdString();
+    options.secondsPerIteration = m_secondsPerIteration->value();
+
+    // The worker owns copies of everything it reads; a cancelled import's result is dropped
+    // (the importer cannot be interrupted, so the thread finishes in the background).
+    const Scenario base = m_document->scenario();
+    auto outcome = std::make_shared<std::optional<Result<PreparedImport>>>();
+    QThread *worker = QThread::create([outcome, base, format, paths, options] {
+        *outcome = prepareTraceImport(base, format, paths, options);
+    });
+    connect(worker, &QThread::finished, worker, &QObject::deleteLater);
+    QProgressDialog progress(tr("Reading %1…").arg(m_files->text()), tr("Cancel"), 0, 0, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(300);
+    QEventLoop loop;
+    bool cancelled = false;
+    connect(worker, &QThread::finished, &loop, &QEventLoop::quit);
+    connect(&progress, &QProgressDialog::canceled, &loop, [&] {
+        cancelled = true;
+        loop.quit();
+    });
+    worker->start();
+    if (m_cancelImmediately)
+        progress.cancel();
+    else
+        loop.exec();
+    progress.reset();
+    if (cancelled) {
+        m_error = tr("Import cancelled; the scenario is unchanged.");
+        m_status->setText(m_error);
+        return false;
+    }
+    Result<PreparedImport> prepared = std::move(**outcome);
+    if (!prepared) {
+        m_error = QString::fromStdString(prepared.error());
+        m_status->setText(tr("<b>Import failed</b> (the scenario is unchanged):<br>%1")
+                              .arg(m_error.toHtmlEscaped().replace(QLatin1Char('\n'),
+                                                                   QStringLiteral("<br>"))));
+        return false;
+    }
+    PreparedImport result = std::move(prepared).value();
+    const int added = int(result.scenario.jobs.size() - base.jobs.size());
+    for (const ImportNote &note : result.report.skipped) {
+        m_skipped << QString::fromStdString(note.toString());
+        m_report->addItem(QStringLiteral("skipped  %1").arg(m_skipped.back()));
+    }
+    for (const std::string &a : result.report.assumptions)
+        m_report->addItem(QStringLiteral("assumed  %1").arg(QString::fromStdString(a)));
+    m_status->setText(tr("Added %1 job(s) from %2; %3 row(s) skipped.")
+                          .arg(added)
+                          .arg(m_files->text())
+                          .arg(m_skipped.size()));
+    if (added == 0)
+        return false;
+    m_document->undoStack()->push(new ReplaceScenarioCommand(
+        m_document, std::move(result.scenario),
+        tr("Import %1 job(s) from %2").arg(added).arg(QString::fromStdString(format))));
+    return true;
+}
+
+} // namespace cb::views
