@@ -1,0 +1,315 @@
+#include "runs/export_dialog.h"
+
+#include "io/export/export_writer.h"
+#include "io/export/exporter_registry.h"
+#include "net/topology.h"
+#include "sched/placer.h"
+#include "sched/policy_json.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace cb::views {
+
+namespace {
+constexpr int kShownRun = -1; ///< item data of the "shown run" source
+} // namespace
+
+ExportDialog::ExportDialog(const Scenario &scenario, std::optional<Placement> shown,
+                           const QString &shownLabel, QWidget *parent)
+    : QDialog(parent)
+    , m_scenario(scenario)
+    , m_shown(std::move(shown))
+    , m_source(new QComboBox(this))
+    , m_seed(new QSpinBox(this))
+    , m_format(new QComboBox(this))
+    , m_formatInfo(new QLabel(this))
+    , m_pinning(new QComboBox(this))
+    , m_namespace(new QLineEdit(this))
+    , m_image(new QLineEdit(this))
+    , m_blocks(new QCheckBox(tr("Slurm topology as blocks by rack (topology/block, 23.11+)"), this))
+    , m_folder(new QLineEdit(this))
+    , m_files(new QListWidget(this))
+    , m_text(new QPlainTextEdit(this))
+    , m_warnings(new QListWidget(this))
+    , m_status(new QLabel(this))
+    , m_write(new QPushButton(tr("&Write Files"), this))
+{
+    setObjectName(QStringLiteral("exportDialog"));
+    setWindowTitle(tr("Export Placement"));
+
+    if (m_shown)
+        m_source->addItem(tr("Shown run: %1").arg(shownLabel), kShownRun);
+    std::vector<std::string> names;
+    if (auto presets = userPresets(m_scenario, {}); presets)
+        for (const Policy &p : presets.value())
+            names.push_back(p.name);
+    for (const std::string &n : builtinPolicyNames())
+        if (std::find(names.begin(), names.end(), n) == names.end())
+            names.push_back(n);
+    for (const std::string &n : names)
+        m_source->addItem(tr("Place now with %1").arg(QString::fromStdString(n)),
+                          QString::fromStdString(n));
+    m_seed->setRange(0, 1'000'000);
+    m_seed->setValue(int(m_scenario.settings.seed));
+    m_seed->setToolTip(tr("Seed for the policy's tie-breaks"));
+
+    for (const Exporter *e : ExporterRegistry::all())
+        m_format->addItem(QString::fromStdString(e->name()), QString::fromStdString(e->name()));
+    m_formatInfo->setWordWrap(true);
+    m_pinning->addItem(tr("spec.nodeName (binds directly)"));
+    m_pinning->addItem(tr("required node affinity on kubernetes.io/hostname"));
+    m_namespace->setPlaceholderText(tr("left to kubectl"));
+    m_image->setPlaceholderText(tr("a default per job kind"));
+    m_folder->setText(QDir::current().filePath(QStringLiteral("export")));
+
+    auto *browse = new QPushButton(tr("Browse…"), this);
+    auto *folderRow = new QHBoxLayout;
+    folderRow->addWidget(m_folder, 1);
+    folderRow->addWidget(browse);
+    auto *sourceRow = new QHBoxLayout;
+    sourceRow->addWidget(m_source, 1);
+    sourceRow->addWidget(new QLabel(tr("seed"), this));
+    sourceRow->addWidget(m_seed);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Placement:"), sourceRow);
+    form->addRow(tr("Format:"), m_format);
+    form->addRow(QString(), m_formatInfo);
+    form->addRow(tr("Pods pinned by:"), m_pinning);
+    form->addRow(tr("Namespace:"), m_namespace);
+    form->addRow(tr("Default image:"), m_image);
+    form->addRow(QString(), m_blocks);
+    form->addRow(tr("Output folder:"), folderRow);
+
+    m_files->setObjectName(QStringLiteral("exportFiles"));
+    m_text->setObjectName(QStringLiteral("exportPreview"));
+    m_text->setReadOnly(true);
+    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_files);
+    split->addWidget(m_text);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 3);
+
+    auto *warnBox = new QGroupBox(tr("Warnings (what the format could not express exactly)"), this);
+    auto *warnLayout = new QVBoxLayout(warnBox);
+    warnLayout->addWidget(m_warnings);
+    m_warnings->setMaximumHeight(110);
+    m_warnings->setWordWrap(true);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    buttons->addButton(m_write, QDialogButtonBox::AcceptRole);
+    m_write->setDefault(true);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(split, 1);
+    layout->addWidget(warnBox);
+    layout->addWidget(m_status);
+    layout->addWidget(buttons);
+    resize(1000, 720);
+
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_write, &QPushButton::clicked, this, [this] {
+        if (writeFiles())
+            accept();
+    });
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Output Folder"),
+                                                              m_folder->text());
+        if (!dir.isEmpty())
+            m_folder->setText(dir);
+    });
+    connect(m_files, &QListWidget::currentRowChanged, this, &ExportDialog::showFile);
+    auto refreshOn = [this](auto *w, auto signal) { connect(w, signal, this, &ExportDialog::refresh); };
+    refreshOn(m_source, &QComboBox::currentIndexChanged);
+    refreshOn(m_seed, &QSpinBox::valueChanged);
+    refreshOn(m_format, &QComboBox::currentIndexChanged);
+    refreshOn(m_pinning, &QComboBox::currentIndexChanged);
+    refreshOn(m_namespace, &QLineEdit::textChanged);
+    refreshOn(m_image, &QLineEdit::textChanged);
+    refreshOn(m_blocks, &QCheckBox::toggled);
+    connect(m_folder, &QLineEdit::textChanged, this, [this] {
+        m_write->setEnabled(!m_result.files.empty() && !m_folder->text().trimmed().isEmpty());
+    });
+    refresh();
+}
+
+void ExportDialog::setFormat(const QString &name)
+{
+    const int i = m_format->findData(name);
+    if (i >= 0)
+        m_format->setCurrentIndex(i);
+}
+
+void ExportDialog::setOutputFolder(const QString &dir)
+{
+    m_folder->setText(dir);
+}
+
+void ExportDialog::setPolicy(const QString &policy, int seed)
+{
+    m_seed->setValue(seed);
+    const int i = m_source->findData(policy);
+    if (i >= 0)
+        m_source->setCurrentIndex(i);
+}
+
+QStringList ExportDialog::fileNames() const
+{
+    QStringList out;
+    for (const ExportedFile &f : m_result.files)
+        out << QString::fromStdString(f.path);
+    return out;
+}
+
+QString ExportDialog::previewText(int i) const
+{
+    if (i < 0 || i >= int(m_result.files.size()))
+        return {};
+    return QString::fromStdString(m_result.files[std::size_t(i)].content);
+}
+
+QStringList ExportDialog::warnings() const
+{
+    QStringList out;
+    for (const std::string &w : m_result.warnings)
+        out << QString::fromStdString(w);
+    return out;
+}
+
+std::optional<Placement> ExportDialog::currentPlacement(QString *problem)
+{
+    const QVariant source = m_source->currentData();
+    if (source.userType() == QMetaType::Int && source.toInt() == kShownRun)
+        return m_shown;
+    auto presets = userPresets(m_scenario, {});
+    if (!presets) {
+        *problem = QString::fromStdString(presets.error());
+        return std::nullopt;
+    }
+    auto policy = resolvePolicy(source.toString().toStdString(), presets.value());
+    if (!policy) {
+        *problem = QString::fromStdString(policy.error());
+        return std::nullopt;
+    }
+    const Topology topology(m_scenario.cluster);
+    return placeScenario(m_scenario, topology, policy.value(), std::uint64_t(m_seed->value()));
+}
+
+void ExportDialog::refresh()
+{
+    const Exporter *exporter = ExporterRegistry::find(m_format->currentData().toString().toStdString());
+    const bool shownRun = m_source->currentData().userType() == QMetaType::Int;
+    m_seed->setEnabled(!shownRun && exporter && exporter->needsPlacement());
+    m_source->setEnabled(exporter && exporter->needsPlacement());
+    const bool slurm = exporter && exporter->name().rfind("slurm", 0) == 0;
+    m_pinning->setEnabled(!slurm);
+    m_namespace->setEnabled(!slurm);
+    m_image->setEnabled(exporter && exporter->name() != "slurm-cluster");
+    m_blocks->setEnabled(exporter && exporter->name() == "slurm-cluster");
+
+    m_result = {};
+    m_error.clear();
+    if (!exporter) {
+        m_error = tr("No exporter selected");
+    } else {
+        m_formatInfo->setText(QString::fromStdString(exporter->description()));
+        ExportOptions options;
+        options.pinning = m_pinning->currentIndex() == 0 ? ExportOptions::Pinning::NodeName
+                                                         : ExportOptions::Pinning::NodeAffinity;
+        options.kubernetesNamespace = m_namespace->text().trimmed().toStdString();
+        options.defaultImage = m_image->text().trimmed().toStdString();
+        options.slurmBlocks = m_blocks->isChecked();
+        QString problem;
+        std::optional<Placement> placement = exporter->needsPlacement()
+                                                 ? currentPlacement(&problem)
+                                                 : std::optional<Placement>(Placement{});
+        if (!placement) {
+            m_error = problem.isEmpty() ? tr("No placement") : problem;
+        } else {
+            auto exported = exporter->exportPlacement(m_scenario, *placement, options);
+            if (exported)
+                m_result = std::move(exported).value();
+            else
+                m_error = QString::fromStdString(exported.error());
+        }
+    }
+
+    const int previousRow = m_files->currentRow();
+    m_files->clear();
+    for (const ExportedFile &f : m_result.files)
+        m_files->addItem(QString::fromStdString(f.path));
+    m_warnings->clear();
+    for (const std::string &w : m_result.warnings)
+        m_warnings->addItem(QString::fromStdString(w));
+    if (m_result.warnings.empty())
+        m_warnings->addItem(tr("None: everything was expressed exactly."));
+    if (!m_error.isEmpty()) {
+        m_text->setPlainText(m_error);
+        m_status->setText(tr("<b>Cannot export:</b> %1").arg(m_error.toHtmlEscaped()));
+    } else {
+        m_files->setCurrentRow(std::clamp(previousRow, 0, int(m_result.files.size()) - 1));
+        std::size_t bytes = 0;
+        for (const ExportedFile &f : m_result.files)
+            bytes += f.content.size();
+        m_status->setText(tr("%n file(s), %1 bytes, %2 warning(s)", nullptr,
+                             int(m_result.files.size()))
+                              .arg(bytes)
+                              .arg(m_result.warnings.size()));
+    }
+    m_write->setEnabled(!m_result.files.empty() && !m_folder->text().trimmed().isEmpty());
+}
+
+void ExportDialog::showFile(int row)
+{
+    m_text->setPlainText(previewText(row));
+}
+
+bool ExportDialog::writeFiles(bool confirmOverwrite)
+{
+    const QString dir = m_folder->text().trimmed();
+    if (m_result.files.empty() || dir.isEmpty())
+        return false;
+    QStringList existing;
+    for (const ExportedFile &f : m_result.files)
+        if (QFileInfo::exists(QDir(dir).filePath(QString::fromStdString(f.path))))
+            existing << QString::fromStdString(f.path);
+    if (confirmOverwrite && !existing.isEmpty() &&
+        QMessageBox::question(this, tr("Replace files?"),
+                              tr("%n file(s) in %1 will be replaced:\n%2", nullptr,
+                                 int(existing.size()))
+                                  .arg(dir, existing.join(QLatin1Char('\n')))) != QMessageBox::Yes)
+        return false;
+    const Status written = ExportWriter::write(dir.toStdString(), m_result);
+    if (!written) {
+        m_status->setText(tr("<b>Write failed:</b> %1")
+                              .arg(QString::fromStdString(written.error()).toHtmlEscaped()));
+        if (confirmOverwrite)
+            QMessageBox::warning(this, tr("Export failed"), QString::fromStdString(written.error()));
+        return false;
+    }
+    m_status->setText(tr("Wrote %n file(s) to %1", nullptr, int(m_result.files.size())).arg(dir));
+    return true;
+}
+
+} // namespace cb::views

@@ -1,0 +1,78 @@
+#pragma once
+// The export dialog for the Kubernetes and Slurm exporters (core/io/export registry): choose
+// the placement (the shown run, or a policy and seed placed now), the format and its options
+// and an output folder; every file is previewed before anything is written, the exporter's
+// warnings (what it relaxed) are listed, and writing is atomic per file.
+
+#include "io/export/exporter.h"
+#include "model/scenario.h"
+#include "sched/placement.h"
+
+#include <QDialog>
+
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace cb::views {
+
+class ExportDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    /// `shown` is the placement of the run on screen (offered first, labelled `shownLabel`).
+    ExportDialog(const Scenario &scenario, std::optional<Placement> shown = {},
+                 const QString &shownLabel = {}, QWidget *parent = nullptr);
+
+    void setFormat(const QString &name);
+    void setOutputFolder(const QString &dir);
+    /// Chooses "place with this policy" as the placement source.
+    void setPolicy(const QString &policy, int seed);
+
+    /// What the preview currently shows (empty when the export failed).
+    const ExportResult &preview() const { return m_result; }
+    QStringList fileNames() const;
+    /// The preview text of file i, as shown in the text view.
+    QString previewText(int i) const;
+    QStringList warnings() const;
+    /// The problem that stopped the export, or empty.
+    QString error() const { return m_error; }
+    /// Writes the previewed files below the output folder. No confirmation is asked when
+    /// `confirmOverwrite` is false (tests). Returns whether everything was written.
+    bool writeFiles(bool confirmOverwrite = true);
+
+private:
+    void refresh();
+    void showFile(int row);
+    std::optional<Placement> currentPlacement(QString *problem);
+
+    Scenario m_scenario;
+    std::optional<Placement> m_shown;
+    ExportResult m_result;
+    QString m_error;
+
+    QComboBox *m_source;
+    QSpinBox *m_seed;
+    QComboBox *m_format;
+    QLabel *m_formatInfo;
+    QComboBox *m_pinning;
+    QLineEdit *m_namespace;
+    QLineEdit *m_image;
+    QCheckBox *m_blocks;
+    QLineEdit *m_folder;
+    QListWidget *m_files;
+    QPlainTextEdit *m_text;
+    QListWidget *m_warnings;
+    QLabel *m_status;
+    QPushButton *m_write;
+};
+
+} // namespace cb::views
