@@ -1,0 +1,282 @@
+#include "runs/comparison_view.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPdfWriter>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QTextDocument>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace cb::views {
+
+namespace {
+
+/// A divisor and unit label that keep the largest value of a chart readable.
+std::pair<double, QString> axisScale(ComparedMetric::Unit unit, double maxValue)
+{
+    switch (unit) {
+    case ComparedMetric::Unit::Bytes:
+        for (const auto &[div, name] : {std::pair{1e15, "PB"}, {1e12, "TB"}, {1e9, "GB"},
+                                        {1e6, "MB"}, {1e3, "KB"}})
+            if (maxValue >= div)
+                return {div, QString::fromLatin1(name)};
+        return {1, QStringLiteral("B")};
+    case ComparedMetric::Unit::Seconds:
+        if (maxValue >= 2 * 86400)
+            return {86400, QObject::tr("days")};
+        if (maxValue >= 2 * 3600)
+            return {3600, QObject::tr("hours")};
+        if (maxValue >= 120)
+            return {60, QObject::tr("minutes")};
+        return {1, QObject::tr("seconds")};
+    case ComparedMetric::Unit::KWh: return {1, QStringLiteral("kWh")};
+    case ComparedMetric::Unit::Money: return {1, QObject::tr("cost units")};
+    }
+    return {1, {}};
+}
+
+} // namespace
+
+QColor ComparisonView::runColor(int r)
+{
+    static const QColor palette[] = {QColor(0x4c, 0x72, 0xb0), QColor(0xdd, 0x84, 0x52),
+                                     QColor(0x55, 0xa8, 0x68), QColor(0xc4, 0x4e, 0x52),
+                                     QColor(0x81, 0x72, 0xb3), QColor(0x93, 0x78, 0x60),
+                                     QColor(0xda, 0x8b, 0xc3), QColor(0x8c, 0x8c, 0x8c)};
+    return palette[r % 8];
+}
+
+ComparisonView::ComparisonView(QWidget *parent)
+    : QWidget(parent)
+    , m_model(new ComparisonModel(this))
+    , m_baseline(new QComboBox(this))
+    , m_bars(new QCustomPlot(this))
+    , m_cdf(new QCustomPlot(this))
+    , m_table(new QTableView(this))
+{
+    setObjectName(QStringLiteral("comparisonView"));
+    auto *top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Baseline:"), this));
+    m_baseline->setObjectName(QStringLiteral("baselineBox"));
+    m_baseline->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    top->addWidget(m_baseline);
+    top->addStretch(1);
+    auto *exportButton = new QPushButton(tr("Export…"), this);
+    exportButton->setToolTip(tr("Save the charts and the table as PNG or PDF"));
+    top->addWidget(exportButton);
+    connect(exportButton, &QPushButton::clicked, this, &ComparisonView::exportWithDialog);
+
+    m_table->setModel(m_model);
+    m_table->setAlternatingRowColors(true);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+
+    m_bars->setMinimumHeight(260);
+    m_cdf->setMinimumHeight(200);
+    auto *lower = new QSplitter(Qt::Horizontal, this);
+    lower->addWidget(m_cdf);
+    lower->addWidget(m_table);
+    lower->setStretchFactor(0, 2);
+    lower->setStretchFactor(1, 3);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_bars);
+    split->addWidget(lower);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(split, 1);
+
+    connect(m_baseline, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0)
+            m_model->setBaseline(i);
+    });
+}
+
+void ComparisonView::setRuns(std::vector<ComparedRun> runs, int baseline)
+{
+    m_model->setRuns(std::move(runs), baseline);
+    {
+        const QSignalBlocker block(m_baseline);
+        m_baseline->clear();
+        for (const ComparedRun &r : m_model->runs())
+            m_baseline->addItem(r.label);
+        m_baseline->setCurrentIndex(m_model->baseline());
+    }
+    rebuildBars();
+    rebuildCdf();
+    for (int r = 0; r < int(m_model->runs().size()); ++r)
+        for (int part = 1; part < 3; ++part)
+            m_table->setColumnHidden(ComparisonModel::valueColumn(r) + part, false);
+}
+
+void ComparisonView::rebuildBars()
+{
+    m_bars->clearPlottables();
+    m_bars->plotLayout()->clear();
+    const auto &runs = m_model->runs();
+    const auto &metrics = comparedMetrics();
+    if (runs.empty()) {
+        m_bars->replot();
+        return;
+    }
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int r = 0; r < int(runs.size()); ++r)
+        ticker->addTick(r, QStringLiteral("#%1").arg(runs[std::size_t(r)].id));
+    const int columns = 3;
+    for (int m = 0; m < int(metrics.size()); ++m) {
+        const ComparedMetric &metric = metrics[std::size_t(m)];
+        auto *rect = new QCPAxisRect(m_bars);
+        m_bars->plotLayout()->addElement(m / columns, m % columns, rect);
+        QCPAxis *x = rect->axis(QCPAxis::atBottom);
+        QCPAxis *y = rect->axis(QCPAxis::atLeft);
+        double maxValue = 0;
+        for (const ComparedRun &run : runs)
+            if (auto it = run.metrics.find(metric.key); it != run.metrics.end())
+                maxValue = std::max(maxValue, std::abs(it->second));
+        const auto [div, unit] = axisScale(metric.unit, maxValue);
+        for (int r = 0; r < int(runs.size()); ++r) {
+            const auto it = runs[std::size_t(r)].metrics.find(metric.key);
+            if (it == runs[std::size_t(r)].metrics.end())
+                continue;
+            auto *bars = new QCPBars(x, y);
+            bars->setWidth(0.7);
+            bars->setPen(Qt::NoPen);
+            bars->setBrush(runColor(r));
+            bars->setName(runs[std::size_t(r)].label);
+            bars->addData(r, it->second / div);
+        }
+        x->setTicker(ticker);
+        x->setRange(-0.6, double(runs.size()) - 0.4);
+        x->grid()->setVisible(false);
+        x->setLabel(QStringLiteral("%1 (%2)").arg(ComparisonModel::tr(metric.title), unit));
+        y->setRange(0, maxValue > 0 ? maxValue / div * 1.12 : 1);
+        y->setNumberFormat(QStringLiteral("gb"));
+    }
+    m_bars->replot();
+}
+
+void ComparisonView::rebuildCdf()
+{
+    m_cdf->clearGraphs();
+    const auto &runs = m_model->runs();
+    double maxJct = 0;
+    for (const ComparedRun &run : runs)
+        if (!run.jctSeconds.empty())
+            maxJct = std::max(maxJct, run.jctSeconds.back());
+    const auto [div, unit] = axisScale(ComparedMetric::Unit::Seconds, maxJct);
+    bool any = false;
+    for (int r = 0; r < int(runs.size()); ++r) {
+        const auto points = empiricalCdf(runs[std::size_t(r)].jctSeconds);
+        if (points.empty())
+            continue;
+        any = true;
+        QCPGraph *g = m_cdf->addGraph();
+        g->setName(runs[std::size_t(r)].label);
+        g->setPen(QPen(runColor(r), 2));
+        g->setLineStyle(QCPGraph::lsStepLeft);
+        QVector<double> xs{0}, ys{0};
+        for (const auto &[x, y] : points) {
+            xs << x / div;
+            ys << y;
+        }
+        g->setData(xs, ys, true);
+    }
+    m_cdf->xAxis->setLabel(tr("Job completion time (%1)").arg(unit));
+    m_cdf->yAxis->setLabel(tr("Fraction of finished jobs"));
+    m_cdf->xAxis->setRange(0, maxJct > 0 ? maxJct / div * 1.05 : 1);
+    m_cdf->yAxis->setRange(0, 1.05);
+    m_cdf->legend->setVisible(any);
+    m_cdf->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignBottom);
+    if (m_cdf->plotLayout()->rowCount() < 2 || !m_cdf->plotLayout()->element(0, 0) ||
+        !qobject_cast<QCPTextElement *>(m_cdf->plotLayout()->element(0, 0))) {
+        m_cdf->plotLayout()->insertRow(0);
+        m_cdf->plotLayout()->addElement(0, 0, new QCPTextElement(m_cdf, QString()));
+    }
+    auto *title = qobject_cast<QCPTextElement *>(m_cdf->plotLayout()->element(0, 0));
+    title->setText(any ? tr("JCT CDF") : tr("JCT CDF: no simulated runs selected"));
+    m_cdf->replot();
+}
+
+bool ComparisonView::exportPng(const QString &path)
+{
+    return grab().save(path, "PNG");
+}
+
+bool ComparisonView::exportPdf(const QString &path)
+{
+    QPdfWriter pdf(path);
+    pdf.setPageSize(QPageSize(QPageSize::A4));
+    pdf.setPageOrientation(QPageLayout::Landscape);
+    pdf.setResolution(96);
+    pdf.setTitle(tr("ClusterBench run comparison"));
+    pdf.setCreator(QStringLiteral("ClusterBench"));
+    QCPPainter painter;
+    if (!painter.begin(&pdf))
+        return false;
+    const QRect page = pdf.pageLayout().paintRectPixels(pdf.resolution());
+    const int w = page.width(), h = page.height();
+    // Page 1: the bars (upper 60 %) and the CDF, as vectors.
+    painter.save();
+    m_bars->toPainter(&painter, w, int(h * 0.6));
+    painter.translate(0, h * 0.62);
+    m_cdf->toPainter(&painter, w, int(h * 0.38));
+    painter.restore();
+    // Page 2: the delta table.
+    pdf.newPage();
+    QString html = QStringLiteral("<h3>%1</h3><table border='1' cellspacing='0' cellpadding='3'><tr>")
+                       .arg(tr("Deltas against the baseline"));
+    for (int c = 0; c < m_model->columnCount(); ++c)
+        html += QStringLiteral("<th>%1</th>")
+                    .arg(m_model->headerData(c, Qt::Horizontal).toString().toHtmlEscaped());
+    html += QStringLiteral("</tr>");
+    for (int r = 0; r < m_model->rowCount(); ++r) {
+        html += QStringLiteral("<tr>");
+        for (int c = 0; c < m_model->columnCount(); ++c)
+            html += QStringLiteral("<td align='%1'>%2</td>")
+                        .arg(c == 0 ? QStringLiteral("left") : QStringLiteral("right"),
+                             m_model->index(r, c).data().toString().toHtmlEscaped());
+        html += QStringLiteral("</tr>");
+    }
+    html += QStringLiteral("</table>");
+    QTextDocument doc;
+    doc.setHtml(html);
+    doc.setTextWidth(w);
+    doc.drawContents(&painter);
+    return painter.end();
+}
+
+void ComparisonView::exportWithDialog()
+{
+    QString selected;
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Comparison"), QString(),
+                                                tr("PNG image (*.png);;PDF document (*.pdf)"),
+                                                &selected);
+    if (path.isEmpty())
+        return;
+    const bool pdf = path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive) ||
+                     (selected.contains(QStringLiteral("pdf")) &&
+                      !path.endsWith(QStringLiteral(".png"), Qt::CaseInsensitive));
+    if (pdf && !path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive))
+        path += QStringLiteral(".pdf");
+    if (!pdf && !path.endsWith(QStringLiteral(".png"), Qt::CaseInsensitive))
+        path += QStringLiteral(".png");
+    if (!(pdf ? exportPdf(path) : exportPng(path)))
+        QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1").arg(path));
+}
+
+} // namespace cb::views

@@ -1,0 +1,195 @@
+#include "runs/run_comparison.h"
+
+#include "models/quantity_format.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+#include <QLocale>
+
+#include <algorithm>
+#include <cmath>
+
+namespace cb::views {
+
+const std::vector<ComparedMetric> &comparedMetrics()
+{
+    using U = ComparedMetric::Unit;
+    static const std::vector<ComparedMetric> metrics = {
+        {"cross_node_bytes", QT_TRANSLATE_NOOP("cb::views::ComparisonModel", "Cross-node traffic"), U::Bytes},
+        {"mean_jct_s", QT_TRANSLATE_NOOP("cb::views::ComparisonModel", "Mean JCT"), U::Seconds},
+        {"makespan_s", QT_TRANSLATE_NOOP("cb::views::ComparisonModel", "Makespan"), U::Seconds},
+        {"energy_kwh", QT_TRANSLATE_NOOP("cb::views::ComparisonModel", "Energy"), U::KWh},
+        {"cost", QT_TRANSLATE_NOOP("cb::views::ComparisonModel", "Cost"), U::Money},
+        {"tardiness_s", QT_TRANSLATE_NOOP("cb::views::ComparisonModel", "Tardiness"), U::Seconds},
+    };
+    return metrics;
+}
+
+ComparedRun comparedRun(const RunRecord &record)
+{
+    ComparedRun run;
+    run.id = record.id;
+    run.label = QStringLiteral("#%1 %2 seed %3")
+                    .arg(record.id)
+                    .arg(QString::fromStdString(record.policy))
+                    .arg(record.seed);
+    run.metrics = record.metrics;
+    // The stored timeline is a run file, possibly wrapped as {"run": {...}}.
+    const nlohmann::json *doc = &record.timeline;
+    if (doc->is_object() && doc->contains("run") && (*doc)["run"].is_object())
+        doc = &(*doc)["run"];
+    if (doc->is_object() && doc->contains("jobs") && (*doc)["jobs"].is_array())
+        for (const auto &job : (*doc)["jobs"])
+            if (job.is_object() && job.contains("jct_s") && job["jct_s"].is_number())
+                run.jctSeconds.push_back(job["jct_s"].get<double>());
+    std::sort(run.jctSeconds.begin(), run.jctSeconds.end());
+    return run;
+}
+
+std::optional<MetricDelta> metricDelta(const ComparedRun &baseline, const ComparedRun &run,
+                                       const std::string &key)
+{
+    const auto b = baseline.metrics.find(key);
+    const auto v = run.metrics.find(key);
+    if (b == baseline.metrics.end() || v == run.metrics.end())
+        return std::nullopt;
+    MetricDelta d;
+    d.baseline = b->second;
+    d.value = v->second;
+    d.absolute = d.value - d.baseline;
+    if (d.baseline != 0)
+        d.percent = 100.0 * d.absolute / d.baseline;
+    return d;
+}
+
+std::vector<std::pair<double, double>> empiricalCdf(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    std::vector<std::pair<double, double>> points;
+    const double n = double(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i)
+        points.emplace_back(values[i], double(i + 1) / n);
+    return points;
+}
+
+QString formatMetricValue(ComparedMetric::Unit unit, double value)
+{
+    const QLocale locale;
+    switch (unit) {
+    case ComparedMetric::Unit::Bytes:
+        return value < 0 ? QStringLiteral("−") + formatBytes(std::int64_t(-value))
+                         : formatBytes(std::int64_t(value));
+    case ComparedMetric::Unit::Seconds:
+        return value < 0 ? QStringLiteral("−") + formatDuration(-value) : formatDuration(value);
+    case ComparedMetric::Unit::KWh: return locale.toString(value, 'f', 1) + QStringLiteral(" kWh");
+    case ComparedMetric::Unit::Money: return locale.toString(value, 'f', 2);
+    }
+    return {};
+}
+
+ComparisonModel::ComparisonModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void ComparisonModel::setRuns(std::vector<ComparedRun> runs, int baseline)
+{
+    beginResetModel();
+    m_runs = std::move(runs);
+    m_baseline = m_runs.empty() ? 0 : std::clamp(baseline, 0, int(m_runs.size()) - 1);
+    endResetModel();
+}
+
+void ComparisonModel::setBaseline(int run)
+{
+    if (m_runs.empty() || run < 0 || run >= int(m_runs.size()) || run == m_baseline)
+        return;
+    m_baseline = run;
+    emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+    emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+}
+
+int ComparisonModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() || m_runs.empty() ? 0 : int(comparedMetrics().size());
+}
+
+int ComparisonModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : 1 + 3 * int(m_runs.size());
+}
+
+QVariant ComparisonModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const ComparedMetric &metric = comparedMetrics()[std::size_t(index.row())];
+    if (index.column() == 0) {
+        if (role == Qt::DisplayRole)
+            return tr(metric.title);
+        if (role == Qt::ToolTipRole)
+            return QString::fromLatin1(metric.key);
+        return {};
+    }
+    const int run = (index.column() - 1) / 3;
+    const int part = (index.column() - 1) % 3; // 0 value, 1 delta, 2 percent
+    const auto d = metricDelta(m_runs[std::size_t(m_baseline)], m_runs[std::size_t(run)],
+                               metric.key);
+    if (role == Qt::TextAlignmentRole)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (!d) {
+        if (role == Qt::DisplayRole)
+            return QStringLiteral("—");
+        if (role == Qt::ToolTipRole)
+            return tr("Not recorded for this run (placement-only runs have no simulated times)");
+        return {};
+    }
+    const double raw = part == 0 ? d->value : part == 1 ? d->absolute : d->percent.value_or(0);
+    if (role == ValueRole)
+        return part == 2 && !d->percent ? QVariant() : QVariant(raw);
+    if (role == Qt::FontRole && run == m_baseline && part == 0) {
+        QFont f;
+        f.setBold(true);
+        return f;
+    }
+    if (role == Qt::ForegroundRole && part > 0 && run != m_baseline && d->absolute != 0)
+        // Every compared metric is better when smaller.
+        return QBrush(d->absolute < 0 ? QColor(0x1b, 0x7f, 0x3b) : QColor(0xb3, 0x26, 0x1e));
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+        return {};
+    if (part == 0)
+        return role == Qt::ToolTipRole ? QString::number(d->value, 'g', 15)
+                                       : formatMetricValue(metric.unit, d->value);
+    if (run == m_baseline)
+        return role == Qt::DisplayRole ? QStringLiteral("baseline") : QVariant();
+    if (part == 1) {
+        if (role == Qt::ToolTipRole)
+            return QString::number(d->absolute, 'g', 15);
+        const QString magnitude = formatMetricValue(metric.unit, std::abs(d->absolute));
+        return d->absolute > 0 ? QStringLiteral("+") + magnitude
+               : d->absolute < 0 ? QStringLiteral("−") + magnitude
+                                 : magnitude;
+    }
+    if (!d->percent)
+        return QStringLiteral("n/a");
+    if (role == Qt::ToolTipRole)
+        return QString::number(*d->percent, 'g', 15);
+    const double p = *d->percent;
+    return (p > 0 ? QStringLiteral("+") : p < 0 ? QStringLiteral("−") : QString()) +
+           QLocale().toString(std::abs(p), 'f', 1) + QStringLiteral(" %");
+}
+
+QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
+        section >= columnCount())
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (section == 0)
+        return tr("Metric");
+    const int run = (section - 1) / 3;
+    switch ((section - 1) % 3) {
+    case 0: return m_runs[std::size_t(run)].label + (run == m_baseline ? tr(" (baseline)") : QString());
+    case 1: return tr("Δ");
+    default: return tr("Δ %");
+    }
+}
+
+} // namespace cb::views

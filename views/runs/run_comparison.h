@@ -1,0 +1,89 @@
+#pragma once
+// What the comparison view compares: the key metrics of a few runs against a baseline run,
+// with absolute and relative deltas, and each run's job completion times for the CDF.
+// ComparisonModel shows the delta table (rows: metrics; columns: per run its value, the
+// delta against the baseline and the delta in percent).
+
+#include "store/workspace.h"
+
+#include <QAbstractTableModel>
+#include <QString>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cb::views {
+
+/// One compared metric: its key in RunRecord::metrics, a title and how to print values.
+struct ComparedMetric
+{
+    const char *key;
+    const char *title;
+    enum class Unit { Bytes, Seconds, KWh, Money } unit;
+};
+
+/// Cross-node traffic, mean JCT, makespan, energy, cost, tardiness, in that order.
+const std::vector<ComparedMetric> &comparedMetrics();
+
+struct ComparedRun
+{
+    std::int64_t id = 0;
+    QString label;                        ///< "#12 dltap seed 1"
+    std::map<std::string, double> metrics;
+    std::vector<double> jctSeconds;       ///< finished jobs' completion times, ascending
+};
+
+/// A stored run as compared: label, metrics and the JCTs of the finished jobs, read from the
+/// stored timeline (a run file's "jobs"; none for placement-only runs).
+ComparedRun comparedRun(const RunRecord &record);
+
+struct MetricDelta
+{
+    double baseline = 0;
+    double value = 0;
+    double absolute = 0;            ///< value - baseline
+    std::optional<double> percent;  ///< 100 * absolute / baseline; empty when baseline is 0
+};
+
+/// The delta of `key` between `run` and `baseline`; empty when either lacks the metric.
+std::optional<MetricDelta> metricDelta(const ComparedRun &baseline, const ComparedRun &run,
+                                       const std::string &key);
+
+/// Points of the empirical CDF of sorted values: (x_i, (i + 1) / n), as a staircase.
+std::vector<std::pair<double, double>> empiricalCdf(std::vector<double> values);
+
+/// A value with its unit, for tables and axis labels ("1.23 TB", "2:03:04", "449.2 kWh").
+QString formatMetricValue(ComparedMetric::Unit unit, double value);
+
+class ComparisonModel : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum { ValueRole = Qt::UserRole + 1 }; ///< raw double (value, delta or percent)
+
+    explicit ComparisonModel(QObject *parent = nullptr);
+
+    void setRuns(std::vector<ComparedRun> runs, int baseline = 0);
+    void setBaseline(int run);
+    int baseline() const { return m_baseline; }
+    const std::vector<ComparedRun> &runs() const { return m_runs; }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+    /// Column of run r's value (its delta and percent follow).
+    static int valueColumn(int run) { return 1 + 3 * run; }
+
+private:
+    std::vector<ComparedRun> m_runs;
+    int m_baseline = 0;
+};
+
+} // namespace cb::views
