@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <set>
 #include <cmath>
 
 namespace cb::views {
@@ -64,6 +65,7 @@ ComparisonView::ComparisonView(QWidget *parent)
     , m_bars(new QCustomPlot(this))
     , m_cdf(new QCustomPlot(this))
     , m_table(new QTableView(this))
+    , m_note(new QLabel(this))
 {
     setObjectName(QStringLiteral("comparisonView"));
     auto *top = new QHBoxLayout;
@@ -83,6 +85,16 @@ ComparisonView::ComparisonView(QWidget *parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
 
+    m_cdf->plotLayout()->insertRow(0);
+    m_cdfTitle = new QCPTextElement(m_cdf, QString(), QFont(font().family(), 10, QFont::Bold));
+    m_cdf->plotLayout()->addElement(0, 0, m_cdfTitle);
+    m_note->setWordWrap(true);
+    m_note->setText(tr("Runs of both kinds are compared: for placement-only runs cross-node "
+                       "traffic is bytes per training iteration, for simulated runs the bytes "
+                       "of the whole run; times, energy and cost exist only for simulated runs."));
+    m_note->setStyleSheet(QStringLiteral("color: #8a5300"));
+    m_note->hide();
+
     m_bars->setMinimumHeight(260);
     m_cdf->setMinimumHeight(200);
     auto *lower = new QSplitter(Qt::Horizontal, this);
@@ -99,6 +111,7 @@ ComparisonView::ComparisonView(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
+    layout->addWidget(m_note);
     layout->addWidget(split, 1);
 
     connect(m_baseline, &QComboBox::currentIndexChanged, this, [this](int i) {
@@ -119,9 +132,10 @@ void ComparisonView::setRuns(std::vector<ComparedRun> runs, int baseline)
     }
     rebuildBars();
     rebuildCdf();
-    for (int r = 0; r < int(m_model->runs().size()); ++r)
-        for (int part = 1; part < 3; ++part)
-            m_table->setColumnHidden(ComparisonModel::valueColumn(r) + part, false);
+    std::set<std::string> kinds;
+    for (const ComparedRun &r : m_model->runs())
+        kinds.insert(r.kind);
+    m_note->setVisible(kinds.size() > 1);
 }
 
 void ComparisonView::rebuildBars()
@@ -136,7 +150,8 @@ void ComparisonView::rebuildBars()
     }
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     for (int r = 0; r < int(runs.size()); ++r)
-        ticker->addTick(r, QStringLiteral("#%1").arg(runs[std::size_t(r)].id));
+        ticker->addTick(r, QString(runs[std::size_t(r)].label)
+                               .replace(QStringLiteral(" seed "), QStringLiteral("\nseed ")));
     const int columns = 3;
     for (int m = 0; m < int(metrics.size()); ++m) {
         const ComparedMetric &metric = metrics[std::size_t(m)];
@@ -202,13 +217,8 @@ void ComparisonView::rebuildCdf()
     m_cdf->yAxis->setRange(0, 1.05);
     m_cdf->legend->setVisible(any);
     m_cdf->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignBottom);
-    if (m_cdf->plotLayout()->rowCount() < 2 || !m_cdf->plotLayout()->element(0, 0) ||
-        !qobject_cast<QCPTextElement *>(m_cdf->plotLayout()->element(0, 0))) {
-        m_cdf->plotLayout()->insertRow(0);
-        m_cdf->plotLayout()->addElement(0, 0, new QCPTextElement(m_cdf, QString()));
-    }
-    auto *title = qobject_cast<QCPTextElement *>(m_cdf->plotLayout()->element(0, 0));
-    title->setText(any ? tr("JCT CDF") : tr("JCT CDF: no simulated runs selected"));
+    m_cdfTitle->setText(any ? tr("Job completion times (CDF)")
+                            : tr("Job completion times: no simulated run selected"));
     m_cdf->replot();
 }
 

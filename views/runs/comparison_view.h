@@ -9,7 +9,9 @@
 #include <QWidget>
 
 class QCPAxisRect;
+class QCPTextElement;
 class QComboBox;
+class QLabel;
 class QCustomPlot;
 class QTableView;
 
@@ -44,6 +46,8 @@ private:
     QCustomPlot *m_bars;
     QCustomPlot *m_cdf;
     QTableView *m_table;
+    QLabel *m_note;
+    QCPTextElement *m_cdfTitle = nullptr;
 };
 
 } // namespace cb::views

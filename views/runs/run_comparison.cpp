@@ -34,6 +34,9 @@ ComparedRun comparedRun(const RunRecord &record)
                     .arg(record.id)
                     .arg(QString::fromStdString(record.policy))
                     .arg(record.seed);
+    run.kind = record.kind;
+    if (record.kind == "place")
+        run.label += QStringLiteral(" (placed)");
     run.metrics = record.metrics;
     // The stored timeline is a run file, possibly wrapped as {"run": {...}}.
     const nlohmann::json *doc = &record.timeline;

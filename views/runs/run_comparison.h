@@ -31,7 +31,8 @@ const std::vector<ComparedMetric> &comparedMetrics();
 struct ComparedRun
 {
     std::int64_t id = 0;
-    QString label;                        ///< "#12 dltap seed 1"
+    QString label;                        ///< "#12 dltap seed 1", "(placed)" when not simulated
+    std::string kind;                     ///< "simulate", "place", ...
     std::map<std::string, double> metrics;
     std::vector<double> jctSeconds;       ///< finished jobs' completion times, ascending
 };

@@ -87,8 +87,14 @@ QVariant RunHistoryModel::data(const QModelIndex &index, int role) const
         const auto it = r.metrics.find(key);
         if (role == SortRole)
             return it == r.metrics.end() ? QVariant() : QVariant(it->second);
-        if (role == Qt::DisplayRole)
-            return it == r.metrics.end() ? QStringLiteral("—") : formatMetric(c, it->second);
+        if (role == Qt::DisplayRole) {
+            if (it == r.metrics.end())
+                return QStringLiteral("—");
+            // A placement's traffic is per training iteration, a simulation's for the run.
+            return c == CrossNode && r.kind == "place"
+                       ? tr("%1 / iter").arg(formatMetric(c, it->second))
+                       : formatMetric(c, it->second);
+        }
         if (role == Qt::TextAlignmentRole)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         if (role == Qt::ToolTipRole && it != r.metrics.end())

@@ -1,0 +1,227 @@
+// The dialogs and views of the run side that need no running: comparison deltas on a
+// hand-checked case (and PNG/PDF export), the export dialog's preview against the written
+// files, trace import (a failed or cancelled import leaves the scenario untouched; a good
+// one is one undo step) and the cluster generator as an undoable replacement.
+
+#include "document/document.h"
+#include "io/scenario_json.h"
+#include "runs/comparison_view.h"
+#include "runs/export_dialog.h"
+#include "runs/generator_dialog.h"
+#include "runs/run_comparison.h"
+#include "runs/trace_import_dialog.h"
+#include "test_scenarios.h"
+
+#include <qcustomplot.h>
+
+#include <QAbstractItemModelTester>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+#include <fstream>
+#include <sstream>
+
+using namespace cb;
+using namespace cb::views;
+
+namespace {
+
+Scenario testbed()
+{
+    auto s = loadScenarioFile(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json");
+    return s ? s.value() : testing::leafSpineScenario(2, 1, 4);
+}
+
+std::string readAll(const QString &path)
+{
+    std::ifstream in(path.toStdString(), std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+ComparedRun handRun(std::int64_t id, double jct, double cross, std::vector<double> jcts)
+{
+    ComparedRun r;
+    r.id = id;
+    r.label = QStringLiteral("#%1").arg(id);
+    r.metrics = {{"mean_jct_s", jct}, {"cross_node_bytes", cross}, {"makespan_s", 1000}};
+    r.jctSeconds = std::move(jcts);
+    return r;
+}
+
+} // namespace
+
+class TestRunDialogs : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void comparisonDeltasExact()
+    {
+        ComparisonModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRuns({handRun(1, 200, 0, {100, 300}), handRun(2, 150, 4e9, {50, 100, 300})}, 0);
+        QCOMPARE(model.rowCount(), 6);
+        QCOMPARE(model.columnCount(), 7);
+        // Row 1 = mean JCT; run 2's value, delta and percent.
+        const int v = ComparisonModel::valueColumn(1);
+        QCOMPARE(model.index(1, 0).data().toString(), QStringLiteral("Mean JCT"));
+        QCOMPARE(model.index(1, v).data(ComparisonModel::ValueRole).toDouble(), 150.0);
+        QCOMPARE(model.index(1, v + 1).data(ComparisonModel::ValueRole).toDouble(), -50.0);
+        QCOMPARE(model.index(1, v + 2).data(ComparisonModel::ValueRole).toDouble(), -25.0);
+        QCOMPARE(model.index(1, v + 2).data().toString(), QStringLiteral("−25.0 %"));
+        QCOMPARE(model.index(1, v + 1).data().toString(), QStringLiteral("−0:00:50"));
+        // Cross-node: the baseline has 0 bytes, so there is no percentage.
+        QCOMPARE(model.index(0, v + 1).data(ComparisonModel::ValueRole).toDouble(), 4e9);
+        QVERIFY(!model.index(0, v + 2).data(ComparisonModel::ValueRole).isValid());
+        QCOMPARE(model.index(0, v + 2).data().toString(), QStringLiteral("n/a"));
+        // Energy is recorded by neither run.
+        QCOMPARE(model.index(3, v).data().toString(), QStringLiteral("—"));
+        // Switch the baseline: the deltas flip sign and the percent is against 150.
+        model.setBaseline(1);
+        const int b = ComparisonModel::valueColumn(0);
+        QCOMPARE(model.index(1, b + 1).data(ComparisonModel::ValueRole).toDouble(), 50.0);
+        QCOMPARE(model.index(1, b + 2).data(ComparisonModel::ValueRole).toDouble(), 100.0 / 3.0);
+        QCOMPARE(model.index(1, b + 2).data().toString(), QStringLiteral("+33.3 %"));
+
+        const auto cdf = empiricalCdf({300, 50, 100});
+        QCOMPARE(cdf.size(), std::size_t(3));
+        QCOMPARE(cdf[0], std::make_pair(50.0, 1.0 / 3.0));
+        QCOMPARE(cdf[2], std::make_pair(300.0, 1.0));
+
+        ComparisonView view;
+        view.resize(1200, 800);
+        view.setRuns({handRun(1, 200, 0, {100, 300}), handRun(2, 150, 4e9, {50, 100, 300})});
+        QCOMPARE(view.cdfPlot()->graphCount(), 2);
+        QCOMPARE(view.barsPlot()->axisRectCount(), 6);
+        const QString png = m_dir.filePath(QStringLiteral("compare.png"));
+        const QString pdf = m_dir.filePath(QStringLiteral("compare.pdf"));
+        QVERIFY(view.exportPng(png));
+        QVERIFY(view.exportPdf(pdf));
+        QVERIFY(QFileInfo(png).size() > 1000);
+        QVERIFY(readAll(pdf).rfind("%PDF", 0) == 0);
+    }
+
+    void exportPreviewEqualsWrittenFiles()
+    {
+        const Scenario s = testbed();
+        ExportDialog dialog(s);
+        dialog.setPolicy(QStringLiteral("dltap"), 1);
+        const QString out = m_dir.filePath(QStringLiteral("export"));
+        dialog.setOutputFolder(out);
+        for (const QString format : {QStringLiteral("volcano"), QStringLiteral("slurm")}) {
+            dialog.setFormat(format);
+            QVERIFY2(dialog.error().isEmpty(), qPrintable(dialog.error()));
+            const QStringList files = dialog.fileNames();
+            QVERIFY(!files.isEmpty());
+            QVERIFY(dialog.writeFiles(false));
+            for (int i = 0; i < files.size(); ++i)
+                QCOMPARE(QString::fromStdString(readAll(QDir(out).filePath(files[i]))),
+                         dialog.previewText(i));
+        }
+        // The preview follows the options.
+        dialog.setFormat(QStringLiteral("k8s-pods"));
+        QVERIFY(dialog.previewText(0).contains(QStringLiteral("nodeName")));
+    }
+
+    void failedImportLeavesScenarioUntouched()
+    {
+        Document doc;
+        doc.setScenario(testing::leafSpineScenario(2, 1, 4));
+        const Scenario before = doc.scenario();
+        TraceImportDialog dialog(&doc);
+        dialog.setFormat(QStringLiteral("tiresias"));
+        dialog.setFiles({QStringLiteral(CB_TEST_DATA "/import/malformed/tiresias_bad_number.csv")});
+        const bool imported = dialog.runImport();
+        if (imported || dialog.error().isEmpty()) // the importer may skip rather than fail
+            QVERIFY(!dialog.skippedRows().isEmpty());
+        dialog.setFiles({m_dir.filePath(QStringLiteral("missing.csv"))});
+        QVERIFY(!dialog.runImport());
+        QVERIFY(dialog.error().contains(QStringLiteral("missing.csv")));
+        QVERIFY(doc.scenario() == before || imported);
+
+        Document clean;
+        clean.setScenario(testing::leafSpineScenario(2, 1, 4));
+        const Scenario original = clean.scenario();
+        TraceImportDialog bad(&clean);
+        bad.setFormat(QStringLiteral("tiresias"));
+        bad.setFiles({m_dir.filePath(QStringLiteral("missing.csv"))});
+        QVERIFY(!bad.runImport());
+        QVERIFY(clean.scenario() == original);
+        QCOMPARE(clean.undoStack()->count(), 0);
+        // Cancelled: unchanged as well, even though the file is fine.
+        TraceImportDialog cancelled(&clean);
+        cancelled.setFormat(QStringLiteral("tiresias"));
+        cancelled.setFiles({QStringLiteral(CB_TEST_DATA "/import/traces/tiresias/60_job.csv")});
+        cancelled.setCancelImmediately(true);
+        QVERIFY(!cancelled.runImport());
+        QVERIFY(clean.scenario() == original);
+
+        // A good trace adds its jobs as one undo step.
+        TraceImportDialog good(&clean);
+        good.setFormat(QStringLiteral("tiresias"));
+        good.setFiles({QStringLiteral(CB_TEST_DATA "/import/traces/tiresias/60_job.csv")});
+        QVERIFY2(good.runImport(), qPrintable(good.error()));
+        QCOMPARE(clean.undoStack()->count(), 1);
+        const std::size_t added = clean.scenario().jobs.size() - original.jobs.size();
+        QVERIFY(added > 0);
+        QCOMPARE(added + std::size_t(good.skippedRows().size()), std::size_t(60));
+        clean.undoStack()->undo();
+        QVERIFY(clean.scenario() == original);
+        clean.undoStack()->redo();
+        QCOMPARE(clean.scenario().jobs.size(), original.jobs.size() + added);
+    }
+
+    void generatorReplacesClusterUndoably()
+    {
+        Document doc;
+        doc.setScenario(testing::leafSpineScenario(2, 1, 4));
+        const Scenario original = doc.scenario();
+        GeneratorDialog dialog;
+        dialog.setKind(GeneratorDialog::Kind::FatTree);
+        dialog.fatTreeK()->setValue(4);
+        auto cluster = dialog.generate();
+        QVERIFY(cluster.ok());
+        QCOMPARE(cluster->nodes.size(), std::size_t(16));   // k^3/4
+        QCOMPARE(cluster->switches.size(), std::size_t(20)); // k^2 + k^2/4
+        QCOMPARE(dialog.describe(), QStringLiteral("Fat-tree k=4"));
+        dialog.fatTreeK()->setValue(5); // odd radix: refused with the parameter named
+        QVERIFY(!dialog.generate().ok());
+        dialog.fatTreeK()->setValue(4);
+        replaceCluster(&doc, cluster.value(), dialog.describe());
+        QCOMPARE(doc.undoStack()->count(), 1);
+        QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Generate Fat-tree k=4"));
+        QVERIFY(doc.scenario().cluster == cluster.value());
+        QVERIFY(doc.scenario().jobs == original.jobs); // jobs are kept
+        doc.undoStack()->undo();
+        QVERIFY(doc.scenario() == original);
+        doc.undoStack()->redo();
+        QVERIFY(doc.scenario().cluster == cluster.value());
+
+        dialog.setKind(GeneratorDialog::Kind::LeafSpine);
+        dialog.leaves()->setValue(3);
+        dialog.spines()->setValue(2);
+        dialog.hostsPerLeaf()->setValue(5);
+        auto ls = dialog.generate();
+        QVERIFY(ls.ok());
+        QCOMPARE(ls->nodes.size(), std::size_t(15));
+        QCOMPARE(ls->links.size(), std::size_t(15 + 3 * 2));
+
+        dialog.setKind(GeneratorDialog::Kind::Dgx);
+        dialog.dgxNodes()->setValue(4);
+        auto dgx = dialog.generate();
+        QVERIFY(dgx.ok());
+        QCOMPARE(dgx->nodes.size(), std::size_t(4));
+        QCOMPARE(dgx->nodes.front().gpus, 8);
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+QTEST_MAIN(TestRunDialogs)
+#include "tst_run_dialogs.moc"
