@@ -8,6 +8,7 @@
 #include "runs/comparison_view.h"
 #include "runs/export_dialog.h"
 #include "runs/generator_dialog.h"
+#include "runs/link_dialog.h"
 #include "runs/run_comparison.h"
 #include "runs/trace_import_dialog.h"
 #include "test_scenarios.h"
@@ -217,6 +218,41 @@ private slots:
         QVERIFY(dgx.ok());
         QCOMPARE(dgx->nodes.size(), std::size_t(4));
         QCOMPARE(dgx->nodes.front().gpus, 8);
+    }
+
+    void linksAddAndRemoveUndoably()
+    {
+        Document doc;
+        doc.setScenario(testing::leafSpineScenario(2, 1, 2));
+        const Scenario original = doc.scenario();
+        const std::size_t links = original.cluster.links.size();
+        LinkDialog dialog(&doc);
+        dialog.setLink(Link{"r001-n01", "r002-n01", 25, 3});
+        QVERIFY2(dialog.problem().isEmpty(), qPrintable(dialog.problem()));
+        QVERIFY(dialog.addLink());
+        QCOMPARE(doc.scenario().cluster.links.size(), links + 1);
+        QVERIFY(doc.scenario().cluster.links.back() == (Link{"r001-n01", "r002-n01", 25, 3}));
+        // The same pair again (either direction), a self-link, an unknown endpoint, no capacity.
+        dialog.setLink(Link{"r002-n01", "r001-n01", 25, 3});
+        QCOMPARE(dialog.problem(), QStringLiteral("r002-n01 and r001-n01 are already linked"));
+        QVERIFY(!dialog.addLink());
+        dialog.setLink(Link{"leaf001", "leaf001", 25, 3});
+        QCOMPARE(dialog.problem(), QStringLiteral("a link needs two different endpoints"));
+        dialog.setLink(Link{"leaf001", "nowhere", 25, 3});
+        QCOMPARE(dialog.problem(), QStringLiteral("no node or switch named \"nowhere\""));
+        dialog.setLink(Link{"leaf001", "leaf002", 0, 3});
+        QCOMPARE(dialog.problem(), QStringLiteral("capacity must be positive"));
+        QCOMPARE(doc.undoStack()->count(), 1);
+
+        QVERIFY(dialog.removeLink(0));
+        QCOMPARE(doc.scenario().cluster.links.size(), links);
+        QVERIFY(doc.scenario().cluster.links.front() == original.cluster.links[1]);
+        QVERIFY(!dialog.removeLink(int(links) + 5));
+        doc.undoStack()->undo();
+        doc.undoStack()->undo();
+        QVERIFY(doc.scenario() == original);
+        doc.undoStack()->redo();
+        QCOMPARE(doc.scenario().cluster.links.size(), links + 1);
     }
 
 private:
