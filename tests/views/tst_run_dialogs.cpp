@@ -114,7 +114,7 @@ private slots:
         dialog.setPolicy(QStringLiteral("dltap"), 1);
         const QString out = m_dir.filePath(QStringLiteral("export"));
         dialog.setOutputFolder(out);
-        for (const QString format : {QStringLiteral("volcano"), QStringLiteral("slurm")}) {
+        for (const QString &format : {QStringLiteral("volcano"), QStringLiteral("slurm")}) {
             dialog.setFormat(format);
             QVERIFY2(dialog.error().isEmpty(), qPrintable(dialog.error()));
             const QStringList files = dialog.fileNames();

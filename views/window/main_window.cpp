@@ -9,6 +9,7 @@
 #include "document/document.h"
 #include "io/scenario_json.h"
 #include "models/quantity_format.h"
+#include "runs/run_views.h"
 #include "topology/topology_scene.h"
 #include "topology/topology_view.h"
 #include "window/cluster_panel.h"
@@ -73,6 +74,7 @@ MainWindow::MainWindow(QWidget *parent)
 
     createDocks();
     createActions();
+    new RunViews(this); // export, generator, link and trace import dialogs
 
     m_startPage->setSampleFolders(sampleFolders());
     connect(m_startPage, &StartPage::openRequested, this, &MainWindow::openFile);
