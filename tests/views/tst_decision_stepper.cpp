@@ -221,25 +221,23 @@ void TestDecisionStepper::tableShowsTheDecision()
     stepper.seek(2);
     const Decision &d = run->log.decisions[2];
     DecisionTableModel *m = stepper.tableModel();
-    // Node, filter, raw and weighted per plugin, total.
-    QCOMPARE(m->columnCount(), 2 + 2 * int(run->log.pluginNames.size()) + 1);
+    // Node, total, filter, raw and weighted per plugin.
+    QCOMPARE(m->columnCount(), 3 + 2 * int(run->log.pluginNames.size()));
     QCOMPARE(m->headerData(m->totalColumn(), Qt::Horizontal).toString(), QStringLiteral("Total"));
-    QCOMPARE(m->headerData(2, Qt::Horizontal).toString(),
-             QString::fromStdString(run->log.pluginNames[0]) + QStringLiteral(" raw"));
+    QCOMPARE(m->headerData(3, Qt::Horizontal).toString(),
+             QString::fromStdString(run->log.pluginNames[0]));
+    QCOMPARE(m->headerData(4, Qt::Horizontal).toString(),
+             QStringLiteral("×") + formatScore(run->log.weights[0]));
     const int pick = d.pick;
     QVERIFY(pick >= 0);
     const QModelIndex total = m->index(pick, m->totalColumn());
     QCOMPARE(total.data().toString(), formatScore(d.rows[std::size_t(pick)].total));
     QVERIFY(total.data(Qt::FontRole).value<QFont>().bold());
     QVERIFY(total.data(Qt::BackgroundRole).isValid());
-    QCOMPARE(m->index(pick, 3).data().toString(),
+    QCOMPARE(m->index(pick, DecisionTableModel::kFirstPluginColumn).data().toString(),
+             formatScore(d.rows[std::size_t(pick)].raw[0]));
+    QCOMPARE(m->index(pick, DecisionTableModel::kFirstPluginColumn + 1).data().toString(),
              formatScore(d.rows[std::size_t(pick)].weighted[0]));
-    // Sorted by total, best first: the top row of the view is the winner or tied with it.
-    QAbstractItemModel *view = stepper.tableView()->model();
-    const QString top = view->index(0, 0).data().toString();
-    const int topNode = int(std::find(run->log.nodeNames.begin(), run->log.nodeNames.end(),
-                                      top.toStdString()) - run->log.nodeNames.begin());
-    QCOMPARE(d.rows[std::size_t(topNode)].total, d.rows[std::size_t(pick)].total);
     // Cluster state after decision 2 (ps-0, ps-1, worker-0 of the PS job): 1 GPU used.
     double used = 0;
     for (int r = 0; r < stepper.stateModel()->rowCount(); ++r)
@@ -248,6 +246,27 @@ void TestDecisionStepper::tableShowsTheDecision()
     // The decision list names the chosen node.
     QCOMPARE(stepper.listModel()->index(2, DecisionListModel::Node).data().toString(),
              QString::fromStdString(run->log.nodeNames[std::size_t(pick)]));
+
+    // Sorted by total, best first, the chosen node ahead of the nodes tied with it (on a
+    // decision with a tie, so that the order matters).
+    int tiedDecision = -1;
+    for (const Decision &c : run->log.decisions)
+        if (c.pick >= 0 && c.tied.size() >= 2 && c.tied.front() != c.pick) {
+            tiedDecision = c.index;
+            break;
+        }
+    QVERIFY(tiedDecision >= 0);
+    stepper.seek(tiedDecision);
+    QAbstractItemModel *view = stepper.tableView()->model();
+    QCOMPARE(view->index(0, 0).data().toString(),
+             QString::fromStdString(
+                 run->log.nodeNames[std::size_t(run->log.decisions[std::size_t(tiedDecision)].pick)]));
+    for (int r = 1; r < view->rowCount(); ++r)
+        QVERIFY(view->index(r - 1, DecisionTableModel::kTotalColumn)
+                    .data(DecisionTableModel::SortRole)
+                    .toDouble() >= view->index(r, DecisionTableModel::kTotalColumn)
+                                       .data(DecisionTableModel::SortRole)
+                                       .toDouble());
 }
 
 void TestDecisionStepper::controlsAndPlay()

@@ -137,12 +137,6 @@ void DecisionTableModel::setDecision(int index)
         emit dataChanged(this->index(0, 0), this->index(rowCount() - 1, columnCount() - 1));
 }
 
-int DecisionTableModel::totalColumn() const
-{
-    return m_session ? kFirstPluginColumn + 2 * int(m_session->log.pluginNames.size())
-                     : kFirstPluginColumn;
-}
-
 int DecisionTableModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() || !m_session ? 0 : int(m_session->log.nodeNames.size());
@@ -150,7 +144,9 @@ int DecisionTableModel::rowCount(const QModelIndex &parent) const
 
 int DecisionTableModel::columnCount(const QModelIndex &parent) const
 {
-    return parent.isValid() || !m_session ? 0 : totalColumn() + 1;
+    return parent.isValid() || !m_session
+               ? 0
+               : kFirstPluginColumn + 2 * int(m_session->log.pluginNames.size());
 }
 
 QVariant DecisionTableModel::data(const QModelIndex &index, int role) const
@@ -182,7 +178,7 @@ QVariant DecisionTableModel::data(const QModelIndex &index, int role) const
             return QString();
         if (col == totalColumn())
             return formatScore(row->total);
-        if (col >= kFirstPluginColumn && col < totalColumn()) {
+        if (col >= kFirstPluginColumn) {
             const std::size_t plugin = std::size_t(col - kFirstPluginColumn) / 2;
             const bool weighted = (col - kFirstPluginColumn) % 2 == 1;
             const auto &v = weighted ? row->weighted : row->raw;
@@ -192,7 +188,7 @@ QVariant DecisionTableModel::data(const QModelIndex &index, int role) const
     case SortRole:
         if (col == kNodeColumn)
             return node;
-        return row->feasible ? row->total : -1.0;
+        return row->feasible ? row->total + (winner ? 1e-6 : 0.0) : -1.0;
     case Qt::BackgroundRole:
         if (winner)
             return QBrush(kWinner);
@@ -209,7 +205,8 @@ QVariant DecisionTableModel::data(const QModelIndex &index, int role) const
         }
         return {};
     case Qt::TextAlignmentRole:
-        return col >= kFirstPluginColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+        return col >= kFirstPluginColumn || col == kTotalColumn
+                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                                          : QVariant();
     case Qt::ToolTipRole:
         if (winner)
@@ -225,9 +222,9 @@ QVariant DecisionTableModel::headerData(int section, Qt::Orientation orientation
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
         return QAbstractTableModel::headerData(section, orientation, role);
-    if (role == Qt::ToolTipRole && section >= kFirstPluginColumn && section < totalColumn()) {
+    if (role == Qt::ToolTipRole && section >= kFirstPluginColumn) {
         const std::size_t plugin = std::size_t(section - kFirstPluginColumn) / 2;
-        return tr("%1, weight %2")
+        return tr("%1: raw score 0..10, then weighted (× %2)")
             .arg(QString::fromStdString(m_session->log.pluginNames[plugin]),
                  formatScore(m_session->log.weights[plugin]));
     }
@@ -242,8 +239,8 @@ QVariant DecisionTableModel::headerData(int section, Qt::Orientation orientation
     const std::size_t plugin = std::size_t(section - kFirstPluginColumn) / 2;
     const QString name = QString::fromStdString(m_session->log.pluginNames[plugin]);
     return (section - kFirstPluginColumn) % 2 == 0
-               ? tr("%1 raw").arg(name)
-               : tr("× %1").arg(formatScore(m_session->log.weights[plugin]));
+               ? name
+               : tr("×%1").arg(formatScore(m_session->log.weights[plugin]));
 }
 
 // ---- ClusterStateModel ---------------------------------------------------------------------

@@ -44,11 +44,14 @@ class DecisionTableModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    /// Column layout: Node, Filter, then per plugin Raw and Weighted, then Total.
+    /// Column layout: Node, Total, Filter, then per plugin Raw and Weighted (total first, so
+    /// that it stays in view however many plugins the policy has).
     static constexpr int kNodeColumn = 0;
-    static constexpr int kFilterColumn = 1;
-    static constexpr int kFirstPluginColumn = 2;
-    /// Role with the row's total (double; -1 for a filtered node), for sorting.
+    static constexpr int kTotalColumn = 1;
+    static constexpr int kFilterColumn = 2;
+    static constexpr int kFirstPluginColumn = 3;
+    /// Role for sorting: the row's total (double; -1 for a filtered node), the chosen node a
+    /// hair above the nodes tied with it so that it leads the sorted table.
     static constexpr int SortRole = Qt::UserRole + 1;
 
     explicit DecisionTableModel(QObject *parent = nullptr);
@@ -57,7 +60,7 @@ public:
     /// Shows decision `index` (-1: none); keeps rows and columns, emits dataChanged.
     void setDecision(int index);
     int decision() const { return m_decision; }
-    int totalColumn() const;
+    int totalColumn() const { return kTotalColumn; }
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;

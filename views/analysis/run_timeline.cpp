@@ -54,13 +54,20 @@ RunTimeline::RunTimeline(QWidget *parent)
         for (QCPAxis *a : r->axes())
             a->setLayer(QStringLiteral("axes"));
     }
+    QFont labelFont = font();
+    labelFont.setPointSizeF(std::max(7.0, labelFont.pointSizeF() - 1));
+    for (QCPAxisRect *r : {m_ganttRect, m_useRect, m_costRect})
+        for (QCPAxis *a : r->axes()) {
+            a->setLabelFont(labelFont);
+            a->setTickLabelFont(labelFont);
+        }
     m_ganttRect->setRangeDrag(Qt::Horizontal | Qt::Vertical);
     m_ganttRect->setRangeZoom(Qt::Horizontal | Qt::Vertical);
     m_useRect->axis(QCPAxis::atRight)->setVisible(true);
     m_ganttRect->axis(QCPAxis::atLeft)->setRangeReversed(true);
     m_ganttRect->axis(QCPAxis::atLeft)->grid()->setVisible(false);
     m_ganttRect->axis(QCPAxis::atBottom)->setLabel(QString());
-    m_useRect->axis(QCPAxis::atLeft)->setLabel(tr("GPUs busy (%)"));
+    m_useRect->axis(QCPAxis::atLeft)->setLabel(tr("GPU use %"));
     m_useRect->axis(QCPAxis::atRight)->setLabel(tr("power (kW)"));
     m_costRect->axis(QCPAxis::atBottom)->setLabel(tr("simulated time (hours)"));
     // The three charts share the time axis.
@@ -136,6 +143,7 @@ RunTimeline::RunTimeline(QWidget *parent)
         setTime(m_costRect->axis(QCPAxis::atBottom)->pixelToCoord(e->pos().x()) * 3600);
     });
     connect(m_plot, &QCustomPlot::mouseMove, this, &RunTimeline::showToolTip);
+    connect(m_plot, &QCustomPlot::beforeReplot, this, &RunTimeline::updateRowTicks);
     connect(exportButton, &QToolButton::clicked, this, &RunTimeline::exportWithDialog);
     rebuild();
 }
@@ -196,16 +204,13 @@ void RunTimeline::rebuild()
         colors.push_back(jobColor(int(j)));
     m_gantt->setBars(m_bars, m_nodeRow, gpus, colors);
     QCPAxis *rows = m_ganttRect->axis(QCPAxis::atLeft);
+    m_rowLabelStep = 0;
     if (m_rowNodes.size() <= std::size_t(kMaxNamedRows)) {
-        auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
-        for (std::size_t i = 0; i < m_rowNodes.size(); ++i)
-            ticker->addTick(double(i), QString::fromStdString(
-                                           s.cluster.nodes[std::size_t(m_rowNodes[i])].id));
-        rows->setTicker(ticker);
+        updateRowTicks(); // named rows; thinned out when they get too close
         rows->setLabel(QString());
     } else {
         rows->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-        rows->setLabel(tr("nodes in use (%1)").arg(m_rowNodes.size()));
+        rows->setLabel(tr("%1 nodes").arg(m_rowNodes.size()));
     }
     rows->setRange(-0.5, double(m_rowNodes.size()) - 0.5);
 
@@ -255,6 +260,23 @@ void RunTimeline::rebuild()
                            .arg(r.cost, 0, 'f', 2));
     updateScrubber();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void RunTimeline::updateRowTicks()
+{
+    if (!m_session || m_rowNodes.empty() || m_rowNodes.size() > std::size_t(kMaxNamedRows))
+        return;
+    QCPAxis *rows = m_ganttRect->axis(QCPAxis::atLeft);
+    const double rowPixels = std::abs(rows->coordToPixel(1) - rows->coordToPixel(0));
+    const int step = rowPixels > 0 ? std::max(1, int(std::ceil(14.0 / rowPixels))) : 1;
+    if (step == m_rowLabelStep)
+        return;
+    m_rowLabelStep = step;
+    auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
+    for (std::size_t i = 0; i < m_rowNodes.size(); i += std::size_t(step))
+        ticker->addTick(double(i), QString::fromStdString(
+                                       m_session->scenario.cluster.nodes[std::size_t(m_rowNodes[i])].id));
+    rows->setTicker(ticker);
 }
 
 void RunTimeline::setTime(double seconds)

@@ -52,6 +52,7 @@ signals:
 private:
     void rebuild();
     void updateScrubber();
+    void updateRowTicks();
     void showToolTip(QMouseEvent *event);
 
     std::shared_ptr<const RunSession> m_session;
@@ -61,6 +62,7 @@ private:
     TimelineSeries m_series;
     double m_time = 0;
     double m_endHours = 1;
+    int m_rowLabelStep = 0;
     QCustomPlot *m_plot;
     QCPAxisRect *m_ganttRect;
     QCPAxisRect *m_useRect;

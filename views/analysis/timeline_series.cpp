@@ -29,10 +29,17 @@ TimelineSeries timelineSeries(const cb::Scenario &scenario, const cb::RunResult 
         const GpuType *t = c.gpuType(node.gpuType);
         baseline += (node.baseWatts + (t ? node.gpus * t->idleWatts : 0.0)) * pue;
     }
+    // The last bucket is only partly inside the run: means are over that part.
+    auto widthInRun = [&](int k) {
+        return std::max(0.0, std::min((k + 1) * s.bucketSeconds, run.makespanSeconds) -
+                                 k * s.bucketSeconds);
+    };
     out.gpuUtilisation.resize(std::size_t(n));
-    for (int k = 0; k < n; ++k)
+    for (int k = 0; k < n; ++k) {
+        const double w = widthInRun(k) > 0 ? widthInRun(k) : s.bucketSeconds;
         out.gpuUtilisation[std::size_t(k)] =
-            totalGpus > 0 ? s.gpuBusySeconds[std::size_t(k)] / (totalGpus * s.bucketSeconds) : 0;
+            totalGpus > 0 ? s.gpuBusySeconds[std::size_t(k)] / (totalGpus * w) : 0;
+    }
 
     // Joules and cost per bucket: the baseline, then every job's extra draw.
     std::vector<double> joules(std::size_t(n), 0.0), cost(std::size_t(n), 0.0);
@@ -86,7 +93,8 @@ TimelineSeries timelineSeries(const cb::Scenario &scenario, const cb::RunResult 
     out.cost.resize(std::size_t(n));
     double e = 0, money = 0;
     for (int k = 0; k < n; ++k) {
-        out.powerWatts[std::size_t(k)] = joules[std::size_t(k)] / s.bucketSeconds;
+        out.powerWatts[std::size_t(k)] =
+            joules[std::size_t(k)] / (widthInRun(k) > 0 ? widthInRun(k) : s.bucketSeconds);
         e += joules[std::size_t(k)] / 3.6e6;
         money += cost[std::size_t(k)];
         out.energyKWh[std::size_t(k)] = e;

@@ -17,8 +17,9 @@ namespace cb::views {
 struct TimelineSeries
 {
     double bucketSeconds = 0;
-    std::vector<double> gpuUtilisation; ///< busy GPU-seconds / (all GPUs x bucket), 0..1
-    std::vector<double> powerWatts;     ///< mean draw over the bucket, incl. PUE
+    /// Means over each bucket (the last one only up to the end of the run):
+    std::vector<double> gpuUtilisation; ///< busy GPU-seconds / (all GPUs x seconds), 0..1
+    std::vector<double> powerWatts;     ///< mean draw, incl. PUE
     std::vector<double> energyKWh;      ///< cumulative at the end of each bucket
     std::vector<double> cost;           ///< cumulative, under the run's cost model
     int buckets() const { return int(gpuUtilisation.size()); }

@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -22,6 +23,9 @@ namespace cb::views {
 namespace {
 
 constexpr int kMaxNamedTicks = 48;
+/// Cells per side beyond which neighbouring cells are pooled (block maximum) for drawing:
+/// a screen cannot show more, and single hot cells must not vanish in the image scaling.
+constexpr int kMaxMapSide = 256;
 
 QCPColorGradient heatGradient()
 {
@@ -187,9 +191,7 @@ void TrafficHeatmap::setLogScale(bool on)
     else
         m_scale->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     // Zero cells have no logarithm: blank in log scale, the lowest colour in linear scale.
-    for (int y = 0; y < m_ny; ++y)
-        for (int x = 0; x < m_nx; ++x)
-            setCell(x, y, m_values[std::size_t(y) * std::size_t(m_nx) + std::size_t(x)]);
+    refreshMap();
     finish();
 }
 
@@ -211,10 +213,24 @@ double TrafficHeatmap::value(int column, int row) const
     return m_values[std::size_t(row) * std::size_t(m_nx) + std::size_t(column)];
 }
 
-void TrafficHeatmap::setCell(int column, int row, double v)
+void TrafficHeatmap::refreshBlock(int bx, int by)
 {
-    m_map->data()->setCell(column, row,
-                           m_log && v <= 0 ? std::numeric_limits<double>::quiet_NaN() : v);
+    double v = 0;
+    const int x1 = std::min(m_nx, (bx + 1) * m_poolX), y1 = std::min(m_ny, (by + 1) * m_poolY);
+    for (int y = by * m_poolY; y < y1; ++y) {
+        const double *row = m_values.data() + std::size_t(y) * std::size_t(m_nx);
+        for (int x = bx * m_poolX; x < x1; ++x)
+            v = std::max(v, row[x]);
+    }
+    m_map->data()->setCell(bx, by, m_log && v <= 0 ? std::numeric_limits<double>::quiet_NaN() : v);
+}
+
+void TrafficHeatmap::refreshMap()
+{
+    const int mx = (m_nx + m_poolX - 1) / m_poolX, my = (m_ny + m_poolY - 1) / m_poolY;
+    for (int by = 0; by < my; ++by)
+        for (int bx = 0; bx < mx; ++bx)
+            refreshBlock(bx, by);
 }
 
 void TrafficHeatmap::rebuild()
@@ -248,7 +264,10 @@ void TrafficHeatmap::rebuild()
         }
     }
     m_values.assign(std::size_t(m_nx) * std::size_t(m_ny), 0.0);
-    m_map->data()->setSize(std::max(m_nx, 1), std::max(m_ny, 1));
+    m_poolX = std::max(1, (m_nx + kMaxMapSide - 1) / kMaxMapSide);
+    m_poolY = std::max(1, (m_ny + kMaxMapSide - 1) / kMaxMapSide);
+    m_map->data()->setSize(std::max((m_nx + m_poolX - 1) / m_poolX, 1),
+                           std::max((m_ny + m_poolY - 1) / m_poolY, 1));
     m_map->data()->fill(std::numeric_limits<double>::quiet_NaN());
     m_map->setVisible(m_nx > 0 && m_ny > 0);
     updateAxes();
@@ -259,6 +278,7 @@ void TrafficHeatmap::rebuild()
         case Source::Cumulative: fillPairs(true); break;
         case Source::Links: fillLinks(); break;
         }
+        refreshMap();
     }
     finish();
 }
@@ -277,24 +297,29 @@ void TrafficHeatmap::updateAxes()
     }
     const double bucketHours =
         m_session && m_session->result ? m_session->result->series.bucketSeconds / 3600 : 1;
+    // Block b of `pool` cells is drawn centred on its cells: (b * pool + (pool - 1) / 2).
+    const int mx = std::max(1, (m_nx + m_poolX - 1) / m_poolX);
+    const int my = std::max(1, (m_ny + m_poolY - 1) / m_poolY);
+    const double cy0 = (m_poolY - 1) / 2.0, cy1 = (my - 1) * m_poolY + cy0;
+    const QCPRange valueRange = my > 1 ? QCPRange(cy0, cy1) : QCPRange(0, 1);
     if (links && m_session && m_session->result) {
-        m_map->data()->setRange(QCPRange(0.5 * bucketHours, (m_nx - 0.5) * bucketHours),
-                                QCPRange(0, std::max(m_ny - 1, 1)));
-        if (m_nx == 1)
-            m_map->data()->setKeyRange(QCPRange(0, bucketHours));
+        const double cx0 = m_poolX / 2.0, cx1 = (mx - 1) * m_poolX + m_poolX / 2.0;
+        m_map->data()->setRange(mx > 1 ? QCPRange(cx0 * bucketHours, cx1 * bucketHours)
+                                       : QCPRange(0, bucketHours),
+                                valueRange);
         m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
         m_plot->xAxis->setTickLabelRotation(0);
         m_plot->xAxis->setLabel(tr("simulated time (hours)"));
         m_plot->xAxis->setRange(0, std::max(m_nx, 1) * bucketHours);
     } else if (links) {
-        m_map->data()->setRange(QCPRange(0, 1), QCPRange(0, std::max(m_ny - 1, 1)));
+        m_map->data()->setRange(QCPRange(0, 1), valueRange);
         m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTickerText));
         m_plot->xAxis->setTickLabelRotation(0);
         m_plot->xAxis->setLabel(tr("bytes per iteration at the decision"));
         m_plot->xAxis->setRange(-0.5, 1.5);
     } else {
-        m_map->data()->setRange(QCPRange(0, std::max(m_nx - 1, 1)),
-                                QCPRange(0, std::max(m_ny - 1, 1)));
+        const double cx0 = (m_poolX - 1) / 2.0, cx1 = (mx - 1) * m_poolX + cx0;
+        m_map->data()->setRange(mx > 1 ? QCPRange(cx0, cx1) : QCPRange(0, 1), valueRange);
         m_plot->xAxis->setTicker(namedTicker(xNames));
         m_plot->xAxis->setTickLabelRotation(xNames.size() <= kMaxNamedTicks ? 60 : 0);
         m_plot->xAxis->setLabel(xNames.size() <= kMaxNamedTicks ? tr("destination")
@@ -327,11 +352,7 @@ void TrafficHeatmap::fillDecision()
 {
     if (!m_replay)
         return;
-    const std::vector<double> &m = m_replay->matrix();
-    m_values = m;
-    for (int y = 0; y < m_ny; ++y)
-        for (int x = 0; x < m_nx; ++x)
-            setCell(x, y, m[std::size_t(y) * std::size_t(m_nx) + std::size_t(x)]);
+    m_values = m_replay->matrix();
 }
 
 void TrafficHeatmap::fillPairs(bool cumulative)
@@ -345,9 +366,6 @@ void TrafficHeatmap::fillPairs(bool cumulative)
                     m_values[std::size_t(pair.first) * std::size_t(m_nx) +
                              std::size_t(pair.second)] += bytes;
     }
-    for (int y = 0; y < m_ny; ++y)
-        for (int x = 0; x < m_nx; ++x)
-            setCell(x, y, m_values[std::size_t(y) * std::size_t(m_nx) + std::size_t(x)]);
 }
 
 void TrafficHeatmap::fillLinks()
@@ -368,7 +386,6 @@ void TrafficHeatmap::fillLinks()
                 v = m_replay->linkBytes()[std::size_t(l)];
             }
             m_values[std::size_t(r) * std::size_t(m_nx) + std::size_t(x)] = v;
-            setCell(x, r, v);
         }
     }
 }
@@ -430,14 +447,20 @@ void TrafficHeatmap::decisionMoved()
         return;
     if (m_source == Source::Decision) {
         const std::vector<double> &m = m_replay->matrix();
+        std::vector<std::pair<int, int>> blocks;
         for (const auto &[a, b] : m_replay->changedCells()) {
             const std::size_t i = std::size_t(a) * std::size_t(m_nx) + std::size_t(b);
             m_values[i] = m[i];
-            setCell(b, a, m[i]);
+            blocks.emplace_back(b / m_poolX, a / m_poolY);
         }
+        std::sort(blocks.begin(), blocks.end());
+        blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+        for (const auto &[bx, by] : blocks)
+            refreshBlock(bx, by);
         finish();
     } else if (m_source == Source::Links && !m_session->result) {
         fillLinks();
+        refreshMap();
         finish();
     }
 }
@@ -457,6 +480,7 @@ void TrafficHeatmap::setTime(double seconds)
                bucket() != before) {
         std::fill(m_values.begin(), m_values.end(), 0.0);
         fillPairs(m_source == Source::Cumulative);
+        refreshMap();
         finish();
     }
 }
@@ -493,10 +517,19 @@ void TrafficHeatmap::showToolTip(QMouseEvent *event)
 {
     const double key = m_plot->xAxis->pixelToCoord(event->pos().x());
     const double val = m_plot->yAxis->pixelToCoord(event->pos().y());
-    int x = -1, y = -1;
     if (!m_map->visible() || !m_plot->axisRect()->rect().contains(event->pos()))
         return QToolTip::hideText();
-    m_map->data()->coordToCell(key, val, &x, &y);
+    // Exact cells (not pooled blocks): rows and matrix columns are at integer coordinates,
+    // time columns are buckets in hours.
+    int x = int(std::lround(key)), y = int(std::lround(val));
+    if (m_source == Source::Links) {
+        if (m_session && m_session->result) {
+            const double bh = m_session->result->series.bucketSeconds / 3600;
+            x = bh > 0 ? int(std::floor(key / bh)) : -1;
+        } else {
+            x = key >= 0 && key <= 1 ? 0 : -1;
+        }
+    }
     const QString text = cellText(x, y);
     if (text.isEmpty())
         QToolTip::hideText();

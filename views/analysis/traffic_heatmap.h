@@ -8,7 +8,9 @@
 //    utilisation of their capacity (simulated), or bytes per iteration at the cursor.
 // Rows are sources (top to bottom), columns destinations. Linear or logarithmic colour
 // scale (zero cells are left blank in log scale); tooltips with node or link names and the
-// exact bytes; export to PNG, PDF and SVG.
+// exact bytes; export to PNG, PDF and SVG. Beyond 256 cells per side, blocks of cells are
+// drawn as their maximum, so single hot cells stay visible and a recolour stays cheap; the
+// values and tooltips remain per cell.
 
 #include "analysis/run_session.h"
 
@@ -71,7 +73,9 @@ private:
     void fillDecision();
     void fillPairs(bool cumulative);
     void fillLinks();
-    void setCell(int column, int row, double v);
+    /// Redraws one block of pooled cells (its maximum) / all blocks from m_values.
+    void refreshBlock(int blockX, int blockY);
+    void refreshMap();
     void finish();
     void updateAxes();
     void showToolTip(QMouseEvent *event);
@@ -83,6 +87,7 @@ private:
     bool m_log = false;
     double m_time = 0;
     int m_nx = 0, m_ny = 0;
+    int m_poolX = 1, m_poolY = 1; ///< cells per drawn block (1 up to 256 cells per side)
     std::vector<double> m_values;
     std::vector<int> m_linkRows; ///< directed link per row in the Links source
     QCustomPlot *m_plot;

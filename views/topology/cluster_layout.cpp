@@ -39,7 +39,8 @@ double groupWidth(int columns)
 /// Node columns per group and groups per row whose whole picture comes closest to a 16:10
 /// window. Few racks stay in one row (as blocks); hundreds of racks wrap into a grid of
 /// rows, each with its leaf switches above it, instead of one long thin strip.
-GridChoice gridFor(std::size_t largest, std::size_t groupCount, int tierCount)
+GridChoice gridFor(std::size_t largest, std::size_t groupCount, int tierCount,
+                   const std::vector<int> &upperTierSwitches)
 {
     using L = ClusterLayout;
     GridChoice best;
@@ -55,7 +56,13 @@ GridChoice gridFor(std::size_t largest, std::size_t groupCount, int tierCount)
         const double rowsOfGroups = std::ceil(double(groupCount) / g);
         for (int c = 1; c <= maxColumns; ++c) {
             const double width = g * (groupWidth(c) + L::kGroupGap);
-            const double height = upperTiers +
+            double wrappedLines = 0; // upper tiers wrap to the grid's width too
+            if (g < int(groupCount)) {
+                const int perLine = std::max(1, int(width / (L::kSwitchWidth + 16)));
+                for (int count : upperTierSwitches)
+                    wrappedLines += std::max(0, (count + perLine - 1) / perLine - 1);
+            }
+            const double height = upperTiers + wrappedLines * (L::kSwitchHeight + 16) +
                                   rowsOfGroups * (leafBand + groupHeight(largest, c)) +
                                   (rowsOfGroups - 1) * L::kRowGap;
             const double score = std::abs(std::log(width / height / 1.6));
@@ -159,7 +166,11 @@ ClusterLayout::ClusterLayout(const Cluster &cluster)
     std::size_t largest = 0;
     for (const Group &g : m_groups)
         largest = std::max(largest, g.nodes.size());
-    const GridChoice grid = gridFor(largest, m_groups.size(), m_tierCount);
+    std::vector<int> upperTierSwitches(std::size_t(std::max(m_tierCount - 1, 0)), 0);
+    for (std::size_t sw = 0; sw < switchCount; ++sw)
+        if (m_switchTier[sw] < m_tierCount - 1)
+            ++upperTierSwitches[std::size_t(m_switchTier[sw])];
+    const GridChoice grid = gridFor(largest, m_groups.size(), m_tierCount, upperTierSwitches);
     const int columns = grid.columns;
     m_groupsPerRow = grid.groupsPerRow;
     const double rowPitch = leafBand + groupHeight(largest, columns) + kRowGap;
@@ -215,6 +226,33 @@ ClusterLayout::ClusterLayout(const Cluster &cluster)
                 QPointF(g.rect.center().x(), g.rect.top() - leafBand + kSwitchHeight / 2);
             placed[std::size_t(g.homeSwitch)] = true;
         }
+    // With wrapped rows of groups, a wide upper tier wraps too (lines as wide as the grid),
+    // and everything from the leaf strips down moves below the taller upper tiers.
+    const bool wrapped = m_groupsPerRow < int(m_groups.size());
+    const double linePitch = kSwitchHeight + 16;
+    const int perLine = std::max(1, int(rowWidth / (kSwitchWidth + 16)));
+    std::vector<double> tierTop(std::size_t(std::max(m_tierCount, 1)), 0.0);
+    for (int tier = 0; tier < m_tierCount; ++tier) {
+        int count = 0;
+        for (std::size_t s = 0; s < switchCount; ++s)
+            count += m_switchTier[s] == tier && !placed[s];
+        const int lines = wrapped && tier < m_tierCount - 1 ? (count + perLine - 1) / perLine : 1;
+        m_upperLines.push_back(std::max(lines, 1));
+    }
+    for (int tier = 1; tier < m_tierCount; ++tier)
+        tierTop[std::size_t(tier)] = tierTop[std::size_t(tier - 1)] + kTierGap +
+                                     (m_upperLines[std::size_t(tier - 1)] - 1) * linePitch;
+    const double shift =
+        m_tierCount > 0 ? tierTop[std::size_t(m_tierCount - 1)] - (m_tierCount - 1) * kTierGap : 0;
+    if (shift > 0) {
+        for (Group &g : m_groups) {
+            g.rect.translate(0, shift);
+            for (int n : g.nodes)
+                m_nodeRect[std::size_t(n)].translate(0, shift);
+            if (g.homeSwitch >= 0)
+                m_switchCenter[std::size_t(g.homeSwitch)] += QPointF(0, shift);
+        }
+    }
     for (int tier = m_tierCount - 1; tier >= 0; --tier) {
         std::vector<std::pair<double, int>> order;
         for (std::size_t s = 0; s < switchCount; ++s) {
@@ -232,6 +270,17 @@ ClusterLayout::ClusterLayout(const Cluster &cluster)
         std::stable_sort(order.begin(), order.end(),
                          [](const auto &l, const auto &r) { return l.first < r.first; });
         const bool leafTier = tier == m_tierCount - 1;
+        if (wrapped && !leafTier) {
+            const int n = int(order.size());
+            for (int k = 0; k < n; ++k) {
+                const int line = k / perLine, inLine = std::min(perLine, n - line * perLine);
+                const double cx = (double(k % perLine) + 0.5) * rowWidth / inLine;
+                m_switchCenter[std::size_t(order[std::size_t(k)].second)] = QPointF(
+                    cx, tierTop[std::size_t(tier)] + line * linePitch + kSwitchHeight / 2);
+                placed[std::size_t(order[std::size_t(k)].second)] = true;
+            }
+            continue;
+        }
         const double span = std::max(rowWidth, double(order.size()) * (kSwitchWidth + 16));
         const double left = (rowWidth - span) / 2;
         for (std::size_t k = 0; k < order.size(); ++k) {
@@ -239,7 +288,8 @@ ClusterLayout::ClusterLayout(const Cluster &cluster)
             double cx = left + (double(k) + 0.5) * span / double(order.size());
             if (leafTier && order.size() < 2)
                 cx = order[k].first; // a lone switch without own nodes sits above its peers
-            m_switchCenter[std::size_t(s)] = QPointF(cx, tier * kTierGap + kSwitchHeight / 2);
+            m_switchCenter[std::size_t(s)] =
+                QPointF(cx, tierTop[std::size_t(tier)] + kSwitchHeight / 2);
             placed[std::size_t(s)] = true;
         }
     }

@@ -66,6 +66,7 @@ private:
     std::vector<Group> m_groups;
     QRectF m_bounds;
     int m_groupsPerRow = 1;
+    std::vector<int> m_upperLines; ///< lines per tier (wrapped upper tiers), top first
 };
 
 } // namespace cb::views

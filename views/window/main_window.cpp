@@ -139,7 +139,6 @@ void MainWindow::createAnalysisDocks()
     stepperDock->setObjectName(QStringLiteral("stepperDock"));
     stepperDock->setWidget(m_stepper);
     addDockWidget(Qt::RightDockWidgetArea, stepperDock);
-    resizeDocks({stepperDock}, {520}, Qt::Horizontal);
     connect(m_stepper, &DecisionStepper::cursorChanged, this, &MainWindow::updateRunOverlay);
 
     m_heatmap = new TrafficHeatmap(this);
@@ -161,6 +160,10 @@ void MainWindow::createAnalysisDocks()
     connect(m_timeline, &RunTimeline::timeChanged, m_heatmap, &TrafficHeatmap::setTime);
     connect(m_timeline, &RunTimeline::timeChanged, this, &MainWindow::updateLinkUtilisation);
     stepperDock->raise();
+    // Room for the stepper's table and the timeline's charts, the cluster tree still readable.
+    if (auto *clusterDock = findChild<QDockWidget *>(QStringLiteral("clusterDock")))
+        resizeDocks({clusterDock, stepperDock}, {300, 500}, Qt::Horizontal);
+    resizeDocks({timelineDock}, {330}, Qt::Vertical);
     // A run of another scenario (or of an edited one) no longer matches the view.
     connect(m_document, &Document::scenarioReplaced, this, [this] { showRun(nullptr); });
     auto clusterEdited = [this](Document::Part part, int) {
