@@ -53,7 +53,8 @@ Command simulateCommand()
                  {"out", "RUN.json", "write the run file here"},
                  {"json", "", "print the summary as JSON"},
                  {"fail", "NODE@T[+R],...", "node failures at T seconds (repaired R later)"},
-                 {"cost", "MODEL", "energy (default: energy x price x PUE) or gpu-hours"}};
+                 {"cost", "MODEL", "energy (default: energy x price x PUE) or gpu-hours"},
+                 {"power-down-idle", "", "nodes running no task draw nothing (powered down)"}};
     for (const Option &o : runSavingOptions())
         c.options.push_back(o);
     c.run = [](const Args &args, Io &io) {
@@ -65,6 +66,7 @@ Command simulateCommand()
         SimOptions options;
         options.policy = policy;
         options.seed = input->seed;
+        options.powerDownIdleNodes = args.flag("power-down-idle");
         if (args.has("fail")) {
             auto failures = parseNodeFailures(args.value("fail"));
             if (!failures) {

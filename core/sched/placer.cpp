@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <unordered_map>
 
@@ -109,6 +110,8 @@ struct Placer::Impl
     // Static per-node data.
     std::vector<double> cpuInv10, memInv10, gpuInv10;
     std::vector<double> affinity; // NodeAffinity raw score per node
+    std::vector<const GpuType *> nodeGpuType; // EnergyEfficiency: the node's GPU type or null
+    std::vector<double> energyRaw;            // EnergyEfficiency scratch per node
     std::vector<std::uint8_t> allEligible;
 
     // Policy, flattened for the hot path.
@@ -185,6 +188,16 @@ struct Placer::Impl
                               it->second == v;
                     }
                     affinity[std::size_t(i)] = all ? kMax : 0.0;
+                }
+                hasExtraDense = true;
+                break;
+            case PluginKind::EnergyEfficiency:
+                nodeGpuType.assign(std::size_t(n), nullptr);
+                energyRaw.assign(std::size_t(n), kMax);
+                for (int i = 0; i < n; ++i) {
+                    const Node &node = cluster.nodes[std::size_t(i)];
+                    if (node.gpus > 0 && !node.gpuType.empty())
+                        nodeGpuType[std::size_t(i)] = cluster.gpuType(node.gpuType);
                 }
                 hasExtraDense = true;
                 break;
@@ -346,6 +359,8 @@ struct Placer::Impl
             return affinity[std::size_t(n)];
         case PluginKind::Random:
             return randomRaw[std::size_t(n)];
+        case PluginKind::EnergyEfficiency:
+            return energyRaw[std::size_t(n)];
         }
         return 0;
     }
@@ -428,6 +443,39 @@ struct Placer::Impl
             scoreExtraDense(g);
     }
 
+    /// Joules per training step of the job on a node's GPU type: busy watts x seconds per
+    /// iteration there (the job's own figure for that type, else the reference figure over
+    /// the type's relative speed).
+    double stepEnergy(const GpuType &t) const
+    {
+        double seconds = job->model.computeSecondsPerIteration / std::max(1e-9, t.relativeSpeed);
+        if (auto it = job->model.computeSecondsByGpuType.find(t.name);
+            it != job->model.computeSecondsByGpuType.end())
+            seconds = it->second;
+        return t.busyWatts * seconds;
+    }
+
+    /// EnergyEfficiency: round(10 x least step energy over feasible nodes / the node's);
+    /// CPU-only tasks (and GPU-less nodes) score 10.
+    void scoreEnergy(const TaskGroup &g)
+    {
+        const int n = state.nodeCount();
+        std::fill(energyRaw.begin(), energyRaw.end(), kMax);
+        if (g.gpus <= 0)
+            return;
+        double best = std::numeric_limits<double>::infinity();
+        for (int i = 0; i < n; ++i)
+            if (total[std::size_t(i)] >= 0 && nodeGpuType[std::size_t(i)])
+                best = std::min(best, stepEnergy(*nodeGpuType[std::size_t(i)]));
+        for (int i = 0; i < n; ++i) {
+            const GpuType *t = nodeGpuType[std::size_t(i)];
+            if (!t || !(best > 0) || std::isinf(best))
+                continue;
+            const double e = stepEnergy(*t);
+            energyRaw[std::size_t(i)] = e > 0 ? round0(kMax * best / e) : kMax;
+        }
+    }
+
     void scoreExtraDense(const TaskGroup &g)
     {
         const int n = state.nodeCount();
@@ -453,6 +501,12 @@ struct Placer::Impl
                 for (int i = 0; i < n; ++i)
                     if (total[std::size_t(i)] >= 0)
                         total[std::size_t(i)] += w * affinity[std::size_t(i)];
+                break;
+            case PluginKind::EnergyEfficiency:
+                scoreEnergy(g);
+                for (int i = 0; i < n; ++i)
+                    if (total[std::size_t(i)] >= 0)
+                        total[std::size_t(i)] += w * energyRaw[std::size_t(i)];
                 break;
             case PluginKind::Random: {
                 // One draw per node in cluster order, so a node's value does not depend on

@@ -26,7 +26,7 @@ std::optional<E> valueOf(const std::array<std::pair<E, const char *>, N> &table,
     return std::nullopt;
 }
 
-constexpr std::array<std::pair<PluginKind, const char *>, 9> kPlugins{{
+constexpr std::array<std::pair<PluginKind, const char *>, 10> kPlugins{{
     {PluginKind::LeastAllocated, "least-allocated"},
     {PluginKind::MostAllocated, "most-allocated"},
     {PluginKind::BalancedAllocation, "balanced-allocation"},
@@ -36,17 +36,19 @@ constexpr std::array<std::pair<PluginKind, const char *>, 9> kPlugins{{
     {PluginKind::NvlinkPacking, "nvlink-packing"},
     {PluginKind::NodeAffinity, "node-affinity"},
     {PluginKind::Random, "random"},
+    {PluginKind::EnergyEfficiency, "energy-efficiency"},
 }};
 constexpr std::array<std::pair<DltapVariant, const char *>, 3> kVariants{{
     {DltapVariant::Counterpart, "counterpart"},
     {DltapVariant::Job, "job"},
     {DltapVariant::Traffic, "traffic"},
 }};
-constexpr std::array<std::pair<QueueOrder, const char *>, 4> kQueues{{
+constexpr std::array<std::pair<QueueOrder, const char *>, 5> kQueues{{
     {QueueOrder::Fifo, "fifo"},
     {QueueOrder::Edf, "edf"},
     {QueueOrder::Sjf, "sjf"},
     {QueueOrder::Priority, "priority"},
+    {QueueOrder::Slack, "slack"},
 }};
 constexpr std::array<std::pair<TaskOrder, const char *>, 3> kTaskOrders{{
     {TaskOrder::AsWritten, "as-written"},
@@ -106,7 +108,8 @@ const PluginConfig *Policy::plugin(PluginKind kind) const
 const std::vector<std::string> &builtinPolicyNames()
 {
     static const std::vector<std::string> names = {"k8s-default", "binpack", "spread",
-                                                   "random",      "dltap",   "topology-aware"};
+                                                   "random",      "dltap",   "topology-aware",
+                                                   "dltap-due-energy"};
     return names;
 }
 
@@ -125,6 +128,22 @@ std::optional<Policy> builtinPolicy(const std::string &name)
                             "the job's PS and worker tasks (variant counterpart, weight 2)";
             p.plugins.push_back(plugin(PluginKind::Dltap, kDltapDefaultWeight));
         }
+        return p;
+    }
+    if (name == "dltap-due-energy") {
+        // Beyond the paper: DLTAP's aggregation kept (same weight), the spreading priorities
+        // replaced by bin-packing so that whole nodes stay idle (and can be powered down), a
+        // preference for the GPU type that spends the least energy per training step, and
+        // jobs offered by least slack (due date minus estimated length) instead of arrival.
+        p.description = "DLTAP aggregation (weight 2) with due dates and energy: least-slack "
+                        "queue, MostRequested over CPU, memory and GPUs (consolidation), "
+                        "energy per training step of the node's GPU type";
+        p.plugins = {plugin(PluginKind::Dltap, kDltapDefaultWeight),
+                     plugin(PluginKind::MostAllocated, 1, true),
+                     plugin(PluginKind::EnergyEfficiency, 1)};
+        p.queue = QueueOrder::Slack;
+        p.taskOrder = TaskOrder::PsFirst;
+        p.tieBreak = TieBreak::First;
         return p;
     }
     if (name == "binpack") {

@@ -22,6 +22,9 @@ enum class PluginKind {
     NvlinkPacking,      ///< prefers nodes whose NVLink domains can hold the task's GPUs
     NodeAffinity,       ///< 10 on nodes carrying all preferred labels, else 0
     Random,             ///< seeded uniform integer 0..10 per node and decision
+    /// Energy per training step of the job on the node's GPU type (busy watts x seconds per
+    /// iteration there): round(10 x best feasible / this node); 10 for CPU-only tasks.
+    EnergyEfficiency,
 };
 
 /// Which tasks count for the DLTAP aggregation degree (SEEDS.md, RECONSTRUCTED).
@@ -31,7 +34,8 @@ enum class DltapVariant {
     Traffic,     ///< fraction of the task's per-iteration bytes that would stay on n
 };
 
-enum class QueueOrder { Fifo, Edf, Sjf, Priority };
+/// Slack: due date minus the job's estimated length (least slack first; no due date last).
+enum class QueueOrder { Fifo, Edf, Sjf, Priority, Slack };
 enum class TaskOrder {
     AsWritten,   ///< task groups in file order, replicas in order
     PsFirst,     ///< parameter servers (and chiefs) before workers
@@ -89,7 +93,8 @@ constexpr double kDltapDefaultWeight = 2;
 
 /// Names of the built-in presets, in the order they are listed to users.
 const std::vector<std::string> &builtinPolicyNames();
-/// A built-in preset by name: k8s-default, binpack, spread, random, dltap, topology-aware.
+/// A built-in preset by name: k8s-default, binpack, spread, random, dltap, topology-aware,
+/// dltap-due-energy.
 std::optional<Policy> builtinPolicy(const std::string &name);
 
 } // namespace cb

@@ -123,7 +123,8 @@ Result<Policy> policyFromJson(const json &value, const std::string &pointer,
                 std::string all;
                 for (const char *k : {"least-allocated", "most-allocated", "balanced-allocation",
                                       "selector-spread", "dltap", "topology-distance",
-                                      "nvlink-packing", "node-affinity", "random"})
+                                      "nvlink-packing", "node-affinity", "random",
+                                      "energy-efficiency"})
                     all += (all.empty() ? "" : ", ") + std::string(k);
                 p.push_back({ptr, "unknown plugin \"" + it.key() + "\" (known: " + all + ")"});
                 continue;
@@ -132,7 +133,7 @@ Result<Policy> policyFromJson(const json &value, const std::string &pointer,
         }
     }
     readEnum(r, "queue", policy.queue, queueOrderFromString,
-             "\"fifo\", \"edf\", \"sjf\" or \"priority\"");
+             "\"fifo\", \"edf\", \"sjf\", \"priority\" or \"slack\"");
     readEnum(r, "task_order", policy.taskOrder, taskOrderFromString,
              "\"as-written\", \"ps-first\" or \"interleaved\"");
     readEnum(r, "tie_break", policy.tieBreak, tieBreakFromString, "\"random\" or \"first\"");

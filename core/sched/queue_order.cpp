@@ -28,6 +28,11 @@ std::vector<std::size_t> queueOrder(const std::vector<Job> &jobs, QueueOrder ord
         case QueueOrder::Priority:
             first = -double(j.priority);
             break;
+        case QueueOrder::Slack:
+            first = j.dueSeconds ? *j.dueSeconds - double(j.model.iterations) *
+                                                       j.model.computeSecondsPerIteration
+                                 : inf;
+            break;
         }
         return std::make_tuple(first, j.submitSeconds, i);
     };

@@ -14,6 +14,8 @@ namespace cb {
 ///  edf      due date (jobs without one last), then submit time
 ///  sjf      estimated length = iterations x compute seconds per iteration, then submit time
 ///  priority larger priority first, then submit time
+///  slack    due date minus estimated length (least slack first, no due date last), then
+///           submit time
 std::vector<std::size_t> queueOrder(const std::vector<Job> &jobs, QueueOrder order);
 
 } // namespace cb

@@ -40,6 +40,9 @@ struct SimOptions
     std::uint64_t seed = 1;
     std::vector<NodeFailure> failures;
     CostModel costModel = CostModel::Energy;
+    /// Nodes that run no task draw nothing (powered down; wake-up time and energy are not
+    /// modelled). Off: every node that is up draws its base and idle GPU watts all the time.
+    bool powerDownIdleNodes = false;
     /// Keep the per-event log (arrivals, starts, completions, failures) in the result.
     bool keepEventLog = true;
     /// Keep node x node traffic per time bucket (the cumulative matrix is always kept).

@@ -77,6 +77,7 @@ struct Simulator::Impl
     int lastProgressPercent = -1;
 
     std::vector<std::optional<Down>> down; ///< per node
+    std::vector<int> tasksOn;              ///< running tasks per node (power-down only)
     std::vector<std::pair<double, double>> baselineSteps; ///< (from t, watts incl. PUE)
     double baselineWatts = 0;
     std::vector<std::pair<std::string, Hook>> hooks;
@@ -123,6 +124,28 @@ struct Simulator::Impl
         const Node &node = sc.cluster.nodes[std::size_t(n)];
         const GpuType *t = node.gpuType.empty() ? nullptr : sc.cluster.gpuType(node.gpuType);
         return node.baseWatts + (t ? node.gpus * t->idleWatts : 0.0);
+    }
+
+    /// With powerDownIdleNodes: the baseline of the nodes that are up and run a task.
+    void refreshBaseline()
+    {
+        double watts = 0;
+        for (std::size_t n = 0; n < sc.cluster.nodes.size(); ++n)
+            if (!down[n] && (!opt.powerDownIdleNodes || tasksOn[n] > 0))
+                watts += nodeIdleWatts(int(n));
+        if (watts != baselineWatts)
+            setBaseline(watts);
+    }
+
+    /// Counts a job's tasks on their nodes (+1 when it starts, -1 when it stops).
+    void countTasks(const JobPlacement &p, int delta)
+    {
+        if (!opt.powerDownIdleNodes)
+            return;
+        for (const TaskAssignment &a : p.tasks)
+            if (auto it = nodeIdx.find(a.node); it != nodeIdx.end())
+                tasksOn[std::size_t(it->second)] += delta;
+        refreshBaseline();
     }
 
     void setBaseline(double watts)
@@ -207,6 +230,7 @@ struct Simulator::Impl
             jr.firstStartSeconds = now;
         jr.startSeconds = now;
         jr.placement = js.placement;
+        countTasks(js.placement, +1);
 
         js.flows = jobFlows(job, js.placement, sc.cluster, topo, nodeIdx);
         js.flowIds.clear();
@@ -351,6 +375,7 @@ struct Simulator::Impl
         js.remaining = 0;
         stopFlows(js);
         placer.release(*js.job, js.placement);
+        countTasks(js.placement, -1);
         js.state = State::Done;
         jr.finishSeconds = now;
         ++finished;
@@ -366,6 +391,7 @@ struct Simulator::Impl
         advance(i);
         stopFlows(js);
         placer.release(*js.job, js.placement);
+        countTasks(js.placement, -1);
         ++js.version; // its planned completion is stale now
         if (!keepProgress)
             js.remaining = double(js.job->model.iterations);
@@ -413,7 +439,10 @@ struct Simulator::Impl
         d.placement.tasks.push_back(a);
         placer.bindPlacement(d.phantom, d.placement);
         down[std::size_t(n)] = std::move(d);
-        setBaseline(baselineWatts - nodeIdleWatts(n));
+        if (opt.powerDownIdleNodes)
+            refreshBaseline();
+        else
+            setBaseline(baselineWatts - nodeIdleWatts(n));
         updateRates({});
         schedulePass(true);
         if (f.repairAfterSeconds)
@@ -428,7 +457,10 @@ struct Simulator::Impl
             return;
         placer.release(down[std::size_t(n)]->phantom, down[std::size_t(n)]->placement);
         down[std::size_t(n)].reset();
-        setBaseline(baselineWatts + nodeIdleWatts(n));
+        if (opt.powerDownIdleNodes)
+            refreshBaseline();
+        else
+            setBaseline(baselineWatts + nodeIdleWatts(n));
         log("node-up", "", f.node);
         schedulePass(true);
     }
@@ -531,8 +563,10 @@ struct Simulator::Impl
         for (std::size_t k = 0; k < opt.failures.size(); ++k)
             queue.push(opt.failures[k].atSeconds, SimEventKind::NodeFailure, int(k));
         double watts = 0;
-        for (std::size_t n = 0; n < sc.cluster.nodes.size(); ++n)
-            watts += nodeIdleWatts(int(n));
+        tasksOn.assign(sc.cluster.nodes.size(), 0);
+        if (!opt.powerDownIdleNodes)
+            for (std::size_t n = 0; n < sc.cluster.nodes.size(); ++n)
+                watts += nodeIdleWatts(int(n));
         setBaseline(watts);
 
         double lastTime = 0;
