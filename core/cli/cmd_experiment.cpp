@@ -1,5 +1,6 @@
 #include "cli/command.h"
 #include "io/file_io.h"
+#include "io/scenario_json.h"
 #include "io/sts_data.h"
 #include "io/sts_setup.h"
 #include "stochastic/sts_experiment.h"
@@ -66,6 +67,14 @@ int runExperiment(const Args &args, Io &io)
     params.jobsPerNode = int(integer("jobs-per-node", 10));
     params.randomIterations = int(integer("iterations", 1000));
     params.sharing = args.flag("sharing");
+    params.multiNode = args.flag("multi-node");
+    params.saturationGuard = !args.flag("no-saturation-guard");
+    params.scenarioFile = args.value("scenario", "");
+    const std::string sliceMemory = args.value("slice-memory", "authors");
+    if (sliceMemory != "authors" && sliceMemory != "per-gpu")
+        usage.push_back({"--slice-memory", "expected authors or per-gpu, found \"" +
+                                               sliceMemory + "\""});
+    params.sliceMemoryPerGpu = sliceMemory == "per-gpu";
     if (args.has("methods"))
         params.methods = splitList(args.value("methods"));
     const std::string prices = args.value("prices", "cloud");
@@ -102,6 +111,13 @@ int runExperiment(const Args &args, Io &io)
     setup.nodes = params.nodes;
     setup.jobsPerNode = params.jobsPerNode;
     setup.seed = params.firstSeed;
+    // The scenario of the first seed (the given file, or the authors' setup).
+    auto first = params.scenarioFile.empty() ? buildStsScenario(data.value(), setup)
+                                             : loadScenarioFile(params.scenarioFile);
+    if (!first) {
+        io.err << "clusterbench experiment: " << first.error() << "\n";
+        return ExitBadInput;
+    }
     if (prices == "cloud") {
         auto c = cloudPrices(dir, data.value());
         if (!c) {
@@ -109,13 +125,12 @@ int runExperiment(const Args &args, Io &io)
             return ExitBadInput;
         }
         catalogue = c.value();
+        // A scenario with GPU types the authors did not price: its own list prices.
+        for (const GpuType &g : first->cluster.gpuTypes)
+            if (!catalogue.has(g.name))
+                catalogue = PriceCatalogue::cloudFromScenario(first.value());
     } else {
-        auto s = buildStsScenario(data.value(), setup);
-        if (!s) {
-            io.err << "clusterbench experiment: " << s.error() << "\n";
-            return ExitBadInput;
-        }
-        catalogue = PriceCatalogue::energyFromScenario(s.value());
+        catalogue = PriceCatalogue::energyFromScenario(first.value());
     }
 
     auto report = runStsExperiment(data.value(), catalogue, slices, params);
@@ -127,19 +142,17 @@ int runExperiment(const Args &args, Io &io)
 
     if (args.has("log")) {
         // The STS decision log of the first seed.
-        auto s = buildStsScenario(data.value(), setup);
-        if (!s) {
-            io.err << "clusterbench experiment: " << s.error() << "\n";
-            return ExitFailure;
-        }
-        auto jobs = stsJobsFromScenario(s.value(), data.value(),
-                                        params.sharing ? &slices : nullptr, params.firstSeed);
+        auto jobs = stsJobsFromScenario(first.value(), data.value(),
+                                        params.sharing ? &slices : nullptr, params.firstSeed,
+                                        params.sliceMemoryPerGpu);
         if (!jobs) {
             io.err << "clusterbench experiment: " << jobs.error() << "\n";
             return ExitFailure;
         }
-        StsSimulator sim(jobs.value(), stsPoolFromScenario(s.value()), catalogue);
-        StsPolicy sts;
+        GpuPool pool = stsPoolFromScenario(first.value());
+        pool.setSplit(params.multiNode ? StsSplit::BestFit : StsSplit::None);
+        StsSimulator sim(jobs.value(), pool, catalogue);
+        StsPolicy sts(false, params.saturationGuard);
         StsDecisionLog log;
         auto run = sim.run(sts, params.firstSeed, &log);
         if (!run) {
@@ -166,7 +179,8 @@ Command experimentCommand()
 {
     Command c;
     c.name = "experiment";
-    c.synopsis = "experiment sts [--nodes N] [--seeds K] [--sharing] [--json]";
+    c.synopsis = "experiment sts [--nodes N] [--seeds K] [--sharing] [--multi-node] "
+                 "[--scenario FILE] [--json]";
     c.summary = "Reproduce a paper's experiment (sts: the STS data-centre comparison)";
     c.description =
         "sts: the STS paper's data-centre experiment (Filippini et al., IEEE TCC 2024): N nodes\n"
@@ -175,14 +189,26 @@ Command experimentCommand()
         "authors' baselines FIFO, EDF, PS, G, RG, LS) runs the same jobs with the same sampled\n"
         "stop points; prints per method the mean and standard deviation over seeds of total,\n"
         "energy and tardiness cost and due-date violations, and STS's reduction of the mean\n"
-        "total cost against each. The data folder holds the authors' CSV files.";
+        "total cost against each. The data folder holds the authors' CSV files.\n"
+        "--sharing also runs STS without slices on the same jobs and reports the saving.\n"
+        "STS-net (beyond the paper) plans as STS but places to avoid cross-node traffic; with\n"
+        "--multi-node jobs may span nodes and the report gives cross-node bytes per method.\n"
+        "--scenario runs on a scenario file (e.g. sample-clusters/dltap-testbed.json); jobs\n"
+        "without STS data keep their own GPU count and run to the end.";
     c.options = {
         {"nodes", "N", "nodes (default 10)"},
         {"seeds", "K", "seeds to average over (default 10)"},
         {"first-seed", "S", "first seed (default 1)"},
         {"jobs-per-node", "J", "jobs per node (default 10)"},
         {"sharing", "", "allow 1/4 and 1/2 GPU slices (fractions.csv); also reports the saving"},
-        {"methods", "LIST", "comma-separated methods (default STS,FIFO,EDF,PS,G,RG,LS)"},
+        {"slice-memory", "M", "authors (fractions.csv as written, default) or per-gpu "
+                              "(fraction x memory per GPU)"},
+        {"multi-node", "", "configurations may span nodes (STS: best fit, STS-net: one rack)"},
+        {"scenario", "FILE", "run on this scenario instead of the authors' generated setup"},
+        {"no-saturation-guard", "", "STS as the authors wrote it: jobs left waiting do not take "
+                                    "GPUs from the largest running configuration"},
+        {"methods", "LIST", "comma-separated methods (default STS,FIFO,EDF,PS,G,RG,LS; also "
+                            "STS-net)"},
         {"iterations", "I", "RG/LS random iterations per event (default 1000, as the authors)"},
         {"prices", "P", "cloud (GPU-cost_server.csv, default) or energy (watts x price x PUE)"},
         {"data", "DIR", "the authors' CSV files (default tests/data/sts of the source tree)"},

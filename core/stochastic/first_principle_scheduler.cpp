@@ -44,7 +44,7 @@ std::vector<StsAssignment> FirstPrincipleScheduler::schedule(StsPass &pass)
             if (auto at = pass.pool->place(config)) {
                 out.push_back({state.job, config, *at});
                 decision.chosen = config.toString();
-                decision.node = pass.pool->nodes()[at->node].id;
+                decision.node = pass.pool->describe(*at);
                 decision.sharedGpu = at->sharedGpu;
                 decision.reason = "best ranked configuration that fits";
                 break;

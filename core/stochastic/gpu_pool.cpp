@@ -1,16 +1,23 @@
 #include "stochastic/gpu_pool.h"
 
+#include <algorithm>
+#include <map>
+#include <tuple>
+
 namespace cb {
 
 namespace {
 constexpr double kEps = 1e-9;
 }
 
-void GpuPool::addNode(std::string id, std::string gpuType, int gpus)
+void GpuPool::addNode(std::string id, std::string gpuType, int gpus, std::string rack,
+                      double nicGbps)
 {
     NodeState n;
     n.id = std::move(id);
     n.gpuType = std::move(gpuType);
+    n.rack = std::move(rack);
+    n.nicGbps = nicGbps;
     n.gpus = gpus;
     n.freeWhole = gpus;
     m_nodes.push_back(std::move(n));
@@ -27,6 +34,96 @@ void GpuPool::clear()
 
 std::optional<StsPlacement> GpuPool::place(const StsConfig &c)
 {
+    return place(c, m_split);
+}
+
+std::optional<StsPlacement> GpuPool::splitPlacement(const StsConfig &c, StsSplit split) const
+{
+    // Nodes of the type with free whole GPUs.
+    std::vector<std::size_t> cand;
+    int totalFree = 0;
+    for (std::size_t i = 0; i < m_nodes.size(); ++i)
+        if (m_nodes[i].gpuType == c.gpuType && m_nodes[i].freeWhole > 0) {
+            cand.push_back(i);
+            totalFree += m_nodes[i].freeWhole;
+        }
+    if (totalFree < c.gpus)
+        return std::nullopt;
+    const auto freeOf = [&](std::size_t i) { return m_nodes[i].freeWhole; };
+    // Takes GPUs from `nodes` in order until the configuration is covered.
+    const auto take = [&](const std::vector<std::size_t> &nodes) {
+        StsPlacement at;
+        int left = c.gpus;
+        for (std::size_t i : nodes) {
+            if (left == 0)
+                break;
+            const int n = std::min(left, freeOf(i));
+            at.parts.emplace_back(i, n);
+            left -= n;
+        }
+        at.node = at.parts.front().first;
+        return at;
+    };
+    if (split == StsSplit::BestFit) {
+        std::stable_sort(cand.begin(), cand.end(),
+                         [&](std::size_t a, std::size_t b) { return freeOf(a) < freeOf(b); });
+        return take(cand);
+    }
+    // Network: per rack, largest free first; the rack needing the fewest nodes, then the
+    // least GPUs left over on the nodes used, then the rack seen first.
+    const auto largestFirst = [&](std::vector<std::size_t> &v) {
+        std::stable_sort(v.begin(), v.end(),
+                         [&](std::size_t a, std::size_t b) { return freeOf(a) > freeOf(b); });
+    };
+    std::vector<std::string> rackOrder;
+    std::map<std::string, std::vector<std::size_t>> byRack;
+    for (std::size_t i : cand) {
+        if (!byRack.count(m_nodes[i].rack))
+            rackOrder.push_back(m_nodes[i].rack);
+        byRack[m_nodes[i].rack].push_back(i);
+    }
+    std::optional<StsPlacement> best;
+    std::tuple<int, int> bestKey{0, 0};
+    for (const std::string &rack : rackOrder) {
+        std::vector<std::size_t> nodes = byRack[rack];
+        int free = 0;
+        for (std::size_t i : nodes)
+            free += freeOf(i);
+        if (free < c.gpus)
+            continue;
+        largestFirst(nodes);
+        StsPlacement at = take(nodes);
+        int used = 0;
+        for (const auto &[i, n] : at.parts)
+            used += freeOf(i);
+        const std::tuple<int, int> key{int(at.parts.size()), used - c.gpus};
+        if (!best || key < bestKey) {
+            best = at;
+            bestKey = key;
+        }
+    }
+    if (best)
+        return best;
+    // No rack holds it: the racks with the most free GPUs first, largest nodes first.
+    std::vector<std::string> racks = rackOrder;
+    std::map<std::string, int> rackFree;
+    for (const auto &[rack, nodes] : byRack)
+        for (std::size_t i : nodes)
+            rackFree[rack] += freeOf(i);
+    std::stable_sort(racks.begin(), racks.end(), [&](const std::string &a, const std::string &b) {
+        return rackFree[a] > rackFree[b];
+    });
+    std::vector<std::size_t> order;
+    for (const std::string &rack : racks) {
+        std::vector<std::size_t> nodes = byRack[rack];
+        largestFirst(nodes);
+        order.insert(order.end(), nodes.begin(), nodes.end());
+    }
+    return take(order);
+}
+
+std::optional<StsPlacement> GpuPool::place(const StsConfig &c, StsSplit split)
+{
     if (c.shared()) {
         // Already shared GPUs first: the least room that fits.
         std::optional<StsPlacement> best;
@@ -39,7 +136,7 @@ std::optional<StsPlacement> GpuPool::place(const StsConfig &c)
                 if (n.sharedUsers[g] > 0 && n.sharedFree[g] + kEps >= c.fraction &&
                     n.sharedFree[g] < bestRoom) {
                     bestRoom = n.sharedFree[g];
-                    best = StsPlacement{i, int(g)};
+                    best = StsPlacement{i, int(g), {}};
                 }
         }
         if (best) {
@@ -55,9 +152,15 @@ std::optional<StsPlacement> GpuPool::place(const StsConfig &c)
             (!node || n.freeWhole < m_nodes[*node].freeWhole))
             node = i;
     }
-    if (!node)
-        return std::nullopt;
-    StsPlacement at{*node, -1};
+    if (!node) {
+        if (c.shared() || split == StsSplit::None)
+            return std::nullopt;
+        auto at = splitPlacement(c, split);
+        if (at)
+            reserve(c, *at);
+        return at;
+    }
+    StsPlacement at{*node, -1, {}};
     if (c.shared()) {
         NodeState &n = m_nodes[*node];
         // Reuse an idle shared slot if one exists, else open a new one.
@@ -80,6 +183,13 @@ std::optional<StsPlacement> GpuPool::place(const StsConfig &c)
 
 bool GpuPool::fits(const StsConfig &c) const
 {
+    if (!c.shared() && m_split != StsSplit::None) {
+        int free = 0;
+        for (const NodeState &n : m_nodes)
+            if (n.gpuType == c.gpuType)
+                free += n.freeWhole;
+        return free >= c.gpus;
+    }
     for (const NodeState &n : m_nodes) {
         if (n.gpuType != c.gpuType)
             continue;
@@ -95,6 +205,20 @@ bool GpuPool::fits(const StsConfig &c) const
 
 bool GpuPool::reserve(const StsConfig &c, const StsPlacement &at)
 {
+    if (!at.parts.empty()) {
+        int total = 0;
+        for (const auto &[i, n] : at.parts) {
+            if (i >= m_nodes.size() || m_nodes[i].gpuType != c.gpuType || n < 1 ||
+                m_nodes[i].freeWhole < n || c.shared())
+                return false;
+            total += n;
+        }
+        if (total != c.gpus)
+            return false;
+        for (const auto &[i, n] : at.parts)
+            m_nodes[i].freeWhole -= n;
+        return true;
+    }
     if (at.node >= m_nodes.size())
         return false;
     NodeState &n = m_nodes[at.node];
@@ -131,6 +255,11 @@ bool GpuPool::reserve(const StsConfig &c, const StsPlacement &at)
 
 void GpuPool::release(const StsConfig &c, const StsPlacement &at)
 {
+    if (!at.parts.empty()) {
+        for (const auto &[i, n] : at.parts)
+            m_nodes[i].freeWhole += n;
+        return;
+    }
     NodeState &n = m_nodes[at.node];
     if (!c.shared()) {
         n.freeWhole += c.gpus;
@@ -149,6 +278,16 @@ int GpuPool::busyGpus(std::size_t node) const
 {
     // A shared GPU with slices left its node's free whole GPUs when its first slice came.
     return m_nodes[node].gpus - m_nodes[node].freeWhole;
+}
+
+std::string GpuPool::describe(const StsPlacement &at) const
+{
+    if (at.parts.empty())
+        return at.node < m_nodes.size() ? m_nodes[at.node].id : std::string();
+    std::string out;
+    for (const auto &[i, n] : at.parts)
+        out += (out.empty() ? "" : "+") + m_nodes[i].id + ":" + std::to_string(n);
+    return out;
 }
 
 int GpuPool::freeGpus(const std::string &gpuType) const

@@ -3,6 +3,11 @@
 // shared GPUs split into slices. Placement is best fit: the node of the right type with the
 // fewest free GPUs that still fit; a slice goes first to an already shared GPU of that type
 // with the least room that fits, else to a fresh GPU on the best-fit node.
+// Multi-node (off unless a split mode is set): a whole-GPU configuration that fits no single
+// node may be split over several nodes of its type. BestFit splits as a GPU-by-GPU best fit
+// would (fullest nodes first, racks ignored); Network keeps the job in one rack on the fewest
+// nodes (largest free first), ties to the least GPUs left over on the nodes it uses, and only
+// spans racks when no rack can hold it.
 
 #include "stochastic/sts_configuration.h"
 
@@ -16,6 +21,18 @@ struct StsPlacement
 {
     std::size_t node = 0;
     int sharedGpu = -1; ///< index of the shared GPU on the node for slices, else -1
+    /// Multi-node placements: (node, GPUs there) for every node used, `node` first;
+    /// empty when the configuration sits on `node` alone.
+    std::vector<std::pair<std::size_t, int>> parts;
+
+    int nodeCount() const { return parts.empty() ? 1 : int(parts.size()); }
+    bool operator==(const StsPlacement &) const = default;
+};
+
+enum class StsSplit {
+    None,    ///< one node per configuration (the authors' placement)
+    BestFit, ///< split over the fullest nodes first, racks ignored
+    Network, ///< split within one rack over the fewest nodes, then across racks
 };
 
 class GpuPool
@@ -25,19 +42,28 @@ public:
     {
         std::string id;
         std::string gpuType;
+        std::string rack;                  ///< switch / rack group ("" = one shared group)
+        double nicGbps = 0;                ///< node uplink, for multi-node traffic (0: none)
         int gpus = 0;
         int freeWhole = 0;                 ///< GPUs neither allocated nor shared
         std::vector<double> sharedFree;    ///< per shared GPU: the fraction still free
         std::vector<int> sharedUsers;      ///< per shared GPU: slices placed on it
     };
 
-    void addNode(std::string id, std::string gpuType, int gpus);
+    void addNode(std::string id, std::string gpuType, int gpus, std::string rack = {},
+                 double nicGbps = 0);
+    /// How configurations that fit no single node are placed by place(c); None by default.
+    void setSplit(StsSplit split) { m_split = split; }
+    StsSplit split() const { return m_split; }
     const std::vector<NodeState> &nodes() const { return m_nodes; }
     /// Frees everything.
     void clear();
 
-    /// Best-fit placement of `c`, or nothing when it does not fit anywhere.
+    /// Best-fit placement of `c`, or nothing when it does not fit anywhere; a whole-GPU
+    /// configuration that fits no single node is split as split() says.
     std::optional<StsPlacement> place(const StsConfig &c);
+    /// The same with an explicit split mode (StsSplit::None: single node only).
+    std::optional<StsPlacement> place(const StsConfig &c, StsSplit split);
     /// Whether `c` would fit (without placing it).
     bool fits(const StsConfig &c) const;
     /// Re-takes a known placement (a job that keeps running); false if it no longer fits.
@@ -46,11 +72,16 @@ public:
     void release(const StsConfig &c, const StsPlacement &at);
     /// GPUs busy on a node: whole GPUs allocated plus shared GPUs with at least one slice.
     int busyGpus(std::size_t node) const;
+    /// Where a placement is: the node id, or "a:2+b:1" (GPUs per node) when split.
+    std::string describe(const StsPlacement &at) const;
     /// Free whole GPUs of a type over all nodes.
     int freeGpus(const std::string &gpuType) const;
 
 private:
+    std::optional<StsPlacement> splitPlacement(const StsConfig &c, StsSplit split) const;
+
     std::vector<NodeState> m_nodes;
+    StsSplit m_split = StsSplit::None;
 };
 
 } // namespace cb

@@ -312,7 +312,7 @@ std::vector<StsAssignment> GreedyScheduler::schedule(StsPass &pass)
             a.at = best.slots[i]->at;
             out.push_back(a);
             decision.chosen = c.toString();
-            decision.node = pass.pool->nodes()[a.at.node].id;
+            decision.node = pass.pool->describe(a.at);
             decision.sharedGpu = a.at.sharedGpu;
             decision.reason = "best schedule under the proxy cost";
         }

@@ -1,5 +1,7 @@
 #include "stochastic/sts_experiment.h"
 
+#include "io/file_io.h"
+#include "io/scenario_json.h"
 #include "io/sts_setup.h"
 #include "stochastic/first_principle_scheduler.h"
 #include "stochastic/greedy_scheduler.h"
@@ -14,16 +16,20 @@ namespace cb {
 
 const std::vector<std::string> &stsMethodNames()
 {
-    static const std::vector<std::string> names = {"STS", "FIFO", "EDF", "PS", "G", "RG", "LS"};
+    static const std::vector<std::string> names = {"STS", "STS-net", "FIFO", "EDF",
+                                                   "PS",  "G",       "RG",   "LS"};
     return names;
 }
 
-std::unique_ptr<StsScheduler> makeStsScheduler(const std::string &name, int randomIterations)
+std::unique_ptr<StsScheduler> makeStsScheduler(const std::string &name, int randomIterations,
+                                               bool saturationGuard)
 {
     GreedyScheduler::Params p;
     p.randomIterations = randomIterations;
     if (name == "STS")
-        return std::make_unique<StsPolicy>();
+        return std::make_unique<StsPolicy>(false, saturationGuard);
+    if (name == "STS-net")
+        return std::make_unique<StsPolicy>(true, saturationGuard);
     if (name == "FIFO")
         return std::make_unique<FirstPrincipleScheduler>(FirstPrincipleScheduler::Order::Fifo);
     if (name == "EDF")
@@ -40,43 +46,86 @@ std::unique_ptr<StsScheduler> makeStsScheduler(const std::string &name, int rand
     return nullptr;
 }
 
+namespace {
+
+/// A fixed-size table for a job without STS data: its GPU count on every GPU type of the
+/// cluster, iterations x compute seconds per iteration there.
+std::vector<StsConfigTime> derivedTimes(const Job &job, const Cluster &cluster)
+{
+    std::vector<StsConfigTime> out;
+    const int g = std::max(1, job.gpuCount());
+    for (const GpuType &t : cluster.gpuTypes) {
+        double perIteration = job.model.computeSecondsPerIteration /
+                              std::max(1e-9, t.relativeSpeed);
+        if (auto it = job.model.computeSecondsByGpuType.find(t.name);
+            it != job.model.computeSecondsByGpuType.end())
+            perIteration = it->second;
+        const double seconds = double(job.model.iterations) * perIteration;
+        if (seconds > 0)
+            out.push_back({{t.name, g, 1.0}, seconds});
+    }
+    return out;
+}
+
+} // namespace
+
+SharingSlices perGpuSlices(const SharingSlices &slices, const Scenario &s)
+{
+    SharingSlices out;
+    for (SharingSlice sl : slices.slices()) {
+        if (const GpuType *t = s.cluster.gpuType(sl.gpuType))
+            sl.memoryGB = sl.fraction * t->memoryGiB;
+        out.add(sl);
+    }
+    return out;
+}
+
 Result<std::vector<StsJob>> stsJobsFromScenario(const Scenario &s, const StsAuthorsData &data,
-                                                const SharingSlices *slices, std::uint64_t seed)
+                                                const SharingSlices *slices, std::uint64_t seed,
+                                                bool perGpuMemory)
 {
     auto dists = TerminationDistribution::fromScenario(s.distributions);
     if (!dists)
         return dists.problems();
+    SharingSlices resized;
+    if (slices && perGpuMemory) {
+        resized = perGpuSlices(*slices, s);
+        slices = &resized;
+    }
     Problems p;
     std::vector<StsJob> jobs;
     for (std::size_t i = 0; i < s.jobs.size(); ++i) {
         const Job &job = s.jobs[i];
         const std::string where = "/jobs/" + std::to_string(i);
-        if (!job.sts) {
-            p.push_back({where + "/sts", "expected STS data (execution times, distribution)"});
-            continue;
-        }
         StsJob j;
         j.id = job.id;
         j.submitSeconds = job.submitSeconds;
-        j.dueSeconds = job.dueSeconds.value_or(job.submitSeconds);
+        j.dueSeconds = job.dueSeconds.value_or(std::numeric_limits<double>::infinity());
         j.tardinessWeight = job.tardinessWeight;
-        j.maxEpochs = job.sts->maxEpochs;
-        if (auto d = dists->find(job.sts->termination); d != dists->end())
-            j.termination = d->second;
-        else
-            p.push_back({where + "/sts/termination",
-                         "unknown distribution \"" + job.sts->termination + "\""});
+        j.parameterBytes = double(job.model.parameterBytes);
+        if (job.sts) {
+            j.maxEpochs = job.sts->maxEpochs;
+            if (auto d = dists->find(job.sts->termination); d != dists->end())
+                j.termination = d->second;
+            else
+                p.push_back({where + "/sts/termination",
+                             "unknown distribution \"" + job.sts->termination + "\""});
+            for (const ExecutionTime &e : job.sts->executionTimes)
+                if (e.seconds > 0)
+                    j.times.push_back({{e.gpuType, e.gpus, e.fraction}, e.seconds});
+        } else {
+            j.maxEpochs = 100;
+            j.times = derivedTimes(job, s.cluster);
+        }
+        j.iterationsPerEpoch = double(job.model.iterations) / j.maxEpochs;
         const std::string templateId = job.name.substr(0, job.name.find(' '));
         for (const StsJobTemplate &t : data.templates)
             if (t.id == templateId)
                 j.memoryGB = t.memoryGB;
-        for (const ExecutionTime &e : job.sts->executionTimes)
-            if (e.seconds > 0)
-                j.times.push_back({{e.gpuType, e.gpus, e.fraction}, e.seconds});
         Rng rng(Rng::mix(seed, 0x73747300ULL + i));
         // The stop point first: the same with and without sharing slices.
         j.trueStopPercent = j.termination.sample(rng);
-        if (slices) {
+        if (slices && j.memoryGB > 0) {
             const double r = rng.uniform();
             std::vector<StsConfigTime> extra;
             for (const StsConfigTime &t : j.times) {
@@ -97,7 +146,10 @@ Result<std::vector<StsJob>> stsJobsFromScenario(const Scenario &s, const StsAuth
                              return a.config.smallerThan(b.config);
                          });
         if (j.times.empty())
-            p.push_back({where + "/sts/execution_times", "expected at least one time"});
+            p.push_back({where + (job.sts ? "/sts/execution_times" : "/model"),
+                         job.sts ? "expected at least one time"
+                                 : "expected iterations and compute seconds per iteration "
+                                   "(no STS execution times to derive a time table from)"});
         jobs.push_back(std::move(j));
     }
     if (!p.empty())
@@ -108,9 +160,16 @@ Result<std::vector<StsJob>> stsJobsFromScenario(const Scenario &s, const StsAuth
 GpuPool stsPoolFromScenario(const Scenario &s)
 {
     GpuPool pool;
-    for (const Node &n : s.cluster.nodes)
-        if (n.gpus > 0)
-            pool.addNode(n.id, n.gpuType, n.gpus);
+    for (const Node &n : s.cluster.nodes) {
+        if (n.gpus <= 0)
+            continue;
+        // The node's uplink: its fastest link (its switch port).
+        double nic = 0;
+        for (const Link &l : s.cluster.links)
+            if (l.a == n.id || l.b == n.id)
+                nic = std::max(nic, l.capacityGbps);
+        pool.addNode(n.id, n.gpuType, n.gpus, n.rack, nic);
+    }
     return pool;
 }
 
@@ -135,6 +194,34 @@ StsStat stat(const std::vector<double> &v)
 
 } // namespace
 
+namespace {
+
+StsMethodSummary summarise(const std::string &name, const std::vector<StsRunResult> &runs)
+{
+    std::vector<double> total, energy, tardiness, violations, cross, splits;
+    for (const StsRunResult &r : runs) {
+        total.push_back(r.totalCost);
+        energy.push_back(r.energyCost);
+        tardiness.push_back(r.tardinessCost);
+        violations.push_back(r.violations);
+        cross.push_back(r.crossNodeBytes);
+        splits.push_back(r.multiNodePlacements);
+    }
+    StsMethodSummary s;
+    s.name = name;
+    s.totalCost = stat(total);
+    s.energyCost = stat(energy);
+    s.tardinessCost = stat(tardiness);
+    s.violations = stat(violations);
+    s.crossNodeBytes = stat(cross);
+    s.multiNodePlacements = stat(splits);
+    s.totalPerSeed = total;
+    s.energyPerSeed = energy;
+    return s;
+}
+
+} // namespace
+
 Result<StsExperimentReport> runStsExperiment(const StsAuthorsData &data,
                                              const PriceCatalogue &prices,
                                              const SharingSlices &slices,
@@ -149,81 +236,100 @@ Result<StsExperimentReport> runStsExperiment(const StsAuthorsData &data,
         p.push_back({"--iterations", "expected at least 1 iteration"});
     for (const std::string &m : params.methods)
         if (!makeStsScheduler(m, 1))
-            p.push_back({"--methods", "unknown method \"" + m + "\"; expected STS, FIFO, EDF, "
-                                      "PS, G, RG or LS"});
+            p.push_back({"--methods", "unknown method \"" + m + "\"; expected STS, STS-net, "
+                                      "FIFO, EDF, PS, G, RG or LS"});
     if (!p.empty())
         return p;
 
+    std::optional<Scenario> fixed;
+    if (!params.scenarioFile.empty()) {
+        auto loaded = loadScenarioFile(params.scenarioFile);
+        if (!loaded)
+            return loaded.problems();
+        fixed = std::move(loaded.value());
+    }
+
     StsExperimentReport report;
     report.params = params;
-    std::vector<std::vector<double>> total(params.methods.size()), energy(total.size()),
-        tardiness(total.size()), violations(total.size());
-    std::vector<double> stsNoSharingEnergy;
+    std::vector<std::vector<StsRunResult>> runs(params.methods.size());
+    std::vector<StsRunResult> stsNoSharing;
     const bool stsRuns =
         std::find(params.methods.begin(), params.methods.end(), "STS") != params.methods.end();
 
     for (int k = 0; k < params.seeds; ++k) {
         const std::uint64_t seed = params.firstSeed + std::uint64_t(k);
-        StsSetupParams setup;
-        setup.nodes = params.nodes;
-        setup.jobsPerNode = params.jobsPerNode;
-        setup.seed = seed;
-        auto scenario = buildStsScenario(data, setup);
-        if (!scenario)
-            return scenario.problems();
-        auto jobs = stsJobsFromScenario(scenario.value(), data,
-                                        params.sharing ? &slices : nullptr, seed);
+        Scenario scenario;
+        if (fixed) {
+            scenario = *fixed;
+        } else {
+            StsSetupParams setup;
+            setup.nodes = params.nodes;
+            setup.jobsPerNode = params.jobsPerNode;
+            setup.seed = seed;
+            auto built = buildStsScenario(data, setup);
+            if (!built)
+                return built.problems();
+            scenario = std::move(built.value());
+        }
+        auto jobs = stsJobsFromScenario(scenario, data, params.sharing ? &slices : nullptr, seed,
+                                        params.sliceMemoryPerGpu);
         if (!jobs)
             return jobs.problems();
         report.jobsPerSeed = int(jobs->size());
-        const StsSimulator sim(jobs.value(), stsPoolFromScenario(scenario.value()), prices);
+        GpuPool pool = stsPoolFromScenario(scenario);
+        pool.setSplit(params.multiNode ? StsSplit::BestFit : StsSplit::None);
+        const StsSimulator sim(jobs.value(), pool, prices);
         for (std::size_t m = 0; m < params.methods.size(); ++m) {
-            auto scheduler = makeStsScheduler(params.methods[m], params.randomIterations);
+            auto scheduler = makeStsScheduler(params.methods[m], params.randomIterations,
+                                              params.saturationGuard);
             auto run = sim.run(*scheduler, seed);
             if (!run)
                 return run.problems();
-            total[m].push_back(run->totalCost);
-            energy[m].push_back(run->energyCost);
-            tardiness[m].push_back(run->tardinessCost);
-            violations[m].push_back(run->violations);
+            runs[m].push_back(std::move(run.value()));
         }
         if (params.sharing && stsRuns) {
-            auto plain = stsJobsFromScenario(scenario.value(), data, nullptr, seed);
+            auto plain = stsJobsFromScenario(scenario, data, nullptr, seed);
             if (!plain)
                 return plain.problems();
-            const StsSimulator noSharing(plain.value(), stsPoolFromScenario(scenario.value()),
-                                         prices);
-            StsPolicy sts;
+            const StsSimulator noSharing(plain.value(), pool, prices);
+            StsPolicy sts(false, params.saturationGuard);
             auto run = noSharing.run(sts, seed);
             if (!run)
                 return run.problems();
-            stsNoSharingEnergy.push_back(run->energyCost);
+            stsNoSharing.push_back(std::move(run.value()));
         }
     }
-    for (std::size_t m = 0; m < params.methods.size(); ++m) {
-        StsMethodSummary s;
-        s.name = params.methods[m];
-        s.totalCost = stat(total[m]);
-        s.energyCost = stat(energy[m]);
-        s.tardinessCost = stat(tardiness[m]);
-        s.violations = stat(violations[m]);
-        s.totalPerSeed = total[m];
-        report.methods.push_back(std::move(s));
-    }
-    if (stsRuns) {
-        const StsMethodSummary *sts = nullptr;
+    for (std::size_t m = 0; m < params.methods.size(); ++m)
+        report.methods.push_back(summarise(params.methods[m], runs[m]));
+    const auto find = [&](const std::string &name) -> const StsMethodSummary * {
         for (const StsMethodSummary &s : report.methods)
-            if (s.name == "STS")
-                sts = &s;
+            if (s.name == name)
+                return &s;
+        return nullptr;
+    };
+    if (const StsMethodSummary *sts = find("STS")) {
         for (const StsMethodSummary &s : report.methods)
             if (s.name != "STS" && s.totalCost.mean > 0)
                 report.stsReduction.emplace_back(s.name,
                                                  1.0 - sts->totalCost.mean / s.totalCost.mean);
         if (params.sharing) {
-            const double without = stat(stsNoSharingEnergy).mean;
+            report.stsWithoutSharing = summarise("STS without sharing", stsNoSharing);
+            const double without = report.stsWithoutSharing->energyCost.mean;
             report.stsEnergyWithoutSharing = without;
             if (without > 0)
                 report.sharingSaving = 1.0 - sts->energyCost.mean / without;
+            for (std::size_t k = 0; k < stsNoSharing.size(); ++k)
+                report.sharingSavingPerSeed.push_back(
+                    stsNoSharing[k].energyCost > 0
+                        ? 1.0 - sts->energyPerSeed[k] / stsNoSharing[k].energyCost
+                        : 0.0);
+        }
+        if (const StsMethodSummary *net = find("STS-net")) {
+            if (sts->crossNodeBytes.mean > 0)
+                report.netCrossNodeReduction =
+                    1.0 - net->crossNodeBytes.mean / sts->crossNodeBytes.mean;
+            if (sts->totalCost.mean > 0)
+                report.netTotalCostReduction = 1.0 - net->totalCost.mean / sts->totalCost.mean;
         }
     }
     return report;
@@ -249,6 +355,8 @@ nlohmann::json StsExperimentReport::toJson() const
                             {"tardiness_cost_std", m.tardinessCost.std},
                             {"violations", m.violations.mean},
                             {"violations_std", m.violations.std},
+                            {"cross_node_bytes", m.crossNodeBytes.mean},
+                            {"multi_node_placements", m.multiNodePlacements.mean},
                             {"total_cost_per_seed", m.totalPerSeed}};
         if (hasReduction)
             j["sts_reduction"] = reduction;
@@ -260,11 +368,46 @@ nlohmann::json StsExperimentReport::toJson() const
                           {"first_seed", params.firstSeed},
                           {"jobs_per_seed", jobsPerSeed},
                           {"sharing", params.sharing},
+                          {"slice_memory", params.sliceMemoryPerGpu ? "per-gpu" : "authors"},
+                          {"multi_node", params.multiNode},
+                          {"saturation_guard", params.saturationGuard},
                           {"random_iterations", params.randomIterations},
                           {"methods", methodsJson}};
+    if (!params.scenarioFile.empty())
+        out["scenario"] = params.scenarioFile;
     if (sharingSaving) {
         out["sts_energy_cost_without_sharing"] = *stsEnergyWithoutSharing;
         out["sharing_saving"] = *sharingSaving;
+    }
+    if (stsWithoutSharing) {
+        const StsMethodSummary &w = *stsWithoutSharing;
+        const StsMethodSummary *with = nullptr;
+        for (const StsMethodSummary &m : methods)
+            if (m.name == "STS")
+                with = &m;
+        out["sharing"] = {
+            {"with", {{"total_cost", with->totalCost.mean},
+                      {"energy_cost", with->energyCost.mean},
+                      {"tardiness_cost", with->tardinessCost.mean},
+                      {"violations", with->violations.mean},
+                      {"energy_cost_per_seed", with->energyPerSeed}}},
+            {"without", {{"total_cost", w.totalCost.mean},
+                         {"energy_cost", w.energyCost.mean},
+                         {"tardiness_cost", w.tardinessCost.mean},
+                         {"violations", w.violations.mean},
+                         {"energy_cost_per_seed", w.energyPerSeed}}},
+            {"energy_saving", sharingSaving ? *sharingSaving : 0.0},
+            {"total_cost_saving",
+             w.totalCost.mean > 0 ? 1.0 - with->totalCost.mean / w.totalCost.mean : 0.0},
+            {"energy_saving_per_seed", sharingSavingPerSeed}};
+    }
+    if (netCrossNodeReduction || netTotalCostReduction) {
+        nlohmann::json net = nlohmann::json::object();
+        if (netCrossNodeReduction)
+            net["cross_node_bytes_reduction"] = *netCrossNodeReduction;
+        if (netTotalCostReduction)
+            net["total_cost_reduction"] = *netTotalCostReduction;
+        out["sts_net_vs_sts"] = net;
     }
     return out;
 }
@@ -272,11 +415,18 @@ nlohmann::json StsExperimentReport::toJson() const
 std::string StsExperimentReport::toText() const
 {
     std::ostringstream s;
-    s << "STS experiment: " << params.nodes << " nodes x 8 GPUs (K80/M60), " << jobsPerSeed
-      << " jobs, " << params.seeds << " seed" << (params.seeds == 1 ? "" : "s") << " from "
-      << params.firstSeed << (params.sharing ? ", GPU sharing" : "") << "\n";
+    if (!params.scenarioFile.empty())
+        s << "STS experiment on " << params.scenarioFile << ": " << jobsPerSeed << " jobs, "
+          << params.seeds << " seed" << (params.seeds == 1 ? "" : "s") << " from "
+          << params.firstSeed << (params.sharing ? ", GPU sharing" : "")
+          << (params.multiNode ? ", multi-node" : "") << "\n";
+    else
+        s << "STS experiment: " << params.nodes << " nodes x 8 GPUs (K80/M60), " << jobsPerSeed
+          << " jobs, " << params.seeds << " seed" << (params.seeds == 1 ? "" : "s") << " from "
+          << params.firstSeed << (params.sharing ? ", GPU sharing" : "")
+          << (params.multiNode ? ", multi-node" : "") << "\n";
     s << "mean +/- std over seeds\n\n";
-    s << std::left << std::setw(7) << "method" << std::right << std::setw(22) << "total cost"
+    s << std::left << std::setw(9) << "method" << std::right << std::setw(22) << "total cost"
       << std::setw(22) << "energy cost" << std::setw(22) << "tardiness cost" << std::setw(16)
       << "violations" << std::setw(14) << "STS saves" << "\n";
     s << std::fixed;
@@ -286,7 +436,7 @@ std::string StsExperimentReport::toText() const
             c << std::fixed << std::setprecision(precision) << st.mean << " +/- " << st.std;
             s << std::setw(width) << c.str();
         };
-        s << std::left << std::setw(7) << m.name << std::right;
+        s << std::left << std::setw(9) << m.name << std::right;
         cell(m.totalCost, 22, 1);
         cell(m.energyCost, 22, 1);
         cell(m.tardinessCost, 22, 1);
@@ -300,9 +450,39 @@ std::string StsExperimentReport::toText() const
             }
         s << std::setw(14) << red << "\n";
     }
-    if (sharingSaving)
-        s << "\nGPU sharing: STS energy cost " << std::setprecision(1) << *stsEnergyWithoutSharing
-          << " without slices, saving " << 100 * *sharingSaving << " %\n";
+    bool anyCross = false;
+    for (const StsMethodSummary &m : methods)
+        anyCross = anyCross || m.crossNodeBytes.mean > 0 || m.multiNodePlacements.mean > 0;
+    if (anyCross || params.multiNode) {
+        s << "\ncross-node traffic (multi-node placements)\n";
+        for (const StsMethodSummary &m : methods)
+            s << std::left << std::setw(9) << m.name << std::right << std::setprecision(3)
+              << std::setw(14) << m.crossNodeBytes.mean / 1e12 << " TB  " << std::setprecision(1)
+              << std::setw(8) << m.multiNodePlacements.mean << " split decisions\n";
+    }
+    if (sharingSaving) {
+        s << "\nGPU sharing (" << (params.sliceMemoryPerGpu ? "slice memory per GPU" :
+                                                             "the authors' slice memory")
+          << "): STS energy cost " << std::setprecision(1) << *stsEnergyWithoutSharing
+          << " without slices, saving " << 100 * *sharingSaving << " %";
+        if (stsWithoutSharing)
+            s << "; total cost " << stsWithoutSharing->totalCost.mean << " without slices, "
+              << stsWithoutSharing->violations.mean << " violations";
+        s << "\nper seed:";
+        for (double v : sharingSavingPerSeed)
+            s << " " << std::setprecision(1) << 100 * v << "%";
+        s << "\n";
+    }
+    if (netCrossNodeReduction || netTotalCostReduction) {
+        s << "\nSTS-net vs STS:";
+        if (netCrossNodeReduction)
+            s << " cross-node bytes " << std::setprecision(1) << -100 * *netCrossNodeReduction
+              << " %";
+        if (netTotalCostReduction)
+            s << ", total cost " << std::setprecision(1) << -100 * *netTotalCostReduction
+              << " %";
+        s << "\n";
+    }
     return s.str();
 }
 

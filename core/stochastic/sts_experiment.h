@@ -32,8 +32,20 @@ struct StsExperimentParams
     std::uint64_t firstSeed = 1;
     int jobsPerNode = 10;
     bool sharing = false;          ///< 1/4 and 1/2 GPU slices (fractions.csv)
+    /// Slice memory: false = the authors' fractions.csv as written (a K80 / M60 "GPU" of
+    /// 24 / 16 GB, a whole board); true = fraction x the GPU catalogue's memory per GPU
+    /// (12 / 8 GB: the half board a cloud sells and prices as one GPU).
+    bool sliceMemoryPerGpu = false;
+    /// Configurations that fit no single node may be split over nodes (STS: best fit,
+    /// STS-net: one rack, fewest nodes); off in the paper's setup.
+    bool multiNode = false;
+    /// Run on this scenario instead of the authors' generated setup (seeds then vary only
+    /// the sampled stop points); empty: build the setup per seed.
+    std::string scenarioFile;
+    /// STS's saturation guard (sts_policy.h); off reproduces STS as the authors wrote it.
+    bool saturationGuard = true;
     int randomIterations = 1000;   ///< RG and LS iterations per event
-    /// Methods to run; STS first. Known: STS, FIFO, EDF, PS, G, RG, LS.
+    /// Methods to run; STS first. Known: STS, STS-net, FIFO, EDF, PS, G, RG, LS.
     std::vector<std::string> methods = {"STS", "FIFO", "EDF", "PS", "G", "RG", "LS"};
 };
 
@@ -46,8 +58,10 @@ struct StsStat
 struct StsMethodSummary
 {
     std::string name;
-    StsStat totalCost, energyCost, tardinessCost, violations;
+    StsStat totalCost, energyCost, tardinessCost, violations, crossNodeBytes;
+    StsStat multiNodePlacements;
     std::vector<double> totalPerSeed;
+    std::vector<double> energyPerSeed;
 };
 
 struct StsExperimentReport
@@ -57,9 +71,15 @@ struct StsExperimentReport
     std::vector<StsMethodSummary> methods;
     /// STS's reduction of the mean total cost against each other method: 1 - STS / method.
     std::vector<std::pair<std::string, double>> stsReduction;
-    /// With sharing: STS's mean energy cost without slices, and the saving 1 - with / without.
+    /// With sharing: STS without slices on the same jobs and seeds (energy, total cost,
+    /// violations, per-seed energy), and the saving 1 - with / without (mean energy cost).
     std::optional<double> stsEnergyWithoutSharing;
     std::optional<double> sharingSaving;
+    std::optional<StsMethodSummary> stsWithoutSharing;
+    /// Per seed: 1 - energy with slices / energy without.
+    std::vector<double> sharingSavingPerSeed;
+    /// STS-net's change of each metric against STS (when both ran): 1 - STS-net / STS.
+    std::optional<double> netCrossNodeReduction, netTotalCostReduction;
 
     nlohmann::json toJson() const;
     std::string toText() const;
@@ -67,16 +87,25 @@ struct StsExperimentReport
 
 /// The known method names, in report order.
 const std::vector<std::string> &stsMethodNames();
-/// A scheduler by name (null for an unknown name).
-std::unique_ptr<StsScheduler> makeStsScheduler(const std::string &name, int randomIterations);
+/// A scheduler by name (null for an unknown name); `saturationGuard` for STS and STS-net.
+std::unique_ptr<StsScheduler> makeStsScheduler(const std::string &name, int randomIterations,
+                                               bool saturationGuard = true);
 
 /// The jobs of an STS scenario: execution times, termination distribution, template memory
 /// (from `data`, matched by the template id that starts the job name), sharing slices with a
-/// per-job slowdown, and a true stop point, all drawn from streams of `seed`.
+/// per-job slowdown, and a true stop point, all drawn from streams of `seed`. Slice memory
+/// comes from the slices as given, or with `perGpuMemory` from fraction x the memory per GPU
+/// of the scenario's GPU type. A job without STS data (e.g. a parameter-server job of the
+/// DLTAP testbed) gets a fixed-size table: its own GPU count on each GPU type of the cluster,
+/// taking iterations x its compute seconds per iteration there; max epochs 100 (percent of
+/// its iterations), runs to the end, no due date unless the job has one.
 Result<std::vector<StsJob>> stsJobsFromScenario(const Scenario &s, const StsAuthorsData &data,
-                                                const SharingSlices *slices, std::uint64_t seed);
-/// The GPU pool of a scenario's cluster.
+                                                const SharingSlices *slices, std::uint64_t seed,
+                                                bool perGpuMemory = false);
+/// The GPU pool of a scenario's cluster (racks and node uplink capacities included).
 GpuPool stsPoolFromScenario(const Scenario &s);
+/// The slices of `slices` re-sized to fraction x memory per GPU of the scenario's types.
+SharingSlices perGpuSlices(const SharingSlices &slices, const Scenario &s);
 
 /// Runs the experiment. `prices` charges GPU time (the authors' GPU-cost_server.csv).
 Result<StsExperimentReport> runStsExperiment(const StsAuthorsData &data,

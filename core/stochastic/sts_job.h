@@ -22,6 +22,10 @@ struct StsJob
     std::vector<StsConfigTime> times; ///< by GPU type, then GPU count, then fraction
     TerminationDistribution termination = TerminationDistribution::runsToEnd();
     int trueStopPercent = 100;   ///< drawn from `termination`; schedulers never read it
+    /// Traffic of multi-node placements (0: not modelled): the model's parameter bytes and
+    /// training iterations per epoch.
+    double parameterBytes = 0;
+    double iterationsPerEpoch = 0;
 
     double trueStopEpochs() const { return maxEpochs * trueStopPercent / 100.0; }
     /// Worst-case remaining seconds on each configuration after `done` epochs: the minimum.

@@ -87,6 +87,7 @@ std::vector<StsAssignment> StsPolicy::schedule(StsPass &pass)
     });
 
     std::vector<StsAssignment> out;
+    std::vector<std::pair<std::size_t, std::size_t>> waiting; // (state, log entry)
     for (const auto &[pressure, si] : order) {
         const StsJobState &state = pass.states[si];
         const StsJob &job = jobs[state.job];
@@ -126,10 +127,23 @@ std::vector<StsAssignment> StsPolicy::schedule(StsPass &pass)
                              return a.plan.expectedCost() < b.plan.expectedCost();
                          });
 
+        // Plain STS: each candidate with the pool's split mode. STS-net: every candidate on
+        // one node first, then split within a rack.
+        const StsSplit poolSplit = pass.pool->split();
+        std::vector<std::pair<const Candidate *, StsSplit>> attempts;
+        for (const Candidate &c : candidates)
+            attempts.emplace_back(&c, m_network ? StsSplit::None : poolSplit);
+        if (m_network && poolSplit != StsSplit::None)
+            for (const Candidate &c : candidates)
+                attempts.emplace_back(&c, StsSplit::Network);
+        const StsSplit fallbackSplit =
+            m_network && poolSplit != StsSplit::None ? StsSplit::Network : poolSplit;
+
         bool placed = false;
-        for (const Candidate &c : candidates) {
+        for (const auto &[cp, split] : attempts) {
+            const Candidate &c = *cp;
             const StsConfig &config = c.input.options[c.plan.enactedOption].config;
-            if (auto at = pass.pool->place(config)) {
+            if (auto at = pass.pool->place(config, split)) {
                 StsAssignment a;
                 a.job = state.job;
                 a.config = config;
@@ -138,7 +152,7 @@ std::vector<StsAssignment> StsPolicy::schedule(StsPass &pass)
                     a.phaseSeconds = c.plan.enactedSeconds;
                 out.push_back(a);
                 decision.chosen = config.toString();
-                decision.node = pass.pool->nodes()[at->node].id;
+                decision.node = pass.pool->describe(*at);
                 decision.sharedGpu = at->sharedGpu;
                 decision.phaseSeconds = c.plan.enactedIsLast ? 0 : c.plan.enactedSeconds;
                 decision.reason = &c == &candidates.front()
@@ -152,14 +166,14 @@ std::vector<StsAssignment> StsPolicy::schedule(StsPass &pass)
             for (std::size_t ti : rankConfigurations(job, state.doneEpochs, pass.now,
                                                      *pass.prices)) {
                 const StsConfig &config = job.times[ti].config;
-                if (auto at = pass.pool->place(config)) {
+                if (auto at = pass.pool->place(config, fallbackSplit)) {
                     StsAssignment a;
                     a.job = state.job;
                     a.config = config;
                     a.at = *at;
                     out.push_back(a);
                     decision.chosen = config.toString();
-                    decision.node = pass.pool->nodes()[at->node].id;
+                    decision.node = pass.pool->describe(*at);
                     decision.sharedGpu = at->sharedGpu;
                     decision.reason = "no planned configuration fits: fallback ranking";
                     placed = true;
@@ -167,15 +181,86 @@ std::vector<StsAssignment> StsPolicy::schedule(StsPass &pass)
                 }
             }
         }
-        if (!placed)
+        if (!placed) {
             decision.reason = "nothing fits: waits";
+            waiting.push_back({si, pass.log ? pass.log->jobs.size() : 0});
+        }
         if (pass.log) {
             for (const Candidate &c : candidates)
                 decision.candidates.push_back(record(c));
             pass.log->jobs.push_back(std::move(decision));
         }
     }
+    if (m_saturationGuard)
+        for (const auto &[si, entry] : waiting)
+            admitBySharing(pass, si, out, pass.log ? &pass.log->jobs[entry] : nullptr);
     return out;
+}
+
+bool StsPolicy::admitBySharing(StsPass &pass, std::size_t si, std::vector<StsAssignment> &out,
+                               StsJobDecision *decision) const
+{
+    const std::vector<StsJob> &jobs = *pass.jobs;
+    const StsJobState &state = pass.states[si];
+    const StsJob &job = jobs[state.job];
+    // The waiting job's configurations, best ranked first; it needs `need` whole GPUs of a
+    // node (a slice needs one to open a shared GPU).
+    for (std::size_t ti : rankConfigurations(job, state.doneEpochs, pass.now, *pass.prices)) {
+        const StsConfig &want = job.times[ti].config;
+        const int need = want.shared() ? 1 : want.gpus;
+        // Donor: a single-node whole-GPU assignment of the type with the most GPUs, that can
+        // give `need` GPUs and keep at least one; ties to the lowest pressure.
+        StsAssignment *donor = nullptr;
+        const StsConfigTime *smaller = nullptr;
+        for (StsAssignment &a : out) {
+            if (a.config.gpuType != want.gpuType || a.config.shared() || !a.at.parts.empty() ||
+                a.config.gpus - need < 1)
+                continue;
+            if (donor && a.config.gpus <= donor->config.gpus)
+                continue;
+            // The donor's largest configuration of the type that leaves room.
+            const StsJob &dj = jobs[a.job];
+            const StsConfigTime *best = nullptr;
+            for (const StsConfigTime &t : dj.times)
+                if (t.config.gpuType == a.config.gpuType && !t.config.shared() &&
+                    t.config.gpus <= a.config.gpus - need && (!best || t.config.gpus > best->config.gpus))
+                    best = &t;
+            if (!best)
+                continue;
+            donor = &a;
+            smaller = best;
+        }
+        if (!donor)
+            continue;
+        const StsConfig before = donor->config;
+        pass.pool->release(before, donor->at);
+        if (!pass.pool->reserve(smaller->config, donor->at)) {
+            (void)pass.pool->reserve(before, donor->at);
+            continue;
+        }
+        auto at = pass.pool->place(want, StsSplit::None);
+        if (!at) {
+            pass.pool->release(smaller->config, donor->at);
+            (void)pass.pool->reserve(before, donor->at);
+            continue;
+        }
+        donor->config = smaller->config;
+        StsAssignment a;
+        a.job = state.job;
+        a.config = want;
+        a.at = *at;
+        out.push_back(a);
+        if (decision) {
+            decision->chosen = want.toString();
+            decision->node = pass.pool->describe(*at);
+            decision->sharedGpu = at->sharedGpu;
+            decision->reason = "saturated: " + jobs[donor->job].id + " shrinks from " +
+                               before.toString() + " to " + smaller->config.toString() +
+                               " to admit it";
+        }
+        return true;
+    }
+    return false;
 }
 
 } // namespace cb

@@ -11,12 +11,36 @@
 
 namespace cb {
 
+// STS-net (beyond the paper, network-aware): the same plans, but placement avoids cross-node
+// traffic. Each candidate (cheapest expected cost first) is tried on a single node before any
+// is split; a split stays in one rack on the fewest nodes (StsSplit::Network) instead of the
+// GPU-by-GPU best fit plain STS uses when the pool may split (StsSplit::BestFit). With a pool
+// that never splits, STS-net and STS decide alike.
+//
+// Saturation guard (our fix, on by default): plans ignore capacity, so when many jobs reach
+// the fast tails of their plans together (whole 8-GPU nodes, a worst-case guard) the cluster
+// saturates; the jobs left waiting grow late, their plans turn to the fastest configuration
+// too, and the queue feeds itself. After the pressure-ordered pass, each job left waiting
+// (in pressure order) takes GPUs from the single-node assignment of its type with the most
+// GPUs: that job moves to its largest configuration leaving the room the waiting job's best
+// ranked configuration needs (a slice needs one GPU), and the waiting job runs there.
 class StsPolicy : public StsScheduler
 {
 public:
-    std::string name() const override { return "STS"; }
+    StsPolicy() = default;
+    explicit StsPolicy(bool networkAware, bool saturationGuard = true)
+        : m_network(networkAware), m_saturationGuard(saturationGuard)
+    {}
+    std::string name() const override { return m_network ? "STS-net" : "STS"; }
     bool replansRunningJobs() const override { return true; }
     std::vector<StsAssignment> schedule(StsPass &pass) override;
+
+private:
+    bool admitBySharing(StsPass &pass, std::size_t state, std::vector<StsAssignment> &out,
+                        StsJobDecision *decision) const;
+
+    bool m_network = false;
+    bool m_saturationGuard = true;
 };
 
 } // namespace cb

@@ -18,6 +18,7 @@ struct Running
     StsPlacement at;
     double speed = 0;          ///< epochs per second
     double phaseEnd = kInf;    ///< planned reconfiguration time
+    double crossPerEpoch = 0;  ///< cross-node bytes per epoch
 };
 
 std::string joinTriggers(bool arrival, bool completion, bool reconfiguration)
@@ -34,6 +35,20 @@ std::string joinTriggers(bool arrival, bool completion, bool reconfiguration)
 }
 
 } // namespace
+
+double StsSimulator::crossBytesPerIteration(double parameterBytes, int g, int nodes)
+{
+    if (nodes < 2 || g < 2)
+        return 0;
+    return nodes * 2.0 * parameterBytes * (g - 1) / g;
+}
+
+double StsSimulator::ringSeconds(double parameterBytes, int g, int nodes, double gbps)
+{
+    if (nodes < 2 || g < 2 || !(gbps > 0))
+        return 0;
+    return 2.0 * parameterBytes * (g - 1) / g * 8.0 / (gbps * 1e9);
+}
 
 Result<StsRunResult> StsSimulator::run(StsScheduler &scheduler, std::uint64_t seed,
                                        StsDecisionLog *log) const
@@ -120,10 +135,27 @@ Result<StsRunResult> StsSimulator::run(StsScheduler &scheduler, std::uint64_t se
             if (!t)
                 return Result<StsRunResult>::failure(
                     m_jobs[a.job].id, "scheduler chose a configuration outside its time table");
+            const StsJob &job = m_jobs[a.job];
             Running r;
             r.config = a.config;
             r.at = a.at;
-            r.speed = t->speed(m_jobs[a.job].maxEpochs);
+            r.speed = t->speed(job.maxEpochs);
+            if (a.at.nodeCount() > 1) {
+                ++result.multiNodePlacements;
+                if (job.iterationsPerEpoch > 0 && job.parameterBytes > 0) {
+                    double gbps = kInf;
+                    for (const auto &[node, n] : a.at.parts)
+                        gbps = std::min(gbps, pool.nodes()[node].nicGbps);
+                    const int k = a.at.nodeCount();
+                    const double computeIter = 1.0 / (r.speed * job.iterationsPerEpoch);
+                    const double comm =
+                        ringSeconds(job.parameterBytes, a.config.gpus, k, gbps);
+                    r.speed = 1.0 / ((computeIter + comm) * job.iterationsPerEpoch);
+                    r.crossPerEpoch =
+                        crossBytesPerIteration(job.parameterBytes, a.config.gpus, k) *
+                        job.iterationsPerEpoch;
+                }
+            }
             r.phaseEnd = std::isfinite(a.phaseSeconds) ? now + a.phaseSeconds : kInf;
             auto before = running.find(a.job);
             if (before != running.end() && !(before->second.config == a.config))
@@ -154,11 +186,20 @@ Result<StsRunResult> StsSimulator::run(StsScheduler &scheduler, std::uint64_t se
         // Advance: pay for GPUs, make progress.
         const double dt = t - now;
         for (const auto &[i, r] : running) {
-            const int busy = std::max(1, pool.busyGpus(r.at.node));
-            const double share =
-                (r.config.shared() ? 1.0 : double(r.config.gpus)) / busy * r.config.fraction;
-            result.jobs[i].energyCost +=
-                dt / 3600 * m_prices.ratePerHour(r.config.gpuType, busy) * share;
+            // Per node used: its busy GPUs' rate times this job's share of them.
+            const auto charge = [&](std::size_t node, double gpus) {
+                const int busy = std::max(1, pool.busyGpus(node));
+                result.jobs[i].energyCost += dt / 3600 *
+                                             m_prices.ratePerHour(r.config.gpuType, busy) *
+                                             gpus / busy * r.config.fraction;
+            };
+            if (r.at.parts.empty())
+                charge(r.at.node, r.config.shared() ? 1.0 : double(r.config.gpus));
+            else
+                for (const auto &[node, n] : r.at.parts)
+                    charge(node, double(n));
+            result.jobs[i].gpuSeconds += dt * r.config.gpuShare();
+            result.jobs[i].crossNodeBytes += dt * r.speed * r.crossPerEpoch;
             done[i] += dt * r.speed;
         }
         now = t;
@@ -190,6 +231,7 @@ Result<StsRunResult> StsSimulator::run(StsScheduler &scheduler, std::uint64_t se
         result.energyCost += o.energyCost;
         result.tardinessCost += o.tardinessCost;
         result.violations += o.violated ? 1 : 0;
+        result.crossNodeBytes += o.crossNodeBytes;
     }
     result.totalCost = result.energyCost + result.tardinessCost;
     return result;

@@ -8,6 +8,12 @@
 // Cost model (SEEDS.md §2): a job on node n pays dt / 3600 * rate(type, GPUs busy on n) *
 // its share (its GPUs / busy GPUs, times its fraction); tardiness cost w * max(0, end - D);
 // total = energy + tardiness. Node base cost is 0 in the authors' data-centre setup.
+// Multi-node placements (a pool with a split mode): data-parallel training as a ring
+// all-reduce over the job's g GPUs ordered node by node; each of the k links of the ring
+// that cross nodes carries 2 P (g - 1) / g bytes per iteration (P: parameter bytes), so
+// cross-node bytes per iteration = k x 2 P (g - 1) / g, and an iteration takes its compute
+// time (from the time table) plus that ring step over the slowest node uplink used. The
+// time tables (profiled on one node) know nothing of this: schedulers plan without it.
 
 #include "stochastic/gpu_pool.h"
 #include "stochastic/price_catalogue.h"
@@ -30,6 +36,8 @@ struct StsJobOutcome
     double tardinessCost = 0;
     bool violated = false;     ///< finished after its due date
     int reconfigurations = 0;  ///< configuration changes while running
+    double crossNodeBytes = 0; ///< moved between nodes (multi-node placements only)
+    double gpuSeconds = 0;     ///< GPU shares x seconds held
 };
 
 struct StsRunResult
@@ -40,6 +48,8 @@ struct StsRunResult
     double totalCost = 0;
     int violations = 0;
     int events = 0;
+    double crossNodeBytes = 0;
+    int multiNodePlacements = 0; ///< scheduling decisions that split a job over nodes
     std::vector<StsJobOutcome> jobs; ///< in input order
 };
 
@@ -56,6 +66,11 @@ public:
                              StsDecisionLog *log = nullptr) const;
 
     const std::vector<StsJob> &jobs() const { return m_jobs; }
+
+    /// Cross-node bytes per iteration of `g` GPUs over `nodes` nodes (0 on one node).
+    static double crossBytesPerIteration(double parameterBytes, int g, int nodes);
+    /// Seconds of the ring step over a link of `gbps` (0 on one node or without a link).
+    static double ringSeconds(double parameterBytes, int g, int nodes, double gbps);
 
 private:
     std::vector<StsJob> m_jobs;
