@@ -245,6 +245,7 @@ bool StsPolicy::admitBySharing(StsPass &pass, std::size_t si, std::vector<StsAss
             continue;
         }
         donor->config = smaller->config;
+        const std::string donorId = jobs[donor->job].id;
         StsAssignment a;
         a.job = state.job;
         a.config = want;
@@ -254,7 +255,7 @@ bool StsPolicy::admitBySharing(StsPass &pass, std::size_t si, std::vector<StsAss
             decision->chosen = want.toString();
             decision->node = pass.pool->describe(*at);
             decision->sharedGpu = at->sharedGpu;
-            decision->reason = "saturated: " + jobs[donor->job].id + " shrinks from " +
+            decision->reason = "saturated: " + donorId + " shrinks from " +
                                before.toString() + " to " + smaller->config.toString() +
                                " to admit it";
         }

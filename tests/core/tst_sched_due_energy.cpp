@@ -42,7 +42,7 @@ Node node(const std::string &id, const std::string &gpuType, int gpus, double ba
     return n;
 }
 
-Link link(const std::string &a, const std::string &b)
+Link uplink(const std::string &a, const std::string &b)
 {
     Link l;
     l.a = a;
@@ -81,7 +81,7 @@ Scenario twoNodes()
     s.cluster.gpuTypes = {type("G", 1, 50, 250)};
     s.cluster.nodes = {node("n1", "G", 2, 100), node("n2", "G", 2, 100)};
     s.cluster.switches = {{"sw", "tor"}};
-    s.cluster.links = {link("n1", "sw"), link("n2", "sw")};
+    s.cluster.links = {uplink("n1", "sw"), uplink("n2", "sw")};
     return s;
 }
 
@@ -137,7 +137,7 @@ private slots:
         s.cluster.gpuTypes = {type("K80", 1, 25, 150), type("M", 4, 50, 300)};
         s.cluster.nodes = {node("k", "K80", 2), node("m", "M", 2)};
         s.cluster.switches = {{"sw", "tor"}};
-        s.cluster.links = {link("k", "sw"), link("m", "sw")};
+        s.cluster.links = {uplink("k", "sw"), uplink("m", "sw")};
         Job j = single("j", 100, 0.1);
         j.model.computeSecondsByGpuType = {{"K80", 0.4}, {"M", 0.1}};
         s.jobs = {j};

@@ -88,7 +88,7 @@ private slots:
             << R"({"name": "x", "base": "k8s-default", "plugins": {"dltapp": {}}})"
             << "/policies/2/plugins/dltapp: unknown plugin \"dltapp\" (known: least-allocated, "
                "most-allocated, balanced-allocation, selector-spread, dltap, "
-               "topology-distance, nvlink-packing, node-affinity, random)";
+               "topology-distance, nvlink-packing, node-affinity, random, energy-efficiency)";
         QTest::newRow("bad variant")
             << R"({"name": "x", "plugins": {"dltap": {"variant": "pairs"}}})"
             << "/policies/2/plugins/dltap/variant: expected \"counterpart\", \"job\" or "
@@ -99,13 +99,14 @@ private slots:
         QTest::newRow("unknown base") << R"({"name": "x", "base": "kube"})"
                                       << "/policies/2/base: unknown policy \"kube\" (built-in: "
                                          "k8s-default, binpack, spread, random, dltap, "
-                                         "topology-aware; or an earlier user preset)";
+                                         "topology-aware, dltap-due-energy; or an earlier "
+                                         "user preset)";
         QTest::newRow("unknown field")
             << R"({"name": "x", "base": "dltap", "queue_order": "edf"})"
             << "/policies/2/queue_order: unknown field \"queue_order\"";
         QTest::newRow("bad queue") << R"({"name": "x", "base": "dltap", "queue": "lifo"})"
-                                   << "/policies/2/queue: expected \"fifo\", \"edf\", \"sjf\" "
-                                      "or \"priority\", found \"lifo\"";
+                                   << "/policies/2/queue: expected \"fifo\", \"edf\", \"sjf\", "
+                                      "\"priority\" or \"slack\", found \"lifo\"";
         QTest::newRow("parameter of another plugin")
             << R"({"name": "x", "plugins": {"random": {"variant": "job"}}})"
             << "/policies/2/plugins/random/variant: unknown field \"variant\"";
@@ -144,7 +145,8 @@ private slots:
                      QStringLiteral(": /policies/2/plugins/bogus: unknown plugin \"bogus\" "
                                     "(known: least-allocated, most-allocated, "
                                     "balanced-allocation, selector-spread, dltap, "
-                                    "topology-distance, nvlink-packing, node-affinity, random)"));
+                                    "topology-distance, nvlink-packing, node-affinity, random, "
+                                    "energy-efficiency)"));
         std::ofstream(path) << R"([{"name": "a", "base": "binpack"},
                                    {"name": "b", "base": "a", "queue": "priority"}])";
         auto good = userPresets(s.value(), path);
