@@ -131,19 +131,22 @@ std::optional<Policy> builtinPolicy(const std::string &name)
         return p;
     }
     if (name == "dltap-due-energy") {
-        // Beyond the paper: DLTAP's aggregation kept (same weight), the spreading priorities
-        // replaced by bin-packing so that whole nodes stay idle (and can be powered down), a
-        // preference for the GPU type that spends the least energy per training step, and
-        // jobs offered by least slack (due date minus estimated length) instead of arrival.
-        p.description = "DLTAP aggregation (weight 2) with due dates and energy: least-slack "
-                        "queue, MostRequested over CPU, memory and GPUs (consolidation), "
-                        "energy per training step of the node's GPU type";
-        p.plugins = {plugin(PluginKind::Dltap, kDltapDefaultWeight),
+        // Beyond the paper: DLTAP as it is (the k8s-default priorities and the aggregation
+        // degree at weight 2) with LeastRequested replaced by MostRequested over CPU, memory
+        // and GPUs, so that jobs fill nodes and whole nodes stay idle (and can be powered
+        // down); a preference for the GPU type that spends the least energy per training
+        // step; parameter servers placed before their workers; jobs offered by least slack
+        // (due date minus estimated length) instead of arrival.
+        p.description = "DLTAP with due dates and energy: least-slack queue, MostRequested "
+                        "instead of LeastRequested (consolidation), energy per training step "
+                        "of the node's GPU type, PS tasks first";
+        p.plugins = {plugin(PluginKind::SelectorSpread, 1),
                      plugin(PluginKind::MostAllocated, 1, true),
+                     plugin(PluginKind::BalancedAllocation, 1),
+                     plugin(PluginKind::Dltap, kDltapDefaultWeight),
                      plugin(PluginKind::EnergyEfficiency, 1)};
         p.queue = QueueOrder::Slack;
         p.taskOrder = TaskOrder::PsFirst;
-        p.tieBreak = TieBreak::First;
         return p;
     }
     if (name == "binpack") {

@@ -479,8 +479,8 @@ std::string StsExperimentReport::toText() const
             s << " cross-node bytes " << std::setprecision(1) << -100 * *netCrossNodeReduction
               << " %";
         if (netTotalCostReduction)
-            s << ", total cost " << std::setprecision(1) << -100 * *netTotalCostReduction
-              << " %";
+            s << (netCrossNodeReduction ? "," : "") << " total cost " << std::setprecision(1)
+              << -100 * *netTotalCostReduction << " %";
         s << "\n";
     }
     return s.str();

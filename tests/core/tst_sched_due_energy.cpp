@@ -97,11 +97,16 @@ private slots:
         auto p = builtinPolicy("dltap-due-energy");
         QVERIFY(p.has_value());
         QCOMPARE(p->queue, QueueOrder::Slack);
-        QCOMPARE(p->plugins.size(), std::size_t(3));
-        QCOMPARE(p->plugins[0].kind, PluginKind::Dltap);
-        QCOMPARE(p->plugins[0].weight, kDltapDefaultWeight); // DLTAP's aggregation kept
-        QCOMPARE(p->plugins[1].kind, PluginKind::MostAllocated);
-        QCOMPARE(p->plugins[2].kind, PluginKind::EnergyEfficiency);
+        QStringList got;
+        for (const PluginConfig &c : p->plugins)
+            got << QStringLiteral("%1:%2").arg(toString(c.kind)).arg(c.weight);
+        // DLTAP's priorities and aggregation weight kept; LeastRequested becomes MostRequested.
+        QCOMPARE(got.join(' '), QStringLiteral("selector-spread:1 most-allocated:1 "
+                                               "balanced-allocation:1 dltap:2 "
+                                               "energy-efficiency:1"));
+        QVERIFY(p->plugins[1].includeGpu);
+        QCOMPARE(p->plugins[3].weight, kDltapDefaultWeight);
+        QCOMPARE(p->taskOrder, TaskOrder::PsFirst);
         QVERIFY(std::find(builtinPolicyNames().begin(), builtinPolicyNames().end(),
                           "dltap-due-energy") != builtinPolicyNames().end());
         // The new names work in user presets too.
