@@ -385,7 +385,7 @@ nlohmann::json StsExperimentReport::toJson() const
         for (const StsMethodSummary &m : methods)
             if (m.name == "STS")
                 with = &m;
-        out["sharing"] = {
+        out["sharing_comparison"] = {
             {"with", {{"total_cost", with->totalCost.mean},
                       {"energy_cost", with->energyCost.mean},
                       {"tardiness_cost", with->tardinessCost.mean},
@@ -476,11 +476,11 @@ std::string StsExperimentReport::toText() const
     if (netCrossNodeReduction || netTotalCostReduction) {
         s << "\nSTS-net vs STS:";
         if (netCrossNodeReduction)
-            s << " cross-node bytes " << std::setprecision(1) << -100 * *netCrossNodeReduction
-              << " %";
+            s << " cross-node bytes " << std::setprecision(1)
+              << (*netCrossNodeReduction == 0 ? 0.0 : -100 * *netCrossNodeReduction) << " %";
         if (netTotalCostReduction)
             s << (netCrossNodeReduction ? "," : "") << " total cost " << std::setprecision(1)
-              << -100 * *netTotalCostReduction << " %";
+              << (*netTotalCostReduction == 0 ? 0.0 : -100 * *netTotalCostReduction) << " %";
         s << "\n";
     }
     return s.str();

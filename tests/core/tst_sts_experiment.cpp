@@ -127,6 +127,17 @@ private slots:
                              m["tardiness_cost"].get<double>()) < 1e-6);
         }
         QVERIFY(j.contains("sharing_saving"));
+        // STS with and without slices on the same jobs and seeds.
+        QVERIFY(j["sharing"].get<bool>());
+        const nlohmann::json &cmp = j["sharing_comparison"];
+        QCOMPARE(cmp["with"]["energy_cost"].get<double>(),
+                 j["methods"][0]["energy_cost"].get<double>());
+        QCOMPARE(cmp["with"]["energy_cost_per_seed"].size(), std::size_t(2));
+        const double without = cmp["without"]["energy_cost"].get<double>();
+        QVERIFY(without > 0);
+        QVERIFY(std::abs(cmp["energy_saving"].get<double>() -
+                         (1 - cmp["with"]["energy_cost"].get<double>() / without)) < 1e-12);
+        QCOMPARE(j["sts_energy_cost_without_sharing"].get<double>(), without);
         std::ostringstream out2, err2;
         cli::Io io2{out2, err2};
         QCOMPARE(cli::runCommand({"experiment", "dltap"}, io2), 2);
