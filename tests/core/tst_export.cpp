@@ -68,7 +68,8 @@ private slots:
         for (const Exporter *e : ExporterRegistry::all())
             names.push_back(e->name());
         QCOMPARE(join(names, ","),
-                 std::string("k8s-pods,tfjob,pytorchjob,mpijob,volcano,slurm,slurm-cluster"));
+                 std::string("k8s-pods,tfjob,pytorchjob,mpijob,volcano,slurm,slurm-cluster,k8s-nodes"));
+        QVERIFY(!ExporterRegistry::find("k8s-nodes")->needsPlacement());
         QVERIFY(ExporterRegistry::find("nope") == nullptr);
         QVERIFY(!ExporterRegistry::find("slurm-cluster")->needsPlacement());
     }
@@ -525,8 +526,10 @@ private slots:
         QVERIFY(conf.find("PartitionName=gpu Nodes=gpu-[01-04] Default=NO") != std::string::npos);
         QVERIFY(conf.find("PartitionName=all Nodes=ALL Default=YES") != std::string::npos);
         const std::string gres = fileNamed(r, "gres.conf")->content;
-        QVERIFY(gres.find("NodeName=gpu-04 Name=gpu Type=a100 File=/dev/nvidia[0-7]\n") !=
+        // Nodes with the same GPUs share one line; the CPU node has none.
+        QVERIFY(gres.find("\nNodeName=gpu-[01-04] Name=gpu Type=a100 File=/dev/nvidia[0-7]\n") !=
                 std::string::npos);
+        QCOMPARE(std::count(gres.begin(), gres.end(), '\n'), std::ptrdiff_t(3));
         const std::string topo = fileNamed(r, "topology.conf")->content;
         QVERIFY(topo.find("SwitchName=leaf-1 Nodes=cpu-01,gpu-[01-02]\n"
                           "SwitchName=leaf-2 Nodes=gpu-[03-04]\n"
@@ -575,6 +578,57 @@ private slots:
         QVERIFY(r.ok());
         QCOMPARE(r->warnings.back(),
                  std::string("job \"late\" is waiting (not placed); not exported"));
+    }
+
+    void fractionalGpusRoundedUpWithWarning()
+    {
+        // Two jobs share GPUs of gpu-04 in slices: "share" (two workers at 0.5), "quarter"
+        // (one task at 0.25). Every exporter that writes GPU requests rounds each slice up to
+        // one whole GPU and says so once, naming both jobs and their tasks, and no other job.
+        Scenario s = cbtest::exportScenario();
+        TaskGroup half = cbtest::exportGroup(TaskRole::Worker, 2, 2, 8, 1);
+        half.gpuFraction = 0.5;
+        TaskGroup quarter = cbtest::exportGroup(TaskRole::Single, 1, 1, 4, 1);
+        quarter.gpuFraction = 0.25;
+        s.jobs.push_back(cbtest::exportJob("share", JobKind::AllReduce, {half}));
+        s.jobs.push_back(cbtest::exportJob("quarter", JobKind::Single, {quarter}));
+        Placement p = cbtest::exportPlacement();
+        p.jobs.push_back({"share",
+                          {cbtest::exportTask(TaskRole::Worker, 0, 0, "gpu-04", {6}),
+                           cbtest::exportTask(TaskRole::Worker, 0, 1, "gpu-04", {6})},
+                          0});
+        p.jobs.push_back(
+            {"quarter", {cbtest::exportTask(TaskRole::Single, 0, 0, "gpu-04", {7})}, 0});
+        int checked = 0;
+        for (const Exporter *e : ExporterRegistry::all()) {
+            if (!e->needsPlacement())
+                continue;
+            auto r = e->exportPlacement(s, p, {});
+            QVERIFY2(r.ok(), r.error().c_str());
+            std::vector<std::string> fractional;
+            for (const std::string &w : r->warnings)
+                if (w.find("fraction of a GPU") != std::string::npos)
+                    fractional.push_back(w);
+            QCOMPARE(fractional.size(), std::size_t(1));
+            const std::string resource = e->name() == "slurm" ? "Slurm's gres/gpu" : "nvidia.com/gpu";
+            QCOMPARE(fractional[0],
+                     e->name() + ": 2 jobs ask for a fraction of a GPU, which " + resource +
+                         " cannot express; each of these tasks requests 1 whole GPU: \"share\" "
+                         "(worker-0, worker-1: 0.5 GPU), \"quarter\" (single-0: 0.25 GPU)");
+            // The request itself is one whole GPU.
+            const std::string file = e->name() == "slurm" ? "share.sbatch" : "share.yaml";
+            const ExportedFile *f = fileNamed(r.value(), file);
+            QVERIFY2(f, file.c_str());
+            const std::string whole =
+                e->name() == "slurm" ? "--gres=gpu:a100:1" : "nvidia.com/gpu: \"1\"";
+            QVERIFY2(f->content.find(whole) != std::string::npos, f->content.c_str());
+            ++checked;
+        }
+        QCOMPARE(checked, 6);
+        // Without slices, no such warning.
+        for (const Exporter *e : ExporterRegistry::all())
+            for (const std::string &w : exportFixture(e->name()).warnings)
+                QVERIFY2(w.find("fraction of a GPU") == std::string::npos, w.c_str());
     }
 
     void writerStaysInsideFolder()

@@ -1,7 +1,9 @@
 // A real Slurm controller (tests/slurm/slurmctl.sh, configured from the slurm-cluster export
 // of the fixture cluster, nodes as CLOUD nodes) accepts every exported batch script with
 // `sbatch --test-only` and `sbatch --hold` (then scancel), and rejects broken variants:
-// an unknown node, too many GPUs, overlapping heterogeneous components.
+// an unknown node, too many GPUs, overlapping heterogeneous components. Every sample
+// scenario gets a controller of its own, and all of them are started, used and stopped side
+// by side (a controller takes a few seconds to start and to stop, mostly waiting).
 // Skipped, with a message, when slurmctld, sbatch or munged is not installed.
 
 #include "io/export/export_writer.h"
@@ -9,18 +11,24 @@
 #include "io/scenario_json.h"
 
 #include "tst_export_fixtures.h"
+#include "tst_slurm_processes.h"
 
 #include <QtTest>
 
 using namespace cb;
+using cbtest::SlurmCommand;
+using cbtest::SlurmRun;
 
 namespace {
 
-struct Run
+/// One controller: its folder (cluster/, scripts/, etc/...) and what happened.
+struct Controller
 {
-    int exitCode = -1;
-    QString out;
-    QString err;
+    QString dir;
+    QString conf;        ///< SLURM_CONF once started
+    QString problem;     ///< why it was not started (export failure or start failure)
+    QString skip;        ///< the cluster cannot be exported to Slurm: not a failure
+    QStringList scripts; ///< exported batch scripts, in export order
 };
 
 } // namespace
@@ -30,37 +38,19 @@ class TestExportSlurm : public QObject
     Q_OBJECT
 
     QTemporaryDir m_dir;
-    QString m_slurmConf;
-    bool m_started = false;
-    QStringList m_scripts;
+    Controller m_fixture;
+    QMap<QString, Controller> m_samples; ///< sample file name -> its controller
+    QList<Controller *> m_started;       ///< to stop, even after a failed start
 
-    Run run(const QString &program, const QStringList &args)
+    SlurmRun run(const QString &program, const QStringList &args)
     {
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        if (!m_slurmConf.isEmpty())
-            env.insert("SLURM_CONF", m_slurmConf);
-        env.insert("PATH", env.value("PATH") + ":/usr/sbin");
-        p.setProcessEnvironment(env);
-        p.setWorkingDirectory(m_dir.path());
-        p.start(program, args);
-        Run r;
-        if (!p.waitForFinished(120000)) {
-            p.kill();
-            p.waitForFinished();
-            r.err = program + " timed out";
-            return r;
-        }
-        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = QString::fromUtf8(p.readAllStandardOutput());
-        r.err = QString::fromUtf8(p.readAllStandardError());
-        return r;
+        return cbtest::runSlurmCommand({program, args, m_fixture.conf}, m_dir.path());
     }
 
     /// Submits with --hold; returns the job id (scancelled right away) or -1.
     int submitHeld(const QString &script, QString *message)
     {
-        const Run r = run("sbatch", {"--hold", "--parsable", script});
+        const SlurmRun r = run("sbatch", {"--hold", "--parsable", script});
         *message = r.out + r.err;
         if (r.exitCode != 0)
             return -1;
@@ -87,52 +77,95 @@ class TestExportSlurm : public QObject
         return path;
     }
 
+    /// Writes the slurm-cluster and slurm exports of `scenario` into `c.dir`.
+    static void exportInto(Controller &c, const Scenario &scenario, const Placement &placement)
+    {
+        auto cluster = ExporterRegistry::find("slurm-cluster")->exportPlacement(scenario, {}, {});
+        if (!cluster) {
+            c.skip =
+                "cluster cannot be exported to Slurm: " + QString::fromStdString(cluster.error());
+            return;
+        }
+        if (!ExportWriter::write((c.dir + "/cluster").toStdString(), cluster.value()).ok()) {
+            c.problem = "cannot write " + c.dir + "/cluster";
+            return;
+        }
+        auto scripts = ExporterRegistry::find("slurm")->exportPlacement(scenario, placement, {});
+        if (!scripts) {
+            c.problem = QString::fromStdString(scripts.error());
+            return;
+        }
+        if (!ExportWriter::write((c.dir + "/scripts").toStdString(), scripts.value()).ok()) {
+            c.problem = "cannot write " + c.dir + "/scripts";
+            return;
+        }
+        for (const ExportedFile &f : scripts->files)
+            c.scripts << c.dir + "/scripts/" + QString::fromStdString(f.path);
+    }
+
 private slots:
     void initTestCase()
     {
-        const QStringList paths = {"/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin"};
-        for (const char *tool : {"slurmctld", "sbatch", "munged", "scancel"})
-            if (QStandardPaths::findExecutable(tool).isEmpty() &&
-                QStandardPaths::findExecutable(tool, paths).isEmpty())
-                QSKIP(qPrintable(QString("%1 is not installed; the real Slurm controller checks "
-                                         "need the Debian packages slurmctld slurm-client munge")
-                                     .arg(tool)));
+        const QString missing =
+            cbtest::missingSlurmTool({"slurmctld", "sbatch", "munged", "scancel"});
+        if (!missing.isEmpty())
+            QSKIP(qPrintable(QString("%1 is not installed; the real Slurm controller checks "
+                                     "need the Debian packages slurmctld slurm-client munge")
+                                 .arg(missing)));
         QVERIFY(m_dir.isValid());
-        const Scenario scenario = cbtest::exportScenario();
-        auto cluster = ExporterRegistry::find("slurm-cluster")->exportPlacement(scenario, {}, {});
-        QVERIFY2(cluster.ok(), cluster.error().c_str());
-        QVERIFY(ExportWriter::write(m_dir.filePath("cluster").toStdString(), cluster.value()).ok());
-        auto scripts = ExporterRegistry::find("slurm")->exportPlacement(
-            scenario, cbtest::exportPlacement(), {});
-        QVERIFY2(scripts.ok(), scripts.error().c_str());
-        QVERIFY(ExportWriter::write(m_dir.filePath("scripts").toStdString(), scripts.value()).ok());
-        for (const ExportedFile &f : scripts->files)
-            m_scripts << m_dir.filePath("scripts/" + QString::fromStdString(f.path));
+        m_fixture.dir = m_dir.filePath("fixture");
+        exportInto(m_fixture, cbtest::exportScenario(), cbtest::exportPlacement());
+        QVERIFY2(m_fixture.problem.isEmpty() && m_fixture.skip.isEmpty(),
+                 qPrintable(m_fixture.problem + m_fixture.skip));
 
-        const Run start =
-            run("bash", {CB_SOURCE_DIR "/tests/slurm/slurmctl.sh", "start", m_dir.path()});
-        m_started = true; // stop even after a partial start
-        QVERIFY2(start.exitCode == 0, qPrintable(start.out + start.err));
-        for (const QString &line : start.out.split('\n'))
-            if (line.startsWith("SLURM_CONF="))
-                m_slurmConf = line.mid(int(strlen("SLURM_CONF=")));
-        QVERIFY2(!m_slurmConf.isEmpty(), qPrintable(start.out));
-        const Run info = run("sinfo", {"-h", "-o", "%N %G"});
+        const QDir samples(CB_SOURCE_DIR "/sample-clusters");
+        for (const QString &f : samples.entryList({"*.json"}, QDir::Files, QDir::Name)) {
+            Controller c;
+            c.dir = m_dir.filePath("sample-" + QFileInfo(f).completeBaseName());
+            auto loaded = loadScenarioFile(samples.filePath(f).toStdString());
+            if (!loaded)
+                c.problem = QString::fromStdString(loaded.error());
+            else
+                exportInto(c, loaded.value(), cbtest::firstFitPlacement(loaded.value()));
+            m_samples.insert(f, c);
+        }
+
+        // Start every controller at once.
+        std::vector<Controller *> toStart = {&m_fixture};
+        for (Controller &c : m_samples)
+            if (c.problem.isEmpty() && c.skip.isEmpty())
+                toStart.push_back(&c);
+        std::vector<SlurmCommand> starts;
+        for (Controller *c : toStart)
+            starts.push_back({"bash", {cbtest::slurmScript(), "start", c->dir}, {}});
+        const std::vector<SlurmRun> started =
+            cbtest::runSlurmCommands(starts, m_dir.path(), int(starts.size()));
+        for (std::size_t i = 0; i < toStart.size(); ++i) {
+            m_started << toStart[i]; // stop even after a partial start
+            toStart[i]->conf = cbtest::slurmConfFrom(started[i]);
+            if (started[i].exitCode != 0 || toStart[i]->conf.isEmpty())
+                toStart[i]->problem = "controller: " + started[i].out + started[i].err;
+        }
+        QVERIFY2(m_fixture.problem.isEmpty(), qPrintable(m_fixture.problem));
+        const SlurmRun info = run("sinfo", {"-h", "-o", "%N %G"});
         QVERIFY2(info.exitCode == 0, qPrintable(info.err));
         QVERIFY2(info.out.contains("gpu:a100:8"), qPrintable(info.out));
     }
 
     void cleanupTestCase()
     {
-        if (m_started)
-            run("bash", {CB_SOURCE_DIR "/tests/slurm/slurmctl.sh", "stop", m_dir.path()});
+        std::vector<SlurmCommand> stops;
+        for (Controller *c : m_started)
+            stops.push_back({"bash", {cbtest::slurmScript(), "stop", c->dir}, {}});
+        if (!stops.empty())
+            cbtest::runSlurmCommands(stops, m_dir.path(), int(stops.size()));
     }
 
     void acceptsEveryExportedScript()
     {
-        QCOMPARE(m_scripts.size(), 4);
-        for (const QString &script : m_scripts) {
-            const Run test = run("sbatch", {"--test-only", script});
+        QCOMPARE(m_fixture.scripts.size(), 4);
+        for (const QString &script : m_fixture.scripts) {
+            const SlurmRun test = run("sbatch", {"--test-only", script});
             QVERIFY2(test.exitCode == 0 && test.err.contains("to start at"),
                      qPrintable(script + ": " + test.out + test.err));
             QString message;
@@ -145,48 +178,44 @@ private slots:
         QTest::addColumn<QString>("file");
         const QDir samples(CB_SOURCE_DIR "/sample-clusters");
         for (const QString &f : samples.entryList({"*.json"}, QDir::Files, QDir::Name))
-            QTest::newRow(qPrintable(f)) << samples.filePath(f);
+            QTest::newRow(qPrintable(f)) << f;
     }
     void acceptsSampleScenarioScripts()
     {
-        // Each sample cluster gets its own controller; jobs placed first fit.
+        // Each sample cluster has its own controller; jobs placed first fit. The first 40
+        // scripts go through --test-only, then through --hold, each batch in parallel.
         QFETCH(QString, file);
-        auto loaded = loadScenarioFile(file.toStdString());
-        QVERIFY2(loaded.ok(), loaded.error().c_str());
-        auto cluster =
-            ExporterRegistry::find("slurm-cluster")->exportPlacement(loaded.value(), {}, {});
-        if (!cluster)
-            QSKIP(qPrintable("cluster cannot be exported to Slurm: " +
-                             QString::fromStdString(cluster.error())));
-        QTemporaryDir dir;
-        QVERIFY(ExportWriter::write(dir.filePath("cluster").toStdString(), cluster.value()).ok());
-        auto scripts = ExporterRegistry::find("slurm")->exportPlacement(
-            loaded.value(), cbtest::firstFitPlacement(loaded.value()), {});
-        QVERIFY2(scripts.ok(), scripts.error().c_str());
-        QVERIFY(ExportWriter::write(dir.filePath("scripts").toStdString(), scripts.value()).ok());
-
-        const QString savedConf = m_slurmConf;
-        const Run start =
-            run("bash", {CB_SOURCE_DIR "/tests/slurm/slurmctl.sh", "start", dir.path()});
-        m_slurmConf = dir.path() + "/etc/slurm.conf";
+        QVERIFY(m_samples.contains(file));
+        const Controller &c = m_samples[file];
+        if (!c.skip.isEmpty())
+            QSKIP(qPrintable(c.skip));
+        QVERIFY2(c.problem.isEmpty(), qPrintable(c.problem));
+        QVERIFY(!c.scripts.isEmpty());
+        const QStringList scripts = c.scripts.mid(0, 40);
+        std::vector<SlurmCommand> tests, holds;
+        for (const QString &script : scripts) {
+            tests.push_back({"sbatch", {"--test-only", script}, c.conf});
+            holds.push_back({"sbatch", {"--hold", "--parsable", script}, c.conf});
+        }
+        const std::vector<SlurmRun> tested = cbtest::runSlurmCommands(tests, c.dir);
+        const std::vector<SlurmRun> held = cbtest::runSlurmCommands(holds, c.dir);
         QStringList failures;
-        if (start.exitCode != 0)
-            failures << "controller: " + start.out + start.err;
-        else
-            for (std::size_t i = 0; i < scripts->files.size() && i < 40; ++i) {
-                const QString script =
-                    dir.filePath("scripts/" + QString::fromStdString(scripts->files[i].path));
-                const Run test = run("sbatch", {"--test-only", script});
-                if (test.exitCode != 0)
-                    failures << script + " --test-only: " + test.err;
-                QString message;
-                if (submitHeld(script, &message) < 0)
-                    failures << script + " --hold: " + message;
-            }
-        run("bash", {CB_SOURCE_DIR "/tests/slurm/slurmctl.sh", "stop", dir.path()});
-        m_slurmConf = savedConf;
+        QStringList ids;
+        for (int i = 0; i < scripts.size(); ++i) {
+            if (tested[i].exitCode != 0 || !tested[i].err.contains("to start at"))
+                failures << scripts[i] + " --test-only: " + tested[i].err;
+            if (held[i].exitCode != 0)
+                failures << scripts[i] + " --hold: " + held[i].out + held[i].err;
+            else
+                ids << held[i].out.trimmed().split(';').first();
+        }
+        if (!ids.isEmpty()) {
+            const SlurmRun cancel = cbtest::runSlurmCommand({"scancel", ids, c.conf}, c.dir);
+            if (cancel.exitCode != 0)
+                failures << "scancel: " + cancel.err;
+        }
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join("\n")));
-        QVERIFY(!scripts->files.empty());
+        QCOMPARE(ids.size(), scripts.size());
     }
 
     void rejectsBrokenScripts_data()
@@ -219,9 +248,9 @@ private slots:
         QFETCH(bool, holdRejects);
         QFETCH(QString, expected);
         const QString path =
-            writeVariant(QTest::currentDataTag(), from, to, m_dir.filePath("scripts/" + script));
+            writeVariant(QTest::currentDataTag(), from, to, m_fixture.dir + "/scripts/" + script);
         QVERIFY2(!path.isEmpty(), "could not write the broken variant");
-        const Run test = run("sbatch", {"--test-only", path});
+        const SlurmRun test = run("sbatch", {"--test-only", path});
         QString message;
         const int held = submitHeld(path, &message);
         QVERIFY(testOnlyRejects || holdRejects);

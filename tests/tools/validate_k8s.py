@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """Validate Kubernetes manifests against the schemas copied in tests/data/schemas.
 
-Usage: validate_k8s.py [--schemas DIR] FILE.yaml...
+Usage: validate_k8s.py [--schemas DIR] [--per-file] FILE.yaml...
 
-Every YAML document of every file is matched by apiVersion and kind to a schema:
-  v1 Pod, v1 Service              Kubernetes v1.30 standalone-strict JSON schemas
+Validate many files in one run: starting Python and loading the schemas costs about a
+second, checking a document a millisecond or so. --per-file adds one line per file,
+"FILE: N document(s), M invalid", so a caller can tell the files of one run apart.
+
+Every YAML (or JSON) document of every file is matched by apiVersion and kind to a schema;
+a v1 List (what `kubectl get -o json` prints) counts as its items:
+  v1 Pod, Service, Node           Kubernetes v1.30 standalone-strict JSON schemas
   kubeflow.org/v1 TFJob, PyTorchJob, MPIJob  Kubeflow training-operator v1.9.0 CRDs
   kubeflow.org/v2beta1 MPIJob     mpi-operator v0.8.0 CRD
   batch.volcano.sh/v1alpha1 Job   Volcano v1.15.1 CRD
@@ -32,6 +37,10 @@ except ImportError as e:  # pragma: no cover - reported to the caller
     print("validate_k8s.py: missing Python module: %s" % e, file=sys.stderr)
     sys.exit(3)
 
+# libyaml's parser when PyYAML was built with it (Debian's is): the same safe constructors
+# and YAML 1.1 resolvers as yaml.SafeLoader, about ten times faster on large manifests.
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_SCHEMAS = os.path.join(HERE, "..", "data", "schemas")
 
@@ -39,6 +48,7 @@ DEFAULT_SCHEMAS = os.path.join(HERE, "..", "data", "schemas")
 SCHEMAS = {
     ("v1", "Pod"): ("k8s-v1.30.0-standalone-strict/pod-v1.json", False),
     ("v1", "Service"): ("k8s-v1.30.0-standalone-strict/service-v1.json", False),
+    ("v1", "Node"): ("k8s-v1.30.0-standalone-strict/node-v1.json", False),
     ("kubeflow.org/v1", "TFJob"):
         ("kubeflow-training-operator-v1.9.0/kubeflow.org_tfjobs.yaml", True),
     ("kubeflow.org/v1", "PyTorchJob"):
@@ -87,7 +97,7 @@ def load_schema(root, key):
         if not is_crd:
             schema = json.load(f)
         else:
-            crd = yaml.safe_load(f)
+            crd = yaml.load(f, Loader=LOADER)
             version = key[0].split("/")[-1]
             found = [v for v in crd["spec"]["versions"] if v["name"] == version]
             if not found:
@@ -200,14 +210,31 @@ def validate_doc(root, doc):
     return key, problems
 
 
+def expand_lists(docs):
+    """Replaces each v1 List by its items."""
+    out = []
+    for d in docs:
+        if isinstance(d, dict) and d.get("apiVersion") == "v1" and d.get("kind") == "List" \
+                and isinstance(d.get("items"), list):
+            out.extend(d["items"])
+        else:
+            out.append(d)
+    return out
+
+
 def main(argv):
     root = DEFAULT_SCHEMAS
     files = []
+    per_file = False
     i = 0
     while i < len(argv):
         if argv[i] == "--schemas" and i + 1 < len(argv):
             root = argv[i + 1]
             i += 2
+            continue
+        if argv[i] == "--per-file":
+            per_file = True
+            i += 1
             continue
         if argv[i] in ("-h", "--help"):
             print(__doc__)
@@ -223,11 +250,13 @@ def main(argv):
     for path in files:
         try:
             with open(path, encoding="utf-8") as f:
-                loaded = [d for d in yaml.safe_load_all(f) if d is not None]
+                loaded = [d for d in yaml.load_all(f, Loader=LOADER) if d is not None]
+            loaded = expand_lists(loaded)
         except (OSError, yaml.YAMLError) as e:
             print("%s: cannot read: %s" % (path, e))
             unusable = True
             continue
+        file_bad = 0
         for n, doc in enumerate(loaded, 1):
             docs += 1
             key, problems = validate_doc(root, doc)
@@ -240,6 +269,9 @@ def main(argv):
                 print("%s: doc %d (%s): %s: %s" % (path, n, label, where or "/", msg))
             if problems:
                 bad += 1
+                file_bad += 1
+        if per_file:
+            print("%s: %d document(s), %d invalid" % (path, len(loaded), file_bad))
     print("%d document(s) checked, %d invalid" % (docs, bad))
     if unusable:
         return 2

@@ -1,5 +1,6 @@
 #include "io/export/exporter_registry.h"
 
+#include "io/export/k8s_nodes_exporter.h"
 #include "io/export/mpijob_exporter.h"
 #include "io/export/pods_exporter.h"
 #include "io/export/pytorchjob_exporter.h"
@@ -19,8 +20,9 @@ const std::vector<const Exporter *> &ExporterRegistry::all()
     static const VolcanoJobExporter volcano;
     static const SlurmBatchExporter slurm;
     static const SlurmClusterExporter slurmCluster;
-    static const std::vector<const Exporter *> exporters = {&pods,    &tfjob, &pytorchjob,  &mpijob,
-                                                            &volcano, &slurm, &slurmCluster};
+    static const K8sNodesExporter k8sNodes;
+    static const std::vector<const Exporter *> exporters = {
+        &pods, &tfjob, &pytorchjob, &mpijob, &volcano, &slurm, &slurmCluster, &k8sNodes};
     return exporters;
 }
 

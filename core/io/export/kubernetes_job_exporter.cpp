@@ -24,6 +24,9 @@ Result<ExportResult> KubernetesJobExporter::exportPlacement(const Scenario &scen
         const auto objects = jobObjects(context, result.warnings);
         result.files.push_back({names[i] + ".yaml", YamlText::documents(objects)});
     }
+    if (std::string w = fractionalGpuWarning(resolved.value(), name(), "nvidia.com/gpu");
+        !w.empty())
+        result.warnings.push_back(std::move(w));
     for (const std::string &id : placement.waiting)
         result.warnings.push_back("job \"" + id + "\" is waiting (not placed); not exported");
     return result;

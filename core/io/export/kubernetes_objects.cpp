@@ -202,15 +202,4 @@ int KubernetesObjects::port(JobKind kind)
     return kind == JobKind::ParameterServer ? kTfPort : kind == JobKind::AllReduce ? kTorchPort : 0;
 }
 
-void KubernetesObjects::noteGpuDetail(const PlacedJob &job, std::vector<std::string> &warnings)
-{
-    for (const PlacedTask &t : job.tasks)
-        if (t.gpus > 0 && t.gpuFraction < 1.0) {
-            warnings.push_back("job \"" + job.job->id + "\" task " + t.taskName() +
-                               " uses a shared GPU slice (" + jsonNumber(t.gpuFraction).dump() +
-                               "); nvidia.com/gpu counts whole GPUs, so it requests 1 GPU");
-            return;
-        }
-}
-
 } // namespace cb

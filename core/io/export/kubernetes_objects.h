@@ -63,8 +63,6 @@ public:
     static std::string containerName(JobKind kind);
     static std::string portName(JobKind kind);
     static int port(JobKind kind);
-    /// Warnings for tasks Kubernetes cannot express (shared GPU slices, GPU indices).
-    static void noteGpuDetail(const PlacedJob &job, std::vector<std::string> &warnings);
 };
 
 } // namespace cb

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <sstream>
 
 namespace cb {
 
@@ -159,6 +160,42 @@ Result<std::vector<PlacedJob>> resolvePlacement(const Scenario &scenario,
     if (!problems.empty())
         return problems;
     return out;
+}
+
+std::string fractionalGpuWarning(const std::vector<PlacedJob> &jobs, const std::string &format,
+                                 const std::string &resource)
+{
+    std::string list;
+    int count = 0;
+    for (const PlacedJob &j : jobs) {
+        // Tasks grouped by their slice, in task order: "worker-0, worker-1: 0.5 GPU".
+        std::vector<std::pair<double, std::string>> slices;
+        for (const PlacedTask &t : j.tasks) {
+            if (t.gpus <= 0 || t.gpuFraction >= 1.0)
+                continue;
+            auto it = std::find_if(slices.begin(), slices.end(),
+                                   [&](const auto &s) { return s.first == t.gpuFraction; });
+            if (it == slices.end())
+                slices.emplace_back(t.gpuFraction, t.taskName());
+            else
+                it->second += ", " + t.taskName();
+        }
+        if (slices.empty())
+            continue;
+        ++count;
+        std::string tasks;
+        for (const auto &[fraction, names] : slices) {
+            std::ostringstream f;
+            f << fraction;
+            tasks += (tasks.empty() ? "" : "; ") + names + ": " + f.str() + " GPU";
+        }
+        list += (list.empty() ? "" : ", ") + ("\"" + j.job->id + "\" (" + tasks + ")");
+    }
+    if (count == 0)
+        return {};
+    return format + ": " + std::to_string(count) + (count == 1 ? " job asks" : " jobs ask") +
+           " for a fraction of a GPU, which " + resource +
+           " cannot express; each of these tasks requests 1 whole GPU: " + list;
 }
 
 } // namespace cb

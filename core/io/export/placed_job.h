@@ -48,4 +48,12 @@ struct PlacedJob
 Result<std::vector<PlacedJob>> resolvePlacement(const Scenario &scenario,
                                                 const Placement &placement);
 
+/// Exporters whose targets count whole GPUs (nvidia.com/gpu, Slurm gres) round a task's
+/// shared slice of a GPU up to one GPU. This names every such job once, with its tasks and
+/// slices: "k8s-pods: 2 jobs ask for a fraction of a GPU, which nvidia.com/gpu cannot
+/// express; each of these tasks requests 1 whole GPU: a (worker-0, worker-1: 0.5 GPU), b
+/// (single-0: 0.25 GPU)". Empty when no task asks for a fraction.
+std::string fractionalGpuWarning(const std::vector<PlacedJob> &jobs, const std::string &format,
+                                 const std::string &resource);
+
 } // namespace cb

@@ -16,7 +16,6 @@ std::vector<Json> PodsExporter::jobObjects(const JobContext &ctx,
 {
     const Job &job = *ctx.job.job;
     const std::string image = KubernetesObjects::image(job, ctx.options, warnings);
-    KubernetesObjects::noteGpuDetail(ctx.job, warnings);
     auto podName = [&](const PlacedTask &t) { return ctx.name + "-" + t.taskName(); };
     auto address = [&](const PlacedTask &t) { return podName(t) + "." + ctx.name; };
 

@@ -17,7 +17,6 @@ std::vector<Json> PyTorchJobExporter::jobObjects(const JobContext &ctx,
 {
     const Job &job = *ctx.job.job;
     const std::string image = KubernetesObjects::image(job, ctx.options, warnings);
-    KubernetesObjects::noteGpuDetail(ctx.job, warnings);
     if (job.kind == JobKind::ParameterServer)
         warnings.push_back(name() + ": job \"" + job.id +
                            "\" is a parameter-server job, but PyTorchJob has only Master and "

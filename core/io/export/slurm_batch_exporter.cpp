@@ -164,13 +164,6 @@ std::string script(const Scenario &scenario, const PlacedJob &job, const std::st
                 " MB, " + std::to_string(c.gpusPerNode) +
                 " GPUs) because Slurm requests the same on each node of a "
                 "component; the job steps still place every task exactly");
-    for (const PlacedTask &t : job.tasks)
-        if (t.gpus > 0 && t.gpuFraction < 1.0) {
-            warnings.push_back("slurm: job \"" + j.id + "\" task " + t.taskName() +
-                               " uses a shared GPU slice; gres gpu counts whole GPUs, so it "
-                               "requests 1 GPU");
-            break;
-        }
     std::vector<std::string> command = j.command;
     if (command.empty()) {
         command = {"hostname"};
@@ -298,6 +291,9 @@ Result<ExportResult> SlurmBatchExporter::exportPlacement(const Scenario &scenari
     for (std::size_t i = 0; i < resolved->size(); ++i)
         result.files.push_back({names[i] + ".sbatch",
                                 script(scenario, resolved.value()[i], names[i], result.warnings)});
+    if (std::string w = fractionalGpuWarning(resolved.value(), name(), "Slurm's gres/gpu");
+        !w.empty())
+        result.warnings.push_back(std::move(w));
     for (const std::string &id : placement.waiting)
         result.warnings.push_back("job \"" + id + "\" is waiting (not placed); not exported");
     return result;

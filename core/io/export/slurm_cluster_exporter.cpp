@@ -42,32 +42,45 @@ std::string slurmConf(const Scenario &scenario, std::vector<std::string> &warnin
         if (!n.partition.empty())
             partitions[n.partition].push_back(n.id);
     }
-    const bool hasAll = partitions.count("all") > 0;
-    if (!hasAll)
-        s << "PartitionName=all Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n";
+    // The nodes' own partitions first, then "all": a reader that keeps the first partition
+    // listing a node (as the slurm importer does) gets each node's own partition back.
     for (const auto &[p, nodes] : partitions)
         s << "PartitionName=" << p << " Nodes=" << SlurmNames::hostlist(nodes)
           << " Default=" << (p == "all" ? "YES" : "NO") << " MaxTime=INFINITE State=UP\n";
+    if (!partitions.count("all"))
+        s << "PartitionName=all Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n";
     return s.str();
 }
 
 std::string gresConf(const Scenario &scenario)
 {
-    std::ostringstream s;
-    s << header(scenario, "gres.conf");
-    s << "# Device files assume NVIDIA's /dev/nvidiaN naming; AutoDetect=nvml also works.\n";
+    // Nodes with the same GPU type and count share one line (NodeName=gpu-[01-04]): slurmctld
+    // 22.05 matches every gres.conf line against every node, so 1,024 one-node lines take it
+    // about 36 s to start, where the grouped file takes well under a second.
+    std::vector<std::pair<std::string, int>> kinds; // (gres type, count), first-seen order
+    std::map<std::pair<std::string, int>, std::vector<std::string>> nodesOf;
     for (const Node &n : scenario.cluster.nodes) {
         if (n.gpus <= 0)
             continue;
-        const std::string type = SlurmNames::gpuType(n.gpuType);
-        s << "NodeName=" << n.id << " Name=gpu";
+        const std::pair<std::string, int> kind(SlurmNames::gpuType(n.gpuType), n.gpus);
+        auto &nodes = nodesOf[kind];
+        if (nodes.empty())
+            kinds.push_back(kind);
+        nodes.push_back(n.id);
+    }
+    std::ostringstream s;
+    s << header(scenario, "gres.conf");
+    s << "# Device files assume NVIDIA's /dev/nvidiaN naming; AutoDetect=nvml also works.\n";
+    for (const auto &kind : kinds) {
+        const auto &[type, gpus] = kind;
+        s << "NodeName=" << SlurmNames::hostlist(nodesOf[kind]) << " Name=gpu";
         if (!type.empty())
             s << " Type=" << type;
         s << " File=/dev/nvidia";
-        if (n.gpus == 1)
+        if (gpus == 1)
             s << "0";
         else
-            s << "[0-" << n.gpus - 1 << "]";
+            s << "[0-" << gpus - 1 << "]";
         s << "\n";
     }
     return s.str();

@@ -2,10 +2,11 @@
 // slurm-cluster: the modelled cluster as Slurm configuration, so a what-if can be stood up
 // for real (no placement needed). Files:
 //   slurm.conf    GresTypes, one NodeName line per node (CPUs, RealMemory in MB,
-//                 Gres=gpu:TYPE:N with the GPU type lowercased), PartitionName "all" over
-//                 every node (Default=YES) plus one per node partition. Include these
+//                 Gres=gpu:TYPE:N with the GPU type lowercased), one PartitionName line per
+//                 node partition, then "all" over every node (Default=YES). Include these
 //                 lines in a full slurm.conf.
-//   gres.conf     NodeName=... Name=gpu Type=TYPE File=/dev/nvidia[0-N]
+//   gres.conf     NodeName=HOSTLIST Name=gpu Type=TYPE File=/dev/nvidia[0-N], one line per
+//                 GPU type and count
 //   topology.conf the switch tree (topology/tree): a switch linked to nodes lists them
 //                 (Nodes=), a switch above lists the switches one level below it (Switches=);
 //                 nodes linked to no switch hang off a switch "cb-unattached"; several

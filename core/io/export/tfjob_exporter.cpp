@@ -19,7 +19,6 @@ std::vector<Json> TfJobExporter::jobObjects(const JobContext &ctx,
 {
     const Job &job = *ctx.job.job;
     const std::string image = KubernetesObjects::image(job, ctx.options, warnings);
-    KubernetesObjects::noteGpuDetail(ctx.job, warnings);
 
     std::vector<KubeflowReplicas::Group> groups;
     auto add = [&](const std::string &type, TaskRole role) {

@@ -16,7 +16,6 @@ std::vector<Json> VolcanoJobExporter::jobObjects(const JobContext &ctx,
 {
     const Job &job = *ctx.job.job;
     const std::string image = KubernetesObjects::image(job, ctx.options, warnings);
-    KubernetesObjects::noteGpuDetail(ctx.job, warnings);
     auto address = [&](const PlacedTask &t) {
         return ctx.name + "-" + t.taskName() + "-0." + ctx.name;
     };
