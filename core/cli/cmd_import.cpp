@@ -58,6 +58,7 @@ Command importCommand()
         {"name", "NAME", "scenario name (default: the first input's file name)"},
         {"default-model", "MODEL", "model profile for jobs naming no known model (resnet50)"},
         {"seconds-per-iteration", "S", "reference-GPU time per iteration for durations (0.1)"},
+        {"date", "YYYY-MM-DD", "helios-gpus: the day to build the cluster from (default: the last)"},
         {"json", "", "print the report as JSON on stdout"},
     };
     c.run = [](const Args &args, Io &io) {
@@ -83,6 +84,7 @@ Command importCommand()
                             "--seconds-per-iteration: expected a positive number");
             options.secondsPerIteration = *v;
         }
+        options.date = args.value("date", "");
         const std::vector<std::string> files(pos.begin() + 1, pos.end());
         auto imported = importFiles(*importer, files, options);
         if (!imported)

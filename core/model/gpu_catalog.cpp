@@ -1,5 +1,9 @@
 #include "model/gpu_catalog.h"
 
+#include <array>
+#include <cctype>
+#include <cmath>
+
 namespace cb {
 
 // Sources and conventions (checked against the vendors' public pages; approximate where noted):
@@ -49,6 +53,96 @@ std::string gpuCatalogNames()
     for (const GpuCatalogEntry &e : gpuCatalog())
         names += (names.empty() ? "" : ", ") + e.type.name;
     return names;
+}
+
+namespace {
+
+std::string normalise(const std::string &s)
+{
+    std::string out;
+    for (unsigned char c : s)
+        if (std::isalnum(c))
+            out += char(std::tolower(c));
+    return out;
+}
+
+// Names as other sources write them, matched after normalise(), most specific first. A model
+// in the catalogue points at its entry; one known only by its datasheet (memory, board power
+// per GPU) carries those figures, idle power estimated at 15 % of board power.
+struct Alias
+{
+    const char *token;   ///< normalised fragment that identifies the model
+    const char *catalog; ///< catalogue entry name, or nullptr
+    const char *model;   ///< model name when not in the catalogue
+    double memoryGiB;
+    double tdpWatts;
+    bool needs80 = false; ///< the name must also say 80 GB
+    bool needs32 = false; ///< ... or 32 GB
+};
+
+constexpr std::array<Alias, 20> kAliases{{
+    {"h100", "H100-80GB", nullptr, 0, 0},
+    {"a100", "A100-80GB", nullptr, 0, 0, true},
+    {"a100", "A100-40GB", nullptr, 0, 0},
+    {"a30", nullptr, "A30", 24, 165},
+    {"a10", nullptr, "A10", 24, 150},
+    {"l40", nullptr, "L40", 48, 300},
+    {"l4", "L4", nullptr, 0, 0},
+    {"v100", "V100", nullptr, 0, 0, false, true},
+    {"v100m32", "V100", nullptr, 0, 0},
+    {"v100", nullptr, "V100-16GB", 16, 300},
+    {"p100", "P100", nullptr, 0, 0},
+    {"p40", nullptr, "P40", 24, 250},
+    {"t4", "T4", nullptr, 0, 0},
+    {"k80", "K80", nullptr, 0, 0},
+    {"m60", "M60", nullptr, 0, 0},
+    {"1080ti", "GTX1080Ti", nullptr, 0, 0},
+    {"quadrop600", "QuadroP600", nullptr, 0, 0},
+    {"p600", "QuadroP600", nullptr, 0, 0},
+    {"titanxp", nullptr, "TitanXp", 12, 250},
+    {"titanx", nullptr, "TitanX", 12, 250},
+}};
+
+GpuRecognition fromEntry(const GpuCatalogEntry &e)
+{
+    GpuRecognition r;
+    r.recognised = true;
+    r.entry = &e;
+    r.model = e.type.name;
+    r.memoryGiB = e.type.memoryGiB;
+    r.busyWatts = e.type.busyWatts;
+    r.idleWatts = e.type.idleWatts;
+    return r;
+}
+
+} // namespace
+
+GpuRecognition recogniseGpu(const std::string &name)
+{
+    const std::string key = normalise(name);
+    if (key.empty())
+        return {};
+    for (const GpuCatalogEntry &e : gpuCatalog())
+        if (normalise(e.type.name) == key || normalise(e.product) == key)
+            return fromEntry(e);
+    // "V100M32" and "V100-SXM2-32GB" say 32 GB; "A100-SXM4-80GB" and "A100 80G" say 80 GB.
+    const bool says80 = key.find("80g") != std::string::npos;
+    const bool says32 = key.find("32g") != std::string::npos || key.find("m32") != std::string::npos;
+    for (const Alias &a : kAliases) {
+        if (key.find(a.token) == std::string::npos || (a.needs80 && !says80) ||
+            (a.needs32 && !says32))
+            continue;
+        if (a.catalog)
+            return fromEntry(*findGpuCatalogEntry(a.catalog));
+        GpuRecognition r;
+        r.recognised = true;
+        r.model = a.model;
+        r.memoryGiB = a.memoryGiB;
+        r.busyWatts = a.tdpWatts;
+        r.idleWatts = std::round(a.tdpWatts * 0.15);
+        return r;
+    }
+    return {};
 }
 
 } // namespace cb

@@ -27,4 +27,24 @@ const GpuCatalogEntry *findGpuCatalogEntry(const std::string &name);
 /// "A100-40GB, A100-80GB, ..." for error messages and --help.
 std::string gpuCatalogNames();
 
+/// What a GPU name from elsewhere (a Kubernetes label, a Slurm gres type, a trace column:
+/// "NVIDIA-A100-SXM4-80GB", "V100M32", "a100", "GTX 1080Ti", "titanxp") says about the board.
+struct GpuRecognition
+{
+    bool recognised = false;
+    /// The catalogue entry of the model, when the catalogue has it (else nullptr: a model
+    /// known only by its datasheet, such as A30 or P40).
+    const GpuCatalogEntry *entry = nullptr;
+    std::string model;       ///< the recognised model ("A100-80GB", "A30"); empty if not
+    double memoryGiB = 0;    ///< datasheet memory per GPU
+    double busyWatts = 0;    ///< datasheet board power per GPU
+    double idleWatts = 0;
+};
+
+/// Recognises a GPU name: a catalogue name or product label (any case), else the model whose
+/// name appears in it once case, blanks and punctuation are dropped (most specific first, so
+/// "A100-SXM4-80GB" is the 80 GB A100 and a bare "A100" the 40 GB one). Dual-GPU boards
+/// (K80, M60) count per GPU, as in the catalogue.
+GpuRecognition recogniseGpu(const std::string &name);
+
 } // namespace cb

@@ -62,7 +62,8 @@ private slots:
         QStringList names;
         for (const Importer *i : importers())
             names << QString::fromStdString(i->name());
-        QCOMPARE(names, QStringList({"k8s-nodes", "slurm", "scontrol-nodes", "alibaba-gpu2023",
+        QCOMPARE(names, QStringList({"k8s-nodes", "slurm", "scontrol-nodes", "helios-gpus",
+                                     "alibaba-gpu2023",
                                      "alibaba-pai2020", "philly", "philly-pollux", "pollux",
                                      "helios", "gavel", "tiresias", "csv-mapping"}));
         QVERIFY(!findImporter("nonsense"));

@@ -1,7 +1,7 @@
 #include "io/import/alibaba_gpu2023_importer.h"
 
 #include "io/import/cluster_links.h"
-#include "io/import/gpu_catalog.h"
+#include "io/import/imported_gpu_types.h"
 #include "io/import/trace_builder.h"
 
 #include <set>

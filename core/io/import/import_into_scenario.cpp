@@ -1,7 +1,7 @@
 #include "io/import/import_into_scenario.h"
 
 #include "io/import/cluster_links.h"
-#include "io/import/gpu_catalog.h"
+#include "io/import/imported_gpu_types.h"
 #include "model/validation.h"
 
 #include <set>

@@ -28,6 +28,9 @@ struct ImportOptions
     double secondsPerIteration = 0.1;
     /// Iterations for jobs whose trace gives neither a duration nor an iteration count.
     long long defaultIterations = 1000;
+    /// Day (YYYY-MM-DD) of a daily table to build the cluster from (helios-gpus); empty:
+    /// the last day in the file.
+    std::string date;
 };
 
 class Importer

@@ -5,6 +5,7 @@
 #include "io/import/alibaba_pai2020_importer.h"
 #include "io/import/csv_mapping_importer.h"
 #include "io/import/gavel_importer.h"
+#include "io/import/helios_gpu_count_importer.h"
 #include "io/import/helios_importer.h"
 #include "io/import/k8s_nodes_importer.h"
 #include "io/import/philly_job_log_importer.h"
@@ -27,12 +28,13 @@ const std::vector<const Importer *> &importers()
     static const PhillyPolluxImporter phillyPollux;
     static const PolluxWorkloadImporter pollux;
     static const HeliosImporter helios;
+    static const HeliosGpuCountImporter heliosGpus;
     static const GavelImporter gavel;
     static const TiresiasImporter tiresias;
     static const CsvMappingImporter csvMapping;
     static const std::vector<const Importer *> all = {
-        &k8sNodes,     &slurm,  &scontrol, &alibabaGpu2023, &alibabaPai2020, &philly,
-        &phillyPollux, &pollux, &helios,   &gavel,          &tiresias,       &csvMapping,
+        &k8sNodes, &slurm,  &scontrol, &heliosGpus, &alibabaGpu2023, &alibabaPai2020, &philly,
+        &phillyPollux, &pollux, &helios, &gavel, &tiresias, &csvMapping,
     };
     return all;
 }

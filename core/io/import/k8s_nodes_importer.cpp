@@ -1,7 +1,7 @@
 #include "io/import/k8s_nodes_importer.h"
 
 #include "io/import/cluster_links.h"
-#include "io/import/gpu_catalog.h"
+#include "io/import/imported_gpu_types.h"
 #include "io/import/k8s_quantity.h"
 #include "io/import/text_fields.h"
 
@@ -119,7 +119,8 @@ void readNode(const YAML::Node &doc, const std::string &file, Cluster &c,
         n.gpus = int(*g);
     }
     if (n.gpus > 0) {
-        for (const char *key : {"nvidia.com/gpu.product", "alibabacloud.com/gpu-card-model",
+        for (const char *key : {"clusterbench.io/gpu-type", "nvidia.com/gpu.product",
+                                "alibabacloud.com/gpu-card-model",
                                 "cloud.google.com/gke-accelerator"})
             if (n.gpuType.empty() && n.labels.count(key))
                 n.gpuType = n.labels[key];
@@ -133,6 +134,9 @@ void readNode(const YAML::Node &doc, const std::string &file, Cluster &c,
         if ((last == "rack" || last == "block") && n.rack.empty())
             n.rack = value;
     }
+    // Written by `clusterbench export --format k8s-nodes`.
+    if (auto it = n.labels.find("clusterbench.io/partition"); it != n.labels.end())
+        n.partition = it->second;
     ids.insert(n.id);
     c.nodes.push_back(std::move(n));
 }
@@ -158,6 +162,36 @@ void collect(const YAML::Node &doc, const std::string &file, Cluster &c, std::se
         return;
     }
     readNode(doc, file, c, ids, report, k);
+}
+
+// NVIDIA's GPU feature discovery labels each GPU node with nvidia.com/gpu.memory (MiB per
+// GPU). Where every node of a GPU type agrees, that beats the catalogue's datasheet figure.
+void gpuMemoryFromLabels(Cluster &c, ImportReport &report)
+{
+    std::map<std::string, std::set<std::string>> values; // GPU type -> label values seen
+    std::set<std::string> unlabelled;
+    for (const Node &n : c.nodes) {
+        if (n.gpus <= 0)
+            continue;
+        auto it = n.labels.find("nvidia.com/gpu.memory");
+        if (it == n.labels.end())
+            unlabelled.insert(n.gpuType);
+        else
+            values[n.gpuType].insert(it->second);
+    }
+    std::string used;
+    for (GpuType &t : c.gpuTypes) {
+        auto it = values.find(t.name);
+        if (it == values.end() || it->second.size() != 1 || unlabelled.count(t.name))
+            continue;
+        const auto mib = importtext::parseNumber(*it->second.begin());
+        if (!mib || *mib <= 0)
+            continue;
+        t.memoryGiB = *mib / 1024.0;
+        used += (used.empty() ? "" : ", ") + t.name;
+    }
+    if (!used.empty())
+        report.assume("GPU memory of " + used + " from the nodes' nvidia.com/gpu.memory label");
 }
 
 std::string zoneOf(const Node &n)
@@ -268,6 +302,7 @@ Result<ImportReport> K8sNodesImporter::read(const std::vector<ImportInput> &inpu
         report.assume(std::to_string(k.untyped) + " GPU nodes carry no GPU product label: GPU "
                                                   "type \"unknown-gpu\"");
     addMissingGpuTypes(c, report);
+    gpuMemoryFromLabels(c, report);
     buildTopology(c, report);
     report.cluster = std::move(c);
     return report;

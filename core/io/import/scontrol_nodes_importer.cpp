@@ -1,7 +1,7 @@
 #include "io/import/scontrol_nodes_importer.h"
 
 #include "io/import/cluster_links.h"
-#include "io/import/gpu_catalog.h"
+#include "io/import/imported_gpu_types.h"
 #include "io/import/slurm_config_text.h"
 #include "io/import/text_fields.h"
 

@@ -1,11 +1,12 @@
 #include "io/import/slurm_conf_importer.h"
 
 #include "io/import/cluster_links.h"
-#include "io/import/gpu_catalog.h"
+#include "io/import/imported_gpu_types.h"
 #include "io/import/hostlist.h"
 #include "io/import/slurm_config_text.h"
 #include "io/import/text_fields.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -319,7 +320,9 @@ Status readGres(const ImportInput &in, const Lines &lines, Builder &b, bool have
 Status readTopology(const ImportInput &in, const Lines &lines, Builder &b, bool haveNodes)
 {
     Cluster &c = b.cluster;
-    std::map<std::string, std::string> parentOf; // child switch -> parent switch
+    // child switch -> its parent switches (several in a fat-tree: an aggregation switch
+    // sits under every core switch it links to)
+    std::map<std::string, std::vector<std::string>> parentsOf;
     std::vector<std::string> switches;
     std::set<std::string> switchSet;
     std::map<std::string, std::string> nodeSwitch;
@@ -366,8 +369,11 @@ Status readTopology(const ImportInput &in, const Lines &lines, Builder &b, bool 
                 auto children = expandHostlist(l.value("switches"));
                 if (!children)
                     return Status::failure(where(in, l.line), "Switches: " + children.error());
-                for (const std::string &ch : children.value())
-                    parentOf[ch] = sw;
+                for (const std::string &ch : children.value()) {
+                    auto &parents = parentsOf[ch];
+                    if (std::find(parents.begin(), parents.end(), sw) == parents.end())
+                        parents.push_back(sw);
+                }
             }
         } else if (k == "blockname") {
             const std::string bl = l.value("blockname");
@@ -378,18 +384,19 @@ Status readTopology(const ImportInput &in, const Lines &lines, Builder &b, bool 
                     return s;
         }
     }
-    for (const auto &[child, parent] : parentOf)
+    for (const auto &[child, parents] : parentsOf)
         if (!switchSet.count(child))
-            return Status::failure(in.name,
-                                   "switch " + parent + " lists unknown switch \"" + child + "\"");
+            return Status::failure(in.name, "switch " + parents.front() +
+                                                " lists unknown switch \"" + child + "\"");
     // Every node under its switch, every switch under its parent.
     for (const Node &n : std::vector<Node>(c.nodes))
         if (nodeSwitch.count(n.id))
             addImportLink(c, n.id, nodeSwitch[n.id], true);
     std::vector<std::string> roots;
     for (const std::string &s : switches) {
-        if (parentOf.count(s))
-            addImportLink(c, s, parentOf[s], false);
+        if (parentsOf.count(s))
+            for (const std::string &parent : parentsOf[s])
+                addImportLink(c, s, parent, false);
         else
             roots.push_back(s);
     }
