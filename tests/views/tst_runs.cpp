@@ -1,0 +1,236 @@
+// The run panel and the history: requests from the panel's choices (policies, weights,
+// seeds), two policies run on the worker thread into a temporary workspace, the history
+// model listing them, reopening a stored run without recomputing, cancel, filter, delete.
+
+#include "analysis/run_session.h"
+#include "document/document.h"
+#include "io/scenario_json.h"
+#include "runs/history_panel.h"
+#include "runs/run_comparison.h"
+#include "runs/run_history_model.h"
+#include "runs/run_panel.h"
+#include "runs/run_store.h"
+#include "store/workspace.h"
+#include "test_scenarios.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+
+using namespace cb;
+using namespace cb::views;
+
+namespace {
+
+Scenario testbed()
+{
+    auto s = loadScenarioFile(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json");
+    return s ? s.value() : testing::leafSpineScenario(2, 1, 4);
+}
+
+} // namespace
+
+class TestRuns : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        qputenv("CLUSTERBENCH_WORKSPACE", m_dir.filePath(QStringLiteral("default.sqlite")).toUtf8());
+    }
+
+    void seedLists()
+    {
+        QCOMPARE(parseSeedList("1").value(), (std::vector<std::uint64_t>{1}));
+        QCOMPARE(parseSeedList(" 3-5, 1 ,4").value(), (std::vector<std::uint64_t>{1, 3, 4, 5}));
+        QVERIFY(!parseSeedList("").ok());
+        QVERIFY(!parseSeedList("5-3").ok());
+        QVERIFY(!parseSeedList("x").ok());
+        QCOMPARE(QString::fromStdString(parseSeedList("1,b").error()),
+                 QStringLiteral("seeds: expected a seed (a whole number ≥ 0), found \"b\""));
+    }
+
+    void weightOverridesMakeADerivedPreset()
+    {
+        RunRequest r;
+        r.policy = "dltap";
+        QCOMPARE(requestPolicyName(r), std::string("dltap"));
+        r.weights = {{"selector-spread", 0}, {"dltap", 2.5}};
+        QCOMPARE(requestPolicyName(r), std::string("dltap{dltap=2.5,selector-spread=0}"));
+        const Scenario s = scenarioForRequest(testing::leafSpineScenario(2, 1, 2), r);
+        auto session = computeRunSession(s, requestPolicyName(r), 1, false);
+        QVERIFY2(session.ok(), session.ok() ? "" : session.error().c_str());
+        // The log's plugin columns carry the overridden weights; weight 0 removed a plugin.
+        const DecisionLog &log = session->log;
+        bool sawDltap = false;
+        for (std::size_t i = 0; i < log.pluginNames.size(); ++i) {
+            QVERIFY(log.pluginNames[i] != "selector-spread");
+            if (log.pluginNames[i] == "dltap") {
+                QCOMPARE(log.weights[i], 2.5);
+                sawDltap = true;
+            }
+        }
+        QVERIFY(sawDltap);
+    }
+
+    void runPanelRequests()
+    {
+        Document doc;
+        doc.setScenario(testbed());
+        RunPanel panel(&doc);
+        QVERIFY(panel.policyNames().contains(QStringLiteral("k8s-default")));
+        if (!doc.scenario().policies.empty()) // the scenario's own presets come first
+            QCOMPARE(panel.policyNames().front().toStdString(),
+                     doc.scenario().policies.front()["name"].get<std::string>());
+        for (const QString &p : panel.checkedPolicies())
+            panel.setPolicyChecked(p, false);
+        QVERIFY(!panel.requests().ok());
+        QVERIFY(!panel.start());
+        QVERIFY(panel.statusText().contains(QStringLiteral("tick at least one policy")));
+        panel.setPolicyChecked(QStringLiteral("k8s-default"), true);
+        panel.setPolicyChecked(QStringLiteral("dltap"), true);
+        panel.setWeight(QStringLiteral("dltap"), QStringLiteral("dltap"), 3);
+        panel.setWeight(QStringLiteral("k8s-default"), QStringLiteral("least-allocated"), 1);
+        panel.setSeeds(QStringLiteral("2-3"));
+        panel.setSimulate(false);
+        auto requests = panel.requests();
+        QVERIFY(requests.ok());
+        QCOMPARE(requests->size(), std::size_t(4)); // 2 policies x 2 seeds, in list order
+        std::vector<std::string> names;
+        for (const RunRequest &r : requests.value())
+            names.push_back(requestPolicyName(r) + "/" + std::to_string(r.seed));
+        std::vector<std::string> expected;
+        for (const QString &p : panel.checkedPolicies()) {
+            const std::string n = p == QStringLiteral("dltap") ? "dltap{dltap=3}" : p.toStdString();
+            expected.push_back(n + "/2");
+            expected.push_back(n + "/3");
+        }
+        QCOMPARE(names, expected); // an unchanged weight (least-allocated = 1) adds nothing
+        panel.setSeeds(QStringLiteral("3-1"));
+        QVERIFY(!panel.requests().ok());
+    }
+
+    void runPanelStoresTwoPoliciesAndHistoryShowsThem()
+    {
+        const QString wsPath = m_dir.filePath(QStringLiteral("runs.sqlite"));
+        Document doc;
+        doc.setScenario(testbed());
+        RunPanel panel(&doc);
+        panel.setWorkspacePath(wsPath);
+        HistoryPanel history;
+        history.setWorkspacePath(wsPath);
+        QAbstractItemModelTester tester(history.model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(history.proxy(),
+                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
+        connect(&panel, &RunPanel::runStored, &history, &HistoryPanel::runStored);
+        QCOMPARE(history.model()->rowCount(), 0);
+
+        for (const QString &p : panel.checkedPolicies())
+            panel.setPolicyChecked(p, false);
+        panel.setPolicyChecked(QStringLiteral("k8s-default"), true);
+        panel.setPolicyChecked(QStringLiteral("dltap"), true);
+        panel.setSeeds(QStringLiteral("1"));
+        panel.setSimulate(false);
+        QSignalSpy sessions(&panel, &RunPanel::sessionReady);
+        QSignalSpy finished(&panel, &RunPanel::batchFinished);
+        QVERIFY(panel.start());
+        QVERIFY(panel.isRunning());
+        QVERIFY(!panel.start()); // one batch at a time
+        QVERIFY(finished.wait(60000));
+        QVERIFY(!panel.isRunning());
+        QCOMPARE(sessions.count(), 2);
+        QCOMPARE(panel.storedRuns().size(), std::size_t(2));
+        QVERIFY2(panel.statusText().startsWith(QStringLiteral("Done: 2 run(s) stored")),
+                 qPrintable(panel.statusText()));
+
+        // The history lists both, newest first after sorting by id descending.
+        QCOMPARE(history.model()->rowCount(), 2);
+        const auto *m = history.model();
+        QCOMPARE(m->index(m->rowOf(panel.storedRuns()[0]), RunHistoryModel::Policy).data().toString(),
+                 QStringLiteral("k8s-default"));
+        QCOMPARE(m->index(m->rowOf(panel.storedRuns()[1]), RunHistoryModel::Policy).data().toString(),
+                 QStringLiteral("dltap"));
+        QCOMPARE(m->index(0, RunHistoryModel::Kind).data().toString(), QStringLiteral("place"));
+        QCOMPARE(m->index(0, RunHistoryModel::Scenario).data().toString(),
+                 QString::fromStdString(doc.scenario().name));
+        QCOMPARE(history.proxy()->index(0, RunHistoryModel::Id).data().toLongLong(),
+                 qint64(panel.storedRuns()[1]));
+
+        // Reopening run 2 gives exactly the computed session (placement and decision log).
+        const auto computed = sessions.at(1).at(0).value<std::shared_ptr<const RunSession>>();
+        QVERIFY(computed);
+        QSignalSpy reopened(&history, &HistoryPanel::sessionRequested);
+        QVERIFY2(history.showRun(panel.storedRuns()[1]), qPrintable(history.statusText()));
+        QCOMPARE(reopened.count(), 1);
+        const auto stored = reopened.at(0).at(0).value<std::shared_ptr<const RunSession>>();
+        QCOMPARE(stored->policy, std::string("dltap"));
+        QVERIFY(stored->placement == computed->placement);
+        QVERIFY(stored->log == computed->log);
+        QVERIFY(!stored->result);
+
+        // Filter by scenario, then delete one run.
+        history.setScenarioFilter(QStringLiteral("no such scenario"));
+        QCOMPARE(history.proxy()->rowCount(), 2); // unknown names fall back to all
+        history.setScenarioFilter(QString::fromStdString(doc.scenario().name));
+        QCOMPARE(history.proxy()->rowCount(), 2);
+        QVERIFY(history.deleteRuns({panel.storedRuns()[0]}, false));
+        QCOMPARE(history.model()->rowCount(), 1);
+        QVERIFY(!history.showRun(panel.storedRuns()[0]));
+        QVERIFY(history.statusText().contains(QStringLiteral("no run")));
+    }
+
+    void simulatedRunReopensWithResultAndCancelStops()
+    {
+        const QString wsPath = m_dir.filePath(QStringLiteral("sim.sqlite"));
+        Document doc;
+        doc.setScenario(testing::leafSpineScenario(2, 1, 4));
+        RunPanel panel(&doc);
+        panel.setWorkspacePath(wsPath);
+        for (const QString &p : panel.checkedPolicies())
+            panel.setPolicyChecked(p, false);
+        panel.setPolicyChecked(QStringLiteral("binpack"), true);
+        panel.setSimulate(true);
+        QSignalSpy sessions(&panel, &RunPanel::sessionReady);
+        QSignalSpy finished(&panel, &RunPanel::batchFinished);
+        QVERIFY(panel.start());
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(sessions.count(), 1);
+        const auto computed = sessions.at(0).at(0).value<std::shared_ptr<const RunSession>>();
+        QVERIFY(computed->result);
+        auto ws = Workspace::open(wsPath.toStdString());
+        QVERIFY(ws.ok());
+        auto stored = loadStoredSession(*ws.value(), panel.storedRuns().front());
+        QVERIFY2(stored.ok(), stored.ok() ? "" : stored.error().c_str());
+        QVERIFY(stored.value()->result);
+        QCOMPARE(stored.value()->result->meanJctSeconds(), computed->result->meanJctSeconds());
+        QCOMPARE(stored.value()->result->jobs.size(), computed->result->jobs.size());
+        const RunRecord record = ws.value()->run(panel.storedRuns().front()).value();
+        QCOMPARE(record.kind, std::string("simulate"));
+        QCOMPARE(record.metrics.at("mean_jct_s"), computed->result->meanJctSeconds());
+        const ComparedRun compared = comparedRun(record);
+        QCOMPARE(int(compared.jctSeconds.size()), computed->result->finishedJobs());
+
+        // Cancel before anything ran: nothing is stored.
+        panel.setSeeds(QStringLiteral("1-50"));
+        finished.clear();
+        QVERIFY(panel.start());
+        panel.cancel();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(panel.storedRuns().size() < 50);
+        QVERIFY2(panel.statusText().startsWith(QStringLiteral("Cancelled")),
+                 qPrintable(panel.statusText()));
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+QTEST_MAIN(TestRuns)
+#include "tst_runs.moc"

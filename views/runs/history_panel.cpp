@@ -1,0 +1,258 @@
+#include "runs/history_panel.h"
+
+#include "runs/run_history_model.h"
+#include "runs/run_store.h"
+#include "store/workspace.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <set>
+
+namespace cb::views {
+
+HistoryPanel::HistoryPanel(QWidget *parent)
+    : QWidget(parent)
+    , m_workspacePath(QString::fromStdString(Workspace::defaultPath()))
+    , m_model(new RunHistoryModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_table(new QTableView(this))
+    , m_scenario(new QComboBox(this))
+    , m_show(new QPushButton(tr("&Show"), this))
+    , m_compare(new QPushButton(tr("&Compare"), this))
+    , m_delete(new QPushButton(tr("&Delete…"), this))
+    , m_status(new QLabel(this))
+{
+    setObjectName(QStringLiteral("historyPanel"));
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(RunHistoryModel::SortRole);
+    m_proxy->setFilterKeyColumn(RunHistoryModel::Scenario);
+    m_table->setObjectName(QStringLiteral("historyTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(RunHistoryModel::Id, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_scenario->setObjectName(QStringLiteral("historyScenarioFilter"));
+    m_scenario->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_show->setToolTip(tr("Show the selected run in the stepper, heatmaps and timelines "
+                          "(read from the workspace, not recomputed)"));
+    m_compare->setToolTip(tr("Compare the selected runs: bars, JCT CDF and deltas"));
+    m_status->setWordWrap(true);
+    auto *refresh = new QPushButton(tr("Refresh"), this);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Scenario:"), this));
+    top->addWidget(m_scenario, 1);
+    top->addWidget(refresh);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_show);
+    buttons->addWidget(m_compare);
+    buttons->addWidget(m_delete);
+    buttons->addStretch(1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_table, 1);
+    layout->addLayout(buttons);
+    layout->addWidget(m_status);
+
+    connect(refresh, &QPushButton::clicked, this, &HistoryPanel::reload);
+    connect(m_scenario, &QComboBox::currentIndexChanged, this, [this] {
+        const QString name = m_scenario->currentData().toString();
+        m_proxy->setFilterRegularExpression(
+            name.isEmpty() ? QString()
+                           : QStringLiteral("^%1$").arg(QRegularExpression::escape(name)));
+        updateButtons();
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &HistoryPanel::updateButtons);
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
+        showRun(index.data(RunHistoryModel::RunIdRole).toLongLong());
+    });
+    connect(m_show, &QPushButton::clicked, this, [this] {
+        const auto ids = selectedRuns();
+        if (!ids.empty())
+            showRun(ids.front());
+    });
+    connect(m_compare, &QPushButton::clicked, this, [this] { compareRuns(selectedRuns()); });
+    connect(m_delete, &QPushButton::clicked, this, [this] { deleteRuns(selectedRuns()); });
+    updateButtons();
+}
+
+void HistoryPanel::setWorkspacePath(const QString &path)
+{
+    m_workspacePath = path;
+    reload();
+}
+
+void HistoryPanel::setScenarioFilter(const QString &name)
+{
+    const int i = m_scenario->findData(name);
+    m_scenario->setCurrentIndex(i >= 0 ? i : 0);
+}
+
+std::vector<std::int64_t> HistoryPanel::selectedRuns() const
+{
+    std::vector<std::int64_t> ids;
+    QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(),
+              [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
+    for (const QModelIndex &i : rows)
+        ids.push_back(i.data(RunHistoryModel::RunIdRole).toLongLong());
+    return ids;
+}
+
+void HistoryPanel::selectRuns(const std::vector<std::int64_t> &ids)
+{
+    QItemSelection selection;
+    for (std::int64_t id : ids) {
+        const int row = m_model->rowOf(id);
+        if (row < 0)
+            continue;
+        const QModelIndex p = m_proxy->mapFromSource(m_model->index(row, 0));
+        if (p.isValid())
+            selection.select(p, p.siblingAtColumn(RunHistoryModel::ColumnCount - 1));
+    }
+    m_table->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect |
+                                                     QItemSelectionModel::Rows);
+    if (!selection.isEmpty())
+        m_table->scrollTo(selection.indexes().first());
+}
+
+void HistoryPanel::reload()
+{
+    const auto keep = selectedRuns();
+    const QString filter = m_scenario->currentData().toString();
+    auto ws = Workspace::open(m_workspacePath.toStdString());
+    if (!ws) {
+        m_model->setRuns({});
+        m_status->setText(tr("Cannot open the workspace: %1")
+                              .arg(QString::fromStdString(ws.error())));
+    } else if (auto runs = ws.value()->runs(); !runs) {
+        m_model->setRuns({});
+        m_status->setText(QString::fromStdString(runs.error()));
+    } else {
+        m_model->setRuns(std::move(runs).value());
+        m_status->setText(tr("%n run(s) in %1", nullptr, m_model->rowCount()).arg(m_workspacePath));
+    }
+    {
+        const QSignalBlocker block(m_scenario);
+        m_scenario->clear();
+        m_scenario->addItem(tr("All scenarios"), QString());
+        for (const QString &name : m_model->scenarioNames())
+            m_scenario->addItem(name, name);
+    }
+    setScenarioFilter(filter);
+    m_proxy->setFilterRegularExpression(
+        filter.isEmpty() || m_scenario->currentData().toString().isEmpty()
+            ? QString()
+            : QStringLiteral("^%1$").arg(QRegularExpression::escape(filter)));
+    selectRuns(keep);
+    updateButtons();
+}
+
+void HistoryPanel::runStored(qint64 id)
+{
+    reload();
+    selectRuns({id});
+}
+
+bool HistoryPanel::showRun(std::int64_t id)
+{
+    auto ws = Workspace::open(m_workspacePath.toStdString());
+    if (!ws) {
+        m_status->setText(QString::fromStdString(ws.error()));
+        return false;
+    }
+    auto session = loadStoredSession(*ws.value(), id);
+    if (!session) {
+        m_status->setText(tr("Cannot show run %1: %2")
+                              .arg(id)
+                              .arg(QString::fromStdString(session.error())));
+        return false;
+    }
+    m_status->setText(tr("Showing run %1 (from the workspace)").arg(id));
+    emit sessionRequested(session.value());
+    return true;
+}
+
+bool HistoryPanel::compareRuns(const std::vector<std::int64_t> &ids)
+{
+    if (ids.empty())
+        return false;
+    auto ws = Workspace::open(m_workspacePath.toStdString());
+    if (!ws) {
+        m_status->setText(QString::fromStdString(ws.error()));
+        return false;
+    }
+    std::vector<ComparedRun> runs;
+    for (std::int64_t id : ids) {
+        auto record = ws.value()->run(id);
+        if (!record) {
+            m_status->setText(QString::fromStdString(record.error()));
+            return false;
+        }
+        runs.push_back(comparedRun(record.value()));
+    }
+    emit compareRequested(std::move(runs));
+    return true;
+}
+
+bool HistoryPanel::deleteRuns(const std::vector<std::int64_t> &ids, bool confirm)
+{
+    if (ids.empty())
+        return false;
+    QStringList names;
+    for (std::int64_t id : ids)
+        names << QStringLiteral("#%1").arg(id);
+    if (confirm &&
+        QMessageBox::question(this, tr("Delete runs"),
+                              tr("Delete %n run(s) (%1) from the workspace? This cannot be "
+                                 "undone.", nullptr, int(ids.size()))
+                                  .arg(names.join(QStringLiteral(", "))),
+                              QMessageBox::Yes | QMessageBox::No, QMessageBox::No) !=
+            QMessageBox::Yes)
+        return false;
+    auto ws = Workspace::open(m_workspacePath.toStdString());
+    if (!ws) {
+        m_status->setText(QString::fromStdString(ws.error()));
+        return false;
+    }
+    for (std::int64_t id : ids)
+        if (auto st = ws.value()->deleteRun(id); !st) {
+            reload();
+            m_status->setText(QString::fromStdString(st.error()));
+            return false;
+        }
+    reload();
+    m_status->setText(tr("Deleted %1").arg(names.join(QStringLiteral(", "))));
+    return true;
+}
+
+QString HistoryPanel::statusText() const
+{
+    return m_status->text();
+}
+
+void HistoryPanel::updateButtons()
+{
+    const auto n = m_table->selectionModel()->selectedRows().size();
+    m_show->setEnabled(n == 1);
+    m_compare->setEnabled(n >= 1);
+    m_delete->setEnabled(n >= 1);
+}
+
+} // namespace cb::views

@@ -1,0 +1,77 @@
+#pragma once
+// The run history (a dock): the workspace's runs as a sortable table, filtered by scenario.
+// Show reopens a stored run from its stored placement, decision log and timeline (nothing is
+// recomputed); Compare hands the selected runs to the comparison view; Delete removes runs
+// after a confirmation.
+
+#include "analysis/run_session.h"
+#include "runs/run_comparison.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace cb::views {
+
+class RunHistoryModel;
+
+class HistoryPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit HistoryPanel(QWidget *parent = nullptr);
+
+    void setWorkspacePath(const QString &path);
+    QString workspacePath() const { return m_workspacePath; }
+    RunHistoryModel *model() const { return m_model; }
+    QSortFilterProxyModel *proxy() const { return m_proxy; }
+    QTableView *table() const { return m_table; }
+
+    /// Shows only runs of this scenario name (empty: all).
+    void setScenarioFilter(const QString &name);
+    /// Run ids of the selected rows, in table order.
+    std::vector<std::int64_t> selectedRuns() const;
+    void selectRuns(const std::vector<std::int64_t> &ids);
+
+    /// Reopens a run (no recomputation) and emits sessionRequested; false with the problem
+    /// in the status line when it cannot be read.
+    bool showRun(std::int64_t id);
+    /// Reads the runs (with timelines) and emits compareRequested.
+    bool compareRuns(const std::vector<std::int64_t> &ids);
+    /// Deletes runs; asks first unless `confirm` is false.
+    bool deleteRuns(const std::vector<std::int64_t> &ids, bool confirm = true);
+    QString statusText() const;
+
+public slots:
+    /// Reads the runs again (after a run was stored), keeping the selection.
+    void reload();
+    /// Reloads and selects the run.
+    void runStored(qint64 id);
+
+signals:
+    void sessionRequested(std::shared_ptr<const cb::views::RunSession> session);
+    void compareRequested(std::vector<cb::views::ComparedRun> runs);
+
+private:
+    void updateButtons();
+
+    QString m_workspacePath;
+    RunHistoryModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+    QTableView *m_table;
+    QComboBox *m_scenario;
+    QPushButton *m_show;
+    QPushButton *m_compare;
+    QPushButton *m_delete;
+    QLabel *m_status;
+};
+
+} // namespace cb::views

@@ -1,0 +1,411 @@
+#include "runs/run_panel.h"
+
+#include "document/document.h"
+#include "sched/policy_json.h"
+#include "store/workspace.h"
+
+#include <QCheckBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QThread>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace cb::views {
+
+namespace {
+constexpr int kPolicyRole = Qt::UserRole + 1;
+} // namespace
+
+RunPanel::RunPanel(Document *document, QWidget *parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_workspacePath(QString::fromStdString(Workspace::defaultPath()))
+    , m_policies(new QListWidget(this))
+    , m_weights(new QTableWidget(0, 2, this))
+    , m_seeds(new QLineEdit(this))
+    , m_simulate(new QCheckBox(tr("Simulate over time (else place the queue only)"), this))
+    , m_run(new QPushButton(tr("&Run"), this))
+    , m_cancel(new QPushButton(tr("Cancel"), this))
+    , m_progress(new QProgressBar(this))
+    , m_status(new QLabel(this))
+{
+    setObjectName(QStringLiteral("runPanel"));
+    m_policies->setObjectName(QStringLiteral("runPolicies"));
+    m_policies->setToolTip(tr("Tick the policies to run; select one to edit its weights"));
+    m_weights->setObjectName(QStringLiteral("runWeights"));
+    m_weights->setHorizontalHeaderLabels({tr("Plugin"), tr("Weight")});
+    m_weights->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_weights->verticalHeader()->hide();
+    m_weights->setToolTip(tr("Weights of the selected policy's scoring plugins; 0 removes one"));
+    m_seeds->setText(QStringLiteral("1"));
+    m_seeds->setToolTip(tr("Seeds: 1, or 1-5, or 1,4,9 — one run per policy and seed"));
+    m_simulate->setChecked(true);
+    m_progress->setTextVisible(true);
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_cancel->setEnabled(false);
+
+    auto *resetWeights = new QPushButton(tr("Reset Weights"), this);
+    auto *form = new QFormLayout;
+    form->addRow(tr("Seeds:"), m_seeds);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_cancel);
+    buttons->addStretch(1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(new QLabel(tr("Policies:"), this));
+    layout->addWidget(m_policies, 3);
+    layout->addWidget(new QLabel(tr("Plugin weights of the selected policy:"), this));
+    layout->addWidget(m_weights, 2);
+    layout->addWidget(resetWeights, 0, Qt::AlignRight);
+    layout->addLayout(form);
+    layout->addWidget(m_simulate);
+    layout->addLayout(buttons);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+
+    connect(m_run, &QPushButton::clicked, this, &RunPanel::start);
+    connect(m_cancel, &QPushButton::clicked, this, &RunPanel::cancel);
+    connect(m_policies, &QListWidget::currentRowChanged, this, &RunPanel::showWeights);
+    connect(m_policies, &QListWidget::itemChanged, this, &RunPanel::updateButtons);
+    connect(m_weights, &QTableWidget::itemChanged, this, [this](QTableWidgetItem *item) {
+        if (m_loadingWeights || item->column() != 1 || !m_policies->currentItem())
+            return;
+        bool ok = false;
+        const double w = item->text().toDouble(&ok);
+        const QString policy = m_policies->currentItem()->data(kPolicyRole).toString();
+        const QString plugin = m_weights->item(item->row(), 0)->text();
+        if (!ok || w < 0) {
+            m_status->setText(tr("Weight of %1: expected a number ≥ 0, found \"%2\"")
+                                  .arg(plugin, item->text()));
+            QTimer::singleShot(0, this, &RunPanel::showWeights); // not while it is edited
+            return;
+        }
+        m_overrides[policy.toStdString()][plugin.toStdString()] = w;
+        QFont f = item->font();
+        f.setBold(true);
+        const QSignalBlocker block(m_weights);
+        item->setFont(f);
+    });
+    connect(resetWeights, &QPushButton::clicked, this, [this] {
+        if (auto *item = m_policies->currentItem()) {
+            m_overrides.erase(item->data(kPolicyRole).toString().toStdString());
+            showWeights();
+        }
+    });
+    connect(m_document, &Document::scenarioReplaced, this, &RunPanel::reloadPolicies);
+    reloadPolicies();
+}
+
+RunPanel::~RunPanel()
+{
+    if (m_thread) {
+        m_cancelFlag->store(true);
+        m_thread->wait();
+    }
+}
+
+void RunPanel::setWorkspacePath(const QString &path)
+{
+    m_workspacePath = path;
+}
+
+void RunPanel::reloadPolicies()
+{
+    QStringList checked = checkedPolicies();
+    if (checked.isEmpty())
+        checked << QStringLiteral("k8s-default") << QStringLiteral("dltap");
+    const QString current = m_policies->currentItem()
+                                ? m_policies->currentItem()->data(kPolicyRole).toString()
+                                : QString();
+    const QSignalBlocker block(m_policies);
+    m_policies->clear();
+    std::vector<std::string> own;
+    auto presets = userPresets(m_document->scenario(), {});
+    if (presets)
+        for (const Policy &p : presets.value())
+            own.push_back(p.name);
+    auto add = [&](const std::string &name, const QString &note) {
+        auto *item = new QListWidgetItem(QString::fromStdString(name) + note, m_policies);
+        item->setData(kPolicyRole, QString::fromStdString(name));
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
+        item->setCheckState(checked.contains(QString::fromStdString(name)) ? Qt::Checked
+                                                                           : Qt::Unchecked);
+    };
+    for (const std::string &n : own)
+        add(n, tr("  (this scenario)"));
+    for (const std::string &n : builtinPolicyNames())
+        if (std::find(own.begin(), own.end(), n) == own.end())
+            add(n, {});
+    if (!presets) {
+        auto *item = new QListWidgetItem(tr("Scenario presets unusable: %1")
+                                             .arg(QString::fromStdString(presets.error())),
+                                         m_policies);
+        item->setFlags(Qt::NoItemFlags);
+    }
+    int row = 0;
+    for (int i = 0; i < m_policies->count(); ++i)
+        if (m_policies->item(i)->data(kPolicyRole).toString() == current)
+            row = i;
+    m_policies->setCurrentRow(row);
+    showWeights();
+    updateButtons();
+}
+
+QStringList RunPanel::policyNames() const
+{
+    QStringList out;
+    for (int i = 0; i < m_policies->count(); ++i)
+        if (const QVariant v = m_policies->item(i)->data(kPolicyRole); v.isValid())
+            out << v.toString();
+    return out;
+}
+
+void RunPanel::setPolicyChecked(const QString &policy, bool checked)
+{
+    for (int i = 0; i < m_policies->count(); ++i)
+        if (m_policies->item(i)->data(kPolicyRole).toString() == policy)
+            m_policies->item(i)->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
+}
+
+QStringList RunPanel::checkedPolicies() const
+{
+    QStringList out;
+    for (int i = 0; i < m_policies->count(); ++i)
+        if (m_policies->item(i)->checkState() == Qt::Checked)
+            out << m_policies->item(i)->data(kPolicyRole).toString();
+    return out;
+}
+
+void RunPanel::setWeight(const QString &policy, const QString &plugin, double weight)
+{
+    m_overrides[policy.toStdString()][plugin.toStdString()] = weight;
+    if (m_policies->currentItem() &&
+        m_policies->currentItem()->data(kPolicyRole).toString() == policy)
+        showWeights();
+}
+
+void RunPanel::setSeeds(const QString &text)
+{
+    m_seeds->setText(text);
+}
+
+void RunPanel::setSimulate(bool simulate)
+{
+    m_simulate->setChecked(simulate);
+}
+
+void RunPanel::showWeights()
+{
+    m_loadingWeights = true;
+    m_weights->setRowCount(0);
+    QListWidgetItem *item = m_policies->currentItem();
+    if (item && item->data(kPolicyRole).isValid()) {
+        const std::string name = item->data(kPolicyRole).toString().toStdString();
+        auto presets = userPresets(m_document->scenario(), {});
+        auto policy = resolvePolicy(name, presets ? presets.value() : std::vector<Policy>{});
+        if (policy) {
+            const auto overrides = m_overrides.find(name);
+            for (const PluginConfig &p : policy->plugins) {
+                const int row = m_weights->rowCount();
+                m_weights->insertRow(row);
+                const QString plugin = QString::fromLatin1(toString(p.kind));
+                auto *nameItem = new QTableWidgetItem(plugin);
+                nameItem->setFlags(Qt::ItemIsEnabled);
+                double w = p.weight;
+                bool changed = false;
+                if (overrides != m_overrides.end())
+                    if (auto it = overrides->second.find(plugin.toStdString());
+                        it != overrides->second.end()) {
+                        w = it->second;
+                        changed = w != p.weight;
+                    }
+                auto *weightItem = new QTableWidgetItem(QString::number(w));
+                if (changed) {
+                    QFont f = weightItem->font();
+                    f.setBold(true);
+                    weightItem->setFont(f);
+                    weightItem->setToolTip(tr("Preset weight: %1").arg(p.weight));
+                }
+                m_weights->setItem(row, 0, nameItem);
+                m_weights->setItem(row, 1, weightItem);
+            }
+        }
+    }
+    m_loadingWeights = false;
+}
+
+Result<std::vector<RunRequest>> RunPanel::requests() const
+{
+    using R = Result<std::vector<RunRequest>>;
+    const QStringList policies = checkedPolicies();
+    if (policies.isEmpty())
+        return R::failure({}, "tick at least one policy");
+    auto seeds = parseSeedList(m_seeds->text().toStdString());
+    if (!seeds)
+        return R(seeds.problems());
+    auto presets = userPresets(m_document->scenario(), {});
+    std::vector<RunRequest> out;
+    for (const QString &p : policies) {
+        RunRequest base;
+        base.policy = p.toStdString();
+        base.simulate = m_simulate->isChecked();
+        auto policy = resolvePolicy(base.policy, presets ? presets.value() : std::vector<Policy>{});
+        if (const auto it = m_overrides.find(base.policy); it != m_overrides.end() && policy)
+            for (const auto &[plugin, weight] : it->second) {
+                const auto kind = pluginKindFromString(plugin);
+                const PluginConfig *cfg = kind ? policy->plugin(*kind) : nullptr;
+                if (!cfg || cfg->weight != weight) // only real changes make a new preset
+                    base.weights[plugin] = weight;
+            }
+        for (std::uint64_t seed : seeds.value()) {
+            RunRequest r = base;
+            r.seed = seed;
+            out.push_back(std::move(r));
+        }
+    }
+    return out;
+}
+
+bool RunPanel::start()
+{
+    if (m_thread)
+        return false;
+    auto batch = requests();
+    if (!batch) {
+        m_status->setText(tr("Cannot run: %1").arg(QString::fromStdString(batch.error())));
+        return false;
+    }
+    m_batch = std::move(batch).value();
+    m_stored.clear();
+    m_errors.clear();
+    m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
+    m_progress->setRange(0, int(m_batch.size()));
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("%v of %m runs"));
+    m_status->setText(tr("Running %1 …").arg(QString::fromStdString(requestPolicyName(m_batch.front()))));
+
+    // The worker gets copies of everything; results come back as queued calls on this panel.
+    const Scenario original = m_document->scenario();
+    const std::vector<RunRequest> batchCopy = m_batch;
+    const std::string workspacePath = m_workspacePath.toStdString();
+    const auto cancelFlag = m_cancelFlag;
+    RunPanel *panel = this; // outlives the thread: the destructor waits for it
+    m_thread = QThread::create([=] {
+        std::unique_ptr<Workspace> workspace;
+        QString workspaceError;
+        if (auto opened = Workspace::open(workspacePath); opened)
+            workspace = std::move(opened).value();
+        else
+            workspaceError = QString::fromStdString(opened.error());
+        for (int i = 0; i < int(batchCopy.size()); ++i) {
+            if (cancelFlag->load())
+                break;
+            const RunRequest &req = batchCopy[std::size_t(i)];
+            const Scenario scenario = scenarioForRequest(original, req);
+            auto session = computeRunSession(scenario, requestPolicyName(req), req.seed,
+                                             req.simulate, cancelFlag.get());
+            std::shared_ptr<const RunSession> shared;
+            qint64 id = 0;
+            QString error;
+            if (!session) {
+                error = QString::fromStdString(session.error());
+            } else {
+                shared = std::make_shared<const RunSession>(std::move(session).value());
+                if (!workspace) {
+                    error = tr("not stored: %1").arg(workspaceError);
+                } else if (auto saved = saveSession(*workspace, original, *shared, req); saved) {
+                    id = saved.value();
+                } else {
+                    error = tr("not stored: %1").arg(QString::fromStdString(saved.error()));
+                }
+            }
+            QMetaObject::invokeMethod(
+                panel, [panel, i, shared, id, error] { panel->onRunDone(i, shared, id, error); },
+                Qt::QueuedConnection);
+        }
+    });
+    connect(m_thread, &QThread::finished, this, &RunPanel::onBatchDone);
+    m_thread->start();
+    updateButtons();
+    return true;
+}
+
+void RunPanel::cancel()
+{
+    if (m_cancelFlag)
+        m_cancelFlag->store(true);
+    m_status->setText(tr("Cancelling…"));
+}
+
+QString RunPanel::statusText() const
+{
+    return m_status->text();
+}
+
+void RunPanel::onRunDone(int index, std::shared_ptr<const RunSession> session, qint64 id,
+                         const QString &error)
+{
+    const QString name = QString::fromStdString(requestPolicyName(m_batch[std::size_t(index)]));
+    m_progress->setValue(index + 1);
+    if (!error.isEmpty() && !(m_cancelFlag->load() && error == QStringLiteral("cancelled")))
+        m_errors << QStringLiteral("%1 seed %2: %3")
+                        .arg(name)
+                        .arg(m_batch[std::size_t(index)].seed)
+                        .arg(error);
+    if (id > 0) {
+        m_stored.push_back(id);
+        emit runStored(id);
+    }
+    if (session) {
+        if (id > 0) {
+            auto labelled = std::make_shared<RunSession>(*session);
+            labelled->label = QStringLiteral("#%1 %2").arg(id).arg(session->label);
+            session = std::move(labelled);
+        }
+        emit sessionReady(session);
+    }
+    if (index + 1 < int(m_batch.size()) && !m_cancelFlag->load())
+        m_status->setText(tr("Running %1 …").arg(
+            QString::fromStdString(requestPolicyName(m_batch[std::size_t(index) + 1]))));
+}
+
+void RunPanel::onBatchDone()
+{
+    m_thread->deleteLater();
+    m_thread = nullptr;
+    QString text = m_cancelFlag->load()
+                       ? tr("Cancelled after %n stored run(s).", nullptr, int(m_stored.size()))
+                       : tr("Done: %n run(s) stored in the workspace.", nullptr,
+                            int(m_stored.size()));
+    if (!m_errors.isEmpty())
+        text += QLatin1Char('\n') + tr("Problems:") + QLatin1Char('\n') +
+                m_errors.join(QLatin1Char('\n'));
+    m_status->setText(text);
+    m_status->setToolTip(m_workspacePath);
+    updateButtons();
+    emit batchFinished();
+}
+
+void RunPanel::updateButtons()
+{
+    const bool running = m_thread != nullptr;
+    m_run->setEnabled(!running && !checkedPolicies().isEmpty());
+    m_cancel->setEnabled(running);
+    m_policies->setEnabled(!running);
+    m_weights->setEnabled(!running);
+    m_seeds->setEnabled(!running);
+    m_simulate->setEnabled(!running);
+}
+
+} // namespace cb::views

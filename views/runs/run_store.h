@@ -1,0 +1,52 @@
+#pragma once
+// The run panel's requests and how their sessions go into and come back out of the
+// workspace, in the layout the terminal commands use (store/stored_run.h), so runs made in
+// the window and on the terminal sit side by side in the history.
+
+#include "analysis/run_session.h"
+#include "store/workspace.h"
+#include "util/result.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cb::views {
+
+/// One run to make: a preset, weight overrides for its plugins, a seed, place or simulate.
+struct RunRequest
+{
+    std::string policy;                    ///< built-in or scenario preset
+    std::map<std::string, double> weights; ///< plugin name -> weight (0 removes the plugin)
+    std::uint64_t seed = 1;
+    bool simulate = true;
+};
+
+/// The preset name the request runs under: the base name, or with overrides
+/// "dltap{dltap=3,selector-spread=0}" (plugins in name order, weights without trailing zeros).
+std::string requestPolicyName(const RunRequest &request);
+
+/// The scenario the request runs on: `scenario` itself, or with weight overrides a copy with
+/// one more user preset {"name": requestPolicyName, "base": policy, "plugins": {...}}.
+Scenario scenarioForRequest(const Scenario &scenario, const RunRequest &request);
+
+/// Parses seeds: "1", "1,2,5", "1-4", "1-3,10" (ascending, duplicates removed). Problems say
+/// which item is wrong.
+Result<std::vector<std::uint64_t>> parseSeedList(const std::string &text);
+
+/// The workspace record of a computed session (kind "simulate" or "place"); `original` is
+/// the scenario as the user has it (without the derived preset), which is what is stored.
+RunRecord recordForSession(const RunSession &session, const RunRequest &request);
+
+/// Stores `original` (if new) and the session's record; returns the run id.
+Result<std::int64_t> saveSession(Workspace &workspace, const Scenario &original,
+                                 const RunSession &session, const RunRequest &request);
+
+/// Reopens stored run `id` as a session without recomputing: scenario, placement and
+/// decision log (and the simulation result when it was simulated) come from the workspace.
+Result<std::shared_ptr<const RunSession>> loadStoredSession(const Workspace &workspace,
+                                                            std::int64_t id);
+
+} // namespace cb::views
