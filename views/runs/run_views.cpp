@@ -1,28 +1,76 @@
 #include "runs/run_views.h"
 
 #include "analysis/run_session.h"
+#include "commands/replace_scenario_command.h"
 #include "document/document.h"
+#include "runs/comparison_view.h"
 #include "runs/export_dialog.h"
 #include "runs/generator_dialog.h"
+#include "runs/history_panel.h"
 #include "runs/link_dialog.h"
+#include "runs/run_panel.h"
 #include "runs/trace_import_dialog.h"
+#include "store/workspace.h"
 #include "topology/topology_view.h"
 #include "window/main_window.h"
 
 #include <QAction>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QStatusBar>
 #include <QUndoStack>
 
 namespace cb::views {
 
+namespace {
+const char *const kWorkspaceKey = "workspace/path";
+} // namespace
+
 RunViews::RunViews(MainWindow *window)
     : QObject(window)
     , m_window(window)
+    , m_runPanel(new RunPanel(window->document(), window))
+    , m_history(new HistoryPanel(window))
+    , m_comparison(new ComparisonView(window))
+    , m_comparisonDock(new QDockWidget(tr("Comparison"), window))
 {
     setObjectName(QStringLiteral("runViews"));
+    auto *runDock = new QDockWidget(tr("Run"), window);
+    runDock->setObjectName(QStringLiteral("runDock"));
+    runDock->setWidget(m_runPanel);
+    window->addDockWidget(Qt::LeftDockWidgetArea, runDock);
+    auto *historyDock = new QDockWidget(tr("History"), window);
+    historyDock->setObjectName(QStringLiteral("historyDock"));
+    historyDock->setWidget(m_history);
+    window->addDockWidget(Qt::BottomDockWidgetArea, historyDock);
+    if (auto *jobDock = window->findChild<QDockWidget *>(QStringLiteral("jobDock")))
+        window->tabifyDockWidget(jobDock, historyDock);
+    if (auto *clusterDock = window->findChild<QDockWidget *>(QStringLiteral("clusterDock"))) {
+        window->tabifyDockWidget(clusterDock, runDock);
+        clusterDock->raise();
+    }
+    m_comparisonDock->setObjectName(QStringLiteral("comparisonDock"));
+    m_comparisonDock->setWidget(m_comparison);
+    window->addDockWidget(Qt::BottomDockWidgetArea, m_comparisonDock);
+    window->tabifyDockWidget(historyDock, m_comparisonDock);
+    if (auto *jobDock = window->findChild<QDockWidget *>(QStringLiteral("jobDock")))
+        jobDock->raise();
+
+    const QString stored = QSettings().value(QLatin1String(kWorkspaceKey)).toString();
+    setWorkspacePath(stored.isEmpty() ? QString::fromStdString(Workspace::defaultPath()) : stored);
+
+    connect(m_runPanel, &RunPanel::runStored, m_history, &HistoryPanel::runStored);
+    connect(m_runPanel, &RunPanel::sessionReady, window, &MainWindow::showRun);
+    connect(m_history, &HistoryPanel::sessionRequested, window, &MainWindow::showRun);
+    connect(m_history, &HistoryPanel::compareRequested, this,
+            [this](std::vector<ComparedRun> runs) {
+                m_comparison->setRuns(std::move(runs));
+                m_comparisonDock->show();
+                m_comparisonDock->raise();
+            });
 
     QMenu *file = menu(tr("&File"));
     QAction *firstFileAction = file->actions().value(3); // after New, Open, Open Recent
@@ -33,7 +81,9 @@ RunViews::RunViews(MainWindow *window)
     exportAction->setObjectName(QStringLiteral("exportAction"));
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     connect(exportAction, &QAction::triggered, this, &RunViews::exportPlacement);
-    file->insertActions(firstFileAction, {importAction, exportAction});
+    auto *workspaceAction = new QAction(tr("Open &Workspace…"), this);
+    connect(workspaceAction, &QAction::triggered, this, &RunViews::chooseWorkspace);
+    file->insertActions(firstFileAction, {importAction, exportAction, workspaceAction});
     file->insertSeparator(importAction);
 
     QMenu *edit = menu(tr("&Edit"));
@@ -44,6 +94,26 @@ RunViews::RunViews(MainWindow *window)
         LinkDialog dialog(m_window->document(), m_window);
         dialog.exec();
     });
+
+    QMenu *run = menu(tr("&Run"));
+    run->addSeparator();
+    QAction *runSelected = run->addAction(tr("Run &Selected Policies"), m_runPanel, [this, runDock] {
+        runDock->show();
+        runDock->raise();
+        m_runPanel->start();
+    });
+    runSelected->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    run->addAction(tr("&Cancel Runs"), m_runPanel, &RunPanel::cancel);
+    QAction *compare = run->addAction(tr("C&ompare Selected Runs"), this, [this, historyDock] {
+        historyDock->show();
+        m_history->compareRuns(m_history->selectedRuns());
+    });
+    compare->setObjectName(QStringLiteral("compareAction"));
+
+    QMenu *view = menu(tr("&View"));
+    view->addSeparator();
+    for (QDockWidget *dock : {runDock, historyDock, m_comparisonDock})
+        view->addAction(dock->toggleViewAction());
 }
 
 QMenu *RunViews::menu(const QString &title)
@@ -60,6 +130,31 @@ QMenu *RunViews::menu(const QString &title)
     auto *m = new QMenu(title, bar);
     bar->insertMenu(help, m);
     return m;
+}
+
+void RunViews::setWorkspacePath(const QString &path)
+{
+    m_runPanel->setWorkspacePath(path);
+    m_history->setWorkspacePath(path);
+}
+
+void RunViews::chooseWorkspace()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        m_window, tr("Open or Create Workspace"), m_history->workspacePath(),
+        tr("ClusterBench workspaces (*.sqlite);;All files (*)"), nullptr,
+        QFileDialog::DontConfirmOverwrite);
+    if (path.isEmpty())
+        return;
+    auto ws = Workspace::open(path.toStdString());
+    if (!ws) {
+        QMessageBox::warning(m_window, tr("Cannot open workspace"),
+                             QString::fromStdString(ws.error()));
+        return;
+    }
+    QSettings().setValue(QLatin1String(kWorkspaceKey), path);
+    setWorkspacePath(path);
+    m_window->statusBar()->showMessage(tr("Workspace %1").arg(path), 5000);
 }
 
 void RunViews::exportPlacement()

@@ -74,7 +74,7 @@ MainWindow::MainWindow(QWidget *parent)
 
     createDocks();
     createActions();
-    new RunViews(this); // export, generator, link and trace import dialogs
+    new RunViews(this); // run, history, comparison docks; export, generator, links, import
 
     m_startPage->setSampleFolders(sampleFolders());
     connect(m_startPage, &StartPage::openRequested, this, &MainWindow::openFile);
