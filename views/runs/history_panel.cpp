@@ -5,6 +5,7 @@
 #include "store/workspace.h"
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -136,8 +137,14 @@ void HistoryPanel::reload()
 {
     const auto keep = selectedRuns();
     const QString filter = m_scenario->currentData().toString();
-    auto ws = Workspace::open(m_workspacePath.toStdString());
-    if (!ws) {
+    // Listing never creates a workspace file: the first stored run does.
+    auto ws = QFileInfo::exists(m_workspacePath)
+                  ? Workspace::open(m_workspacePath.toStdString())
+                  : Result<std::unique_ptr<Workspace>>::failure({}, {});
+    if (!QFileInfo::exists(m_workspacePath)) {
+        m_model->setRuns({});
+        m_status->setText(tr("No runs yet; runs will be stored in %1").arg(m_workspacePath));
+    } else if (!ws) {
         m_model->setRuns({});
         m_status->setText(tr("Cannot open the workspace: %1")
                               .arg(QString::fromStdString(ws.error())));
