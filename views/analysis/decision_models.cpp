@@ -123,6 +123,7 @@ void DecisionTableModel::setSession(std::shared_ptr<const RunSession> session)
     beginResetModel();
     m_session = std::move(session);
     m_decision = -1;
+    m_tied.clear();
     endResetModel();
 }
 
@@ -133,6 +134,12 @@ void DecisionTableModel::setDecision(int index)
     if (index == m_decision)
         return;
     m_decision = index;
+    // Membership in the tie, once per decision (data() is asked per cell and while sorting).
+    m_tied.assign(std::size_t(rowCount()), 0);
+    if (index >= 0)
+        for (int n : m_session->log.decisions[std::size_t(index)].tied)
+            if (n >= 0 && n < int(m_tied.size()))
+                m_tied[std::size_t(n)] = 1;
     if (rowCount() > 0)
         emit dataChanged(this->index(0, 0), this->index(rowCount() - 1, columnCount() - 1));
 }
@@ -169,7 +176,7 @@ QVariant DecisionTableModel::data(const QModelIndex &index, int role) const
     if (!row)
         return {};
     const bool winner = node == d.pick;
-    const bool tied = std::find(d.tied.begin(), d.tied.end(), node) != d.tied.end();
+    const bool tied = node < int(m_tied.size()) && m_tied[std::size_t(node)];
     switch (role) {
     case Qt::DisplayRole:
         if (col == kFilterColumn)

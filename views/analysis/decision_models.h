@@ -14,6 +14,7 @@
 #include <QAbstractTableModel>
 
 #include <memory>
+#include <vector>
 
 namespace cb::views {
 
@@ -70,6 +71,7 @@ public:
 private:
     std::shared_ptr<const RunSession> m_session;
     int m_decision = -1;
+    std::vector<char> m_tied; ///< per node: among the nodes tied for the best total
 };
 
 class ClusterStateModel : public QAbstractTableModel
