@@ -34,7 +34,7 @@ RunTimeline::RunTimeline(QWidget *parent)
 {
     setObjectName(QStringLiteral("runTimeline"));
     m_plot->setObjectName(QStringLiteral("timelinePlot"));
-    m_plot->setMinimumSize(300, 260);
+    m_plot->setMinimumSize(300, 170);
     m_plot->plotLayout()->clear();
     m_ganttRect = new QCPAxisRect(m_plot);
     m_useRect = new QCPAxisRect(m_plot);

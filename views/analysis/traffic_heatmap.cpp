@@ -83,7 +83,7 @@ TrafficHeatmap::TrafficHeatmap(QWidget *parent)
 {
     setObjectName(QStringLiteral("trafficHeatmap"));
     m_plot->setObjectName(QStringLiteral("heatmapPlot"));
-    m_plot->setMinimumSize(240, 200);
+    m_plot->setMinimumSize(200, 150);
     m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
     m_map->setInterpolate(false);
     m_map->setTightBoundary(false);
