@@ -97,6 +97,8 @@ ComparisonView::ComparisonView(QWidget *parent)
 
     m_bars->setMinimumHeight(260);
     m_cdf->setMinimumHeight(200);
+    m_cdf->setMinimumWidth(380); // room for the legend when the view is docked
+    m_cdf->legend->setFont(QFont(font().family(), 8));
     auto *lower = new QSplitter(Qt::Horizontal, this);
     lower->addWidget(m_cdf);
     lower->addWidget(m_table);

@@ -1,0 +1,165 @@
+// Screenshots of the run side on the DLTAP testbed and the 1,024-node fat-tree, written into
+// CB_BINARY_DIR/screenshots/ (next to tst_screenshots' pictures): the run and history docks
+// after a two-policy batch, the comparison view, the export dialog with its preview, the
+// generator and the trace import report. Runs go to a temporary workspace.
+
+#include "document/document.h"
+#include "io/scenario_json.h"
+#include "runs/comparison_view.h"
+#include "runs/export_dialog.h"
+#include "runs/generator_dialog.h"
+#include "runs/history_panel.h"
+#include "runs/run_history_model.h"
+#include "runs/run_panel.h"
+#include "runs/run_views.h"
+#include "runs/trace_import_dialog.h"
+#include "topology/topology_view.h"
+#include "window/main_window.h"
+
+#include <QDockWidget>
+#include <QSettings>
+#include <QSpinBox>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace cb;
+using namespace cb::views;
+
+class TestRunScreenshots : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("ClusterBenchTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_run_screenshots"));
+        QSettings().clear();
+        QVERIFY(m_dir.isValid());
+        qputenv("CLUSTERBENCH_WORKSPACE", m_dir.filePath(QStringLiteral("ws.sqlite")).toUtf8());
+        m_out = QDir(QStringLiteral(CB_BINARY_DIR "/screenshots"));
+        QVERIFY(m_out.mkpath(QStringLiteral(".")));
+    }
+
+    void samples_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<bool>("simulate");
+        QTest::newRow("dltap-testbed")
+            << QStringLiteral(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json") << true;
+        QTest::newRow("fat-tree-1024")
+            << QStringLiteral(CB_SOURCE_DIR "/sample-clusters/fat-tree-1024.json") << true;
+    }
+
+    void samples()
+    {
+        QFETCH(QString, file);
+        QFETCH(bool, simulate);
+        // The 1,024-node fat-tree keeps its first 12 jobs: every decision of its 300 jobs
+        // (4,013 tasks x 1,024 candidate nodes) takes about 10 s per run to log.
+        auto scenario = loadScenarioFile(file.toStdString());
+        QVERIFY(scenario.ok());
+        if (scenario->jobs.size() > 12) {
+            scenario->jobs.resize(12);
+            file = m_dir.filePath(QFileInfo(file).fileName());
+            QVERIFY(saveScenarioFile(file.toStdString(), scenario.value()).ok());
+        }
+        MainWindow window;
+        auto *views = window.findChild<RunViews *>();
+        QVERIFY(views);
+        QCOMPARE(views->historyPanel()->workspacePath(),
+                 m_dir.filePath(QStringLiteral("ws.sqlite")));
+        QVERIFY2(window.openFile(file), qPrintable(file));
+        const QString base = QFileInfo(file).completeBaseName();
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+        RunPanel *panel = views->runPanel();
+        for (const QString &p : panel->checkedPolicies())
+            panel->setPolicyChecked(p, false);
+        panel->setPolicyChecked(QStringLiteral("k8s-default"), true);
+        panel->setPolicyChecked(QStringLiteral("dltap"), true);
+        panel->setSimulate(simulate);
+        views->historyPanel()->setScenarioFilter(
+            QString::fromStdString(window.document()->scenario().name));
+        QSignalSpy finished(panel, &RunPanel::batchFinished);
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(panel->start());
+        QVERIFY(finished.wait(120000));
+        qInfo("%s: two runs computed and stored in %lld ms", qPrintable(base), timer.elapsed());
+        QCOMPARE(panel->storedRuns().size(), std::size_t(2));
+        HistoryPanel *history = views->historyPanel();
+        QVERIFY(history->proxy()->rowCount() >= 2);
+
+        window.findChild<QDockWidget *>(QStringLiteral("runDock"))->raise();
+        window.findChild<QDockWidget *>(QStringLiteral("historyDock"))->raise();
+        window.topologyView()->fitAll();
+        QCoreApplication::processEvents();
+        save(window.grab(), QStringLiteral("runs-%1").arg(base));
+
+        // Compare the two runs, k8s-default as the baseline.
+        history->selectRuns(panel->storedRuns());
+        QVERIFY(history->compareRuns(panel->storedRuns()));
+        ComparisonView *comparison = views->comparisonView();
+        QCOMPARE(comparison->model()->runs().size(), std::size_t(2));
+        QCOMPARE(comparison->model()->runs().front().id, panel->storedRuns().front());
+        QCoreApplication::processEvents();
+        save(window.grab(), QStringLiteral("runs-%1-comparison-docked").arg(base));
+        ComparisonView alone;
+        std::vector<ComparedRun> runs = comparison->model()->runs();
+        alone.setRuns(runs);
+        alone.resize(1300, 850);
+        alone.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&alone));
+        save(alone.grab(), QStringLiteral("comparison-%1").arg(base));
+
+        ExportDialog dialog(window.document()->scenario(), std::nullopt, {}, &window);
+        dialog.setPolicy(QStringLiteral("dltap"), 1);
+        dialog.setFormat(QStringLiteral("tfjob"));
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QVERIFY2(dialog.error().isEmpty(), qPrintable(dialog.error()));
+        save(dialog.grab(), QStringLiteral("export-dialog-%1").arg(base));
+    }
+
+    void dialogs()
+    {
+        GeneratorDialog generator;
+        generator.setKind(GeneratorDialog::Kind::FatTree);
+        generator.fatTreeK()->setValue(16);
+        generator.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&generator));
+        save(generator.grab(), QStringLiteral("generator-dialog"));
+
+        Document doc;
+        auto s = loadScenarioFile(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json");
+        QVERIFY(s.ok());
+        doc.setScenario(s.value());
+        TraceImportDialog import(&doc);
+        import.setFormat(QStringLiteral("tiresias"));
+        import.setFiles({QStringLiteral(CB_TEST_DATA "/import/traces/tiresias/60_job.csv")});
+        import.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&import));
+        QVERIFY2(import.runImport(), qPrintable(import.error()));
+        save(import.grab(), QStringLiteral("trace-import"));
+    }
+
+private:
+    void save(const QPixmap &pixmap, const QString &name)
+    {
+        const QString path = m_out.filePath(name + QStringLiteral(".png"));
+        QVERIFY2(pixmap.toImage().save(path), qPrintable(path));
+        qInfo("wrote %s", qPrintable(path));
+    }
+
+    QTemporaryDir m_dir;
+    QDir m_out;
+};
+
+QTEST_MAIN(TestRunScreenshots)
+#include "tst_run_screenshots.moc"
