@@ -103,6 +103,9 @@ TrafficHeatmap::TrafficHeatmap(QWidget *parent)
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 
     m_sourceBox->setObjectName(QStringLiteral("heatmapSource"));
+    // The choices are long sentences: do not let them set the dock's minimum width.
+    m_sourceBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_sourceBox->setMinimumContentsLength(22);
     m_logBox->setObjectName(QStringLiteral("heatmapLog"));
     auto *exportButton = new QToolButton(this);
     exportButton->setText(tr("Export…"));
