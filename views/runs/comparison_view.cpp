@@ -95,8 +95,8 @@ ComparisonView::ComparisonView(QWidget *parent)
     m_note->setStyleSheet(QStringLiteral("color: #8a5300"));
     m_note->hide();
 
-    m_bars->setMinimumHeight(260);
-    m_cdf->setMinimumHeight(200);
+    m_bars->setMinimumHeight(120); // docked with the job queue: keep the window's minimum small
+    m_cdf->setMinimumHeight(100);
     m_cdf->setMinimumWidth(380); // room for the legend when the view is docked
     m_cdf->legend->setFont(QFont(font().family(), 8));
     auto *lower = new QSplitter(Qt::Horizontal, this);

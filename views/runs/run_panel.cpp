@@ -39,8 +39,10 @@ RunPanel::RunPanel(Document *document, QWidget *parent)
 {
     setObjectName(QStringLiteral("runPanel"));
     m_policies->setObjectName(QStringLiteral("runPolicies"));
+    m_policies->setMinimumHeight(60);
     m_policies->setToolTip(tr("Tick the policies to run; select one to edit its weights"));
     m_weights->setObjectName(QStringLiteral("runWeights"));
+    m_weights->setMinimumHeight(60);
     m_weights->setHorizontalHeaderLabels({tr("Plugin"), tr("Weight")});
     m_weights->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_weights->verticalHeader()->hide();
