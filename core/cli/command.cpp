@@ -90,6 +90,7 @@ const std::vector<Command> &commands()
         simulateCommand(),
         historyCommand(),
         showCommand(),
+        stepCommand(),
     };
     return all;
 }

@@ -78,5 +78,6 @@ Command experimentCommand();
 Command simulateCommand();
 Command historyCommand();
 Command showCommand();
+Command stepCommand();
 
 } // namespace cb::cli

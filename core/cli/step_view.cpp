@@ -1,0 +1,424 @@
+#include "cli/step_view.h"
+
+#include "sched/traffic.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <iomanip>
+#include <map>
+#include <sstream>
+
+namespace cb::cli {
+
+namespace {
+
+// A line under construction: segments of visible text, each with optional ANSI styling.
+// text() cuts it at the width, ending in "..." when something was cut.
+class Line
+{
+public:
+    Line(int width, bool colour) : m_width(width), m_colour(colour) {}
+
+    /// `style` is an SGR parameter string such as "1" or "48;5;22", empty for plain.
+    void add(const std::string &text, const std::string &style = {})
+    {
+        m_segments.push_back({text, style});
+    }
+    std::string text() const
+    {
+        int total = 0;
+        for (const auto &[t, style] : m_segments)
+            total += visible(t);
+        const bool cut = total > m_width;
+        int budget = cut ? m_width - 3 : m_width;
+        std::string out;
+        for (const auto &[t, style] : m_segments) {
+            if (budget <= 0)
+                break;
+            std::string part;
+            for (std::size_t i = 0; i < t.size() && budget > 0;) {
+                std::size_t len = 1;
+                while (i + len < t.size() &&
+                       (static_cast<unsigned char>(t[i + len]) & 0xC0) == 0x80)
+                    ++len;
+                part += t.substr(i, len);
+                i += len;
+                --budget;
+            }
+            if (m_colour && !style.empty() && !part.empty())
+                out += "\x1b[" + style + "m" + part + "\x1b[0m";
+            else
+                out += part;
+        }
+        if (cut)
+            out += "...";
+        return out;
+    }
+
+private:
+    static int visible(const std::string &t)
+    {
+        int n = 0;
+        for (unsigned char c : t)
+            if ((c & 0xC0) != 0x80)
+                ++n;
+        return n;
+    }
+
+    struct Segment
+    {
+        std::string text, style;
+    };
+    int m_width;
+    bool m_colour;
+    std::vector<Segment> m_segments;
+};
+
+std::string num(double v, int digits)
+{
+    std::ostringstream s;
+    if (v == std::floor(v) && std::fabs(v) < 1e12)
+        s << std::int64_t(v);
+    else
+        s << std::fixed << std::setprecision(digits) << v;
+    return s.str();
+}
+
+std::string padded(std::string s, std::size_t width)
+{
+    if (s.size() < width)
+        s.resize(width, ' ');
+    return s;
+}
+
+// Heat levels: 0 = no traffic, 1..5 by share of the maximum.
+constexpr const char *kPlainGlyph[6] = {" .", "::", "--", "==", "##", "@@"};
+constexpr const char *kBackground[6] = {"48;5;236", "48;5;24", "48;5;30", "48;5;142",
+                                        "48;5;208", "48;5;196"};
+
+int level(double bytes, double max)
+{
+    if (bytes <= 0 || max <= 0)
+        return 0;
+    return std::clamp(1 + int(std::floor(4.999 * bytes / max)), 1, 5);
+}
+
+std::string megabytes(double bytes)
+{
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(bytes >= 1e8 ? 0 : 1) << bytes / 1e6 << " MB";
+    return s.str();
+}
+
+} // namespace
+
+StepView::StepView(const Scenario &scenario, const Topology &topology, DecisionLog log)
+    : m_scenario(scenario), m_topology(topology), m_log(std::move(log))
+{
+}
+
+Placement StepView::placementUpTo(int cursor) const
+{
+    Placement p;
+    std::map<std::string, std::size_t> index;
+    std::size_t nextEvent = 0;
+    for (int i = 0; i <= cursor && i < decisionCount(); ++i) {
+        const Decision &d = m_log.decisions[std::size_t(i)];
+        if (d.pick >= 0) {
+            auto [it, inserted] = index.emplace(d.jobId, p.jobs.size());
+            if (inserted)
+                p.jobs.push_back({d.jobId, {}, 0, 0});
+            p.jobs[it->second].tasks.push_back(
+                {d.role, d.group, d.indexInRole, m_log.nodeNames[std::size_t(d.pick)], {}});
+        }
+        for (; nextEvent < m_log.events.size() && m_log.events[nextEvent].afterDecision <= i;
+             ++nextEvent) {
+            const JobEvent &e = m_log.events[nextEvent];
+            if (e.what.find("rolled back") == std::string::npos)
+                continue;
+            if (auto it = index.find(e.jobId); it != index.end())
+                p.jobs[it->second].tasks.clear();
+        }
+    }
+    return p;
+}
+
+std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) const
+{
+    const int width = std::max(screen.width, 20);
+    const int height = std::max(screen.height, 10);
+    std::vector<std::string> lines;
+    auto line = [&] { return Line(width, screen.colour); };
+    auto push = [&](const Line &l) { lines.push_back(l.text()); };
+
+    const int total = decisionCount();
+    {
+        Line l = line();
+        l.add("clusterbench step  ", "1");
+        l.add(m_scenario.name + "  policy " + m_log.policy + "  seed " +
+              std::to_string(m_log.seed));
+        l.add(screen.playing ? "  [playing " + std::to_string(screen.speed) + "/s]"
+                             : "  [paused " + std::to_string(screen.speed) + "/s]");
+        push(l);
+    }
+    if (total == 0) {
+        Line l = line();
+        l.add("No decisions: the scenario has no jobs to place.");
+        push(l);
+        return lines;
+    }
+    cursor = std::clamp(cursor, 0, total - 1);
+    const Decision &d = m_log.decisions[std::size_t(cursor)];
+    const std::string winner = d.pick >= 0 ? m_log.nodeNames[std::size_t(d.pick)] : "(none)";
+    {
+        Line l = line();
+        l.add("Decision " + std::to_string(cursor + 1) + "/" + std::to_string(total), "1");
+        l.add("  job " + d.jobId + "  task " + d.task() + "  -> ");
+        l.add(winner, "1;32");
+        push(l);
+        Line why = line();
+        why.add("  " + d.why);
+        push(why);
+    }
+
+    // Space: fixed lines are header (3), table header (1), heatmap title + header (2),
+    // legend (1), keys (1), two blank separators (2).
+    const int nodes = int(m_log.nodeNames.size());
+    const int free = std::max(height - 10, 2);
+    // Half each; what one needs less of goes to the other.
+    int tableRows = std::min(nodes, std::max(1, (free + 1) / 2));
+    const int heatRows = std::min(nodes, std::max(1, free - tableRows));
+    tableRows = std::min(nodes, std::max(1, free - heatRows));
+
+    // Score table.
+    std::size_t nameWidth = 6;
+    for (const std::string &n : m_log.nodeNames)
+        nameWidth = std::max(nameWidth, n.size() + 2);
+    nameWidth = std::min<std::size_t>(nameWidth, 24);
+    // Column headers "plugin xW"; cells "raw -> weighted".
+    std::vector<std::string> headers;
+    std::vector<std::size_t> colWidth;
+    for (std::size_t p = 0; p < m_log.pluginNames.size(); ++p) {
+        headers.push_back(m_log.pluginNames[p] + " x" + num(m_log.weights[p], 2));
+        colWidth.push_back(std::max<std::size_t>(headers.back().size() + 2, 14));
+    }
+    {
+        Line l = line();
+        l.add(padded("  node", nameWidth + 2), "4");
+        for (std::size_t p = 0; p < headers.size(); ++p) {
+            l.add(headers[p], "4");
+            l.add(std::string(colWidth[p] - headers[p].size(), ' '));
+        }
+        l.add("total", "4");
+        push(l);
+    }
+    auto rowText = [&](const CandidateRow &r, Line &l) {
+        const bool win = r.node == d.pick;
+        const bool tied = std::find(d.tied.begin(), d.tied.end(), r.node) != d.tied.end();
+        l.add(win ? "> " : (tied ? "= " : "  "), win ? "1;32" : "");
+        l.add(padded(m_log.nodeNames[std::size_t(r.node)].substr(0, nameWidth - 1), nameWidth),
+              win ? "1;32" : "");
+        if (!r.feasible) {
+            l.add("filtered: " + r.reason, "2");
+            return;
+        }
+        for (std::size_t p = 0; p < r.raw.size() && p < colWidth.size(); ++p)
+            l.add(padded(num(r.raw[p], 2) + " -> " + num(r.weighted[p], 2), colWidth[p]));
+        l.add(num(r.total, 3), win ? "1;32" : "1");
+        if (win)
+            l.add("  winner", "1;32");
+    };
+    // Keep the winner visible when rows must be cut: show a window around it.
+    int first = 0;
+    if (tableRows < int(d.rows.size()) && d.pick >= 0) {
+        int at = 0;
+        for (std::size_t i = 0; i < d.rows.size(); ++i)
+            if (d.rows[i].node == d.pick)
+                at = int(i);
+        first = std::clamp(at - (tableRows - 1) / 2, 0, int(d.rows.size()) - (tableRows - 1));
+    }
+    const bool cutTable = tableRows < int(d.rows.size());
+    const int shownRows = cutTable ? std::max(tableRows - 1, 1) : int(d.rows.size());
+    for (int i = first; i < first + shownRows && i < int(d.rows.size()); ++i) {
+        Line l = line();
+        rowText(d.rows[std::size_t(i)], l);
+        push(l);
+    }
+    if (cutTable) {
+        Line l = line();
+        l.add("  ... " + std::to_string(int(d.rows.size()) - shownRows) + " more nodes (rows " +
+              std::to_string(first + 1) + "-" + std::to_string(first + shownRows) + " of " +
+              std::to_string(d.rows.size()) + " shown)");
+        push(l);
+    }
+    lines.emplace_back();
+
+    // Heatmap of the placement so far.
+    const Placement placed = placementUpTo(cursor);
+    const TrafficReport traffic =
+        computeTraffic(m_scenario.jobs, m_scenario.cluster, m_topology, placed);
+    double max = 0;
+    for (const auto &[pair, bytes] : traffic.pairBytes)
+        max = std::max(max, bytes);
+    // Node index in the cluster for each log node (the log may list them in cluster order).
+    std::map<std::string, int> clusterIndex;
+    for (std::size_t i = 0; i < m_scenario.cluster.nodes.size(); ++i)
+        clusterIndex.emplace(m_scenario.cluster.nodes[i].id, int(i));
+    // On a cluster larger than the screen, the map shows the nodes holding placed tasks.
+    std::vector<std::string> mapNodes = m_log.nodeNames;
+    const int fitRows = heatRows, fitCols = std::max(1, (width - 16 - 3) / 3);
+    if (nodes > std::min(fitRows, fitCols)) {
+        std::vector<char> used(m_log.nodeNames.size(), 0);
+        std::map<std::string, std::size_t> logIndex;
+        for (std::size_t i = 0; i < m_log.nodeNames.size(); ++i)
+            logIndex.emplace(m_log.nodeNames[i], i);
+        for (const JobPlacement &jp : placed.jobs)
+            for (const TaskAssignment &a : jp.tasks)
+                if (auto it = logIndex.find(a.node); it != logIndex.end())
+                    used[it->second] = 1;
+        std::vector<std::string> busy;
+        for (std::size_t i = 0; i < used.size(); ++i)
+            if (used[i])
+                busy.push_back(m_log.nodeNames[i]);
+        if (!busy.empty())
+            mapNodes = busy;
+    }
+    const int mapCount = int(mapNodes.size());
+    {
+        Line l = line();
+        l.add("Traffic per iteration after decision " + std::to_string(cursor + 1) +
+                  (mapCount < nodes ? ", the " + std::to_string(mapCount) + " nodes with tasks"
+                                    : std::string()) +
+                  " (row sends to column; cross-node " + megabytes(traffic.crossNodeBytes) +
+                  ", on-node " + megabytes(traffic.intraNodeBytes) + ")",
+              "1");
+        push(l);
+    }
+    const std::size_t heatName = std::min<std::size_t>(nameWidth, 14);
+    const int cellsFit = std::max(1, (width - int(heatName) - 2 - 3) / 3);
+    const bool cutCols = cellsFit < mapCount;
+    const int shownCols = cutCols ? cellsFit : mapCount;
+    {
+        Line l = line();
+        l.add(std::string(heatName + 2, ' '));
+        for (int c = 0; c < shownCols; ++c) {
+            const std::string &n = mapNodes[std::size_t(c)];
+            // The last two characters tell node-01 from node-02.
+            l.add(padded(n.size() > 2 ? n.substr(n.size() - 2) : n, 3), "2");
+        }
+        if (cutCols)
+            l.add("...");
+        push(l);
+    }
+    const bool cutHeat = heatRows < mapCount;
+    const int heatShown = cutHeat ? std::max(heatRows - 1, 1) : mapCount;
+    for (int r = 0; r < heatShown; ++r) {
+        Line l = line();
+        const std::string &from = mapNodes[std::size_t(r)];
+        l.add("  " + padded(from.substr(0, heatName - 1), heatName));
+        const auto fi = clusterIndex.find(from);
+        for (int c = 0; c < shownCols; ++c) {
+            const auto ti = clusterIndex.find(mapNodes[std::size_t(c)]);
+            double bytes = 0;
+            if (fi != clusterIndex.end() && ti != clusterIndex.end())
+                if (auto it = traffic.pairBytes.find({fi->second, ti->second});
+                    it != traffic.pairBytes.end())
+                    bytes = it->second;
+            const int lv = level(bytes, max);
+            if (screen.colour)
+                l.add(std::string(r == c ? "<>" : "  "), kBackground[lv]);
+            else
+                l.add(kPlainGlyph[lv]);
+            l.add(" ");
+        }
+        if (cutCols)
+            l.add("...");
+        push(l);
+    }
+    if (cutHeat) {
+        Line l = line();
+        l.add("  ... " + std::to_string(mapCount - heatShown) + " more nodes");
+        push(l);
+    }
+    {
+        Line l = line();
+        l.add("  legend: ");
+        if (max <= 0) {
+            if (screen.colour)
+                l.add("  ", kBackground[0]);
+            else
+                l.add(kPlainGlyph[0]);
+            l.add(" no traffic yet (the tasks placed so far exchange nothing)");
+        }
+        for (int lv = 0; lv <= 5 && max > 0; ++lv) {
+            if (screen.colour)
+                l.add("  ", kBackground[lv]);
+            else
+                l.add(kPlainGlyph[lv]);
+            l.add(lv == 0 ? " none  " : " <=" + megabytes(max * lv / 5.0) + "  ");
+        }
+        if (screen.colour && max > 0)
+            l.add("(<> on-node)");
+        push(l);
+    }
+    lines.emplace_back();
+    {
+        Line l = line();
+        l.add("n/-> next  p/<- previous  f/Home first  l/End last  space play/pause  +/- speed  "
+              "q quit",
+              "2");
+        push(l);
+    }
+    if (int(lines.size()) > height)
+        lines.resize(std::size_t(height));
+    return lines;
+}
+
+StepKey decodeStepKey(const std::string &input, std::size_t &pos)
+{
+    if (pos >= input.size())
+        return StepKey::None;
+    const char c = input[pos++];
+    switch (c) {
+    case 'n': case 'j': return StepKey::Next;
+    case 'p': case 'k': return StepKey::Previous;
+    case 'f': case 'g': return StepKey::First;
+    case 'l': case 'G': return StepKey::Last;
+    case ' ': return StepKey::PlayPause;
+    case '+': case '=': return StepKey::Faster;
+    case '-': case '_': return StepKey::Slower;
+    case 'q': case 'Q': case 3: return StepKey::Quit;
+    case '\x1b': break;
+    default: return StepKey::None;
+    }
+    // ESC [ C / ESC O C and friends; ESC [ 1 ~ (Home), ESC [ 4 ~ (End), ESC [ 7/8 ~ (rxvt).
+    if (pos >= input.size())
+        return StepKey::None; // a lone Escape (or a sequence split across reads)
+    const char intro = input[pos];
+    if (intro != '[' && intro != 'O')
+        return StepKey::None;
+    ++pos;
+    std::string params;
+    while (pos < input.size() && (std::isdigit(static_cast<unsigned char>(input[pos])) ||
+                                  input[pos] == ';'))
+        params += input[pos++];
+    if (pos >= input.size())
+        return StepKey::None;
+    const char final = input[pos++];
+    switch (final) {
+    case 'C': return StepKey::Next;
+    case 'D': return StepKey::Previous;
+    case 'H': return StepKey::First;
+    case 'F': return StepKey::Last;
+    case '~':
+        if (params == "1" || params == "7")
+            return StepKey::First;
+        if (params == "4" || params == "8")
+            return StepKey::Last;
+        return StepKey::None;
+    default: return StepKey::None;
+    }
+}
+
+} // namespace cb::cli

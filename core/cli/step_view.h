@@ -1,0 +1,56 @@
+#pragma once
+// The terminal stepper's screen, as a pure function of the decision log and a cursor, so
+// that it can be tested without a terminal: a header ("Decision k/N", job/task, pick and
+// why), the score table of the current decision (nodes x plugins: filtered-out reason, raw x
+// weight = weighted, total; the winner marked), and a node x node heatmap of the
+// per-iteration traffic of the placement made up to the cursor (sched/traffic.h) with a
+// legend. Lines never exceed the width: long rows end in "...", rows that do not fit are
+// summarised ("... 12 more nodes").
+
+#include "model/scenario.h"
+#include "net/topology.h"
+#include "sched/decision_log.h"
+#include "sched/placement.h"
+
+#include <string>
+#include <vector>
+
+namespace cb::cli {
+
+struct StepScreen
+{
+    int width = 100;
+    int height = 40;
+    bool colour = false;  ///< ANSI colours (background heatmap, bold winner)
+    bool playing = false;
+    int speed = 1;        ///< decisions per second while playing
+};
+
+class StepView
+{
+public:
+    /// `scenario` and `topology` must outlive the view.
+    StepView(const Scenario &scenario, const Topology &topology, DecisionLog log);
+
+    int decisionCount() const { return int(m_log.decisions.size()); }
+    const DecisionLog &log() const { return m_log; }
+    /// The placement after decision `cursor` (its picks, minus jobs rolled back by then).
+    Placement placementUpTo(int cursor) const;
+    /// The lines of the screen for decision `cursor` (0-based), each at most screen.width
+    /// visible characters (ANSI escapes do not count).
+    std::vector<std::string> render(int cursor, const StepScreen &screen) const;
+
+private:
+    const Scenario &m_scenario;
+    const Topology &m_topology;
+    DecisionLog m_log;
+};
+
+/// Keys of the stepper.
+enum class StepKey { None, Next, Previous, First, Last, PlayPause, Faster, Slower, Quit };
+
+/// Decodes one key from the bytes at `input[pos]` (a character or an escape sequence for the
+/// arrow, Home and End keys) and advances pos past it.
+StepKey decodeStepKey(const std::string &input, std::size_t &pos);
+
+} // namespace cb::cli
