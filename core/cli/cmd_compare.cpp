@@ -1,4 +1,5 @@
 #include "cli/command.h"
+#include "cli/progress.h"
 #include "cli/run_saving.h"
 #include "io/scenario_json.h"
 #include "net/topology.h"
@@ -133,6 +134,9 @@ Command compareCommand()
         const double runs = double(seeds.value());
         std::vector<Row> rows;
         std::vector<RunRecord> stored;
+        ProgressBar bar(io, "compare");
+        const long long totalRuns = (long long)policies.size() * seeds.value();
+        long long doneRuns = 0;
         for (const Policy &policy : policies) {
             Row row;
             row.name = policy.name;
@@ -162,6 +166,7 @@ Command compareCommand()
                 row.meanHops += t.meanHops() / runs;
                 for (const JobTraffic &jt : t.jobs)
                     row.crossByModel[jt.model] += jt.crossNodeBytes / runs;
+                bar.update(++doneRuns, totalRuns);
             }
             if (*workspace) {
                 record.kind = "compare";
@@ -183,6 +188,7 @@ Command compareCommand()
             }
             rows.push_back(row);
         }
+        bar.finish();
         const Row &base = rows.front();
         auto reduction = [](double value, double baseline) {
             return baseline > 0 ? 1.0 - value / baseline : 0.0;

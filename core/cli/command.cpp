@@ -11,6 +11,12 @@ std::string Args::value(const std::string &name, const std::string &fallback) co
     return it == m_values.end() ? fallback : it->second;
 }
 
+std::vector<std::string> Args::values(const std::string &name) const
+{
+    auto it = m_repeated.find(name);
+    return it == m_repeated.end() ? std::vector<std::string>{} : it->second;
+}
+
 Result<long long> Args::integer(const std::string &name, long long fallback) const
 {
     auto it = m_values.find(name);
@@ -67,10 +73,12 @@ Result<Args> Args::parse(const std::vector<std::string> &argv, const std::vector
             args.m_values[name] = "";
         } else if (hasInline) {
             args.m_values[name] = inlineValue;
+            args.m_repeated[name].push_back(inlineValue);
         } else {
             if (i + 1 >= argv.size())
                 return Result<Args>::failure(a, "missing value " + opt->valueName);
             args.m_values[name] = argv[++i];
+            args.m_repeated[name].push_back(args.m_values[name]);
         }
     }
     return args;
@@ -91,6 +99,9 @@ const std::vector<Command> &commands()
         historyCommand(),
         showCommand(),
         stepCommand(),
+        sweepCommand(),
+        sweepPointCommand(),
+        mergeCommand(),
     };
     return all;
 }

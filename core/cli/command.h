@@ -28,6 +28,8 @@ public:
     bool flag(const std::string &name) const { return m_values.count(name) > 0; }
     bool has(const std::string &name) const { return m_values.count(name) > 0; }
     std::string value(const std::string &name, const std::string &fallback = {}) const;
+    /// Every value of an option given more than once (value() is the last one).
+    std::vector<std::string> values(const std::string &name) const;
     /// The value as an integer, or a usage problem naming the option.
     Result<long long> integer(const std::string &name, long long fallback) const;
     const std::vector<std::string> &positional() const { return m_positional; }
@@ -37,6 +39,7 @@ public:
 
 private:
     std::map<std::string, std::string> m_values;
+    std::map<std::string, std::vector<std::string>> m_repeated;
     std::vector<std::string> m_positional;
 };
 
@@ -79,5 +82,8 @@ Command simulateCommand();
 Command historyCommand();
 Command showCommand();
 Command stepCommand();
+Command sweepCommand();
+Command sweepPointCommand();
+Command mergeCommand();
 
 } // namespace cb::cli

@@ -49,6 +49,7 @@ SCHEMAS = {
     ("v1", "Pod"): ("k8s-v1.30.0-standalone-strict/pod-v1.json", False),
     ("v1", "Service"): ("k8s-v1.30.0-standalone-strict/service-v1.json", False),
     ("v1", "Node"): ("k8s-v1.30.0-standalone-strict/node-v1.json", False),
+    ("batch/v1", "Job"): ("k8s-v1.30.0-standalone-strict/job-batch-v1.json", False),
     ("kubeflow.org/v1", "TFJob"):
         ("kubeflow-training-operator-v1.9.0/kubeflow.org_tfjobs.yaml", True),
     ("kubeflow.org/v1", "PyTorchJob"):

@@ -1,0 +1,652 @@
+// `clusterbench sweep` (a grid of runs on local cores, or emitted as a Slurm job array or a
+// Kubernetes indexed Job), `sweep-point` (one grid point: what each array task or indexed
+// pod runs) and `merge` (their result files back into the workspace, once each).
+
+#include "cli/command.h"
+#include "cli/progress.h"
+#include "cli/run_saving.h"
+#include "cli/sweep_grid.h"
+#include "io/export/kubernetes_names.h"
+#include "io/export/shell_text.h"
+#include "io/export/yaml_text.h"
+#include "io/file_io.h"
+#include "io/json_reader.h"
+#include "io/scenario_json.h"
+#include "sched/policy_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <iomanip>
+#include <map>
+#include <ostream>
+#include <sstream>
+#include <thread>
+
+namespace cb::cli {
+
+namespace {
+
+std::vector<std::string> splitComma(const std::string &s)
+{
+    std::vector<std::string> out;
+    std::string cur;
+    for (char ch : s + ",") {
+        if (ch == ',') {
+            if (!cur.empty())
+                out.push_back(cur);
+            cur.clear();
+        } else if (ch != ' ') {
+            cur += ch;
+        }
+    }
+    return out;
+}
+
+std::string fixed(double v, int digits)
+{
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << v;
+    return s.str();
+}
+
+std::string pad(std::string s, std::size_t width)
+{
+    if (s.size() < width)
+        s.resize(width, ' ');
+    return s + " ";
+}
+
+std::string paramsText(const GridPoint &p)
+{
+    std::string out;
+    for (const auto &[k, v] : p.params)
+        out += (out.empty() ? "" : " ") + k + "=" + v;
+    return out.empty() ? "-" : out;
+}
+
+struct Summary
+{
+    std::string policy;
+    std::string params;
+    nlohmann::json paramsJson;
+    std::map<std::string, std::vector<double>> values;
+};
+
+std::pair<double, double> meanStd(const std::vector<double> &v)
+{
+    if (v.empty())
+        return {0, 0};
+    double sum = 0;
+    for (double x : v)
+        sum += x;
+    const double mean = sum / double(v.size());
+    double sq = 0;
+    for (double x : v)
+        sq += (x - mean) * (x - mean);
+    return {mean, v.size() > 1 ? std::sqrt(sq / double(v.size() - 1)) : 0.0};
+}
+
+std::string utcStamp()
+{
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
+    return buf;
+}
+
+Status writeFile(const std::filesystem::path &path, const std::string &text, bool executable)
+{
+    if (auto st = writeFileAtomically(path.string(), text); !st)
+        return st;
+    if (executable) {
+        std::error_code ec;
+        std::filesystem::permissions(path,
+                                     std::filesystem::perms::owner_exec |
+                                         std::filesystem::perms::group_exec |
+                                         std::filesystem::perms::others_exec,
+                                     std::filesystem::perm_options::add, ec);
+    }
+    return Ok{};
+}
+
+std::string slurmArrayScript(const Scenario &s, const std::vector<GridPoint> &points,
+                             const std::string &sweepId)
+{
+    std::ostringstream o;
+    o << "#!/bin/bash\n"
+      << "# ClusterBench sweep " << sweepId << ": " << points.size() << " grid points of "
+      << ShellText::comment(s.name.empty() ? std::string("the scenario") : s.name)
+      << ", one array task each.\n"
+      << "# Submit from this folder:  sbatch sweep.sbatch\n"
+      << "# Then merge the results:   clusterbench merge results/point-*.json\n"
+      << "# Each task runs the headless CLI for its grid point (grid.json) and writes\n"
+      << "# results/point-INDEX.json. Set CLUSTERBENCH to the program's path if it is not on\n"
+      << "# PATH on the compute nodes.\n"
+      << "#SBATCH --job-name=cb-sweep-" << sweepId << "\n"
+      << "#SBATCH --array=0-" << points.size() - 1 << "\n"
+      << "#SBATCH --ntasks=1\n"
+      << "#SBATCH --cpus-per-task=1\n"
+      << "#SBATCH --mem=1G\n"
+      << "#SBATCH --output=logs/point-%a.out\n"
+      << "set -euo pipefail\n"
+      << "index=\"${SLURM_ARRAY_TASK_ID:?not running as a Slurm array task}\"\n"
+      << "mkdir -p results\n"
+      << "exec \"${CLUSTERBENCH:-clusterbench}\" sweep-point grid.json \"$index\" "
+         "--out \"results/point-$index.json\"\n";
+    return o.str();
+}
+
+nlohmann::ordered_json indexedJob(const std::vector<GridPoint> &points, const std::string &sweepId,
+                                  const std::string &image, const std::string &claim,
+                                  const std::string &name)
+{
+    using oj = nlohmann::ordered_json;
+    oj container;
+    container["name"] = "point";
+    container["image"] = image;
+    container["command"] = oj::array(
+        {"/bin/sh", "-c",
+         "mkdir -p /results && exec clusterbench sweep-point /sweep/grid.json "
+         "\"$JOB_COMPLETION_INDEX\" --out \"/results/point-$JOB_COMPLETION_INDEX.json\""});
+    container["resources"] = {{"requests", {{"cpu", "1"}, {"memory", "1Gi"}}},
+                              {"limits", {{"memory", "1Gi"}}}};
+    container["volumeMounts"] = oj::array({{{"name", "grid"}, {"mountPath", "/sweep"},
+                                            {"readOnly", true}},
+                                           {{"name", "results"}, {"mountPath", "/results"}}});
+    oj pod;
+    pod["restartPolicy"] = "Never";
+    pod["containers"] = oj::array({container});
+    pod["volumes"] = oj::array(
+        {{{"name", "grid"}, {"configMap", {{"name", name + "-grid"}}}},
+         {{"name", "results"}, {"persistentVolumeClaim", {{"claimName", claim}}}}});
+    oj labels = {{"app.kubernetes.io/name", "clusterbench"},
+                 {"app.kubernetes.io/component", "sweep"},
+                 {"clusterbench.io/sweep", sweepId}};
+    oj job;
+    job["apiVersion"] = "batch/v1";
+    job["kind"] = "Job";
+    job["metadata"] = {{"name", name}, {"labels", labels}};
+    oj spec;
+    spec["completionMode"] = "Indexed";
+    spec["completions"] = points.size();
+    spec["parallelism"] = std::min<std::size_t>(points.size(), 16);
+    spec["backoffLimitPerIndex"] = 2;
+    spec["maxFailedIndexes"] = points.size();
+    spec["template"] = {{"metadata", {{"labels", labels}}}, {"spec", pod}};
+    job["spec"] = spec;
+    return job;
+}
+
+} // namespace
+
+Command sweepCommand()
+{
+    Command c;
+    c.name = "sweep";
+    c.synopsis = "sweep SCENARIO --policies P1,P2 [--seeds N] [--param KEY=V1,V2 ...] [--jobs J] "
+                 "[--simulate] [--emit slurm-array|k8s-indexed-job DIR]";
+    c.summary = "Run a grid of policies x parameter values x seeds, locally or on a cluster";
+    c.description =
+        "The grid is every policy x every combination of --param values x seeds S .. S+N-1. "
+        "Parameters are policy fields: weight.PLUGIN=W (a plugin's weight), PLUGIN.FIELD=V "
+        "(e.g. dltap.variant=traffic), queue, task_order, tie_break, gang, backfill. Each point "
+        "places the queue (with --simulate also simulates it) and is stored in the workspace "
+        "as a run of kind \"sweep\" with the sweep id; the table gives mean and standard "
+        "deviation over the seeds per policy and parameter values. Points run on --jobs "
+        "threads (default: the hardware threads); the results do not depend on it. "
+        "--emit writes the same grid to DIR instead of running it: grid.json plus a Slurm "
+        "job-array script (slurm-array: sweep.sbatch, one array task per point) or a "
+        "Kubernetes Job with completionMode Indexed and the ConfigMap holding the grid "
+        "(k8s-indexed-job: sweep-job.yaml, grid-configmap.yaml). Each task runs "
+        "`clusterbench sweep-point grid.json INDEX --out results/point-INDEX.json`; "
+        "`clusterbench merge` puts the result files into the workspace.";
+    c.options = {{"policies", "P1,P2", "comma-separated policy presets (required)"},
+                 {"seeds", "N", "seeds per grid point (default 1)"},
+                 {"seed", "S", "first seed (default: the scenario's settings.seed)"},
+                 {"param", "KEY=V1,V2", "a policy parameter and its values (repeatable)"},
+                 {"jobs", "J", "threads for local runs (default: hardware threads)"},
+                 {"simulate", "", "simulate each point (JCT, energy, cost), not only place it"},
+                 {"emit", "FORMAT", "slurm-array or k8s-indexed-job: write the sweep to DIR"},
+                 {"image", "IMAGE", "container image for k8s-indexed-job "
+                                    "(default clusterbench:" CB_VERSION ")"},
+                 {"results-claim", "PVC", "PersistentVolumeClaim for the result files "
+                                          "(default clusterbench-results)"},
+                 {"json", "", "print the summary (and every point) as JSON"}};
+    for (const Option &o : runSavingOptions())
+        c.options.push_back(o);
+    c.run = [](const Args &args, Io &io) {
+        const bool emit = args.has("emit");
+        if (args.positional().size() != (emit ? 2u : 1u) || !args.has("policies")) {
+            io.err << "clusterbench sweep: expected SCENARIO --policies P1,P2 (and DIR after "
+                      "--emit FORMAT); see --help\n";
+            return int(ExitBadInput);
+        }
+        const std::string path = args.positional()[0];
+        auto loaded = loadScenarioFile(path);
+        if (!loaded) {
+            io.err << loaded.error(path) << "\n";
+            return int(ExitBadInput);
+        }
+        const Scenario &s = loaded.value();
+        auto seed = args.integer("seed", (long long)s.settings.seed);
+        auto seeds = args.integer("seeds", 1);
+        const long long hw = std::max(1u, std::thread::hardware_concurrency());
+        auto jobs = args.integer("jobs", hw);
+        if (!seed || seed.value() < 0 || !seeds || seeds.value() < 1 || seeds.value() > 100000 ||
+            !jobs || jobs.value() < 1 || jobs.value() > 1024) {
+            io.err << "clusterbench sweep: --seed must be >= 0, --seeds in 1..100000 and "
+                      "--jobs in 1..1024\n";
+            return int(ExitBadInput);
+        }
+        const std::vector<std::string> policies = splitComma(args.value("policies"));
+        if (policies.empty()) {
+            io.err << "clusterbench sweep: --policies: expected at least one name\n";
+            return int(ExitBadInput);
+        }
+        std::vector<SweepParam> params;
+        for (const std::string &text : args.values("param")) {
+            auto p = parseSweepParam(text);
+            if (!p) {
+                io.err << "clusterbench sweep: " << p.error() << "\n";
+                return int(ExitBadInput);
+            }
+            params.push_back(p.value());
+        }
+        auto presets = userPresets(s, "");
+        if (!presets) {
+            io.err << presets.error(path) << "\n";
+            return int(ExitBadInput);
+        }
+        const bool simulate = args.flag("simulate");
+        const std::vector<GridPoint> points =
+            expandGrid(policies, params, std::uint64_t(seed.value()), int(seeds.value()));
+        if (points.size() > 100000) {
+            io.err << "clusterbench sweep: " << points.size() << " grid points; at most 100000\n";
+            return int(ExitBadInput);
+        }
+        // Every policy x parameter combination must make a valid policy before anything runs.
+        for (std::size_t i = 0; i < points.size(); i += std::size_t(seeds.value())) {
+            auto p = pointPolicy(points[i], presets.value());
+            if (!p) {
+                io.err << "clusterbench sweep: " << p.error() << "\n";
+                return int(ExitBadInput);
+            }
+        }
+        const std::string contentId = sweepContentId(s, points, simulate);
+
+        if (emit) {
+            const std::string format = args.value("emit");
+            if (format != "slurm-array" && format != "k8s-indexed-job") {
+                io.err << "clusterbench sweep: --emit: expected slurm-array or k8s-indexed-job, "
+                          "found \""
+                       << format << "\"\n";
+                return int(ExitBadInput);
+            }
+            if (format == "slurm-array" && points.size() > 1000) {
+                io.err << "clusterbench sweep: " << points.size()
+                       << " grid points exceed Slurm's default MaxArraySize (1001); split the "
+                          "sweep\n";
+                return int(ExitBadInput);
+            }
+            const std::filesystem::path dir = args.positional()[1];
+            std::error_code ec;
+            std::filesystem::create_directories(dir, ec);
+            if (ec) {
+                io.err << "clusterbench sweep: " << dir.string() << ": " << ec.message() << "\n";
+                return int(ExitFailure);
+            }
+            const std::string grid = gridManifest(s, points, simulate, contentId).dump(1) + "\n";
+            std::vector<std::pair<std::string, std::string>> files = {{"grid.json", grid}};
+            if (format == "slurm-array") {
+                files.push_back({"sweep.sbatch", slurmArrayScript(s, points, contentId)});
+                std::filesystem::create_directories(dir / "logs", ec);
+                std::filesystem::create_directories(dir / "results", ec);
+            } else {
+                const std::string name = "cb-sweep-" + contentId;
+                nlohmann::ordered_json cm;
+                cm["apiVersion"] = "v1";
+                cm["kind"] = "ConfigMap";
+                cm["metadata"] = {{"name", name + "-grid"},
+                                  {"labels", {{"clusterbench.io/sweep", contentId}}}};
+                cm["data"] = {{"grid.json", grid}};
+                files.push_back({"grid-configmap.yaml", YamlText::document(cm)});
+                files.push_back(
+                    {"sweep-job.yaml",
+                     YamlText::document(indexedJob(
+                         points, contentId,
+                         args.value("image", std::string("clusterbench:") + CB_VERSION),
+                         args.value("results-claim", "clusterbench-results"), name))});
+                if (grid.size() > 1000000)
+                    io.err << "clusterbench sweep: warning: grid.json is " << grid.size()
+                           << " bytes; a ConfigMap holds at most 1 MiB\n";
+            }
+            for (const auto &[name, text] : files)
+                if (auto st = writeFile(dir / name, text, name == "sweep.sbatch"); !st) {
+                    io.err << "clusterbench sweep: " << st.error() << "\n";
+                    return int(ExitFailure);
+                }
+            io.out << "Sweep " << contentId << ": " << points.size() << " grid points written to "
+                   << dir.string() << "/ (";
+            for (std::size_t i = 0; i < files.size(); ++i)
+                io.out << (i ? ", " : "") << files[i].first;
+            io.out << ")\n";
+            if (format == "slurm-array")
+                io.out << "Submit: cd " << ShellText::quote(dir.string())
+                       << " && sbatch sweep.sbatch\n"
+                       << "Then:   clusterbench merge "
+                       << ShellText::quote((dir / "results").string()) << "/point-*.json\n";
+            else
+                io.out << "Apply: kubectl apply -f " << (dir / "grid-configmap.yaml").string()
+                       << " -f " << (dir / "sweep-job.yaml").string() << "\n"
+                       << "Then:  copy point-*.json from the PersistentVolumeClaim "
+                       << args.value("results-claim", "clusterbench-results")
+                       << " and run clusterbench merge point-*.json\n";
+            return int(ExitOk);
+        }
+
+        auto workspace = openRunWorkspace(args, io, "sweep");
+        if (!workspace)
+            return int(ExitBadInput);
+        const std::string sweepId = contentId + "-" + utcStamp();
+        ProgressBar bar(io, "sweep");
+        auto results = runGrid(s, presets.value(), points, simulate, sweepId, int(jobs.value()),
+                               [&bar](int done, int total) { bar.update(done, total); });
+        bar.finish();
+        for (std::size_t i = 0; i < results.size(); ++i)
+            if (!results[i]) {
+                io.err << "clusterbench sweep: point " << i << " (" << points[i].policy
+                       << ", seed " << points[i].seed << "): " << results[i].error() << "\n";
+                return int(ExitFailure);
+            }
+        if (*workspace) {
+            std::int64_t first = 0, last = 0;
+            for (std::size_t i = 0; i < results.size(); ++i) {
+                auto id = saveRunTo(**workspace, s, results[i].value(), io, "sweep");
+                if (!id)
+                    return int(ExitFailure);
+                first = first ? first : *id;
+                last = *id;
+            }
+            io.err << "Saved as runs " << first << "-" << last << " in " << (*workspace)->path()
+                   << " (sweep " << sweepId << ")\n";
+        }
+
+        // Group by policy and parameter values (grid order), over seeds.
+        std::vector<Summary> groups;
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            const std::string key = paramsText(points[i]);
+            if (groups.empty() || groups.back().policy != points[i].policy ||
+                groups.back().params != key)
+                groups.push_back({points[i].policy, key, pointParams(points[i]), {}});
+            for (const auto &[name, value] : results[i]->metrics)
+                groups.back().values[name].push_back(value);
+        }
+        if (args.flag("json")) {
+            nlohmann::ordered_json j;
+            j["scenario"] = s.name;
+            j["simulate"] = simulate;
+            j["seed"] = seed.value();
+            j["seeds"] = seeds.value();
+            j["points"] = points.size();
+            nlohmann::ordered_json gj = nlohmann::ordered_json::array();
+            for (const Summary &g : groups) {
+                nlohmann::ordered_json o;
+                o["policy"] = g.policy;
+                o["params"] = g.paramsJson;
+                o["runs"] = g.values.empty() ? 0 : g.values.begin()->second.size();
+                nlohmann::ordered_json m = nlohmann::ordered_json::object();
+                for (const auto &[name, v] : g.values) {
+                    const auto [mean, sd] = meanStd(v);
+                    m[name] = {{"mean", jsonNumber(mean)}, {"std", jsonNumber(sd)}};
+                }
+                o["metrics"] = m;
+                gj.push_back(o);
+            }
+            j["groups"] = gj;
+            nlohmann::ordered_json pj = nlohmann::ordered_json::array();
+            for (std::size_t i = 0; i < points.size(); ++i) {
+                nlohmann::ordered_json m = nlohmann::ordered_json::object();
+                for (const auto &[name, value] : results[i]->metrics)
+                    m[name] = jsonNumber(value);
+                pj.push_back({{"index", points[i].index},
+                              {"policy", points[i].policy},
+                              {"seed", points[i].seed},
+                              {"params", pointParams(points[i])},
+                              {"metrics", m}});
+            }
+            j["grid"] = pj;
+            io.out << j.dump(2) << "\n";
+            return int(ExitOk);
+        }
+        io.out << (s.name.empty() ? path : s.name) << ": " << points.size() << " runs ("
+               << policies.size() << " policies x " << groups.size() / policies.size()
+               << " parameter sets x " << seeds.value() << " seeds); mean +- std over seeds\n";
+        // Placed only: traffic per iteration; simulated: over the whole run.
+        std::vector<std::pair<std::string, std::string>> columns = {
+            {"cross_node_bytes", simulate ? "cross GB (run)" : "cross MB/iter"},
+            {"mean_hops", "hops"},
+            {"waiting_jobs", "waiting"}};
+        if (simulate)
+            columns.insert(columns.end(), {{"mean_jct_s", "mean JCT s"},
+                                           {"makespan_s", "makespan s"},
+                                           {"energy_kwh", "energy kWh"},
+                                           {"cost", "cost"}});
+        std::size_t paramWidth = 6;
+        for (const Summary &g : groups)
+            paramWidth = std::max(paramWidth, g.params.size());
+        io.out << pad("policy", 16) << pad("params", paramWidth);
+        for (const auto &[key, title] : columns)
+            io.out << pad(title, 22);
+        io.out << "\n";
+        for (const Summary &g : groups) {
+            io.out << pad(g.policy, 16) << pad(g.params, paramWidth);
+            for (const auto &[key, title] : columns) {
+                auto it = g.values.find(key);
+                const auto [mean, sd] = it == g.values.end() ? std::pair{0.0, 0.0}
+                                                             : meanStd(it->second);
+                const double scale =
+                    key == "cross_node_bytes" ? (simulate ? 1e-9 : 1e-6) : 1.0;
+                const int digits = key == "mean_hops" ? 3 : (key == "waiting_jobs" ? 2 : 1);
+                io.out << pad(fixed(mean * scale, digits) + " +- " + fixed(sd * scale, digits),
+                              22);
+            }
+            io.out << "\n";
+        }
+        return int(ExitOk);
+    };
+    return c;
+}
+
+Command sweepPointCommand()
+{
+    Command c;
+    c.name = "sweep-point";
+    c.synopsis = "sweep-point GRID.json INDEX --out RESULT.json";
+    c.summary = "Run one point of an emitted sweep grid and write its result file";
+    c.description = "What each Slurm array task or Kubernetes indexed pod of "
+                    "`sweep --emit` runs. INDEX is 0-based. The result file holds the scenario "
+                    "and the run; `clusterbench merge` stores it in a workspace.";
+    c.options = {{"out", "RESULT.json", "result file to write (required)"},
+                 {"json", "", "print the point's metrics as JSON"}};
+    c.run = [](const Args &args, Io &io) {
+        if (args.positional().size() != 2 || !args.has("out")) {
+            io.err << "clusterbench sweep-point: expected GRID.json INDEX --out RESULT.json\n";
+            return int(ExitBadInput);
+        }
+        const std::string path = args.positional()[0];
+        auto text = readTextFile(path);
+        if (!text) {
+            io.err << text.error(path) << "\n";
+            return int(ExitBadInput);
+        }
+        auto doc = parseJsonText(text.value());
+        if (!doc) {
+            io.err << doc.error(path) << "\n";
+            return int(ExitBadInput);
+        }
+        auto grid = readGridManifest(doc.value());
+        if (!grid) {
+            io.err << grid.error(path) << "\n";
+            return int(ExitBadInput);
+        }
+        long long index = -1;
+        try {
+            std::size_t used = 0;
+            index = std::stoll(args.positional()[1], &used);
+            if (used != args.positional()[1].size())
+                index = -1;
+        } catch (const std::exception &) {
+        }
+        if (index < 0 || index >= (long long)grid->points.size()) {
+            io.err << "clusterbench sweep-point: INDEX: expected 0.."
+                   << grid->points.size() - 1 << ", found \"" << args.positional()[1] << "\"\n";
+            return int(ExitBadInput);
+        }
+        auto presets = userPresets(grid->scenario, "");
+        if (!presets) {
+            io.err << presets.error(path + ": scenario") << "\n";
+            return int(ExitBadInput);
+        }
+        const GridPoint &point = grid->points[std::size_t(index)];
+        auto run = runGridPoint(grid->scenario, presets.value(), point, grid->simulate,
+                                grid->sweepId);
+        if (!run) {
+            io.err << "clusterbench sweep-point: " << run.error() << "\n";
+            return int(ExitFailure);
+        }
+        const std::string out = args.value("out");
+        const auto parent = std::filesystem::path(out).parent_path();
+        std::error_code ec;
+        if (!parent.empty())
+            std::filesystem::create_directories(parent, ec);
+        if (auto st = writeFileAtomically(
+                out, sweepResultJson(grid->scenario, run.value(), grid->sweepId, int(index))
+                             .dump(1) +
+                         "\n");
+            !st) {
+            io.err << "clusterbench sweep-point: " << st.error() << "\n";
+            return int(ExitFailure);
+        }
+        if (args.flag("json")) {
+            nlohmann::ordered_json m = nlohmann::ordered_json::object();
+            for (const auto &[name, value] : run->metrics)
+                m[name] = jsonNumber(value);
+            io.out << nlohmann::ordered_json{{"sweep", grid->sweepId},
+                                             {"index", index},
+                                             {"policy", point.policy},
+                                             {"seed", point.seed},
+                                             {"params", pointParams(point)},
+                                             {"metrics", m},
+                                             {"result", out}}
+                          .dump(2)
+                   << "\n";
+            return int(ExitOk);
+        }
+        io.out << "Point " << index << " of " << grid->points.size() << " (sweep "
+               << grid->sweepId << ", " << point.policy << ", seed " << point.seed << ", "
+               << paramsText(point) << ") -> " << out << "\n";
+        return int(ExitOk);
+    };
+    return c;
+}
+
+Command mergeCommand()
+{
+    Command c;
+    c.name = "merge";
+    c.synopsis = "merge RESULT.json... [--workspace FILE] [--json]";
+    c.summary = "Store the result files of an emitted sweep in the workspace (once each)";
+    c.description = "Reads every file first: if any is not a sweep result, nothing is stored "
+                    "and every problem is printed (exit 2). A grid point already in the "
+                    "workspace (same sweep id and index) is not stored again, so merging twice "
+                    "is harmless.";
+    c.options = {{"workspace", "FILE", "workspace to store into (default: as for history)"},
+                 {"json", "", "print what was merged as JSON"}};
+    c.run = [](const Args &args, Io &io) {
+        if (args.positional().empty()) {
+            io.err << "clusterbench merge: expected one or more RESULT.json files\n";
+            return int(ExitBadInput);
+        }
+        std::vector<SweepResult> results;
+        bool bad = false;
+        for (const std::string &path : args.positional()) {
+            auto text = readTextFile(path);
+            if (!text) {
+                io.err << text.error(path) << "\n";
+                bad = true;
+                continue;
+            }
+            auto doc = parseJsonText(text.value());
+            if (!doc) {
+                io.err << doc.error(path) << "\n";
+                bad = true;
+                continue;
+            }
+            auto r = readSweepResult(doc.value());
+            if (!r) {
+                io.err << r.error(path) << "\n";
+                bad = true;
+                continue;
+            }
+            results.push_back(std::move(r.value()));
+        }
+        if (bad) {
+            io.err << "clusterbench merge: nothing was stored\n";
+            return int(ExitBadInput);
+        }
+        auto ws = Workspace::open(args.value("workspace", Workspace::defaultPath()));
+        if (!ws) {
+            io.err << "clusterbench merge: " << ws.error() << "\n";
+            return int(ExitBadInput);
+        }
+        nlohmann::ordered_json merged = nlohmann::ordered_json::array();
+        int added = 0, present = 0;
+        for (std::size_t i = 0; i < results.size(); ++i) {
+            const SweepResult &r = results[i];
+            auto found = ws.value()->findSweepRun(r.sweepId, r.index);
+            if (!found) {
+                io.err << "clusterbench merge: " << found.error() << "\n";
+                return int(ExitFailure);
+            }
+            std::int64_t id = found.value();
+            const bool isNew = id == 0;
+            if (isNew) {
+                auto saved = saveRunTo(*ws.value(), r.scenario, r.run, io, "merge");
+                if (!saved)
+                    return int(ExitFailure);
+                id = *saved;
+                ++added;
+            } else {
+                ++present;
+            }
+            merged.push_back({{"file", args.positional()[i]},
+                              {"sweep", r.sweepId},
+                              {"index", r.index},
+                              {"run", id},
+                              {"new", isNew}});
+            if (!args.flag("json"))
+                io.out << args.positional()[i] << ": sweep " << r.sweepId << " point " << r.index
+                       << (isNew ? " stored as run " : " already stored as run ") << id << "\n";
+        }
+        if (args.flag("json")) {
+            io.out << nlohmann::ordered_json{{"workspace", ws.value()->path()},
+                                             {"stored", added},
+                                             {"already_present", present},
+                                             {"files", merged}}
+                          .dump(2)
+                   << "\n";
+            return int(ExitOk);
+        }
+        io.out << "Merged " << added << " new run(s), " << present << " already present, into "
+               << ws.value()->path() << "\n";
+        return int(ExitOk);
+    };
+    return c;
+}
+
+} // namespace cb::cli

@@ -1,0 +1,260 @@
+// Sweeps: grid order, parameters applied to policies, results independent of the thread
+// count, mean and standard deviation per group, and the round trip of an emitted grid: one
+// point run by the emitted Slurm script itself, its result merged into the workspace (twice,
+// stored once) and listed by history.
+
+#include "cli/sweep_grid.h"
+#include "io/scenario_json.h"
+#include "sched/policy_json.h"
+#include "store/workspace.h"
+
+#include <QtTest>
+
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+using namespace cb;
+using namespace cb::cli;
+
+namespace {
+
+const QString kTestbed = QStringLiteral(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json");
+
+struct Cli
+{
+    int code = -1;
+    std::string out, err;
+};
+
+Cli clusterbench(const QStringList &args, const QString &cwd = {},
+                 const QStringList &env = {})
+{
+    QProcess p;
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    for (const QString &kv : env)
+        e.insert(kv.section('=', 0, 0), kv.section('=', 1));
+    p.setProcessEnvironment(e);
+    if (!cwd.isEmpty())
+        p.setWorkingDirectory(cwd);
+    if (!args.isEmpty() && args.first() == QStringLiteral("bash"))
+        p.start(QStringLiteral("bash"), args.mid(1));
+    else
+        p.start(QStringLiteral(CB_CLUSTERBENCH), args);
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            p.readAllStandardOutput().toStdString(), p.readAllStandardError().toStdString()};
+}
+
+} // namespace
+
+class TestSweep : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void gridOrder()
+    {
+        auto w = parseSweepParam("weight.dltap=1,2");
+        auto g = parseSweepParam("gang=true,false");
+        QVERIFY(w.ok() && g.ok());
+        const auto points = expandGrid({"a", "b"}, {w.value(), g.value()}, 7, 2);
+        QCOMPARE(points.size(), std::size_t(16));
+        // Policy slowest, then the first parameter, then the second, then the seed.
+        const GridPoint &p = points[5];
+        QCOMPARE(p.index, 5);
+        QCOMPARE(p.policy, std::string("a"));
+        QCOMPARE(p.seed, std::uint64_t(8));
+        QCOMPARE(p.params[0].second, std::string("2"));
+        QCOMPARE(p.params[1].second, std::string("true"));
+        QCOMPARE(points[15].policy, std::string("b"));
+        QCOMPARE(points[15].params[1].second, std::string("false"));
+        QCOMPARE(pointParams(p).dump(), std::string("{\"gang\":true,\"weight.dltap\":2}"));
+
+        QVERIFY(!parseSweepParam("gang").ok());
+        QVERIFY(!parseSweepParam("gang=true,,false").ok());
+        QVERIFY(expandGrid({"a"}, {}, 1, 3).size() == 3);
+    }
+
+    void paramsChangeThePolicy()
+    {
+        GridPoint p{0, "dltap", 1, {{"weight.dltap", "7"}, {"tie_break", "first"}}};
+        auto policy = pointPolicy(p, {});
+        QVERIFY2(policy.ok(), policy.error().c_str());
+        const auto j = policyToJson(policy.value());
+        QCOMPARE(j["tie_break"].get<std::string>(), std::string("first"));
+        bool found = false;
+        for (const auto &plugin : j["plugins"].items())
+            if (plugin.key() == "dltap") {
+                found = true;
+                QCOMPARE(plugin.value()["weight"].get<double>(), 7.0);
+            }
+        if (!found) // plugins may be an array of {name, weight}
+            for (const auto &plugin : j["plugins"])
+                if (plugin.is_object() && plugin.value("plugin", "") == "dltap") {
+                    found = true;
+                    QCOMPARE(plugin["weight"].get<double>(), 7.0);
+                }
+        QVERIFY2(found, j.dump().c_str());
+
+        GridPoint bad{0, "dltap", 1, {{"weight.no-such-plugin", "1"}}};
+        auto r = pointPolicy(bad, {});
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().find("no-such-plugin") != std::string::npos, r.error().c_str());
+        const Cli cli = clusterbench({QStringLiteral("sweep"), kTestbed, QStringLiteral("--policies"),
+                                      QStringLiteral("dltap"), QStringLiteral("--param"),
+                                      QStringLiteral("queue=sometimes"), QStringLiteral("--no-save")});
+        QCOMPARE(cli.code, 2);
+        QVERIFY2(cli.err.find("queue") != std::string::npos, cli.err.c_str());
+    }
+
+    void sameResultsWhateverTheThreads()
+    {
+        QTemporaryDir dir;
+        std::string outputs[2];
+        int i = 0;
+        for (const char *jobs : {"1", "3"}) {
+            const QString ws = dir.filePath(QStringLiteral("ws%1.sqlite").arg(jobs));
+            const Cli r = clusterbench({QStringLiteral("sweep"), kTestbed,
+                                        QStringLiteral("--policies"),
+                                        QStringLiteral("k8s-default,dltap"),
+                                        QStringLiteral("--seeds"), QStringLiteral("3"),
+                                        QStringLiteral("--seed"), QStringLiteral("2"),
+                                        QStringLiteral("--param"), QStringLiteral("gang=true,false"),
+                                        QStringLiteral("--jobs"), QString::fromLatin1(jobs),
+                                        QStringLiteral("--json"), QStringLiteral("--workspace"), ws});
+            QCOMPARE(r.code, 0);
+            QVERIFY2(r.err.find("Saved as runs 1-12 in") != std::string::npos, r.err.c_str());
+            outputs[i++] = r.out;
+            auto opened = Workspace::open(ws.toStdString());
+            QVERIFY(opened.ok());
+            auto runs = opened.value()->runs();
+            QVERIFY(runs.ok());
+            QCOMPARE(runs->size(), std::size_t(12));
+            for (const RunRecord &run : runs.value()) {
+                QCOMPARE(run.kind, std::string("sweep"));
+                QCOMPARE(run.parameters["grid_index"].get<std::int64_t>(), run.id - 1);
+            }
+        }
+        QCOMPARE(outputs[1], outputs[0]);
+
+        // Group statistics, by hand from the points.
+        const auto j = nlohmann::json::parse(outputs[0]);
+        QCOMPARE(j["points"].get<int>(), 12);
+        QCOMPARE(j["groups"].size(), std::size_t(4));
+        for (std::size_t g = 0; g < 4; ++g) {
+            double v[3];
+            for (int k = 0; k < 3; ++k) {
+                const auto &pt = j["grid"][g * 3 + std::size_t(k)];
+                QCOMPARE(pt["seed"].get<int>(), 2 + k);
+                QCOMPARE(pt["policy"], j["groups"][g]["policy"]);
+                v[k] = pt["metrics"]["cross_node_bytes"].get<double>();
+            }
+            const double mean = (v[0] + v[1] + v[2]) / 3;
+            const double sd = std::sqrt(((v[0] - mean) * (v[0] - mean) +
+                                         (v[1] - mean) * (v[1] - mean) +
+                                         (v[2] - mean) * (v[2] - mean)) / 2);
+            const auto &m = j["groups"][g]["metrics"]["cross_node_bytes"];
+            QVERIFY(std::fabs(m["mean"].get<double>() - mean) <= 1e-9 * std::max(1.0, mean));
+            QVERIFY(std::fabs(m["std"].get<double>() - sd) <= 1e-9 * std::max(1.0, sd));
+        }
+        // The random tie-break of k8s-default makes seeds differ somewhere.
+        bool differs = false;
+        for (std::size_t g = 0; g < 4; ++g)
+            differs = differs || j["groups"][g]["metrics"]["cross_node_bytes"]["std"].get<double>() > 0;
+        QVERIFY(differs);
+
+        // The text table: one row per policy and parameter set.
+        const Cli text = clusterbench({QStringLiteral("sweep"), kTestbed,
+                                       QStringLiteral("--policies"), QStringLiteral("dltap"),
+                                       QStringLiteral("--seeds"), QStringLiteral("2"),
+                                       QStringLiteral("--simulate"), QStringLiteral("--no-save")});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.find("2 runs (1 policies x 1 parameter sets x 2 seeds)") !=
+                     std::string::npos,
+                 text.out.c_str());
+        QVERIFY(text.out.find("mean JCT s") != std::string::npos);
+        QVERIFY(text.out.find("\ndltap ") != std::string::npos);
+    }
+
+    void emittedPointRunsAndMerges()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("array"));
+        const QString ws = dir.filePath(QStringLiteral("ws.sqlite"));
+        const Cli emitted = clusterbench({QStringLiteral("sweep"), kTestbed, QStringLiteral("--policies"),
+                                       QStringLiteral("k8s-default,dltap"), QStringLiteral("--seeds"),
+                                       QStringLiteral("2"), QStringLiteral("--emit"),
+                                       QStringLiteral("slurm-array"), out});
+        QCOMPARE(emitted.code, 0);
+        QVERIFY2(emitted.out.find("4 grid points written") != std::string::npos, emitted.out.c_str());
+        QFile script(out + QStringLiteral("/sweep.sbatch"));
+        QVERIFY(script.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(script.readAll());
+        QVERIFY2(text.contains(QStringLiteral("\n#SBATCH --array=0-3\n")), qPrintable(text));
+        QVERIFY(QFileInfo(out + QStringLiteral("/sweep.sbatch")).isExecutable());
+
+        // The array task for index 2, run by the emitted script itself.
+        const Cli task = clusterbench({QStringLiteral("bash"), QStringLiteral("sweep.sbatch")}, out,
+                                      {QStringLiteral("SLURM_ARRAY_TASK_ID=2"),
+                                       QStringLiteral("CLUSTERBENCH=" CB_CLUSTERBENCH)});
+        QVERIFY2(task.code == 0, (task.out + task.err).c_str());
+        const QString result = out + QStringLiteral("/results/point-2.json");
+        QVERIFY(QFileInfo::exists(result));
+
+        for (int round = 0; round < 2; ++round) {
+            const Cli merge = clusterbench({QStringLiteral("merge"), result,
+                                            QStringLiteral("--workspace"), ws,
+                                            QStringLiteral("--json")});
+            QCOMPARE(merge.code, 0);
+            const auto m = nlohmann::json::parse(merge.out);
+            QCOMPARE(m["stored"].get<int>(), round == 0 ? 1 : 0);
+            QCOMPARE(m["already_present"].get<int>(), round == 0 ? 0 : 1);
+            QCOMPARE(m["files"][0]["run"].get<int>(), 1);
+        }
+        const Cli history = clusterbench({QStringLiteral("history"), QStringLiteral("--workspace"),
+                                          ws, QStringLiteral("--json")});
+        QCOMPARE(history.code, 0);
+        const auto runs = nlohmann::json::parse(history.out);
+        QCOMPARE(runs.size(), std::size_t(1));
+        QCOMPARE(runs[0]["kind"].get<std::string>(), std::string("sweep"));
+        QCOMPARE(runs[0]["policy"].get<std::string>(), std::string("dltap"));
+        QCOMPARE(runs[0]["parameters"]["grid_index"].get<int>(), 2);
+        QVERIFY(runs[0]["scenario"].get<std::string>().rfind("DLTAP testbed", 0) == 0);
+
+        // The same point run locally gives the same figures.
+        const Cli local = clusterbench({QStringLiteral("sweep"), kTestbed, QStringLiteral("--policies"),
+                                        QStringLiteral("k8s-default,dltap"), QStringLiteral("--seeds"),
+                                        QStringLiteral("2"), QStringLiteral("--json"),
+                                        QStringLiteral("--no-save")});
+        QCOMPARE(local.code, 0);
+        const auto grid = nlohmann::json::parse(local.out)["grid"][2];
+        QCOMPARE(runs[0]["metrics"]["cross_node_bytes"].get<double>(),
+                 grid["metrics"]["cross_node_bytes"].get<double>());
+        QCOMPARE(runs[0]["seed"], grid["seed"]);
+
+        // A broken result file stores nothing and names the file.
+        QFile broken(dir.filePath(QStringLiteral("broken.json")));
+        QVERIFY(broken.open(QIODevice::WriteOnly));
+        broken.write("{\"format\": \"clusterbench-sweep-result\", \"version\": 1}");
+        broken.close();
+        const Cli bad = clusterbench({QStringLiteral("merge"), result, broken.fileName(),
+                                      QStringLiteral("--workspace"), dir.filePath("other.sqlite")});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.find("broken.json") != std::string::npos, bad.err.c_str());
+        QVERIFY(!QFileInfo::exists(dir.filePath("other.sqlite")));
+
+        // Out-of-range index.
+        const Cli range = clusterbench({QStringLiteral("sweep-point"), out + "/grid.json",
+                                        QStringLiteral("4"), QStringLiteral("--out"),
+                                        dir.filePath("x.json")});
+        QCOMPARE(range.code, 2);
+        QVERIFY2(range.err.find("expected 0..3") != std::string::npos, range.err.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSweep)
+#include "tst_sweep.moc"
