@@ -123,6 +123,8 @@ Command simulateCommand()
             stored.parameters = {{"policy", policyToJson(policy)}, {"cost", cost}};
             if (args.has("fail"))
                 stored.parameters["fail"] = args.value("fail");
+            if (options.powerDownIdleNodes)
+                stored.parameters["power_down_idle"] = true;
             stored.metrics = simulationMetrics(r);
             stored.decisionLog = storedDecisionLog(log);
             stored.timeline = storedTimeline(s, topo, placement, traffic, &r);
