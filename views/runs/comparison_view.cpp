@@ -109,6 +109,8 @@ ComparisonView::ComparisonView(QWidget *parent)
     split->addWidget(lower);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({600, 400}); // bars first: the table scrolls
+    m_table->setMinimumHeight(80);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

@@ -70,6 +70,10 @@ RunViews::RunViews(MainWindow *window)
                 m_comparison->setRuns(std::move(runs));
                 m_comparisonDock->show();
                 m_comparisonDock->raise();
+                // The charts need height: give the bottom docks most of the window.
+                if (!m_comparisonDock->isFloating())
+                    m_window->resizeDocks({m_comparisonDock}, {m_window->height() * 3 / 5},
+                                          Qt::Vertical);
             });
 
     QMenu *file = menu(tr("&File"));
