@@ -1,4 +1,5 @@
 #include "cli/command.h"
+#include "cli/progress.h"
 #include "io/file_io.h"
 #include "io/scenario_json.h"
 #include "io/sts_data.h"
@@ -133,7 +134,11 @@ int runExperiment(const Args &args, Io &io)
         catalogue = PriceCatalogue::energyFromScenario(first.value());
     }
 
-    auto report = runStsExperiment(data.value(), catalogue, slices, params);
+    auto report = [&] {
+        ProgressBar bar(io, "experiment sts");
+        params.progress = [&bar](int done, int total) { bar.update(done, total); };
+        return runStsExperiment(data.value(), catalogue, slices, params);
+    }();
     if (!report) {
         io.err << "clusterbench experiment: " << report.error() << "\n";
         return report.problems().front().where.rfind("--", 0) == 0 ? ExitBadInput

@@ -251,11 +251,19 @@ Result<StsExperimentReport> runStsExperiment(const StsAuthorsData &data,
 
     StsExperimentReport report;
     report.params = params;
+    report.params.progress = nullptr; // may refer to the caller's stack
     std::vector<std::vector<StsRunResult>> runs(params.methods.size());
     std::vector<StsRunResult> stsNoSharing;
     const bool stsRuns =
         std::find(params.methods.begin(), params.methods.end(), "STS") != params.methods.end();
 
+    const int runsPerSeed = int(params.methods.size()) + (params.sharing && stsRuns ? 1 : 0);
+    int runsDone = 0;
+    const auto advance = [&] {
+        ++runsDone;
+        if (params.progress)
+            params.progress(runsDone, runsPerSeed * params.seeds);
+    };
     for (int k = 0; k < params.seeds; ++k) {
         const std::uint64_t seed = params.firstSeed + std::uint64_t(k);
         Scenario scenario;
@@ -286,6 +294,7 @@ Result<StsExperimentReport> runStsExperiment(const StsAuthorsData &data,
             if (!run)
                 return run.problems();
             runs[m].push_back(std::move(run.value()));
+            advance();
         }
         if (params.sharing && stsRuns) {
             auto plain = stsJobsFromScenario(scenario, data, nullptr, seed);
@@ -297,6 +306,7 @@ Result<StsExperimentReport> runStsExperiment(const StsAuthorsData &data,
             if (!run)
                 return run.problems();
             stsNoSharing.push_back(std::move(run.value()));
+            advance();
         }
     }
     for (std::size_t m = 0; m < params.methods.size(); ++m)

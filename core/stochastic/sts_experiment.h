@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,6 +48,8 @@ struct StsExperimentParams
     int randomIterations = 1000;   ///< RG and LS iterations per event
     /// Methods to run; STS first. Known: STS, STS-net, FIFO, EDF, PS, G, RG, LS.
     std::vector<std::string> methods = {"STS", "FIFO", "EDF", "PS", "G", "RG", "LS"};
+    /// Called after every simulated run with (runs done, runs in all); may be empty.
+    std::function<void(int, int)> progress;
 };
 
 struct StsStat

@@ -90,9 +90,15 @@ private slots:
                                                        .arg(reduction)
                                                        .arg(QString::fromStdString(name))));
         QVERIFY(report->methods[0].violations.mean <= 1.0);
-        // Same input and seeds, same report.
+        // Same input and seeds, same report; the progress hook sees every run once, in order
+        // (3 methods x 3 seeds) and does not change the result.
+        std::vector<std::pair<int, int>> calls;
+        params.progress = [&calls](int done, int total) { calls.emplace_back(done, total); };
         auto again = runStsExperiment(data.value(), serverPrices(), SharingSlices(), params);
         QCOMPARE(again->toJson().dump(), report->toJson().dump());
+        QCOMPARE(calls.size(), std::size_t(9));
+        for (std::size_t i = 0; i < calls.size(); ++i)
+            QCOMPARE(calls[i], std::make_pair(int(i) + 1, 9));
     }
 
     void unknownMethodIsUsageError()
