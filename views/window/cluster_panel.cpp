@@ -42,9 +42,10 @@ ClusterPanel::ClusterPanel(Document *document, QWidget *parent)
     m_tree->setAlternatingRowColors(true);
     m_tree->setUniformRowHeights(true);
     m_tree->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
-    m_tree->header()->setStretchLastSection(false);
-    m_tree->header()->setSectionResizeMode(ClusterTreeModel::Name, QHeaderView::Stretch);
-    for (int c = ClusterTreeModel::Type; c < ClusterTreeModel::ColumnCount; ++c)
+    // Every column as wide as its contents, names included: in a narrow dock the tree
+    // scrolls sideways instead of squeezing the names to nothing.
+    m_tree->header()->setStretchLastSection(true);
+    for (int c = ClusterTreeModel::Name; c < ClusterTreeModel::ColumnCount; ++c)
         m_tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     layout->addWidget(m_tree, 1);
 
