@@ -244,6 +244,17 @@ Problems prefixed(const Problems &problems, const std::string &prefix)
     return out;
 }
 
+// The header every sweep file starts with: "format" must be `format` and "version" 1. A
+// failure means the rest is not read (its problems are then meaningless).
+Status readFileHeader(ObjectReader &r, const Problems &problems, const std::string &format)
+{
+    if (r.string("format", ObjectReader::Required) != format)
+        return Status::failure("/format", "expected \"" + format + "\"");
+    if (r.integer("version", ObjectReader::Required, 0, 1, 1) != 1 || !problems.empty())
+        return Status(problems);
+    return Ok{};
+}
+
 } // namespace
 
 Result<GridManifest> readGridManifest(const nlohmann::json &doc)
@@ -253,10 +264,8 @@ Result<GridManifest> readGridManifest(const nlohmann::json &doc)
     ObjectReader r(doc, "", problems);
     if (!r.isObject())
         return R(problems);
-    if (r.string("format", ObjectReader::Required) != "clusterbench-sweep-grid")
-        return R::failure("/format", "expected \"clusterbench-sweep-grid\"");
-    if (r.integer("version", ObjectReader::Required, 0, 1, 1) != 1 || !problems.empty())
-        return R(problems);
+    if (auto header = readFileHeader(r, problems, "clusterbench-sweep-grid"); !header)
+        return R(header.problems());
     GridManifest m;
     m.sweepId = r.string("sweep", ObjectReader::Required);
     m.simulate = r.boolean("simulate", ObjectReader::Required, false);
@@ -331,10 +340,8 @@ Result<SweepResult> readSweepResult(const nlohmann::json &doc)
     ObjectReader r(doc, "", problems);
     if (!r.isObject())
         return R(problems);
-    if (r.string("format", ObjectReader::Required) != "clusterbench-sweep-result")
-        return R::failure("/format", "expected \"clusterbench-sweep-result\"");
-    if (r.integer("version", ObjectReader::Required, 0, 1, 1) != 1 || !problems.empty())
-        return R(problems);
+    if (auto header = readFileHeader(r, problems, "clusterbench-sweep-result"); !header)
+        return R(header.problems());
     SweepResult out;
     out.sweepId = r.string("sweep", ObjectReader::Required);
     out.index = int(r.integer("index", ObjectReader::Required, 0, 0, 1 << 30));
