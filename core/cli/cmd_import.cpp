@@ -1,4 +1,5 @@
 #include "cli/command.h"
+#include "cli/progress.h"
 #include "io/import/import_into_scenario.h"
 #include "io/import/importer_registry.h"
 #include "io/import/text_fields.h"
@@ -48,7 +49,10 @@ Command importCommand()
     c.description =
         "Cluster formats make a new scenario holding that cluster. Trace formats add their "
         "jobs to the scenario given with --cluster, or to a default cluster of 4 nodes with "
-        "8 V100 GPUs each on one switch. The report (counts, every skipped row with its "
+        "8 V100 GPUs each on one switch. pollux-throughput attaches a measured step-time "
+        "table to a model profile of the --cluster scenario (or of a new one on that default "
+        "cluster); jobs of that model then take their iteration time from it. A progress bar "
+        "follows the bytes read when stderr is a terminal. The report (counts, every skipped row with its "
         "line, every assumption) goes to stderr, or to stdout as JSON with --json. The "
         "scenario is written atomically; on any fatal error nothing is written.\n\nFormats:\n" +
         formatList();
@@ -59,6 +63,8 @@ Command importCommand()
         {"default-model", "MODEL", "model profile for jobs naming no known model (resnet50)"},
         {"seconds-per-iteration", "S", "reference-GPU time per iteration for durations (0.1)"},
         {"date", "YYYY-MM-DD", "helios-gpus: the day to build the cluster from (default: the last)"},
+        {"model", "NAME", "pollux-throughput: model profile the table is for (default: from "
+                          "the file names)"},
         {"json", "", "print the report as JSON on stdout"},
     };
     c.run = [](const Args &args, Io &io) {
@@ -85,8 +91,14 @@ Command importCommand()
             options.secondsPerIteration = *v;
         }
         options.date = args.value("date", "");
+        options.model = args.value("model", "");
         const std::vector<std::string> files(pos.begin() + 1, pos.end());
+        ProgressBar bar(io, "import " + importer->name() + " (KiB)");
+        options.progress = [&bar](std::size_t done, std::size_t total) {
+            bar.update((long long)(done / 1024), (long long)((total + 1023) / 1024));
+        };
         auto imported = importFiles(*importer, files, options);
+        bar.finish();
         if (!imported)
             return fail(io, json, ExitBadInput, imported.error());
         ImportReport report = std::move(imported.value());
@@ -109,7 +121,7 @@ Command importCommand()
             scenario = std::move(loaded.value());
             if (args.has("name"))
                 scenario.name = args.value("name");
-        } else if (!report.jobs.empty()) {
+        } else if (!report.jobs.empty() || !report.stepTimeModels.empty()) {
             scenario.cluster = defaultImportCluster();
             report.assume("no --cluster given: default cluster of 4 nodes x 8 V100 GPUs "
                           "(64 CPUs, 512 GiB each) on one switch");

@@ -29,6 +29,7 @@ constexpr double kMaxSeconds = 1e12;
 constexpr std::int64_t kMaxReplicas = 100000;
 constexpr std::int64_t kMaxBytes = std::int64_t(1e15);
 constexpr std::int64_t kMaxIterations = std::int64_t(1e12);
+constexpr std::int64_t kMaxLocalBatch = 100000000;
 
 std::string at(const std::string &base, std::size_t i)
 {
@@ -165,8 +166,53 @@ ModelProfile readModel(const json &v, const std::string &ptr, Problems &p)
             m.computeSecondsByGpuType[it.key()] =
                 byReader.number(it.key(), Req, 0, 0, kMaxSeconds);
     }
+    m.localBatch = int(r.integer("local_batch", Opt, 0, 1, kMaxLocalBatch));
     r.finish();
     return m;
+}
+
+StepTimeTable readStepTimeTable(const json &v, const std::string &ptr, Problems &p)
+{
+    ObjectReader r(v, ptr, p);
+    StepTimeTable t;
+    t.source = r.string("source", Opt);
+    forEachIn(r.array("points", Req), r.pointer("points"),
+              [&](const json &e, const std::string &eptr) {
+                  ObjectReader er(e, eptr, p);
+                  StepTimePoint pt;
+                  if (const json *pl = er.array("placement", Opt)) {
+                      for (std::size_t i = 0; i < pl->size(); ++i) {
+                          const json &c = (*pl)[i];
+                          if (!c.is_number_integer() || c.get<std::int64_t>() < 1 ||
+                              c.get<std::int64_t>() > kMaxGpusPerNode)
+                              p.push_back({at(er.pointer("placement"), i),
+                                           "expected a GPU count (an integer from 1 to " +
+                                               std::to_string(kMaxGpusPerNode) + ")"});
+                          else
+                              pt.placement.push_back(int(c.get<std::int64_t>()));
+                      }
+                      if (pl->empty())
+                          er.problem("placement", "expected at least one node's GPU count");
+                      if (er.has("nodes") || er.has("replicas"))
+                          er.problem("placement", "give either placement or nodes and "
+                                                  "replicas, not both");
+                      er.skip("nodes");
+                      er.skip("replicas");
+                      pt.nodes = int(pt.placement.size());
+                      for (int c : pt.placement)
+                          pt.replicas += c;
+                  } else {
+                      pt.nodes = int(er.integer("nodes", Req, 1, 1, kMaxReplicas));
+                      pt.replicas = int(er.integer("replicas", Req, 1, 1, kMaxReplicas));
+                  }
+                  pt.localBatch = int(er.integer("local_batch", Req, 1, 1, kMaxLocalBatch));
+                  pt.stepSeconds = er.number("step_s", Req, 0, 0, kMaxSeconds);
+                  pt.syncSeconds = er.number("sync_s", Opt, 0, 0, kMaxSeconds);
+                  er.finish();
+                  t.points.push_back(std::move(pt));
+              });
+    r.finish();
+    return t;
 }
 
 StsData readSts(const json &v, const std::string &ptr, Problems &p)
@@ -315,6 +361,10 @@ Result<Scenario> scenarioFromJson(const json &doc)
     forEachIn(r.array("jobs", Opt), "/jobs", [&](const json &v, const std::string &ptr) {
         s.jobs.push_back(readJob(v, ptr, p));
     });
+    if (const json *m = r.object("step_time_models", Opt))
+        for (auto it = m->begin(); it != m->end(); ++it)
+            s.stepTimeModels[it.key()] = readStepTimeTable(
+                it.value(), "/step_time_models/" + jsonPointerToken(it.key()), p);
     forEachIn(r.array("policies", Opt), "/policies", [&](const json &v, const std::string &ptr) {
         if (!v.is_object() || !v.contains("name") || !v["name"].is_string())
             p.push_back({ptr, "expected a policy object with a \"name\" string"});
@@ -447,6 +497,8 @@ ordered_json toJson(const Job &job)
             by[type] = jsonNumber(s);
         m["compute_s_by_gpu_type"] = by;
     }
+    if (job.model.localBatch > 0)
+        m["local_batch"] = job.model.localBatch;
     j["model"] = m;
     if (!job.image.empty())
         j["image"] = job.image;
@@ -532,6 +584,31 @@ ordered_json scenarioToJson(const Scenario &s)
     doc["jobs"] = ordered_json::array();
     for (const Job &job : s.jobs)
         doc["jobs"].push_back(toJson(job));
+    if (!s.stepTimeModels.empty()) {
+        ordered_json models;
+        for (const auto &[name, table] : s.stepTimeModels) {
+            ordered_json t;
+            if (!table.source.empty())
+                t["source"] = table.source;
+            ordered_json points = ordered_json::array();
+            for (const StepTimePoint &pt : table.points) {
+                ordered_json e;
+                if (!pt.placement.empty()) {
+                    e["placement"] = pt.placement;
+                } else {
+                    e["nodes"] = pt.nodes;
+                    e["replicas"] = pt.replicas;
+                }
+                e["local_batch"] = pt.localBatch;
+                e["step_s"] = jsonNumber(pt.stepSeconds);
+                e["sync_s"] = jsonNumber(pt.syncSeconds);
+                points.push_back(e);
+            }
+            t["points"] = points;
+            models[name] = t;
+        }
+        doc["step_time_models"] = models;
+    }
     if (!s.policies.empty()) {
         doc["policies"] = ordered_json::array();
         for (const json &policy : s.policies)

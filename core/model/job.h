@@ -42,6 +42,9 @@ struct ModelProfile
     double computeSecondsPerIteration = 0.1;
     /// Measured seconds per iteration by GPU type; overrides the reference scaling.
     std::map<std::string, double> computeSecondsByGpuType;
+    /// Samples per worker GPU per iteration; 0 = not stated. Only a measured step-time model
+    /// (Scenario::stepTimeModels) reads it.
+    int localBatch = 0;
     bool operator==(const ModelProfile &) const = default;
 };
 

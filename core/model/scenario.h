@@ -3,6 +3,7 @@
 
 #include "model/cluster.h"
 #include "model/job.h"
+#include "model/step_time_table.h"
 
 #include <nlohmann/json.hpp>
 
@@ -45,6 +46,9 @@ struct Scenario
     std::map<std::string, std::vector<double>> distributions;
     /// User-defined scheduling policy presets, kept as written (interpreted by core/sched).
     std::vector<nlohmann::json> policies;
+    /// Measured step-time models by model profile name (ModelProfile::name): jobs of that
+    /// model take their iteration time from the table (model/step_time_table.h).
+    std::map<std::string, StepTimeTable> stepTimeModels{};
 
     const Job *job(const std::string &id) const;
     bool operator==(const Scenario &) const = default;

@@ -18,9 +18,18 @@ std::string fmt(double v)
     return s.str();
 }
 
-std::string idx(const char *base, std::size_t i)
+std::string idx(const std::string &base, std::size_t i)
 {
-    return std::string(base) + "/" + std::to_string(i);
+    return base + "/" + std::to_string(i);
+}
+
+// One reference token of a JSON pointer (RFC 6901).
+std::string pointerToken(const std::string &key)
+{
+    std::string out;
+    for (char c : key)
+        out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+    return out;
 }
 
 std::string describe(const TaskGroup &g)
@@ -259,6 +268,16 @@ Problems validateScenario(const Scenario &s)
             p.push_back({idx("/settings/price_schedule", i) + "/from_hour",
                          "periods must be in increasing hour order"});
     }
+    for (const auto &[name, table] : s.stepTimeModels) {
+        const std::string ptr = "/step_time_models/" + pointerToken(name);
+        if (name.empty())
+            p.push_back({ptr, "a step-time model needs the name of a model profile"});
+        if (table.points.empty())
+            p.push_back({ptr + "/points", "expected at least one measured point"});
+        for (const auto &[i, message] : stepTimeProblems(table))
+            p.push_back({idx(ptr + "/points", i), message});
+    }
+
     return p;
 }
 

@@ -106,6 +106,39 @@ double jobComputeSeconds(const Job &job, const JobPlacement &placement, const Cl
     return slowest >= 0 ? slowest : job.model.computeSecondsPerIteration;
 }
 
+std::vector<int> workerGpusPerNode(const Job &job, const JobPlacement &placement)
+{
+    std::vector<std::string> order;
+    std::vector<int> gpus;
+    for (const TaskAssignment &a : placement.tasks) {
+        if (!computes(a.role))
+            continue;
+        const TaskGroup &g = job.tasks[std::size_t(a.group)];
+        if (g.gpus <= 0)
+            continue;
+        auto it = std::find(order.begin(), order.end(), a.node);
+        if (it == order.end()) {
+            order.push_back(a.node);
+            gpus.push_back(g.gpus);
+        } else {
+            gpus[std::size_t(it - order.begin())] += g.gpus;
+        }
+    }
+    return gpus;
+}
+
+std::optional<StepTimeEstimate>
+measuredStepTime(const Job &job, const JobPlacement &placement,
+                 const std::map<std::string, StepTimeTable> &models)
+{
+    if (models.empty())
+        return std::nullopt;
+    auto it = models.find(job.model.name);
+    if (it == models.end())
+        return std::nullopt;
+    return lookupStepTime(it->second, workerGpusPerNode(job, placement), job.model.localBatch);
+}
+
 double iterationSeconds(double compute, double comm, double overlap)
 {
     const double o = std::clamp(overlap, 0.0, 1.0);

@@ -7,9 +7,12 @@
 
 #include "model/cluster.h"
 #include "model/job.h"
+#include "model/step_time_table.h"
 #include "net/topology.h"
 #include "sched/placement.h"
 
+#include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -41,6 +44,16 @@ double workerComputeSeconds(const ModelProfile &model, const Cluster &cluster,
 /// a job without workers uses the reference time).
 double jobComputeSeconds(const Job &job, const JobPlacement &placement, const Cluster &cluster,
                          const std::unordered_map<std::string, int> &nodeIndex);
+
+/// GPUs per node of the job's computing tasks (workers, chief, single; not PS or evaluator),
+/// nodes in the order their first such task appears (the ring order).
+std::vector<int> workerGpusPerNode(const Job &job, const JobPlacement &placement);
+
+/// The measured step time of the job on this placement when `models` has a table for the
+/// job's model name (model/step_time_table.h for the rule), else nullopt.
+std::optional<StepTimeEstimate>
+measuredStepTime(const Job &job, const JobPlacement &placement,
+                 const std::map<std::string, StepTimeTable> &models);
 
 /// Seconds per iteration from compute and communication with overlap factor o in [0, 1]:
 /// max(compute, comm) * o + (compute + comm) * (1 - o). o = 0 runs them one after the other,

@@ -34,6 +34,7 @@ struct Simulator::Impl
         std::vector<SimFlow> flows;
         std::vector<int> flowIds;
         double compute = 0;
+        std::optional<double> measured; ///< step time from the model's measured table
         double iterT = kInf;
         double remaining = 0; ///< iterations
         double lastUpdate = 0;
@@ -253,6 +254,9 @@ struct Simulator::Impl
         js.linkPerIter.assign(links.begin(), links.end());
         js.pairPerIter.assign(pairs.begin(), pairs.end());
         js.compute = jobComputeSeconds(job, js.placement, sc.cluster, nodeIdx);
+        js.measured.reset();
+        if (auto m = measuredStepTime(job, js.placement, sc.stepTimeModels))
+            js.measured = m->stepSeconds;
 
         js.gpuShare = js.busyWatts = js.idleWatts = js.pricePerHour = 0;
         std::string nodes;
@@ -305,7 +309,9 @@ struct Simulator::Impl
             if (js.state != State::Running)
                 continue;
             const bool fresh = std::binary_search(started.begin(), started.end(), i);
-            const double t = iterationSeconds(js.compute, commSeconds(js), sc.settings.overlap);
+            const double t = js.measured ? *js.measured
+                                         : iterationSeconds(js.compute, commSeconds(js),
+                                                            sc.settings.overlap);
             if (!fresh && t == js.iterT)
                 continue;
             advance(i);
@@ -507,8 +513,11 @@ struct Simulator::Impl
                 }
                 for (int id : ids)
                     isoNet.removeFlow(id);
-                const double it = iterationSeconds(
-                    jobComputeSeconds(job, jp, sc.cluster, nodeIdx), comm, sc.settings.overlap);
+                const auto measured = measuredStepTime(job, jp, sc.stepTimeModels);
+                const double it =
+                    measured ? measured->stepSeconds
+                             : iterationSeconds(jobComputeSeconds(job, jp, sc.cluster, nodeIdx),
+                                                comm, sc.settings.overlap);
                 if (!std::isinf(it))
                     result.jobs[i].isolatedSeconds = double(job.model.iterations) * it;
             }

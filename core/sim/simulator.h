@@ -13,7 +13,10 @@
 // completion moves by exactly the remaining iterations times the new iteration time.
 // Iteration time = iterationSeconds(compute, comm, Settings::overlap), where compute is the
 // slowest worker's seconds per iteration and comm the slowest flow's bytes at its rate plus
-// its route latency (the flows of one iteration run concurrently).
+// its route latency (the flows of one iteration run concurrently). A job whose model has a
+// measured step-time model (Scenario::stepTimeModels) takes the table's step time for its
+// placement instead (sync included, so no modelled communication is added and network
+// contention does not change it); its flows still load the links with the same bytes.
 //
 // Energy: node base watts and idle GPU watts all the time (nodes that are down draw
 // nothing), busy watts on allocated GPU shares while their job runs, all x PUE, priced by

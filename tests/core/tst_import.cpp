@@ -65,7 +65,7 @@ private slots:
         QCOMPARE(names, QStringList({"k8s-nodes", "slurm", "scontrol-nodes", "helios-gpus",
                                      "alibaba-gpu2023",
                                      "alibaba-pai2020", "philly", "philly-pollux", "pollux",
-                                     "helios", "gavel", "tiresias", "csv-mapping"}));
+                                     "pollux-throughput", "helios", "gavel", "tiresias", "csv-mapping"}));
         QVERIFY(!findImporter("nonsense"));
     }
 

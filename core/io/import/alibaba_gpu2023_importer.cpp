@@ -109,11 +109,10 @@ Result<ImportReport> AlibabaGpu2023Importer::read(const std::vector<ImportInput>
         if (!probe)
             return probe.problems();
         const bool isNodes = probe->hasColumn("sn");
-        auto table = CsvTable::withHeader(
-            in.text, in.name,
-            isNodes ? std::vector<std::string>{"sn", "cpu_milli", "memory_mib", "gpu", "model"}
-                    : std::vector<std::string>{"name", "cpu_milli", "memory_mib", "num_gpu",
-                                               "gpu_milli", "creation_time"});
+        auto table = openCsvInput(
+            in, isNodes ? std::vector<std::string>{"sn", "cpu_milli", "memory_mib", "gpu", "model"}
+                        : std::vector<std::string>{"name", "cpu_milli", "memory_mib", "num_gpu",
+                                                   "gpu_milli", "creation_time"});
         if (!table)
             return table.problems();
         if ((isNodes && haveNodes) || (!isNodes && havePods))

@@ -69,7 +69,7 @@ Result<ImportReport> AlibabaPai2020Importer::read(const std::vector<ImportInput>
                 in.name + ":" + std::to_string(probe->front().line),
                 "expected 5 fields (machine_spec), 6 (job) or 10 (task), found " +
                     std::to_string(width));
-        auto table = CsvTable::withColumns(in.text, in.name, *cols);
+        auto table = CsvTable::withColumns(in.text, in.name, *cols, ',', true, in.progress);
         if (!table)
             return table.problems();
         reportBadRows(table.value(), report);

@@ -92,6 +92,7 @@ Result<ImportReport> CsvMappingImporter::read(const std::vector<ImportInput> &in
     auto mapping = readMapping(inputs.front());
     if (!mapping)
         return mapping.problems();
+    inputs.front().done();
     const Mapping &m = mapping.value();
     ImportReport report;
     report.format = name();
@@ -104,7 +105,7 @@ Result<ImportReport> CsvMappingImporter::read(const std::vector<ImportInput> &in
             std::vector<std::string> required;
             for (const auto &[role, c] : m.columns)
                 required.push_back(c);
-            table = CsvTable::withHeader(in.text, in.name, required, m.delimiter);
+            table = CsvTable::withHeader(in.text, in.name, required, m.delimiter, in.progress);
         } else {
             auto probe = CsvReader(m.delimiter).read(in.text, in.name);
             if (!probe)
@@ -122,7 +123,7 @@ Result<ImportReport> CsvMappingImporter::read(const std::vector<ImportInput> &in
                             std::to_string(width == 0 ? 0 : width - 1) + " (" + in.name + " has " +
                             std::to_string(width) + " fields)");
             }
-            table = CsvTable::withColumns(in.text, in.name, names, m.delimiter);
+            table = CsvTable::withColumns(in.text, in.name, names, m.delimiter, true, in.progress);
         }
         if (!table)
             return table.problems();

@@ -2,8 +2,10 @@
 
 namespace cb {
 
-Result<std::vector<CsvRow>> CsvReader::read(const std::string &input, const std::string &file) const
+Result<std::vector<CsvRow>> CsvReader::read(const std::string &input, const std::string &file,
+                                            const ReadProgress &progress) const
 {
+    std::size_t nextReport = progress ? kProgressStep : std::string::npos;
     std::vector<CsvRow> rows;
     std::size_t i = 0;
     if (input.compare(0, 3, "\xEF\xBB\xBF") == 0)
@@ -23,6 +25,10 @@ Result<std::vector<CsvRow>> CsvReader::read(const std::string &input, const std:
             rows.push_back(std::move(row));
         row = CsvRow();
         rowHasContent = false;
+        if (i >= nextReport) {
+            progress(i);
+            nextReport = (i / kProgressStep + 1) * kProgressStep;
+        }
     };
     const std::size_t n = input.size();
     while (i < n) {
@@ -75,6 +81,8 @@ Result<std::vector<CsvRow>> CsvReader::read(const std::string &input, const std:
     }
     if (rowHasContent || !field.empty())
         endRow();
+    if (progress)
+        progress(n);
     return rows;
 }
 

@@ -5,10 +5,16 @@
 
 #include "util/result.h"
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace cb {
+
+/// Told how many bytes of a text have been read: called at most once per 64 KiB and once at
+/// the end with the text's size; the values never decrease.
+using ReadProgress = std::function<void(std::size_t bytesRead)>;
 
 struct CsvRow
 {
@@ -24,8 +30,12 @@ public:
     {}
 
     /// Splits `text` into rows. Fails only on a quoted field that never closes, naming
-    /// `file` and the line where it opened.
-    Result<std::vector<CsvRow>> read(const std::string &text, const std::string &file) const;
+    /// `file` and the line where it opened. `progress`, if set, follows the bytes read.
+    Result<std::vector<CsvRow>> read(const std::string &text, const std::string &file,
+                                     const ReadProgress &progress = {}) const;
+
+    /// Bytes between two progress calls.
+    static constexpr std::size_t kProgressStep = 64 * 1024;
 
 private:
     char m_delimiter;

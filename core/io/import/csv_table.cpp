@@ -7,9 +7,10 @@ namespace cb {
 using namespace importtext;
 
 Result<CsvTable> CsvTable::withHeader(const std::string &text, const std::string &file,
-                                      const std::vector<std::string> &required, char delimiter)
+                                      const std::vector<std::string> &required, char delimiter,
+                                      const ReadProgress &progress)
 {
-    auto rows = CsvReader(delimiter).read(text, file);
+    auto rows = CsvReader(delimiter).read(text, file, progress);
     if (!rows)
         return rows.problems();
     if (rows->empty())
@@ -38,9 +39,9 @@ Result<CsvTable> CsvTable::withHeader(const std::string &text, const std::string
 
 Result<CsvTable> CsvTable::withColumns(const std::string &text, const std::string &file,
                                        const std::vector<std::string> &columns, char delimiter,
-                                       bool quoting)
+                                       bool quoting, const ReadProgress &progress)
 {
-    auto rows = CsvReader(delimiter, quoting).read(text, file);
+    auto rows = CsvReader(delimiter, quoting).read(text, file, progress);
     if (!rows)
         return rows.problems();
     CsvTable t;

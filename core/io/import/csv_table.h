@@ -18,13 +18,15 @@ class CsvTable
 public:
     /// Reads `text` with a header row; fails (naming file and line 1) when a `required`
     /// column is missing. Column names are matched after trimming blanks.
+    /// `progress`, if set, follows the bytes read (CsvReader::read).
     static Result<CsvTable> withHeader(const std::string &text, const std::string &file,
                                        const std::vector<std::string> &required,
-                                       char delimiter = ',');
+                                       char delimiter = ',', const ReadProgress &progress = {});
     /// Reads `text` without a header; `columns` names the fields in order.
     static Result<CsvTable> withColumns(const std::string &text, const std::string &file,
                                         const std::vector<std::string> &columns,
-                                        char delimiter = ',', bool quoting = true);
+                                        char delimiter = ',', bool quoting = true,
+                                        const ReadProgress &progress = {});
 
     const std::string &file() const { return m_file; }
     const std::vector<std::string> &columns() const { return m_columns; }
@@ -61,6 +63,7 @@ public:
     /// An integer in [lo, hi] ("2.5" is a problem). Empty: `fallback` if given, else a problem.
     long long integer(const std::string &column, long long lo, long long hi,
                       std::optional<long long> fallback = std::nullopt);
+    bool hasColumn(const std::string &column) const { return m_table.hasColumn(column); }
     bool ok() const { return m_error.empty(); }
     const std::string &error() const { return m_error; }
     int line() const { return m_row.line; }

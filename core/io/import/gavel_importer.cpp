@@ -34,16 +34,14 @@ Result<ImportReport> GavelImporter::read(const std::vector<ImportInput> &inputs,
                 "found " +
                     std::to_string(width));
         sevenFieldFiles += width == 7;
-        auto table =
-            CsvTable::withColumns(in.text, in.name, width == 10 ? kTen : kSeven, '\t', false);
+        auto table = CsvTable::withColumns(in.text, in.name, width == 10 ? kTen : kSeven, '\t',
+                                           false, in.progress);
         if (!table)
             return table.problems();
-        reportBadRows(table.value(), report);
-        for (const CsvRow &row : table->rows()) {
-            CsvRowReader r(table.value(), row);
+        forEachCsvRow(table.value(), report, [&](CsvRowReader &r) {
             TraceRecord rec;
             rec.file = in.name;
-            rec.line = row.line;
+            rec.line = r.line();
             rec.name = r.text("job_type");
             rec.model = rec.name;
             rec.iterations = r.integer("total_steps", 1, 1000000000000LL);
@@ -54,12 +52,9 @@ Result<ImportReport> GavelImporter::read(const std::vector<ImportInput> &inputs,
                 if (r.number("SLO", -1e15, 1e15) >= 0)
                     ++withSlo;
             }
-            if (!r.ok()) {
-                report.skip(in.name, row.line, r.error());
-                continue;
-            }
-            builder.add(std::move(rec));
-        }
+            if (r.ok())
+                builder.add(std::move(rec));
+        });
     }
     builder.finish(report);
     if (sevenFieldFiles > 0)

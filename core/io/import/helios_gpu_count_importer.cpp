@@ -42,7 +42,7 @@ Result<ImportReport> HeliosGpuCountImporter::read(const std::vector<ImportInput>
     report.format = name();
     std::string text = in.text;
     importtext::stripBom(text);
-    auto table = CsvTable::withHeader(text, in.name, {"date"});
+    auto table = CsvTable::withHeader(text, in.name, {"date"}, ',', in.progress);
     if (!table)
         return table.problems();
     std::vector<std::string> vcs;

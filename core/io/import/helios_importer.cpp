@@ -31,44 +31,40 @@ Result<ImportReport> HeliosImporter::read(const std::vector<ImportInput> &inputs
     TraceBuilder builder(name(), options);
     std::size_t cpuOnly = 0;
     for (const ImportInput &in : inputs) {
-        auto table = CsvTable::withHeader(in.text, in.name, {"job_id", "gpu_num", "submit_time"});
-        if (!table)
-            return table.problems();
-        reportBadRows(table.value(), report);
-        for (const CsvRow &row : table->rows()) {
-            CsvRowReader r(table.value(), row);
-            TraceRecord rec;
-            rec.file = in.name;
-            rec.line = row.line;
-            rec.id = r.text("job_id");
-            if (rec.id.empty())
-                r.fail("column job_id is empty");
-            rec.name = rec.id;
-            rec.gpus = int(r.integer("gpu_num", 0, 100000));
-            if (table->hasColumn("cpu_num"))
-                if (double c = r.number("cpu_num", 0, 1e7, 0.0); c > 0)
-                    rec.cpus = c;
-            if (table->hasColumn("node_num"))
-                rec.workers = int(r.integer("node_num", 0, 100000, 0));
-            const auto submit = timeField(r, "submit_time");
-            if (!submit && r.ok())
-                r.fail("column submit_time is empty");
-            rec.submitSeconds = submit.value_or(0);
-            if (table->hasColumn("duration") && !r.text("duration").empty()) {
-                rec.durationSeconds = r.number("duration", 0, 1e15);
-            } else {
-                const auto start = timeField(r, "start_time");
-                const auto end = timeField(r, "end_time");
-                if (start && end && *end >= *start)
-                    rec.durationSeconds = *end - *start;
-            }
-            if (!r.ok()) {
-                report.skip(in.name, row.line, r.error());
-                continue;
-            }
-            cpuOnly += rec.gpus == 0;
-            builder.add(std::move(rec));
-        }
+        const Status read =
+            readCsvInput(in, {"job_id", "gpu_num", "submit_time"}, report, [&](CsvRowReader &r) {
+                TraceRecord rec;
+                rec.file = in.name;
+                rec.line = r.line();
+                rec.id = r.text("job_id");
+                if (rec.id.empty())
+                    r.fail("column job_id is empty");
+                rec.name = rec.id;
+                rec.gpus = int(r.integer("gpu_num", 0, 100000));
+                if (r.hasColumn("cpu_num"))
+                    if (double c = r.number("cpu_num", 0, 1e7, 0.0); c > 0)
+                        rec.cpus = c;
+                if (r.hasColumn("node_num"))
+                    rec.workers = int(r.integer("node_num", 0, 100000, 0));
+                const auto submit = timeField(r, "submit_time");
+                if (!submit && r.ok())
+                    r.fail("column submit_time is empty");
+                rec.submitSeconds = submit.value_or(0);
+                if (r.hasColumn("duration") && !r.text("duration").empty()) {
+                    rec.durationSeconds = r.number("duration", 0, 1e15);
+                } else {
+                    const auto start = timeField(r, "start_time");
+                    const auto end = timeField(r, "end_time");
+                    if (start && end && *end >= *start)
+                        rec.durationSeconds = *end - *start;
+                }
+                if (!r.ok())
+                    return;
+                cpuOnly += rec.gpus == 0;
+                builder.add(std::move(rec));
+            });
+        if (!read)
+            return read.problems();
     }
     builder.finish(report);
     if (cpuOnly > 0)

@@ -95,6 +95,11 @@ void addImportedJobs(Scenario &scenario, ImportReport &report)
     if (renamed > 0)
         report.assume(std::to_string(renamed) + " job ids were already in the scenario: "
                                                 "suffix ~N added");
+    for (const auto &[model, table] : report.stepTimeModels) {
+        if (scenario.stepTimeModels.count(model))
+            report.assume("the scenario's step-time model for \"" + model + "\" was replaced");
+        scenario.stepTimeModels[model] = table;
+    }
 }
 
 } // namespace cb

@@ -14,7 +14,9 @@ Cluster defaultImportCluster();
 
 /// Adds report.jobs to `scenario`: GPU-type requirements the cluster cannot meet are
 /// dropped (reported), jobs with a task no node can hold are skipped (reported with their
-/// source line), ids already used get a suffix "~2", "~3" (reported).
+/// source line), ids already used get a suffix "~2", "~3" (reported). Measured step-time
+/// models in the report are attached to the scenario, replacing one of the same model name
+/// (reported).
 void addImportedJobs(Scenario &scenario, ImportReport &report);
 
 } // namespace cb

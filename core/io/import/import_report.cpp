@@ -29,6 +29,8 @@ std::string ImportReport::toText() const
     if (cluster)
         s << " " << cluster->nodes.size() << " nodes, " << cluster->totalGpus() << " GPUs, "
           << cluster->switches.size() << " switches;";
+    for (const auto &[model, table] : stepTimeModels)
+        s << " step-time model for " << model << " (" << table.points.size() << " points);";
     s << " " << jobs.size() << " jobs, " << skipped.size() << " skipped rows\n";
     for (const ImportNote &n : skipped)
         s << "skipped " << n.toString() << "\n";
@@ -45,6 +47,12 @@ nlohmann::ordered_json ImportReport::toJson() const
         j["nodes"] = cluster->nodes.size();
         j["gpus"] = cluster->totalGpus();
         j["switches"] = cluster->switches.size();
+    }
+    if (!stepTimeModels.empty()) {
+        nlohmann::ordered_json m;
+        for (const auto &[model, table] : stepTimeModels)
+            m[model] = table.points.size();
+        j["step_time_points"] = m;
     }
     j["jobs"] = jobs.size();
     j["skipped"] = nlohmann::ordered_json::array();

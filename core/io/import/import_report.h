@@ -4,9 +4,11 @@
 
 #include "model/cluster.h"
 #include "model/job.h"
+#include "model/step_time_table.h"
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +35,8 @@ struct ImportReport
     std::vector<ImportNote> jobOrigins;   ///< parallel to jobs: where each job came from
     std::vector<ImportNote> skipped;      ///< rows not imported, with the reason
     std::vector<std::string> assumptions; ///< defaults chosen where the input said nothing
+    /// Measured step-time tables by model profile name (pollux-throughput).
+    std::map<std::string, StepTimeTable> stepTimeModels{};
 
     void skip(const std::string &file, int line, std::string reason);
     void assume(std::string what);

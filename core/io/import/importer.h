@@ -3,9 +3,12 @@
 // trace), all behind this interface. The GUI, the CLI and the tests reach them through the
 // registry (importer_registry.h), so adding a format touches only this folder.
 
+#include "io/import/csv_reader.h"
 #include "io/import/import_report.h"
 #include "util/result.h"
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,6 +19,15 @@ struct ImportInput
 {
     std::string name;
     std::string text;
+    /// Bytes of `text` read so far (importFiles sets it; may be empty). CSV readers call it
+    /// as they go; importers of JSON, YAML and line formats call done() after each input.
+    ReadProgress progress{};
+
+    void done() const
+    {
+        if (progress)
+            progress(text.size());
+    }
 };
 
 /// Defaults for what traces leave out; every use is stated in the report.
@@ -31,12 +43,19 @@ struct ImportOptions
     /// Day (YYYY-MM-DD) of a daily table to build the cluster from (helios-gpus); empty:
     /// the last day in the file.
     std::string date;
+    /// pollux-throughput: the model profile name the measured table is for; empty: taken
+    /// from the file names (Pollux application names map through the model catalogue).
+    std::string model{};
+    /// Bytes read over all inputs and their total, as reading goes (never decreasing; the
+    /// last call has done == total). Set by the terminal command for its progress bar.
+    std::function<void(std::size_t done, std::size_t total)> progress{};
 };
 
 class Importer
 {
 public:
-    enum class Produces { Cluster, Jobs, ClusterAndJobs };
+    /// ModelData: measured model data (step-time tables) for an existing or new scenario.
+    enum class Produces { Cluster, Jobs, ClusterAndJobs, ModelData };
 
     virtual ~Importer() = default;
     /// Registry key, e.g. "k8s-nodes", "slurm", "philly".

@@ -13,7 +13,11 @@
 #include "io/import/pollux_workload_importer.h"
 #include "io/import/scontrol_nodes_importer.h"
 #include "io/import/slurm_conf_importer.h"
+#include "io/import/pollux_throughput_importer.h"
 #include "io/import/tiresias_importer.h"
+
+#include <algorithm>
+#include <memory>
 
 namespace cb {
 
@@ -27,6 +31,7 @@ const std::vector<const Importer *> &importers()
     static const PhillyJobLogImporter philly;
     static const PhillyPolluxImporter phillyPollux;
     static const PolluxWorkloadImporter pollux;
+    static const PolluxThroughputImporter polluxThroughput;
     static const HeliosImporter helios;
     static const HeliosGpuCountImporter heliosGpus;
     static const GavelImporter gavel;
@@ -34,7 +39,7 @@ const std::vector<const Importer *> &importers()
     static const CsvMappingImporter csvMapping;
     static const std::vector<const Importer *> all = {
         &k8sNodes, &slurm,  &scontrol, &heliosGpus, &alibabaGpu2023, &alibabaPai2020, &philly,
-        &phillyPollux, &pollux, &helios, &gavel, &tiresias, &csvMapping,
+        &phillyPollux, &pollux, &polluxThroughput, &helios, &gavel, &tiresias, &csvMapping,
     };
     return all;
 }
@@ -61,13 +66,30 @@ Result<ImportReport> importFiles(const Importer &importer, const std::vector<std
                                                                   std::to_string(n));
     }
     std::vector<ImportInput> inputs;
+    std::size_t total = 0;
     for (const std::string &p : paths) {
         auto text = readTextFile(p);
         if (!text)
             return text.problems();
-        inputs.push_back({p, std::move(text.value())});
+        total += text->size();
+        inputs.push_back({p, std::move(text.value()), {}});
     }
-    return importer.read(inputs, options);
+    if (options.progress) {
+        // Each input's bytes, offset by the inputs before it; never backwards.
+        auto done = std::make_shared<std::size_t>(0);
+        std::size_t before = 0;
+        for (ImportInput &in : inputs) {
+            in.progress = [&options, done, before, total](std::size_t bytes) {
+                *done = std::max(*done, before + bytes);
+                options.progress(*done, total);
+            };
+            before += in.text.size();
+        }
+    }
+    auto report = importer.read(inputs, options);
+    if (report && options.progress)
+        options.progress(total, total);
+    return report;
 }
 
 } // namespace cb

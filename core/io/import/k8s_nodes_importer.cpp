@@ -289,6 +289,7 @@ Result<ImportReport> K8sNodesImporter::read(const std::vector<ImportInput> &inpu
             return Result<ImportReport>::failure(in.name + ":" + std::to_string(e.mark.line + 1),
                                                  e.msg);
         }
+        in.done();
     }
     if (c.nodes.empty())
         return Result<ImportReport>::failure(inputs.front().name, "no Node could be imported");

@@ -68,6 +68,7 @@ Result<ImportReport> PhillyJobLogImporter::read(const std::vector<ImportInput> &
         auto doc = parseJsonText(in.text);
         if (!doc)
             return Result<ImportReport>::failure(in.name, doc.error());
+        in.done();
         nlohmann::json list = doc.value();
         if (list.is_object())
             list = nlohmann::json::array({list});

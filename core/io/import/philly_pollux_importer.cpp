@@ -11,24 +11,19 @@ Result<ImportReport> PhillyPolluxImporter::read(const std::vector<ImportInput> &
     report.format = name();
     TraceBuilder builder("philly", options);
     for (const ImportInput &in : inputs) {
-        auto table = CsvTable::withHeader(in.text, in.name, {"timestamp", "duration", "num_gpus"});
-        if (!table)
-            return table.problems();
-        reportBadRows(table.value(), report);
-        for (const CsvRow &row : table->rows()) {
-            CsvRowReader r(table.value(), row);
-            TraceRecord rec;
-            rec.file = in.name;
-            rec.line = row.line;
-            rec.submitSeconds = r.number("timestamp", 0, 1e15);
-            rec.durationSeconds = r.number("duration", 0, 1e15);
-            rec.gpus = int(r.integer("num_gpus", 0, 100000));
-            if (!r.ok()) {
-                report.skip(in.name, row.line, r.error());
-                continue;
-            }
-            builder.add(std::move(rec));
-        }
+        const Status read = readCsvInput(
+            in, {"timestamp", "duration", "num_gpus"}, report, [&](CsvRowReader &r) {
+                TraceRecord rec;
+                rec.file = in.name;
+                rec.line = r.line();
+                rec.submitSeconds = r.number("timestamp", 0, 1e15);
+                rec.durationSeconds = r.number("duration", 0, 1e15);
+                rec.gpus = int(r.integer("num_gpus", 0, 100000));
+                if (r.ok())
+                    builder.add(std::move(rec));
+            });
+        if (!read)
+            return read.problems();
     }
     builder.finish(report);
     return report;

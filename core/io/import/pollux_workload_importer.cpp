@@ -11,34 +11,33 @@ Result<ImportReport> PolluxWorkloadImporter::read(const std::vector<ImportInput>
     report.format = name();
     TraceBuilder builder(name(), options);
     for (const ImportInput &in : inputs) {
-        auto table =
-            CsvTable::withHeader(in.text, in.name, {"name", "time", "application", "num_replicas"});
-        if (!table)
-            return table.problems();
-        reportBadRows(table.value(), report);
-        for (const CsvRow &row : table->rows()) {
-            CsvRowReader r(table.value(), row);
-            TraceRecord rec;
-            rec.file = in.name;
-            rec.line = row.line;
-            rec.id = r.text("name");
-            if (rec.id.empty())
-                r.fail("column name is empty");
-            rec.name = rec.id;
-            rec.submitSeconds = r.number("time", 0, 1e15);
-            rec.model = r.text("application");
-            rec.gpus = int(r.integer("num_replicas", 1, 100000));
-            rec.workers = rec.gpus;
-            if (!r.ok()) {
-                report.skip(in.name, row.line, r.error());
-                continue;
-            }
-            builder.add(std::move(rec));
-        }
+        const Status read = readCsvInput(
+            in, {"name", "time", "application", "num_replicas"}, report, [&](CsvRowReader &r) {
+                TraceRecord rec;
+                rec.file = in.name;
+                rec.line = r.line();
+                rec.id = r.text("name");
+                if (rec.id.empty())
+                    r.fail("column name is empty");
+                rec.name = rec.id;
+                rec.submitSeconds = r.number("time", 0, 1e15);
+                rec.model = r.text("application");
+                rec.gpus = int(r.integer("num_replicas", 1, 100000));
+                rec.workers = rec.gpus;
+                // Pollux's batch_size is the job's total: each replica takes its share.
+                if (r.hasColumn("batch_size") && r.ok())
+                    if (long long b = r.integer("batch_size", 1, 100000000, 0); b > 0)
+                        rec.localBatch = int((b + rec.gpus - 1) / rec.gpus);
+                if (r.ok())
+                    builder.add(std::move(rec));
+            });
+        if (!read)
+            return read.problems();
     }
     builder.finish(report);
-    report.assume("num_replicas read as the GPU count, one worker per GPU; batch_size not "
-                  "modelled");
+    report.assume("num_replicas read as the GPU count, one worker per GPU; batch_size split "
+                  "evenly over them (rounded up) as the local batch, which only a measured "
+                  "step-time model (pollux-throughput) reads");
     return report;
 }
 

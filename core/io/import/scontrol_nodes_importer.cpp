@@ -62,6 +62,7 @@ Result<ImportReport> ScontrolNodesImporter::read(const std::vector<ImportInput> 
     std::size_t multiType = 0;
     for (const ImportInput &in : inputs) {
         const std::vector<Record> recs = records(in.text);
+        in.done();
         if (recs.empty())
             return Result<ImportReport>::failure(in.name, "no \"NodeName=\" record found "
                                                           "(expected `scontrol show node` output)");

@@ -440,6 +440,7 @@ Result<ImportReport> SlurmConfImporter::read(const std::vector<ImportInput> &inp
     Files f;
     for (const ImportInput &in : inputs) {
         Lines lines = parseSlurmConfig(in.text);
+        in.done();
         const Kind kind = classify(lines);
         const ImportInput **slot = kind == Kind::Topology ? &f.topology
                                    : kind == Kind::Gres   ? &f.gres

@@ -11,34 +11,29 @@ Result<ImportReport> TiresiasImporter::read(const std::vector<ImportInput> &inpu
     report.format = name();
     TraceBuilder builder(name(), options);
     for (const ImportInput &in : inputs) {
-        auto table = CsvTable::withHeader(in.text, in.name, {"job_id", "num_gpu", "submit_time"});
-        if (!table)
-            return table.problems();
-        reportBadRows(table.value(), report);
-        for (const CsvRow &row : table->rows()) {
-            CsvRowReader r(table.value(), row);
-            TraceRecord rec;
-            rec.file = in.name;
-            rec.line = row.line;
-            rec.id = r.text("job_id");
-            if (rec.id.empty())
-                r.fail("column job_id is empty");
-            rec.gpus = int(r.integer("num_gpu", 0, 1000000));
-            rec.submitSeconds = r.number("submit_time", 0, 1e15);
-            if (table->hasColumn("iterations"))
-                if (long long it = r.integer("iterations", 0, 1000000000000000LL, 0); it > 0)
-                    rec.iterations = it;
-            if (table->hasColumn("duration"))
-                if (double d = r.number("duration", 0, 1e15, -1.0); d >= 0)
-                    rec.durationSeconds = d;
-            rec.model = r.text("model_name");
-            rec.name = rec.model.empty() ? rec.id : rec.model + "-" + rec.id;
-            if (!r.ok()) {
-                report.skip(in.name, row.line, r.error());
-                continue;
-            }
-            builder.add(std::move(rec));
-        }
+        const Status read = readCsvInput(
+            in, {"job_id", "num_gpu", "submit_time"}, report, [&](CsvRowReader &r) {
+                TraceRecord rec;
+                rec.file = in.name;
+                rec.line = r.line();
+                rec.id = r.text("job_id");
+                if (rec.id.empty())
+                    r.fail("column job_id is empty");
+                rec.gpus = int(r.integer("num_gpu", 0, 1000000));
+                rec.submitSeconds = r.number("submit_time", 0, 1e15);
+                if (r.hasColumn("iterations"))
+                    if (long long it = r.integer("iterations", 0, 1000000000000000LL, 0); it > 0)
+                        rec.iterations = it;
+                if (r.hasColumn("duration"))
+                    if (double d = r.number("duration", 0, 1e15, -1.0); d >= 0)
+                        rec.durationSeconds = d;
+                rec.model = r.text("model_name");
+                rec.name = rec.model.empty() ? rec.id : rec.model + "-" + rec.id;
+                if (r.ok())
+                    builder.add(std::move(rec));
+            });
+        if (!read)
+            return read.problems();
     }
     builder.finish(report);
     return report;

@@ -139,6 +139,7 @@ void TraceBuilder::finish(ImportReport &report)
             job.model.computeSecondsPerIteration = m_options.secondsPerIteration;
             job.model.iterations = m_options.defaultIterations;
         }
+        job.model.localBatch = r.localBatch;
         report.jobs.push_back(std::move(job));
         report.jobOrigins.push_back({r.file, r.line, r.id});
     }
@@ -181,12 +182,6 @@ void TraceBuilder::finish(ImportReport &report)
         report.assume(plural(multiWorker, "job") +
                       " with several workers imported as data-parallel all-reduce jobs "
                       "(one worker per GPU unless the trace gives the worker count)");
-}
-
-void reportBadRows(const CsvTable &table, ImportReport &report)
-{
-    for (const auto &[line, reason] : table.badRows())
-        report.skip(table.file(), line, reason);
 }
 
 } // namespace cb

@@ -14,7 +14,7 @@
 //   iteration when both are given); else duration / ImportOptions::secondsPerIteration;
 //   else ImportOptions::defaultIterations. Each case is reported with its job count.
 
-#include "io/import/csv_table.h"
+#include "io/import/csv_rows.h"
 #include "io/import/import_report.h"
 #include "io/import/importer.h"
 
@@ -40,6 +40,7 @@ struct TraceRecord
     std::optional<double> memoryGiB; ///< job total
     std::optional<double> durationSeconds;
     std::optional<long long> iterations;
+    int localBatch = 0; ///< samples per GPU per iteration, when the trace says (0: not)
     std::string model; ///< the trace's model or application name, may be empty
     int priority = 0;
     std::optional<double> dueSeconds; ///< same time base as submitSeconds
@@ -65,8 +66,5 @@ private:
     ImportOptions m_options;
     std::vector<TraceRecord> m_records;
 };
-
-/// Lists the table's rows with a wrong field count as skipped.
-void reportBadRows(const CsvTable &table, ImportReport &report);
 
 } // namespace cb
