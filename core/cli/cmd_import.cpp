@@ -95,13 +95,18 @@ Command importCommand()
         const std::vector<std::string> files(pos.begin() + 1, pos.end());
         ProgressBar bar(io, "import " + importer->name() + " (KiB)");
         options.progress = [&bar](std::size_t done, std::size_t total) {
-            bar.update((long long)(done / 1024), (long long)((total + 1023) / 1024));
+            const auto kib = [](std::size_t bytes) { return (long long)((bytes + 1023) / 1024); };
+            bar.update(done >= total ? kib(total) : (long long)(done / 1024), kib(total));
         };
         auto imported = importFiles(*importer, files, options);
         bar.finish();
         if (!imported)
             return fail(io, json, ExitBadInput, imported.error());
         ImportReport report = std::move(imported.value());
+        // Checking and writing a big trace takes longer than reading it: say so on a terminal.
+        if (io.errIsTerminal && report.jobs.size() >= 10000)
+            io.err << "import " << importer->name() << ": checking " << report.jobs.size()
+                   << " jobs and writing " << args.value("out") << " ..." << std::endl;
 
         Scenario scenario;
         std::string base = files.front();
