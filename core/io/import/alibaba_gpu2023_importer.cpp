@@ -15,8 +15,7 @@ Status readNodes(const CsvTable &t, ImportReport &report)
     Cluster c;
     std::set<std::string> ids;
     std::size_t untyped = 0;
-    for (const CsvRow &row : t.rows()) {
-        CsvRowReader r(t, row);
+    forEachCsvRow(t, report, [&](CsvRowReader &r) {
         Node n;
         n.id = r.text("sn");
         if (n.id.empty())
@@ -27,10 +26,8 @@ Status readNodes(const CsvTable &t, ImportReport &report)
         n.memoryGiB = r.number("memory_mib", 1, 1e12) / 1024.0;
         n.gpus = int(r.integer("gpu", 0, 1024));
         n.gpuType = n.gpus > 0 ? r.text("model") : std::string();
-        if (!r.ok()) {
-            report.skip(t.file(), row.line, r.error());
-            continue;
-        }
+        if (!r.ok())
+            return;
         if (n.gpus > 0 && n.gpuType.empty()) {
             n.gpuType = "unknown-gpu";
             ++untyped;
@@ -40,7 +37,7 @@ Status readNodes(const CsvTable &t, ImportReport &report)
         n.labels["kubernetes.io/hostname"] = n.id;
         ids.insert(n.id);
         c.nodes.push_back(std::move(n));
-    }
+    });
     if (c.nodes.empty())
         return Status::failure(t.file(), "no node rows could be imported");
     if (untyped > 0)
@@ -55,11 +52,10 @@ Status readNodes(const CsvTable &t, ImportReport &report)
 void readPods(const CsvTable &t, TraceBuilder &builder, ImportReport &report, std::size_t &shared,
               std::size_t &anyOf, std::size_t &cpuOnly)
 {
-    for (const CsvRow &row : t.rows()) {
-        CsvRowReader r(t, row);
+    forEachCsvRow(t, report, [&](CsvRowReader &r) {
         TraceRecord rec;
         rec.file = t.file();
-        rec.line = row.line;
+        rec.line = r.line();
         rec.id = r.text("name");
         if (rec.id.empty())
             r.fail("column name is empty");
@@ -72,10 +68,8 @@ void readPods(const CsvTable &t, TraceBuilder &builder, ImportReport &report, st
         rec.submitSeconds = r.number("creation_time", 0, 1e15);
         const double scheduled = r.number("scheduled_time", 0, 1e15, -1.0);
         const double deleted = r.number("deletion_time", 0, 1e15, -1.0);
-        if (!r.ok()) {
-            report.skip(t.file(), row.line, r.error());
-            continue;
-        }
+        if (!r.ok())
+            return;
         if (rec.gpus == 1 && milli > 0 && milli < 1000) {
             rec.gpuFraction = milli / 1000.0;
             ++shared;
@@ -91,7 +85,7 @@ void readPods(const CsvTable &t, TraceBuilder &builder, ImportReport &report, st
             rec.durationSeconds = deleted - scheduled;
         cpuOnly += rec.gpus == 0;
         builder.add(std::move(rec));
-    }
+    });
 }
 
 } // namespace
@@ -119,7 +113,6 @@ Result<ImportReport> AlibabaGpu2023Importer::read(const std::vector<ImportInput>
             return Result<ImportReport>::failure(
                 in.name, std::string("a second ") + (isNodes ? "node" : "pod") +
                              " file; give one node CSV and/or one pod CSV");
-        reportBadRows(table.value(), report);
         if (isNodes) {
             haveNodes = true;
             if (auto s = readNodes(table.value(), report); !s)

@@ -72,12 +72,10 @@ Result<ImportReport> AlibabaPai2020Importer::read(const std::vector<ImportInput>
         auto table = CsvTable::withColumns(in.text, in.name, *cols, ',', true, in.progress);
         if (!table)
             return table.problems();
-        reportBadRows(table.value(), report);
         if (cols == &kMachine) {
             haveMachines = true;
             std::set<std::string> ids;
-            for (const CsvRow &row : table->rows()) {
-                CsvRowReader r(table.value(), row);
+            forEachCsvRow(table.value(), report, [&](CsvRowReader &r) {
                 Node n;
                 n.id = r.text("machine");
                 if (n.id.empty() || ids.count(n.id))
@@ -86,35 +84,29 @@ Result<ImportReport> AlibabaPai2020Importer::read(const std::vector<ImportInput>
                 n.cpus = r.number("cap_cpu", 1, 1e7);
                 n.memoryGiB = r.number("cap_mem", 1, 1e9);
                 n.gpus = int(r.integer("cap_gpu", 0, 1024));
-                if (!r.ok()) {
-                    report.skip(in.name, row.line, r.error());
-                    continue;
-                }
+                if (!r.ok())
+                    return;
                 n.gpuType = n.gpus > 0 ? r.text("gpu_type") : std::string();
                 if (n.gpus > 0 && n.gpuType.empty())
                     n.gpuType = "unknown-gpu";
                 n.labels["kubernetes.io/hostname"] = n.id;
                 ids.insert(n.id);
                 cluster.nodes.push_back(std::move(n));
-            }
+            });
         } else if (cols == &kJob) {
             haveJobs = true;
-            for (const CsvRow &row : table->rows()) {
-                CsvRowReader r(table.value(), row);
+            forEachCsvRow(table.value(), report, [&](CsvRowReader &r) {
                 const std::string id = r.text("job_name");
                 const double start = r.number("start_time", 0, 1e15);
                 if (id.empty())
                     r.fail("column job_name is empty");
-                if (!r.ok()) {
-                    report.skip(in.name, row.line, r.error());
-                    continue;
-                }
+                if (!r.ok())
+                    return;
                 jobSubmit.emplace(id, start);
-            }
+            });
         } else {
             haveTasks = true;
-            for (const CsvRow &row : table->rows()) {
-                CsvRowReader r(table.value(), row);
+            forEachCsvRow(table.value(), report, [&](CsvRowReader &r) {
                 const std::string id = r.text("job_name");
                 if (id.empty())
                     r.fail("column job_name is empty");
@@ -126,15 +118,11 @@ Result<ImportReport> AlibabaPai2020Importer::read(const std::vector<ImportInput>
                 const double planGpu = r.number("plan_gpu", 0, 1e8, 0.0);
                 const double start = r.number("start_time", 0, 1e15, -1.0);
                 const double end = r.number("end_time", 0, 1e15, -1.0);
-                if (!r.ok()) {
-                    report.skip(in.name, row.line, r.error());
-                    continue;
-                }
+                if (!r.ok())
+                    return;
                 if (start < 0) {
-                    report.skip(in.name, row.line,
-                                "task never started (start_time empty): "
-                                "no submit time");
-                    continue;
+                    r.fail("task never started (start_time empty): no submit time");
+                    return;
                 }
                 if (g.cpus <= 0)
                     g.cpus = 0.01;
@@ -157,12 +145,12 @@ Result<ImportReport> AlibabaPai2020Importer::read(const std::vector<ImportInput>
                 PaiJob &job = jobs[id];
                 if (job.groups.empty()) {
                     job.file = in.name;
-                    job.line = row.line;
+                    job.line = r.line();
                 }
                 job.start = job.start < 0 ? start : std::min(job.start, start);
                 job.end = std::max(job.end, end);
                 job.groups.push_back(g);
-            }
+            });
         }
     }
     if (haveMachines) {
