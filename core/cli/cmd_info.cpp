@@ -59,6 +59,17 @@ nlohmann::ordered_json scenarioSummary(const Scenario &s)
     j["jobs_by_kind"] = kinds;
     j["tasks"] = tasks;
     j["gpus_requested"] = gpus;
+    if (!s.stepTimeModels.empty()) {
+        // Measured step-time models: points, and how many jobs of that model will use them.
+        nlohmann::ordered_json models;
+        for (const auto &[model, table] : s.stepTimeModels) {
+            std::size_t users = 0;
+            for (const Job &job : s.jobs)
+                users += job.model.name == model;
+            models[model] = {{"points", table.points.size()}, {"jobs", users}};
+        }
+        j["step_time_models"] = models;
+    }
     return j;
 }
 
@@ -118,6 +129,10 @@ Command infoCommand()
         }
         io.out << (sep == ", " ? ")" : "") << "; " << j["tasks"].get<int>() << " tasks, "
                << j["gpus_requested"].get<int>() << " GPUs requested\n";
+        if (j.contains("step_time_models"))
+            for (const auto &[model, m] : j["step_time_models"].items())
+                io.out << "Step times   " << model << ": measured, " << m["points"].get<std::size_t>()
+                       << " points, used by " << m["jobs"].get<std::size_t>() << " jobs\n";
         return int(ExitOk);
     };
     return c;

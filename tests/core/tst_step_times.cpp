@@ -525,6 +525,13 @@ private slots:
         QVERIFY(first);
         QCOMPARE(first->model.name, std::string("resnet18"));
         QCOMPARE(first->model.localBatch, 342);
+        // info counts the table and the jobs that will use it.
+        p.start(CB_CLUSTERBENCH, {"info", "--json", s2});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const auto info = nlohmann::json::parse(p.readAllStandardOutput().toStdString());
+        QCOMPARE(info["step_time_models"]["resnet18"]["points"].get<int>(), 1512);
+        QCOMPARE(info["step_time_models"]["resnet18"]["jobs"].get<int>(), cifar);
 
         // Bad input: exit 2 with the file and line.
         const QString bad = dir.filePath("cifar10_placements.csv");
