@@ -374,8 +374,11 @@ private slots:
                   "import json,sys\n"
                   "try:\n import jsonschema\nexcept ImportError:\n print('SKIP'); sys.exit(0)\n"
                   "v=jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))\n"
-                  "e=sorted(v.iter_errors(json.load(open(sys.argv[2]))),key=str)\n"
-                  "print(e[0].message if e else 'OK')\n",
+                  "d=json.load(open(sys.argv[2]))\n"
+                  "e=sorted(v.iter_errors(d),key=str)\n"
+                  "d['step_time_models']['resnet18']['points'][0]['nodes']=1\n"
+                  "bad=list(v.iter_errors(d))\n"
+                  "print(e[0].message if e else 'OK' if bad else 'placement+nodes accepted')\n",
                   CB_SOURCE_DIR "/core/io/scenario.schema.json", file});
         QVERIFY(py.waitForFinished(60000));
         const QString out = QString::fromUtf8(py.readAllStandardOutput()).trimmed();
