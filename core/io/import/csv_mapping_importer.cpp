@@ -127,10 +127,8 @@ Result<ImportReport> CsvMappingImporter::read(const std::vector<ImportInput> &in
         }
         if (!table)
             return table.problems();
-        reportBadRows(table.value(), report);
         auto has = [&](const char *role) { return col.count(role) > 0; };
-        for (const CsvRow &row : table->rows()) {
-            CsvRowReader r(table.value(), row);
+        forEachCsvRow(table.value(), report, [&](CsvRowReader &r) {
             auto time = [&](const char *role) -> std::optional<double> {
                 const std::string t = r.text(col[role]);
                 if (t.empty())
@@ -146,7 +144,7 @@ Result<ImportReport> CsvMappingImporter::read(const std::vector<ImportInput> &in
             };
             TraceRecord rec;
             rec.file = in.name;
-            rec.line = row.line;
+            rec.line = r.line();
             if (has("id"))
                 rec.id = r.text(col["id"]);
             rec.name = has("name") ? r.text(col["name"]) : rec.id;
@@ -185,12 +183,10 @@ Result<ImportReport> CsvMappingImporter::read(const std::vector<ImportInput> &in
                     rec.memoryGiB = g;
             if (has("workers"))
                 rec.workers = int(r.integer(col["workers"], 0, 100000, 0));
-            if (!r.ok()) {
-                report.skip(in.name, row.line, r.error());
-                continue;
-            }
+            if (!r.ok())
+                return;
             builder.add(std::move(rec));
-        }
+        });
     }
     builder.finish(report);
     if (!m.columns.count("gpus"))

@@ -56,15 +56,13 @@ Result<ImportReport> HeliosGpuCountImporter::read(const std::vector<ImportInput>
         return Result<ImportReport>::failure("--date", "expected a day as YYYY-MM-DD, found \"" +
                                                            options.date + "\"");
 
-    reportBadRows(table.value(), report);
     std::map<std::string, Day> days; // by date
     std::string previous;
     std::size_t outOfOrder = 0;
-    for (const CsvRow &row : table->rows()) {
-        CsvRowReader r(table.value(), row);
+    forEachCsvRow(table.value(), report, [&](CsvRowReader &r) {
         Day d;
         d.date = r.text("date");
-        d.line = row.line;
+        d.line = r.line();
         if (!isDate(d.date))
             r.fail("column date: expected YYYY-MM-DD, found \"" + d.date + "\"");
         long long sum = 0;
@@ -81,15 +79,13 @@ Result<ImportReport> HeliosGpuCountImporter::read(const std::vector<ImportInput>
         if (r.ok() && days.count(d.date))
             r.fail("date " + d.date + " again (first on line " + std::to_string(days[d.date].line) +
                    ")");
-        if (!r.ok()) {
-            report.skip(in.name, row.line, r.error());
-            continue;
-        }
+        if (!r.ok())
+            return;
         if (!previous.empty() && d.date < previous)
             ++outOfOrder;
         previous = std::max(previous, d.date);
         days.emplace(d.date, std::move(d));
-    }
+    });
     if (days.empty())
         return Result<ImportReport>::failure(in.name, "no usable day in the file");
     if (outOfOrder > 0)
