@@ -66,17 +66,19 @@ void printLog(const DecisionLog &log, std::ostream &out)
         out << header.str() << "total\n";
         for (const CandidateRow &r : d.rows) {
             out << "    " << pad(log.nodeNames[std::size_t(r.node)], 14);
-            if (!r.feasible) {
-                out << "filtered: " << r.reason << "\n";
+            if (!r.feasible()) {
+                out << "filtered: " << log.reason(r) << "\n";
                 continue;
             }
-            for (std::size_t p = 0; p < r.raw.size(); ++p) {
+            for (std::size_t p = 0; p < log.pluginNames.size(); ++p) {
                 std::ostringstream cell;
-                cell << r.raw[p] << "x" << log.weights[p];
+                cell << d.rawScore(r, p) << "x" << log.weights[p];
                 out << pad(cell.str(), std::max<std::size_t>(log.pluginNames[p].size() + 2, 8));
             }
             out << r.total << "\n";
         }
+        if (const std::string more = log.omittedSummary(d, std::size_t(-1)); !more.empty())
+            out << "    " << more << "\n";
     }
     for (const JobEvent &e : log.events)
         out << "event after #" << e.afterDecision << ": " << e.jobId << ": " << e.what << "\n";
@@ -88,7 +90,8 @@ Command placeCommand()
 {
     Command c;
     c.name = "place";
-    c.synopsis = "place SCENARIO --policy P [--seed S] [--policy-file F] [--json] [--log]";
+    c.synopsis = "place SCENARIO --policy P [--seed S] [--policy-file F] [--json] [--log] "
+                 "[--log-detail D]";
     c.summary = "Place every queued job with a policy; show each task's node and the traffic";
     c.description =
         "Jobs are offered in the policy's queue order to a cluster that fills up; a job that "
@@ -102,7 +105,8 @@ Command placeCommand()
                  {"seed", "S", "seed for tie-breaks and the random plugin"},
                  {"policy-file", "F", "JSON file with more policy presets"},
                  {"json", "", "print placement, traffic (and log) as JSON"},
-                 {"log", "", "include the decision log (nodes x plugins per decision)"}};
+                 {"log", "", "include the decision log (nodes x plugins per decision)"},
+                 logDetailOption()};
     for (const Option &o : runSavingOptions())
         c.options.push_back(o);
     c.run = [](const Args &args, Io &io) {
@@ -115,7 +119,11 @@ Command placeCommand()
         if (!workspace)
             return int(ExitBadInput);
         const Topology topo(s.cluster);
+        auto detail = readLogDetail(args, io, "place");
+        if (!detail)
+            return int(ExitBadInput);
         DecisionLog log;
+        log.detail = *detail;
         const bool withLog = args.flag("log");
         const Placement placement = placeScenario(s, topo, policy, input->seed,
                                                   withLog || *workspace ? &log : nullptr);

@@ -152,7 +152,8 @@ Command stepCommand()
 {
     Command c;
     c.name = "step";
-    c.synopsis = "step SCENARIO --policy P [--seed S] [--script KEYS] [--width W] [--height H]";
+    c.synopsis = "step SCENARIO --policy P [--seed S] [--script KEYS] [--width W] [--height H] "
+                 "[--log-detail D]";
     c.summary = "Step through a placement's decisions in the terminal (scores and traffic)";
     c.description =
         "Places the scenario's queue with the policy and shows one decision at a time: the "
@@ -172,7 +173,8 @@ Command stepCommand()
                  {"height", "H", "frame height without a terminal (default $LINES or 40)"},
                  {"color", "", "ANSI colours even without a terminal"},
                  {"no-color", "", "no ANSI colours even on a terminal"},
-                 {"json", "", "with --script: print the final decision as JSON"}};
+                 {"json", "", "with --script: print the final decision as JSON"},
+                 logDetailOption()};
     c.run = [](const Args &args, Io &io) {
         auto input = readPolicyInput(args, io, "step");
         if (!input)
@@ -186,7 +188,11 @@ Command stepCommand()
         }
         const Scenario &s = input->scenario;
         const Topology topo(s.cluster);
+        auto detail = readLogDetail(args, io, "step");
+        if (!detail)
+            return int(ExitBadInput);
         DecisionLog log;
+        log.detail = *detail;
         (void)placeScenario(s, topo, input->policy, input->seed, &log);
         const StepView view(s, topo, std::move(log));
         const int total = view.decisionCount();
@@ -223,7 +229,12 @@ Command stepCommand()
                 j["seed"] = view.log().seed;
                 j["decisions"] = total;
                 j["cursor"] = total > 0 ? st.cursor + 1 : 0;
+                // The decision in the log's layout: its node and reason numbers index these.
                 const auto full = view.log().toJson();
+                j["detail"] = full["detail"];
+                j["nodes"] = full["nodes"];
+                j["plugins"] = full["plugins"];
+                j["reasons"] = full["reasons"];
                 j["decision"] =
                     total > 0 ? full["decisions"][std::size_t(st.cursor)] : nlohmann::ordered_json();
                 io.out << j.dump(2) << "\n";

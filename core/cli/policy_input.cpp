@@ -39,4 +39,50 @@ std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::
                        std::uint64_t(seed.value())};
 }
 
+std::optional<ScenarioSeeds> readScenarioSeeds(const Args &args, Io &io, const std::string &command,
+                                               const std::string &extra, bool extraOk)
+{
+    ScenarioSeeds out;
+    out.path = args.positional().at(0);
+    auto loaded = loadScenarioFile(out.path);
+    if (!loaded) {
+        io.err << loaded.error(out.path) << "\n";
+        return std::nullopt;
+    }
+    auto seed = args.integer("seed", (long long)loaded->settings.seed);
+    auto seeds = args.integer("seeds", 1);
+    if (!seed || seed.value() < 0 || !seeds || seeds.value() < 1 || seeds.value() > 100000 ||
+        !extraOk) {
+        io.err << "clusterbench " << command << ": --seed must be >= 0"
+               << (extra.empty() ? " and --seeds in 1..100000" : ", --seeds in 1..100000 and " + extra)
+               << "\n";
+        return std::nullopt;
+    }
+    out.scenario = std::move(loaded.value());
+    out.seed = std::uint64_t(seed.value());
+    out.seeds = int(seeds.value());
+    return out;
+}
+
+Option logDetailOption()
+{
+    return {"log-detail", "D",
+            "rows the decision log keeps per decision: full (every node), top:K (the K best "
+            "nodes, the pick and its ties; the rest counted per filter reason and score "
+            "range), summary (= top:0) or auto (default: full up to " +
+                std::to_string(LogDetail::kAutoFullNodes) + " nodes, else top:" +
+                std::to_string(LogDetail::kAutoTop) + ")"};
+}
+
+std::optional<LogDetail> readLogDetail(const Args &args, Io &io, const std::string &command)
+{
+    auto detail = LogDetail::parse(args.value("log-detail", "auto"));
+    if (!detail) {
+        io.err << "clusterbench " << command << ": --log-detail: "
+               << detail.problems().front().message << "\n";
+        return std::nullopt;
+    }
+    return detail.value();
+}
+
 } // namespace cb::cli

@@ -1,9 +1,12 @@
 #pragma once
-// What the commands that run one policy on one scenario (place, simulate) read from their
-// command line: SCENARIO, --policy, --policy-file and --seed.
+// What the commands that run policies on one scenario read from their command line: place,
+// simulate and step read SCENARIO, --policy, --policy-file and --seed (readPolicyInput);
+// compare and sweep read SCENARIO, --seed and --seeds (readScenarioSeeds); place and step
+// read --log-detail.
 
 #include "cli/command.h"
 #include "model/scenario.h"
+#include "sched/decision_log.h"
 #include "sched/policy.h"
 
 #include <cstdint>
@@ -22,5 +25,26 @@ struct PolicyInput
 /// Loads the scenario and resolves the policy; on bad input prints every problem to io.err
 /// (prefixed with "clusterbench COMMAND") and returns nullopt.
 std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::string &command);
+
+struct ScenarioSeeds
+{
+    std::string path;       ///< SCENARIO as given
+    Scenario scenario;
+    std::uint64_t seed = 0; ///< --seed, else the scenario's settings.seed
+    int seeds = 1;          ///< --seeds, 1..100000
+};
+
+/// Loads SCENARIO (the first positional argument; the caller checks their count) and reads
+/// --seed (>= 0) and --seeds (1..100000, default 1); on bad input prints the problems to
+/// io.err and returns nullopt. `extra`, when not empty, is one more check message the
+/// command adds to the seed message ("--jobs in 1..1024") and `extraOk` its result, so the
+/// command keeps one message for all its numeric options.
+std::optional<ScenarioSeeds> readScenarioSeeds(const Args &args, Io &io, const std::string &command,
+                                               const std::string &extra = {}, bool extraOk = true);
+
+/// The --log-detail option of place and step.
+Option logDetailOption();
+/// --log-detail (default auto); on bad input prints the problem and returns nullopt.
+std::optional<LogDetail> readLogDetail(const Args &args, Io &io, const std::string &command);
 
 } // namespace cb::cli

@@ -219,16 +219,21 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
         l.add(win ? "> " : (tied ? "= " : "  "), win ? "1;32" : "");
         l.add(padded(m_log.nodeNames[std::size_t(r.node)].substr(0, nameWidth - 1), nameWidth),
               win ? "1;32" : "");
-        if (!r.feasible) {
-            l.add("filtered: " + r.reason, "2");
+        if (!r.feasible()) {
+            l.add("filtered: " + m_log.reason(r), "2");
             return;
         }
-        for (std::size_t p = 0; p < r.raw.size() && p < colWidth.size(); ++p)
-            l.add(padded(num(r.raw[p], 2) + " -> " + num(r.weighted[p], 2), colWidth[p]));
+        for (std::size_t p = 0; p < colWidth.size(); ++p)
+            l.add(padded(num(d.rawScore(r, p), 2) + " -> " + num(m_log.weighted(d, r, p), 2),
+                         colWidth[p]));
         l.add(num(r.total, 3), win ? "1;32" : "1");
         if (win)
             l.add("  winner", "1;32");
     };
+    // The nodes without a row (detail top:K) take the table's last line.
+    const std::string omitted = m_log.omittedSummary(d);
+    if (!omitted.empty() && tableRows > 1)
+        --tableRows;
     // Keep the winner visible when rows must be cut: show a window around it.
     int first = 0;
     if (tableRows < int(d.rows.size()) && d.pick >= 0) {
@@ -247,9 +252,14 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
     }
     if (cutTable) {
         Line l = line();
-        l.add("  ... " + std::to_string(int(d.rows.size()) - shownRows) + " more nodes (rows " +
+        l.add("  ... " + std::to_string(int(d.rows.size()) - shownRows) + " more rows (rows " +
               std::to_string(first + 1) + "-" + std::to_string(first + shownRows) + " of " +
               std::to_string(d.rows.size()) + " shown)");
+        push(l);
+    }
+    if (!omitted.empty()) {
+        Line l = line();
+        l.add("  " + omitted, "2");
         push(l);
     }
     lines.emplace_back();

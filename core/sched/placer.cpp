@@ -666,6 +666,50 @@ struct Placer::Impl
 
     // ---- logging ------------------------------------------------------------------------
 
+    // Filter reasons of the job being placed, interned into the log: per task group, the
+    // reason index of each node (-2: not known yet). A node's reason changes only when a task
+    // is bound to it, so each decision formats reasons for the changed nodes only.
+    std::vector<std::vector<int>> reasonOf;
+    std::unordered_map<std::string, int> reasonIndex; // text -> index in log.reasons
+    std::vector<int> keptScratch, reasonCount;
+
+    void startLog(DecisionLog &log)
+    {
+        log.detail = log.detail.resolved(state.nodeCount());
+        reasonIndex.clear();
+        for (std::size_t i = 0; i < log.reasons.size(); ++i)
+            reasonIndex.emplace(log.reasons[i], int(i));
+    }
+
+    int internReason(DecisionLog &log, std::string text)
+    {
+        const auto [it, added] = reasonIndex.emplace(std::move(text), int(log.reasons.size()));
+        if (added)
+            log.reasons.push_back(it->first);
+        return it->second;
+    }
+
+    int reasonFor(DecisionLog &log, const TaskGroup &g, int group, const std::uint8_t *elig, int i)
+    {
+        std::vector<int> &cache = reasonOf[std::size_t(group)];
+        if (cache.empty())
+            cache.assign(std::size_t(state.nodeCount()), -2);
+        int &r = cache[std::size_t(i)];
+        if (r == -2)
+            r = internReason(log, elig[i] ? state.whyNotFit(i, g.cpus, g.memoryGiB, g.gpus,
+                                                             g.gpuFraction)
+                                          : staticReason(g, i));
+        return r;
+    }
+
+    /// The state of node `n` changed: forget its filter reasons.
+    void forgetReasons(int n)
+    {
+        for (std::vector<int> &cache : reasonOf)
+            if (!cache.empty())
+                cache[std::size_t(n)] = -2;
+    }
+
     void record(DecisionLog &log, const TaskGroup &g, const TaskRef &t, const std::uint8_t *elig,
                 int chosen, const std::vector<int> &ties)
     {
@@ -676,27 +720,80 @@ struct Placer::Impl
         d.group = t.group;
         d.indexInRole = t.indexInRole;
         d.pick = chosen;
-        d.tied = ties;
         const int n = state.nodeCount();
+        const double *tot = total.data();
+        // Which nodes keep a row: all (Full), or the K best feasible + the pick + its ties.
+        std::vector<int> &kept = keptScratch;
+        kept.clear();
         int feasible = 0;
-        for (int i = 0; i < n; ++i) {
-            CandidateRow row;
-            row.node = i;
-            row.feasible = total[std::size_t(i)] >= 0;
-            if (!row.feasible) {
-                row.reason = elig[i] ? state.whyNotFit(i, g.cpus, g.memoryGiB, g.gpus,
-                                                       g.gpuFraction)
-                                     : staticReason(g, i);
-            } else {
-                ++feasible;
-                for (const PluginConfig &pc : policy.plugins) {
-                    const double raw = rawScore(pc, i, g, t);
-                    row.raw.push_back(raw);
-                    row.weighted.push_back(pc.weight * raw);
-                }
-                row.total = total[std::size_t(i)];
+        for (int i = 0; i < n; ++i)
+            feasible += tot[i] >= 0;
+        const bool all = log.detail.kind != LogDetail::Kind::Top;
+        if (!all) {
+            for (int i = 0; i < n; ++i)
+                if (tot[i] >= 0)
+                    kept.push_back(i);
+            const auto better = [tot](int a, int b) {
+                return tot[a] > tot[b] || (tot[a] == tot[b] && a < b);
+            };
+            const std::size_t k = std::size_t(log.detail.top);
+            if (kept.size() > k) {
+                std::nth_element(kept.begin(), kept.begin() + std::ptrdiff_t(k), kept.end(), better);
+                kept.resize(k);
             }
-            d.rows.push_back(std::move(row));
+            if (chosen >= 0)
+                kept.push_back(chosen);
+            std::sort(kept.begin(), kept.end());
+            kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+            d.rows.reserve(kept.size());
+        } else {
+            d.rows.reserve(std::size_t(n));
+        }
+        reasonCount.assign(log.reasons.size(), 0);
+        std::size_t next = 0; // position in kept
+        const std::size_t plugins = policy.plugins.size();
+        for (int i = 0; i < n; ++i) {
+            const bool keep = all || (next < kept.size() && kept[next] == i);
+            if (keep && !all)
+                ++next;
+            if (tot[i] < 0) {
+                const int reason = reasonFor(log, g, t.group, elig, i);
+                if (keep) {
+                    CandidateRow row;
+                    row.node = i;
+                    row.reason = reason;
+                    d.rows.push_back(row);
+                } else {
+                    if (std::size_t(reason) >= reasonCount.size())
+                        reasonCount.resize(std::size_t(reason) + 1, 0);
+                    ++reasonCount[std::size_t(reason)];
+                }
+            } else if (keep) {
+                CandidateRow row;
+                row.node = i;
+                row.scores = int(d.raw.size());
+                row.total = tot[i];
+                for (std::size_t p = 0; p < plugins; ++p)
+                    d.raw.push_back(rawScore(policy.plugins[p], i, g, t));
+                d.rows.push_back(row);
+            } else {
+                OmittedRows &o = d.omitted;
+                o.minTotal = o.scored == 0 ? tot[i] : std::min(o.minTotal, tot[i]);
+                o.maxTotal = o.scored == 0 ? tot[i] : std::max(o.maxTotal, tot[i]);
+                ++o.scored;
+            }
+        }
+        for (std::size_t r = 0; r < reasonCount.size(); ++r)
+            if (reasonCount[r] > 0)
+                d.omitted.filtered.emplace_back(int(r), reasonCount[r]);
+        // Ties: the ones with a row are listed, the others counted.
+        if (all) {
+            d.tied = ties;
+        } else {
+            for (int i : ties)
+                if (std::binary_search(kept.begin(), kept.end(), i))
+                    d.tied.push_back(i);
+            d.omitted.tied = int(ties.size() - d.tied.size());
         }
         const auto name = [&](int i) { return cluster.nodes[std::size_t(i)].id; };
         if (chosen < 0) {
@@ -736,6 +833,9 @@ struct Placer::Impl
     bool placeJob(const Job &j, JobPlacement &out, DecisionLog *log)
     {
         beginJob(j);
+        if (log) {
+            reasonOf.assign(j.tasks.size(), {});
+        }
         out.jobId = j.id;
         out.tasks.clear();
         std::vector<const std::uint8_t *> groupElig(j.tasks.size(), nullptr);
@@ -773,6 +873,8 @@ struct Placer::Impl
             a.node = cluster.nodes[std::size_t(chosen)].id;
             a.gpuIndices = state.chooseGpus(chosen, g.gpus, g.gpuFraction);
             state.bind(chosen, g.cpus, g.memoryGiB, a.gpuIndices, g.gpuFraction);
+            if (log)
+                forgetReasons(chosen);
             noteBound(chosen, t, +1);
             out.tasks.push_back(std::move(a));
             placedRefs.push_back(t);
@@ -850,6 +952,7 @@ Placement Placer::place(const std::vector<Job> &jobs, DecisionLog *log)
             log->pluginNames.push_back(toString(pc.kind));
             log->weights.push_back(pc.weight);
         }
+        d->startLog(*log);
     }
     Placement out;
     bool blocked = false;

@@ -48,10 +48,7 @@ nlohmann::json storedTimeline(const Scenario &scenario, const Topology &topology
 
 nlohmann::json storedDecisionLog(const DecisionLog &log)
 {
-    std::size_t rows = 0;
-    for (const Decision &d : log.decisions)
-        rows += d.rows.size();
-    if (rows > kMaxStoredLogRows)
+    if (log.rowCount() > kMaxStoredLogRows)
         return nullptr;
     return nlohmann::json(log.toJson());
 }

@@ -27,9 +27,11 @@
 
 namespace cb {
 
-/// A log with more candidate rows (decisions x nodes) than this is not stored (a 1,024-node
-/// cluster with 200 tasks already makes ~20 MB of JSON).
-inline constexpr std::size_t kMaxStoredLogRows = 200000;
+/// A log with more candidate rows than this is not stored. Rows take ~30 bytes of JSON
+/// (version 2 layout), so this bounds a stored log near 60 MB; the default detail (top:32
+/// above 256 nodes) keeps ~33 rows per decision, so about 60,000 decisions fit at any
+/// cluster size. Only an explicit full log of a large cluster can exceed it.
+inline constexpr std::size_t kMaxStoredLogRows = 2000000;
 
 /// A stored run, decoded: what the GUI's history reopens.
 struct StoredRunDetail

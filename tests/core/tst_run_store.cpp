@@ -14,6 +14,7 @@
 
 #include <QtTest>
 
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -84,7 +85,7 @@ private slots:
         bool filtered = false, tied = false;
         for (const Decision &d : log.decisions)
             for (const CandidateRow &r : d.rows) {
-                filtered = filtered || !r.feasible;
+                filtered = filtered || !r.feasible();
                 tied = tied || d.tied.size() > 1;
             }
         QVERIFY(filtered);
@@ -98,14 +99,89 @@ private slots:
         DecisionLog log;
         (void)placeScenario(s, topo, preset("k8s-default"), 1, &log);
         nlohmann::json j = log.toJson();
-        j["decisions"][2]["nodes"][1]["total"] = "high";
+        j["decisions"][2]["scored"][1][1] = "high";
         j["decisions"][4]["pick"] = "no-such-node";
         auto bad = DecisionLog::fromJson(j);
         QVERIFY(!bad.ok());
         QCOMPARE(bad.problems().size(), std::size_t(2));
-        QCOMPARE(bad.problems()[0].where, std::string("/decisions/2/nodes/1/total"));
+        QCOMPARE(bad.problems()[0].where, std::string("/decisions/2/scored/1/1"));
         QCOMPARE(bad.problems()[1].where, std::string("/decisions/4/pick"));
         QVERIFY(bad.problems()[1].message.find("no-such-node") != std::string::npos);
+    }
+
+    void decisionLogVersion1StillReads()
+    {
+        // Written by ClusterBench 6eb3b1d (layout 1: an object per node per decision, names,
+        // reasons and weighted scores spelled out) for dgx-nvlink.json under binpack.
+        QFile file(QStringLiteral(CB_TEST_DATA "/decision-log/dgx-nvlink-binpack-v1.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const auto old = nlohmann::json::parse(file.readAll().toStdString());
+        QVERIFY(!old.contains("version"));
+        auto read = DecisionLog::fromJson(old);
+        QVERIFY2(read.ok(), read.error().c_str());
+        const DecisionLog &log = read.value();
+        QCOMPARE(log.detail, LogDetail::full());
+        QCOMPARE(log.decisions.size(), std::size_t(110));
+        QCOMPARE(log.events.size(), std::size_t(13));
+        QCOMPARE(log.nodeNames.size(), std::size_t(8));
+        QCOMPARE(log.reasons.front(), std::string("needs 16 CPUs, 0 of 128 free"));
+        // Every row, score, reason, pick and event is what placing the same scenario gives
+        // now: the old log reads into exactly the new representation.
+        auto s = loadScenarioFile(CB_SOURCE_DIR "/sample-clusters/dgx-nvlink.json");
+        QVERIFY2(s.ok(), s.error().c_str());
+        const Topology topo(s->cluster);
+        DecisionLog now;
+        (void)placeScenario(s.value(), topo, preset("binpack"), log.seed, &now);
+        QVERIFY(now == log);
+        // Weighted scores are weight x raw, as layout 1 stored them.
+        const auto &d0 = old["decisions"][0];
+        const auto &row = d0["nodes"][0];
+        const CandidateRow &r = log.decisions[0].rows[0];
+        QVERIFY(row["feasible"].get<bool>() && r.feasible());
+        for (std::size_t p = 0; p < log.pluginNames.size(); ++p)
+            QCOMPARE(log.weighted(log.decisions[0], r, p), row["weighted"][p].get<double>());
+        // Written again it is layout 2, which reads back equal.
+        const nlohmann::json v2 = log.toJson();
+        QCOMPARE(v2["version"].get<int>(), DecisionLog::kJsonVersion);
+        auto back = DecisionLog::fromJson(v2);
+        QVERIFY2(back.ok(), back.error().c_str());
+        QVERIFY(back.value() == log);
+        QVERIFY(v2.dump().size() * 2 < old.dump().size());
+
+        // A log from a newer ClusterBench is refused with a clear message.
+        nlohmann::json newer = v2;
+        newer["version"] = DecisionLog::kJsonVersion + 1;
+        auto refused = DecisionLog::fromJson(newer);
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.problems().front().where, std::string("/version"));
+        QVERIFY(refused.problems().front().message.find("newer ClusterBench") != std::string::npos);
+    }
+
+    void bigClusterLogIsStored()
+    {
+        // The 1,024-node sample with its 300 jobs: the log (auto = top:32) is stored in the
+        // workspace and reopens equal to the one placing computes.
+        QTemporaryDir dir;
+        const QString ws = dir.filePath(QStringLiteral("ws.sqlite"));
+        const std::string fatTree = CB_SOURCE_DIR "/sample-clusters/fat-tree-1024.json";
+        const Cli place = clusterbench({QStringLiteral("place"), QString::fromStdString(fatTree),
+                                        QStringLiteral("--policy"), QStringLiteral("dltap"),
+                                        QStringLiteral("--seed"), QStringLiteral("1"),
+                                        QStringLiteral("--workspace"), ws});
+        QCOMPARE(place.code, 0);
+        auto opened = Workspace::open(ws.toStdString());
+        QVERIFY2(opened.ok(), opened.error().c_str());
+        auto detail = readStoredRun(*opened.value(), 1);
+        QVERIFY2(detail.ok(), detail.error().c_str());
+        QVERIFY(detail->log.has_value());
+        auto s = loadScenarioFile(fatTree);
+        QVERIFY(s.ok());
+        const Topology topo(s->cluster);
+        DecisionLog log;
+        (void)placeScenario(s.value(), topo, preset("dltap"), 1, &log);
+        QCOMPARE(log.decisions.size(), std::size_t(4013));
+        QCOMPARE(log.detail, LogDetail::topK(LogDetail::kAutoTop));
+        QVERIFY(detail->log.value() == log);
     }
 
     void runFileRoundTrip()

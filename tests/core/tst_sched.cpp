@@ -18,6 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+
 using namespace cb;
 using nlohmann::json;
 
@@ -97,7 +99,7 @@ std::pair<QList<double>, QString> decide(const Scenario &s, const Policy &p, int
     const Decision &d = log.decisions[std::size_t(index)];
     QList<double> raw;
     for (const CandidateRow &r : d.rows)
-        raw << (r.feasible ? r.raw.at(0) : -1.0);
+        raw << (r.feasible() ? d.rawScore(r, 0) : -1.0);
     return {raw, d.pick >= 0 ? QString::fromStdString(log.nodeNames[std::size_t(d.pick)])
                              : QStringLiteral("-")};
 }
@@ -251,19 +253,172 @@ private slots:
         DecisionLog log;
         placeScenario(s, topo, onePlugin(R"({"least-allocated": {}})"), 1, &log);
         const Decision &d = log.decisions.at(0);
-        QCOMPARE(QString::fromStdString(d.rows.at(2).reason),
+        QCOMPARE(QString::fromStdString(log.reason(d.rows.at(2))),
                  QStringLiteral("needs 1 GPU, node has 0"));
-        QCOMPARE(QString::fromStdString(d.rows.at(3).reason),
+        QCOMPARE(QString::fromStdString(log.reason(d.rows.at(3))),
                  QStringLiteral("needs GPU type K80, node has V100"));
-        QVERIFY(d.rows.at(0).feasible);
+        QVERIFY(d.rows.at(0).feasible());
         // Fill a's CPUs: a second identical job cannot use a (2 CPUs left).
         const Scenario two = scenario(json::array(
             {job("j1", "single", {[] { json x = group("single", 6, 4, 1, "a"); return x; }()}),
              job("j2", "single", {[] { json x = group("single", 6, 4, 1); return x; }()})}));
         DecisionLog log2;
         placeScenario(two, topo, onePlugin(R"({"least-allocated": {}})"), 1, &log2);
-        QCOMPARE(QString::fromStdString(log2.decisions.at(1).rows.at(0).reason),
+        QCOMPARE(QString::fromStdString(log2.reason(log2.decisions.at(1).rows.at(0))),
                  QStringLiteral("needs 6 CPUs, 2 of 8 free"));
+    }
+
+    void logDetailParses()
+    {
+        QCOMPARE(LogDetail::parse("auto").value(), LogDetail{});
+        QCOMPARE(LogDetail::parse("full").value(), LogDetail::full());
+        QCOMPARE(LogDetail::parse("summary").value(), LogDetail::topK(0));
+        QCOMPARE(LogDetail::parse("top:12").value(), LogDetail::topK(12));
+        QCOMPARE(LogDetail::topK(12).toString(), std::string("top:12"));
+        for (const char *bad : {"top:", "top:-1", "top:3x", "fulll", "", "top"})
+            QVERIFY2(!LogDetail::parse(bad).ok(), bad);
+        QCOMPARE(LogDetail{}.resolved(LogDetail::kAutoFullNodes), LogDetail::full());
+        QCOMPARE(LogDetail{}.resolved(LogDetail::kAutoFullNodes + 1),
+                 LogDetail::topK(LogDetail::kAutoTop));
+        QCOMPARE(LogDetail::topK(3).resolved(4), LogDetail::topK(3));
+    }
+
+    void logDetailTopK()
+    {
+        // Totals a 25, b 28, c 25, d 27 (pickExplainsWhy): top:1 keeps b alone, top:2 b and d.
+        const Scenario s = scenario(json::array({job("j", "single", {group("single", 2, 4)})}));
+        const Topology topo(s.cluster);
+        auto logWith = [&](LogDetail detail) {
+            DecisionLog log;
+            log.detail = detail;
+            placeScenario(s, topo, *builtinPolicy("k8s-default"), 1, &log);
+            return log;
+        };
+        const DecisionLog full = logWith(LogDetail::full()), one = logWith(LogDetail::topK(1)),
+                          two = logWith(LogDetail::topK(2)), autoLog = logWith(LogDetail{});
+        QCOMPARE(autoLog.detail, LogDetail::full()); // 4 nodes: auto keeps every row
+        QCOMPARE(autoLog, full);
+        QCOMPARE(one.detail, LogDetail::topK(1));
+        const Decision &d1 = one.decisions.at(0), &d2 = two.decisions.at(0);
+        QCOMPARE(d1.rows.size(), std::size_t(1));
+        QCOMPARE(d1.rows[0].node, 1);
+        QCOMPARE(d1.rows[0].total, 28.0);
+        QCOMPARE(d1.omitted.scored, 3);
+        QCOMPARE(d1.omitted.minTotal, 25.0);
+        QCOMPARE(d1.omitted.maxTotal, 27.0);
+        QVERIFY(d1.omitted.filtered.empty());
+        QCOMPARE(one.omittedSummary(d1),
+                 std::string("+ 3 more nodes: 3 fit but scored lower (totals 25 to 27)"));
+        QCOMPARE(d2.rows.size(), std::size_t(2));
+        QCOMPARE(d2.rows[1].node, 3);
+        QCOMPARE(two.omittedSummary(d2), std::string("+ 2 more nodes: 2 fit but scored lower (total 25)"));
+        // Kept rows carry the same scores as with full detail; pick, ties and why are equal.
+        for (const DecisionLog *log : {&one, &two}) {
+            const Decision &d = log->decisions.at(0), &f = full.decisions.at(0);
+            QCOMPARE(d.pick, f.pick);
+            QCOMPARE(d.tied, f.tied);
+            QCOMPARE(d.why, f.why);
+            for (const CandidateRow &r : d.rows)
+                for (std::size_t p = 0; p < log->pluginNames.size(); ++p)
+                    QCOMPARE(d.rawScore(r, p), f.rawScore(*f.row(r.node), p));
+        }
+        QCOMPARE(full.omittedSummary(full.decisions.at(0)), std::string());
+
+        // Filtered nodes are counted per reason: c has no GPU, d the wrong type.
+        json g = group("single", 6, 4, 1);
+        g["gpu_type"] = "K80";
+        const Scenario f = scenario(json::array({job("j", "single", {g})}));
+        DecisionLog summary, all;
+        summary.detail = LogDetail::topK(0);
+        all.detail = LogDetail::full();
+        placeScenario(f, topo, onePlugin(R"({"least-allocated": {}})"), 1, &summary);
+        placeScenario(f, topo, onePlugin(R"({"least-allocated": {}})"), 1, &all);
+        const Decision &d = summary.decisions.at(0);
+        QCOMPARE(d.rows.size(), std::size_t(1));
+        QCOMPARE(d.rows[0].node, d.pick);
+        const int other = 1 - d.pick; // a or b
+        QCOMPARE(d.omitted.scored, 1);
+        QCOMPARE(d.omitted.minTotal, all.decisions[0].row(other)->total);
+        QCOMPARE(d.omitted.filtered, (std::vector<std::pair<int, int>>{{0, 1}, {1, 1}}));
+        QCOMPARE(summary.reasons, (std::vector<std::string>{"needs 1 GPU, node has 0",
+                                                             "needs GPU type K80, node has V100"}));
+        QVERIFY(summary.omittedSummary(d).rfind(
+                    "+ 3 more nodes: 2 filtered (needs 1 GPU, node has 0: 1; needs GPU type K80, "
+                    "node has V100: 1), 1 fit but scored lower (total ", 0) == 0);
+    }
+
+    void topKAgreesWithFullOnTheFatTree()
+    {
+        // The first 60 jobs of the 1,024-node sample (auto = top:32 there): every decision
+        // has the same pick, ties and why as with full detail; each kept row equals the full
+        // row; the omitted counts per reason and the omitted score range match the rows the
+        // full log has and the top:32 log does not.
+        auto loaded = loadScenarioFile(CB_SOURCE_DIR "/sample-clusters/fat-tree-1024.json");
+        QVERIFY2(loaded.ok(), loaded.error().c_str());
+        Scenario s = loaded.value();
+        s.jobs.resize(60);
+        const Topology topo(s.cluster);
+        DecisionLog top, full;
+        full.detail = LogDetail::full();
+        const Placement pt = placeScenario(s, topo, *builtinPolicy("dltap"), 1, &top);
+        const Placement pf = placeScenario(s, topo, *builtinPolicy("dltap"), 1, &full);
+        QVERIFY(pt == pf);
+        QCOMPARE(top.detail, LogDetail::topK(LogDetail::kAutoTop));
+        QCOMPARE(top.decisions.size(), full.decisions.size());
+        QVERIFY(top.rowCount() * 20 < full.rowCount());
+        bool someFiltered = false, someTies = false;
+        for (std::size_t i = 0; i < full.decisions.size(); ++i) {
+            const Decision &t = top.decisions[i], &f = full.decisions[i];
+            QCOMPARE(t.pick, f.pick);
+            QCOMPARE(t.why, f.why);
+            QCOMPARE(f.rows.size(), s.cluster.nodes.size());
+            // Ties with a row are listed, the others counted.
+            std::vector<int> tiedWithRow;
+            for (int n : f.tied)
+                if (t.row(n))
+                    tiedWithRow.push_back(n);
+            QCOMPARE(t.tied, tiedWithRow);
+            QCOMPARE(t.omitted.tied, int(f.tied.size() - tiedWithRow.size()));
+            QVERIFY(t.row(t.pick) || t.pick < 0);
+            someTies = someTies || t.omitted.tied > 0;
+            QCOMPARE(int(t.rows.size()) + t.omitted.nodes(), int(f.rows.size()));
+            std::map<std::string, int> filtered; // reason -> nodes without a row
+            int scored = 0;
+            double lo = 0, hi = 0, keptLow = 1e300;
+            for (const CandidateRow &fr : f.rows) {
+                const CandidateRow *tr = t.row(fr.node);
+                if (tr) {
+                    QCOMPARE(tr->feasible(), fr.feasible());
+                    if (fr.feasible()) {
+                        QCOMPARE(tr->total, fr.total);
+                        keptLow = std::min(keptLow, fr.total);
+                        for (std::size_t p = 0; p < full.pluginNames.size(); ++p)
+                            QCOMPARE(t.rawScore(*tr, p), f.rawScore(fr, p));
+                    } else {
+                        QCOMPARE(top.reason(*tr), full.reason(fr));
+                    }
+                } else if (!fr.feasible()) {
+                    ++filtered[full.reason(fr)];
+                } else {
+                    lo = scored == 0 ? fr.total : std::min(lo, fr.total);
+                    hi = scored == 0 ? fr.total : std::max(hi, fr.total);
+                    ++scored;
+                }
+            }
+            std::map<std::string, int> got;
+            for (const auto &[reason, count] : t.omitted.filtered)
+                got[top.reasons[std::size_t(reason)]] = count;
+            QCOMPARE(got, filtered);
+            someFiltered = someFiltered || !filtered.empty();
+            QCOMPARE(t.omitted.scored, scored);
+            if (scored > 0) {
+                QCOMPARE(t.omitted.minTotal, lo);
+                QCOMPARE(t.omitted.maxTotal, hi);
+                QVERIFY(hi <= keptLow); // only lower-scored nodes were dropped
+            }
+        }
+        QVERIFY(someFiltered);
+        QVERIFY(someTies);
     }
 
     void randomTieBreakIsSeeded()
@@ -434,11 +589,11 @@ private slots:
             QCOMPARE(log.decisions.size(), tasks);
             for (const Decision &d : log.decisions) { // every logged total is the weighted sum
                 for (const CandidateRow &r : d.rows) {
-                    if (!r.feasible)
+                    if (!r.feasible())
                         continue;
                     double sum = 0;
-                    for (double w : r.weighted)
-                        sum += w;
+                    for (std::size_t p = 0; p < log.pluginNames.size(); ++p)
+                        sum += log.weighted(d, r, p);
                     QCOMPARE(sum, r.total);
                 }
             }

@@ -86,7 +86,10 @@ private slots:
         QCOMPARE(j["placement"]["waiting"].size(), std::size_t(0));
         QCOMPARE(j["decision_log"]["decisions"].size(), std::size_t(42));
         const auto &d0 = j["decision_log"]["decisions"][0];
-        QCOMPARE(d0["nodes"].size(), std::size_t(8));
+        // Every node has a row on the 8-node testbed (detail auto = full): scored + filtered.
+        QCOMPARE(j["decision_log"]["detail"].get<std::string>(), std::string("full"));
+        QCOMPARE(d0["scored"].size() + d0["filtered"].size(), std::size_t(8));
+        QVERIFY(!d0.contains("omitted"));
         QVERIFY(d0["why"].get<std::string>().rfind("highest total", 0) == 0);
         // Total traffic does not depend on placement: sum over jobs of 2 x W x bytes.
         const double alexnet = 244403360, vgg = 553430176, inception = 95407136;

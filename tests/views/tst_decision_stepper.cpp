@@ -8,6 +8,8 @@
 #include "analysis/decision_stepper.h"
 #include "analysis/run_session.h"
 #include "net/topology.h"
+#include "sched/placer.h"
+#include "sched/policy_json.h"
 #include "sched/traffic.h"
 #include "test_scenarios.h"
 #include "topology/topology_scene.h"
@@ -37,6 +39,7 @@ private slots:
     void tableShowsTheDecision();
     void controlsAndPlay();
     void overlayColoursCandidates();
+    void summaryLogTableAndOverlay();
 };
 
 namespace {
@@ -235,9 +238,9 @@ void TestDecisionStepper::tableShowsTheDecision()
     QVERIFY(total.data(Qt::FontRole).value<QFont>().bold());
     QVERIFY(total.data(Qt::BackgroundRole).isValid());
     QCOMPARE(m->index(pick, DecisionTableModel::kFirstPluginColumn).data().toString(),
-             formatScore(d.rows[std::size_t(pick)].raw[0]));
+             formatScore(d.rawScore(d.rows[std::size_t(pick)], 0)));
     QCOMPARE(m->index(pick, DecisionTableModel::kFirstPluginColumn + 1).data().toString(),
-             formatScore(d.rows[std::size_t(pick)].weighted[0]));
+             formatScore(run->log.weighted(d, d.rows[std::size_t(pick)], 0)));
     // Cluster state after decision 2 (ps-0, ps-1, worker-0 of the PS job): 1 GPU used.
     double used = 0;
     for (int r = 0; r < stepper.stateModel()->rowCount(); ++r)
@@ -318,6 +321,71 @@ void TestDecisionStepper::overlayColoursCandidates()
     QCOMPARE(std::accumulate(o.gpusUsed.begin(), o.gpusUsed.end(), 0.0f), 6.0f);
     stepper.setSession(nullptr);
     QVERIFY(!decisionOverlay(stepper).active());
+}
+
+void TestDecisionStepper::summaryLogTableAndOverlay()
+{
+    // The same run logged with detail summary (top:0): the table shows the pick (and its
+    // ties) then one "+ N more nodes" row; the topology draws the nodes without a row as such.
+    auto full = session(testing::leafSpineScenario(2, 1, 2));
+    RunSession rs = *full;
+    rs.log = DecisionLog{};
+    rs.log.detail = LogDetail::topK(0);
+    const Topology topo(rs.scenario.cluster);
+    rs.placement = placeScenario(rs.scenario, topo, resolvePolicy("dltap", {}).value(), 1, &rs.log);
+    QVERIFY(rs.placement == full->placement);
+    auto run = std::make_shared<const RunSession>(std::move(rs));
+    DecisionStepper stepper;
+    using T = QAbstractItemModelTester;
+    T t1(stepper.tableModel(), T::FailureReportingMode::QtTest);
+    T t2(stepper.tableView()->model(), T::FailureReportingMode::QtTest);
+    stepper.setSession(run);
+    int c = 0;
+    while (c < int(run->log.decisions.size()) && run->log.decisions[std::size_t(c)].tied.size() != 1)
+        ++c;
+    QVERIFY(c < int(run->log.decisions.size()));
+    stepper.seek(c);
+    const Decision &d = run->log.decisions[std::size_t(c)];
+    DecisionTableModel *m = stepper.tableModel();
+    QCOMPARE(d.rows.size(), std::size_t(1));
+    QCOMPARE(d.omitted.nodes(), 3);
+    QCOMPARE(m->rowCount(), 2);
+    QCOMPARE(m->index(0, DecisionTableModel::kNodeColumn).data().toString(),
+             QString::fromStdString(run->log.nodeNames[std::size_t(d.pick)]));
+    QCOMPARE(m->index(0, m->totalColumn()).data().toString(),
+             formatScore(full->log.decisions[std::size_t(c)].row(d.pick)->total));
+    QCOMPARE(m->index(1, DecisionTableModel::kNodeColumn).data().toString(),
+             QStringLiteral("+ 3 more nodes"));
+    QCOMPARE(m->index(1, DecisionTableModel::kFilterColumn).data().toString(),
+             QStringLiteral("3 scored lower"));
+    QCOMPARE(m->index(1, DecisionTableModel::kNodeColumn).data(Qt::ToolTipRole).toString(),
+             QString::fromStdString(run->log.omittedSummary(d, std::size_t(-1))));
+    // Sorted by total (descending), the summary row stays last.
+    QAbstractItemModel *view = stepper.tableView()->model();
+    QCOMPARE(view->index(view->rowCount() - 1, DecisionTableModel::kNodeColumn).data().toString(),
+             QStringLiteral("+ 3 more nodes"));
+    const NodeOverlay o = decisionOverlay(stepper);
+    QCOMPARE(o.marked, d.pick);
+    QCOMPARE(o.values[std::size_t(d.pick)], 1.0f);
+    QCOMPARE(std::count(o.values.begin(), o.values.end(), NodeOverlay::kNoRow), 3L);
+    // Stepping across decisions with other row counts keeps the models consistent.
+    for (int i = 0; i < int(run->log.decisions.size()); ++i)
+        stepper.seek(i);
+    m->setDecision(-1); // no decision: a row per node, names only
+    QCOMPARE(m->rowCount(), 4);
+    // The replayed cluster state and traffic never depend on the rows the log dropped.
+    DecisionReplay a(full->scenario, full->log, full->placement),
+        b(run->scenario, run->log, run->placement);
+    for (int i = 0; i < a.decisionCount(); ++i) {
+        a.seek(i);
+        b.seek(i);
+        for (int n = 0; n < a.nodeCount(); ++n) {
+            QCOMPARE(b.allocatedGpus(n), a.allocatedGpus(n));
+            QCOMPARE(b.boundTasks(n), a.boundTasks(n));
+        }
+        QVERIFY(b.matrix() == a.matrix());
+        QVERIFY(b.linkBytes() == a.linkBytes());
+    }
 }
 
 QTEST_MAIN(TestDecisionStepper)

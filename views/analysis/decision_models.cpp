@@ -6,6 +6,7 @@
 #include <QBrush>
 #include <QColor>
 #include <QFont>
+#include <QStringList>
 
 #include <cmath>
 
@@ -73,11 +74,8 @@ QVariant DecisionListModel::data(const QModelIndex &index, int role) const
                        ? QString::fromStdString(m_session->log.nodeNames[std::size_t(d.pick)])
                        : tr("(none)");
         case Total:
-            if (d.pick >= 0 && d.pick < int(d.rows.size()) && d.rows[std::size_t(d.pick)].node == d.pick)
-                return formatScore(d.rows[std::size_t(d.pick)].total);
-            for (const CandidateRow &r : d.rows)
-                if (r.node == d.pick)
-                    return formatScore(r.total);
+            if (const CandidateRow *r = d.row(d.pick); r && r->feasible())
+                return formatScore(r->total);
             return QString();
         case Why:
             return events.isEmpty() ? QString::fromStdString(d.why)
@@ -133,20 +131,38 @@ void DecisionTableModel::setDecision(int index)
         index = -1;
     if (index == m_decision)
         return;
+    // Full logs keep a row per node in every decision: same row count, only data changes.
+    // Top:K logs keep a different set of nodes per decision: reset.
+    const int before = rowCount();
+    const bool reset = before != rowsOf(index);
+    if (reset)
+        beginResetModel();
     m_decision = index;
     // Membership in the tie, once per decision (data() is asked per cell and while sorting).
-    m_tied.assign(std::size_t(rowCount()), 0);
+    m_tied.assign(m_session ? m_session->log.nodeNames.size() : 0, 0);
     if (index >= 0)
         for (int n : m_session->log.decisions[std::size_t(index)].tied)
             if (n >= 0 && n < int(m_tied.size()))
                 m_tied[std::size_t(n)] = 1;
-    if (rowCount() > 0)
+    if (reset)
+        endResetModel();
+    else if (rowCount() > 0)
         emit dataChanged(this->index(0, 0), this->index(rowCount() - 1, columnCount() - 1));
+}
+
+int DecisionTableModel::rowsOf(int decision) const
+{
+    if (!m_session)
+        return 0;
+    if (decision < 0)
+        return int(m_session->log.nodeNames.size());
+    const Decision &d = m_session->log.decisions[std::size_t(decision)];
+    return int(d.rows.size()) + (d.omitted.nodes() > 0 ? 1 : 0);
 }
 
 int DecisionTableModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() || !m_session ? 0 : int(m_session->log.nodeNames.size());
+    return parent.isValid() ? 0 : rowsOf(m_decision);
 }
 
 int DecisionTableModel::columnCount(const QModelIndex &parent) const
@@ -156,46 +172,89 @@ int DecisionTableModel::columnCount(const QModelIndex &parent) const
                : kFirstPluginColumn + 2 * int(m_session->log.pluginNames.size());
 }
 
+QVariant DecisionTableModel::omittedData(const Decision &d, int col, int role) const
+{
+    const OmittedRows &o = d.omitted;
+    switch (role) {
+    case Qt::DisplayRole:
+        if (col == kNodeColumn)
+            return o.nodes() == 1 ? tr("+ 1 more node") : tr("+ %1 more nodes").arg(o.nodes());
+        if (col == kFilterColumn) {
+            QStringList parts;
+            if (o.filteredNodes() > 0)
+                parts << tr("%1 filtered").arg(o.filteredNodes());
+            const int tied = o.tied;
+            if (tied > 0)
+                parts << tr("%1 tied").arg(tied);
+            if (o.scored > tied)
+                parts << tr("%1 scored lower").arg(o.scored - tied);
+            return parts.join(QStringLiteral(", "));
+        }
+        if (col == kTotalColumn && o.scored > 0)
+            return o.minTotal == o.maxTotal
+                       ? formatScore(o.minTotal)
+                       : QStringLiteral("%1 – %2").arg(formatScore(o.minTotal), formatScore(o.maxTotal));
+        return {};
+    case SortRole:
+        return col == kNodeColumn ? QVariant(int(m_session->log.nodeNames.size()))
+                                  : QVariant(-2.0);
+    case Qt::ForegroundRole:
+        return QBrush(kFiltered);
+    case Qt::FontRole: {
+        QFont f;
+        f.setItalic(true);
+        return f;
+    }
+    case Qt::TextAlignmentRole:
+        return col == kTotalColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    case Qt::ToolTipRole:
+        return QString::fromStdString(m_session->log.omittedSummary(d, std::size_t(-1)));
+    }
+    return {};
+}
+
 QVariant DecisionTableModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const int node = index.row(), col = index.column();
+    const int r = index.row(), col = index.column();
+    if (m_decision < 0) {
+        if (col == kNodeColumn && role == Qt::DisplayRole)
+            return QString::fromStdString(m_session->log.nodeNames[std::size_t(r)]);
+        if (col == kNodeColumn && role == SortRole)
+            return r;
+        return {};
+    }
+    const Decision &d = m_session->log.decisions[std::size_t(m_decision)];
+    if (r >= int(d.rows.size()))
+        return omittedData(d, col, role);
+    const CandidateRow *row = &d.rows[std::size_t(r)];
+    const int node = row->node;
     if (col == kNodeColumn && role == Qt::DisplayRole)
         return QString::fromStdString(m_session->log.nodeNames[std::size_t(node)]);
-    if (m_decision < 0)
-        return {};
-    const Decision &d = m_session->log.decisions[std::size_t(m_decision)];
-    const CandidateRow *row = nullptr;
-    if (node < int(d.rows.size()) && d.rows[std::size_t(node)].node == node)
-        row = &d.rows[std::size_t(node)];
-    else
-        for (const CandidateRow &r : d.rows)
-            if (r.node == node)
-                row = &r;
-    if (!row)
-        return {};
     const bool winner = node == d.pick;
     const bool tied = node < int(m_tied.size()) && m_tied[std::size_t(node)];
     switch (role) {
     case Qt::DisplayRole:
         if (col == kFilterColumn)
-            return row->feasible ? tr("fits") : QString::fromStdString(row->reason);
-        if (!row->feasible)
+            return row->feasible() ? tr("fits") : QString::fromStdString(m_session->log.reason(*row));
+        if (!row->feasible())
             return QString();
         if (col == totalColumn())
             return formatScore(row->total);
         if (col >= kFirstPluginColumn) {
             const std::size_t plugin = std::size_t(col - kFirstPluginColumn) / 2;
             const bool weighted = (col - kFirstPluginColumn) % 2 == 1;
-            const auto &v = weighted ? row->weighted : row->raw;
-            return plugin < v.size() ? formatScore(v[plugin]) : QString();
+            if (plugin >= m_session->log.pluginNames.size())
+                return QString();
+            return formatScore(weighted ? m_session->log.weighted(d, *row, plugin)
+                                        : d.rawScore(*row, plugin));
         }
         return {};
     case SortRole:
         if (col == kNodeColumn)
             return node;
-        return row->feasible ? row->total + (winner ? 1e-6 : 0.0) : -1.0;
+        return row->feasible() ? row->total + (winner ? 1e-6 : 0.0) : -1.0;
     case Qt::BackgroundRole:
         if (winner)
             return QBrush(kWinner);
@@ -203,7 +262,7 @@ QVariant DecisionTableModel::data(const QModelIndex &index, int role) const
             return QBrush(kTied);
         return {};
     case Qt::ForegroundRole:
-        return row->feasible ? QVariant() : QVariant(QBrush(kFiltered));
+        return row->feasible() ? QVariant() : QVariant(QBrush(kFiltered));
     case Qt::FontRole:
         if (winner) {
             QFont f;
@@ -218,8 +277,8 @@ QVariant DecisionTableModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (winner)
             return tr("Chosen: %1").arg(QString::fromStdString(d.why));
-        if (!row->feasible)
-            return tr("Filtered out: %1").arg(QString::fromStdString(row->reason));
+        if (!row->feasible())
+            return tr("Filtered out: %1").arg(QString::fromStdString(m_session->log.reason(*row)));
         return tied ? tr("Tied with the chosen node") : QVariant();
     }
     return {};

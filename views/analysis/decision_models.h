@@ -58,7 +58,10 @@ public:
     explicit DecisionTableModel(QObject *parent = nullptr);
 
     void setSession(std::shared_ptr<const RunSession> session);
-    /// Shows decision `index` (-1: none); keeps rows and columns, emits dataChanged.
+    /// Shows decision `index` (-1: none, a row per node with its name only): one row per
+    /// row the log kept, in cluster order, then one "+ N more nodes" row when the log's detail
+    /// dropped some (filtered and lower-scored counts, the range of their totals). Emits
+    /// dataChanged when the row count stays (Full logs), else resets.
     void setDecision(int index);
     int decision() const { return m_decision; }
     int totalColumn() const { return kTotalColumn; }
@@ -69,6 +72,9 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
+    int rowsOf(int decision) const;
+    QVariant omittedData(const cb::Decision &d, int col, int role) const;
+
     std::shared_ptr<const RunSession> m_session;
     int m_decision = -1;
     std::vector<char> m_tied; ///< per node: among the nodes tied for the best total

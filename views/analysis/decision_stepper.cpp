@@ -305,15 +305,19 @@ NodeOverlay decisionOverlay(const DecisionStepper &stepper)
     overlay.values.assign(nodes, std::numeric_limits<float>::quiet_NaN());
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (const CandidateRow &r : d.rows)
-        if (r.feasible) {
+        if (r.feasible()) {
             lo = std::min(lo, r.total);
             hi = std::max(hi, r.total);
         }
+    // Nodes the log kept no row for (detail top:K) are drawn as "no row".
+    if (d.omitted.nodes() > 0)
+        std::fill(overlay.values.begin(), overlay.values.end(), NodeOverlay::kNoRow);
     for (const CandidateRow &r : d.rows) {
         if (r.node < 0 || std::size_t(r.node) >= nodes)
             continue;
         overlay.values[std::size_t(r.node)] =
-            !r.feasible ? -1.0f : hi > lo ? float((r.total - lo) / (hi - lo)) : 1.0f;
+            !r.feasible() ? NodeOverlay::kFiltered
+                          : hi > lo ? float((r.total - lo) / (hi - lo)) : 1.0f;
     }
     overlay.marked = d.pick;
     overlay.gpusUsed.resize(nodes);

@@ -140,6 +140,8 @@ QColor NodeGroupItem::overlayFill(int nodeIndex) const
     const float v = m_overlay->values[std::size_t(nodeIndex)];
     if (std::isnan(v))
         return {};
+    if (v == NodeOverlay::kNoRow)
+        return st::kNoRowNode;
     return v < 0 ? st::kFilteredNode : st::scoreColor(v);
 }
 

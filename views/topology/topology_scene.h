@@ -19,6 +19,9 @@ class NodeGroupItem;
 /// 0..1: relative score) and one marked node (the chosen one).
 struct NodeOverlay
 {
+    static constexpr float kFiltered = -1.0f; ///< value of a filtered-out node
+    static constexpr float kNoRow = -2.0f;    ///< value of a node the decision log dropped
+    /// Per node: 0..1 score colour, kFiltered, kNoRow, or NaN (drawn as without overlay).
     std::vector<float> values;
     int marked = -1;
     /// GPUs allocated per node (drawn as busy chips); empty for none.

@@ -28,6 +28,8 @@ inline const QColor kGpuChip{0x2e, 0x7d, 0x32};
 inline const QColor kSelection{0xff, 0x8f, 0x00};
 inline const QColor kBusyGpuChip{0xff, 0x6f, 0x00};
 inline const QColor kFilteredNode{0xe0, 0xe0, 0xe0};
+/// A node the decision log kept no row for (filtered or scored lower; see the table's last row).
+inline const QColor kNoRowNode{0xf4, 0xf4, 0xf4};
 inline const QColor kChosenNode{0xd8, 0x43, 0x15};
 
 } // namespace cb::views::topology_style
