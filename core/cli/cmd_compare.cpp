@@ -1,4 +1,5 @@
 #include "cli/command.h"
+#include "cli/policy_input.h"
 #include "cli/progress.h"
 #include "cli/run_saving.h"
 #include "io/scenario_json.h"
@@ -95,19 +96,13 @@ Command compareCommand()
                       "(see --help)\n";
             return int(ExitBadInput);
         }
-        const std::string path = args.positional()[0];
-        auto loaded = loadScenarioFile(path);
-        if (!loaded) {
-            io.err << loaded.error(path) << "\n";
+        auto input = readScenarioSeeds(args, io, "compare");
+        if (!input)
             return int(ExitBadInput);
-        }
-        const Scenario &s = loaded.value();
-        auto seed = args.integer("seed", (long long)s.settings.seed);
-        auto seeds = args.integer("seeds", 1);
-        if (!seed || seed.value() < 0 || !seeds || seeds.value() < 1 || seeds.value() > 100000) {
-            io.err << "clusterbench compare: --seed must be >= 0 and --seeds in 1..100000\n";
-            return int(ExitBadInput);
-        }
+        const std::string &path = input->path;
+        const Scenario &s = input->scenario;
+        const std::uint64_t seed = input->seed;
+        const long long seeds = input->seeds;
         auto presets = userPresets(s, args.value("policy-file"));
         if (!presets) {
             io.err << presets.error(args.has("policy-file") ? "" : path) << "\n";
@@ -131,21 +126,21 @@ Command compareCommand()
         if (!workspace)
             return int(ExitBadInput);
         const Topology topo(s.cluster);
-        const double runs = double(seeds.value());
+        const double runs = double(seeds);
         std::vector<Row> rows;
         std::vector<RunRecord> stored;
         ProgressBar bar(io, "compare");
-        const long long totalRuns = (long long)policies.size() * seeds.value();
+        const long long totalRuns = (long long)policies.size() * seeds;
         long long doneRuns = 0;
         for (const Policy &policy : policies) {
             Row row;
             row.name = policy.name;
             RunRecord record;
-            for (long long k = 0; k < seeds.value(); ++k) {
+            for (long long k = 0; k < seeds; ++k) {
                 DecisionLog log;
                 const bool keep = *workspace && k == 0;
                 const Placement pl = placeScenario(s, topo, policy,
-                                                   std::uint64_t(seed.value() + k),
+                                                   std::uint64_t(seed + k),
                                                    keep ? &log : nullptr);
                 const TrafficReport t = computeTraffic(s.jobs, s.cluster, topo, pl);
                 if (keep) {
@@ -171,9 +166,9 @@ Command compareCommand()
             if (*workspace) {
                 record.kind = "compare";
                 record.policy = policy.name;
-                record.seed = std::uint64_t(seed.value());
+                record.seed = std::uint64_t(seed);
                 record.parameters = {{"policy", policyToJson(policy)},
-                                     {"seeds", seeds.value()},
+                                     {"seeds", seeds},
                                      {"compared_with", names}};
                 record.metrics = {{"placed_jobs", row.placedJobs},
                                   {"placed_tasks", row.placedTasks},
@@ -211,8 +206,8 @@ Command compareCommand()
         if (args.flag("json")) {
             nlohmann::ordered_json j;
             j["scenario"] = s.name;
-            j["seed"] = seed.value();
-            j["seeds"] = seeds.value();
+            j["seed"] = seed;
+            j["seeds"] = seeds;
             j["unit"] = "bytes per iteration";
             j["baseline"] = base.name;
             nlohmann::ordered_json arr = nlohmann::ordered_json::array();
@@ -251,9 +246,9 @@ Command compareCommand()
             io.out << j.dump(2) << "\n";
             return int(ExitOk);
         }
-        io.out << (s.name.empty() ? path : s.name) << ": seed " << seed.value();
-        if (seeds.value() > 1)
-            io.out << " .. " << seed.value() + seeds.value() - 1 << " (means)";
+        io.out << (s.name.empty() ? path : s.name) << ": seed " << seed;
+        if (seeds > 1)
+            io.out << " .. " << seed + seeds - 1 << " (means)";
         io.out << "; bytes per iteration; reduction vs " << base.name << "\n";
         io.out << pad("policy", 18) << pad("placed", 8) << pad("tasks", 8) << pad("waiting", 9)
                << pad("cross MB", 11) << pad("total MB", 11) << pad("max link MB", 13)

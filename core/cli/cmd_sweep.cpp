@@ -3,6 +3,7 @@
 // pod runs) and `merge` (their result files back into the workspace, once each).
 
 #include "cli/command.h"
+#include "cli/policy_input.h"
 #include "cli/progress.h"
 #include "cli/run_saving.h"
 #include "cli/sweep_grid.h"
@@ -226,23 +227,16 @@ Command sweepCommand()
                       "--emit FORMAT); see --help\n";
             return int(ExitBadInput);
         }
-        const std::string path = args.positional()[0];
-        auto loaded = loadScenarioFile(path);
-        if (!loaded) {
-            io.err << loaded.error(path) << "\n";
-            return int(ExitBadInput);
-        }
-        const Scenario &s = loaded.value();
-        auto seed = args.integer("seed", (long long)s.settings.seed);
-        auto seeds = args.integer("seeds", 1);
         const long long hw = std::max(1u, std::thread::hardware_concurrency());
         auto jobs = args.integer("jobs", hw);
-        if (!seed || seed.value() < 0 || !seeds || seeds.value() < 1 || seeds.value() > 100000 ||
-            !jobs || jobs.value() < 1 || jobs.value() > 1024) {
-            io.err << "clusterbench sweep: --seed must be >= 0, --seeds in 1..100000 and "
-                      "--jobs in 1..1024\n";
+        auto input = readScenarioSeeds(args, io, "sweep", "--jobs in 1..1024",
+                                       jobs && jobs.value() >= 1 && jobs.value() <= 1024);
+        if (!input)
             return int(ExitBadInput);
-        }
+        const std::string &path = input->path;
+        const Scenario &s = input->scenario;
+        const std::uint64_t seed = input->seed;
+        const long long seeds = input->seeds;
         const std::vector<std::string> policies = splitComma(args.value("policies"));
         if (policies.empty()) {
             io.err << "clusterbench sweep: --policies: expected at least one name\n";
@@ -264,13 +258,13 @@ Command sweepCommand()
         }
         const bool simulate = args.flag("simulate");
         const std::vector<GridPoint> points =
-            expandGrid(policies, params, std::uint64_t(seed.value()), int(seeds.value()));
+            expandGrid(policies, params, std::uint64_t(seed), int(seeds));
         if (points.size() > 100000) {
             io.err << "clusterbench sweep: " << points.size() << " grid points; at most 100000\n";
             return int(ExitBadInput);
         }
         // Every policy x parameter combination must make a valid policy before anything runs.
-        for (std::size_t i = 0; i < points.size(); i += std::size_t(seeds.value())) {
+        for (std::size_t i = 0; i < points.size(); i += std::size_t(seeds)) {
             auto p = pointPolicy(points[i], presets.value());
             if (!p) {
                 io.err << "clusterbench sweep: " << p.error() << "\n";
@@ -390,8 +384,8 @@ Command sweepCommand()
             nlohmann::ordered_json j;
             j["scenario"] = s.name;
             j["simulate"] = simulate;
-            j["seed"] = seed.value();
-            j["seeds"] = seeds.value();
+            j["seed"] = seed;
+            j["seeds"] = seeds;
             j["points"] = points.size();
             nlohmann::ordered_json gj = nlohmann::ordered_json::array();
             for (const Summary &g : groups) {
@@ -425,7 +419,7 @@ Command sweepCommand()
         }
         io.out << (s.name.empty() ? path : s.name) << ": " << points.size() << " runs ("
                << policies.size() << " policies x " << groups.size() / policies.size()
-               << " parameter sets x " << seeds.value() << " seeds); mean +- std over seeds\n";
+               << " parameter sets x " << seeds << " seeds); mean +- std over seeds\n";
         // Placed only: traffic per iteration; simulated: over the whole run.
         std::vector<std::pair<std::string, std::string>> columns = {
             {"cross_node_bytes", simulate ? "cross GB (run)" : "cross MB/iter"},
