@@ -68,8 +68,9 @@ Option logDetailOption()
 {
     return {"log-detail", "D",
             "rows the decision log keeps per decision: full (every node), top:K (the K best "
-            "nodes, the pick and its ties; the rest counted per filter reason and score "
-            "range), summary (= top:0) or auto (default: full up to " +
+            "nodes and the pick; the others counted per filter reason, with the range of "
+            "their totals and how many tied with the pick), summary (= top:0) or auto "
+            "(default: full up to " +
                 std::to_string(LogDetail::kAutoFullNodes) + " nodes, else top:" +
                 std::to_string(LogDetail::kAutoTop) + ")"};
 }
