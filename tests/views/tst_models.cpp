@@ -4,11 +4,14 @@
 #include "commands/add_job_command.h"
 #include "commands/add_link_command.h"
 #include "commands/add_node_command.h"
+#include "commands/add_switch_command.h"
 #include "commands/duplicate_job_command.h"
 #include "commands/edit_node_command.h"
+#include "commands/edit_switch_command.h"
 #include "commands/remove_job_command.h"
 #include "commands/remove_link_command.h"
 #include "commands/remove_node_command.h"
+#include "commands/remove_switch_command.h"
 #include "document/document.h"
 #include "models/cluster_tree_model.h"
 #include "models/job_queue_model.h"
@@ -16,6 +19,7 @@
 #include "test_scenarios.h"
 #include "topology/cluster_layout.h"
 #include "topology/topology_scene.h"
+#include "window/switch_dialog.h"
 
 #include <QAbstractItemModelTester>
 #include <QUndoStack>
@@ -37,6 +41,8 @@ private slots:
     void clusterTreeModelPassesTester();
     void clusterTreeStructure();
     void clusterTreeSetDataPushesCommand();
+    void clusterTreeSwitchEdits();
+    void switchDialogAddsAndEdits();
     void formatting_data();
     void formatting();
     void layoutTiersAndGroups();
@@ -64,6 +70,10 @@ void exerciseDocument(Document &doc)
     stack->push(new RemoveNodeCommand(&doc, 0));
     stack->push(new AddLinkCommand(&doc, Link{"leaf001", "leaf002", 10, 1}));
     stack->push(new RemoveLinkCommand(&doc, 0));
+    stack->push(new AddSwitchCommand(&doc, Switch{"tor9", "tor"}, {Link{"tor9", "leaf001", 40, 1}}));
+    stack->push(new EditSwitchCommand(&doc, 0, Switch{"core1", "core"})); // spine01
+    stack->push(new RemoveSwitchCommand(&doc, 2)); // leaf001 and its links
+    stack->push(new EditSwitchCommand(&doc, 0, Switch{"core1", "spine"}));
     while (stack->canUndo())
         stack->undo();
     while (stack->canRedo())
@@ -210,7 +220,14 @@ void TestModels::clusterTreeStructure()
     QCOMPARE(model.indexOfNode(4), node);
     QCOMPARE(node.siblingAtColumn(ClusterTreeModel::Type).data().toString(),
              QStringLiteral("V100"));
-    QVERIFY(!(model.flags(model.index(0, 0, model.index(0, 0))) & Qt::ItemIsEditable));
+    const QModelIndex spine = model.index(0, 0, model.index(0, 0));
+    QVERIFY(model.flags(spine) & Qt::ItemIsEditable); // name
+    QVERIFY(model.flags(spine.siblingAtColumn(ClusterTreeModel::Type)) & Qt::ItemIsEditable);
+    QVERIFY(!(model.flags(spine.siblingAtColumn(ClusterTreeModel::Cpus)) & Qt::ItemIsEditable));
+    QVERIFY(!(model.flags(model.index(0, 0)) & Qt::ItemIsEditable)); // a group
+    QCOMPARE(spine.data(ClusterTreeModel::SwitchIndexRole).toInt(), 0);
+    QCOMPARE(model.indexOfSwitch(3), model.index(3, 0, model.index(0, 0)));
+    QVERIFY(!model.indexOfSwitch(4).isValid());
     QVERIFY(model.flags(node) & Qt::ItemIsEditable);
 }
 
@@ -235,6 +252,83 @@ void TestModels::clusterTreeSetDataPushesCommand()
     QCOMPARE(doc.scenario().cluster.links[3].a, std::string("gpu-x"));
     QCOMPARE(doc.undoStack()->count(), 2);
     QCOMPARE(model.indexOfNode(1).data().toString(), QStringLiteral("gpu-x"));
+    doc.undoStack()->undo();
+    doc.undoStack()->undo();
+    QVERIFY(doc.scenario() == before);
+}
+
+void TestModels::clusterTreeSwitchEdits()
+{
+    Document doc;
+    doc.setScenario(testing::leafSpineScenario(2, 2, 2));
+    const Scenario before = doc.scenario();
+    ClusterTreeModel model(&doc);
+    QAbstractItemModelTester tester(&model,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    const QModelIndex leaf = model.indexOfSwitch(3); // leaf002
+    QCOMPARE(leaf.data().toString(), QStringLiteral("leaf002"));
+    QCOMPARE(leaf.data(Qt::EditRole).toString(), QStringLiteral("leaf002"));
+    QCOMPARE(leaf.data(Qt::ToolTipRole).toString(), QStringLiteral("leaf002 (leaf): 4 link(s)"));
+    QVERIFY(!model.setData(leaf, QStringLiteral("spine01")));  // another switch's
+    QVERIFY(!model.setData(leaf, QStringLiteral("r001-n01"))); // a node's
+    QVERIFY(!model.setData(leaf, QString()));
+    QVERIFY(!model.setData(leaf.siblingAtColumn(ClusterTreeModel::Gpus), 3));
+    QCOMPARE(doc.undoStack()->count(), 0);
+    QVERIFY(model.setData(leaf, QStringLiteral("  tor-b "))); // trimmed
+    QCOMPARE(doc.scenario().cluster.switches[3].id, std::string("tor-b"));
+    QCOMPARE(doc.scenario().cluster.links[6].b, std::string("tor-b"));
+    QCOMPARE(model.indexOfSwitch(3).data().toString(), QStringLiteral("tor-b"));
+    QVERIFY(model.setData(leaf.siblingAtColumn(ClusterTreeModel::Type), QStringLiteral("tor")));
+    QCOMPARE(model.indexOfSwitch(3).siblingAtColumn(ClusterTreeModel::Type).data().toString(),
+             QStringLiteral("tor"));
+    QCOMPARE(doc.undoStack()->count(), 2);
+    QCOMPARE(reset.count(), 0); // racks are named by rack, not switch: rows only change
+    QVERIFY(changed.count() >= 2);
+    doc.undoStack()->undo();
+    doc.undoStack()->undo();
+    QVERIFY(doc.scenario() == before);
+    QCOMPARE(model.indexOfSwitch(3).data().toString(), QStringLiteral("leaf002"));
+}
+
+void TestModels::switchDialogAddsAndEdits()
+{
+    Document doc;
+    doc.setScenario(testing::leafSpineScenario(2, 2, 2));
+    const Scenario before = doc.scenario();
+    {
+        SwitchDialog add(&doc, -1);
+        QVERIFY(add.isNew());
+        QCOMPARE(add.value().id, std::string("switch")); // a free id to start with
+        add.setId(QStringLiteral("leaf001"));
+        QCOMPARE(add.problem(), QStringLiteral("duplicate id \"leaf001\" (first used at "
+                                               "/cluster/switches/2)"));
+        QVERIFY(!add.apply());
+        add.setId(QStringLiteral("leaf003"));
+        add.setTier(QStringLiteral("tor"));
+        add.setConnected(QStringLiteral("spine02"), true);
+        add.setConnected(QStringLiteral("r002-n02"), true);
+        add.setCapacity(25);
+        QVERIFY(add.problem().isEmpty());
+        QVERIFY(add.apply());
+    }
+    const Cluster &c = doc.scenario().cluster;
+    QCOMPARE(c.switches.back(), (Switch{"leaf003", "tor"}));
+    QCOMPARE(c.links.size(), std::size_t(10));
+    QCOMPARE(c.links[8], (Link{"leaf003", "spine02", 25, 1}));
+    QCOMPARE(c.links[9], (Link{"leaf003", "r002-n02", 25, 1}));
+    {
+        SwitchDialog edit(&doc, 4);
+        QVERIFY(!edit.isNew());
+        QCOMPARE(edit.value(), (Switch{"leaf003", "tor"}));
+        QVERIFY(edit.links().empty());
+        QVERIFY(!edit.apply()); // nothing changed: nothing pushed
+        edit.setId(QStringLiteral("tor3"));
+        QVERIFY(edit.apply());
+    }
+    QCOMPARE(doc.undoStack()->count(), 2);
+    QCOMPARE(doc.scenario().cluster.links[9].a, std::string("tor3"));
     doc.undoStack()->undo();
     doc.undoStack()->undo();
     QVERIFY(doc.scenario() == before);

@@ -4,12 +4,15 @@
 #include "commands/add_job_command.h"
 #include "commands/add_link_command.h"
 #include "commands/add_node_command.h"
+#include "commands/add_switch_command.h"
 #include "commands/duplicate_job_command.h"
 #include "commands/edit_job_command.h"
 #include "commands/edit_node_command.h"
+#include "commands/edit_switch_command.h"
 #include "commands/remove_job_command.h"
 #include "commands/remove_link_command.h"
 #include "commands/remove_node_command.h"
+#include "commands/remove_switch_command.h"
 #include "document/document.h"
 #include "model/validation.h"
 #include "test_scenarios.h"
@@ -37,6 +40,10 @@ private slots:
     void undoRedoExact_data();
     void undoRedoExact();
     void longSequenceUndoesToStart();
+    void removeSwitchWithThreeLinks();
+    void switchEditsAreSeparateSteps();
+    void switchProblems_data();
+    void switchProblems();
     void helperScenarioIsValid();
 };
 
@@ -93,6 +100,43 @@ void TestUndoCommands::undoRedoExact_data()
         [](Document *d) { return new RemoveLinkCommand(d, 3); },
         [](const Scenario &s) {
             return s.cluster.links.size() == 7 && s.cluster.links[3].a == "leaf002";
+        }};
+    QTest::newRow("add switch with links") << CommandCase{
+        [](Document *d) {
+            return new AddSwitchCommand(d, Switch{"tor9", "tor"},
+                                        {Link{"tor9", "r001-n01", 25, 1},
+                                         Link{"tor9", "spine02", 100, 2}});
+        },
+        [](const Scenario &s) {
+            return s.cluster.switches.size() == 5 && s.cluster.switches[4] == Switch{"tor9", "tor"} &&
+                   s.cluster.links.size() == 10 && s.cluster.links[8].b == "r001-n01" &&
+                   s.cluster.links[9].b == "spine02" && s.cluster.links[9].capacityGbps == 100;
+        }};
+    QTest::newRow("add switch alone") << CommandCase{
+        [](Document *d) { return new AddSwitchCommand(d, Switch{"spare", ""}); },
+        [](const Scenario &s) {
+            return s.cluster.switches.size() == 5 && s.cluster.switches[4].id == "spare" &&
+                   s.cluster.links.size() == 8;
+        }};
+    QTest::newRow("remove switch and its links") << CommandCase{
+        [](Document *d) { return new RemoveSwitchCommand(d, 1); }, // spine02: links 1 and 5
+        [](const Scenario &s) {
+            return s.cluster.switches.size() == 3 && s.cluster.switches[1].id == "leaf001" &&
+                   s.cluster.links.size() == 6 && s.cluster.links[1].a == "r001-n01" &&
+                   s.cluster.links[3].b == "spine01";
+        }};
+    QTest::newRow("edit switch tier") << CommandCase{
+        [](Document *d) { return new EditSwitchCommand(d, 2, Switch{"leaf001", "tor"}); },
+        [](const Scenario &s) {
+            return s.cluster.switches[2].tier == "tor" && s.cluster.switches[2].id == "leaf001";
+        }};
+    QTest::newRow("rename switch, links follow") << CommandCase{
+        [](Document *d) { return new EditSwitchCommand(d, 3, Switch{"tor-b", "leaf"}); },
+        [](const Scenario &s) {
+            // leaf002's links: 4, 5 (to the spines, a end), 6, 7 (from its hosts, b end).
+            return s.cluster.switches[3].id == "tor-b" && s.cluster.links[4].a == "tor-b" &&
+                   s.cluster.links[5].a == "tor-b" && s.cluster.links[6].b == "tor-b" &&
+                   s.cluster.links[7].b == "tor-b" && s.cluster.links[3].b == "leaf001";
         }};
     QTest::newRow("edit job due date") << CommandCase{
         [](Document *d) {
@@ -178,6 +222,107 @@ void TestUndoCommands::longSequenceUndoesToStart()
     QCOMPARE(end.jobs.size(), std::size_t(3));
     QCOMPARE(end.cluster.nodes.size(), std::size_t(8));
     QCOMPARE(end.cluster.links.back().a, std::string("renamed"));
+}
+
+void TestUndoCommands::removeSwitchWithThreeLinks()
+{
+    // leafSpine(3, 2, 1): switches spine01, spine02, leaf001..leaf003; links per leaf:
+    // leaf-spine01, leaf-spine02, host-leaf. spine01 has links 0, 3 and 6.
+    Document doc;
+    doc.setScenario(testing::leafSpineScenario(3, 2, 1));
+    const Scenario before = doc.scenario();
+    QCOMPARE(doc.linksOf("spine01"), (std::vector<int>{0, 3, 6}));
+    doc.undoStack()->push(new RemoveSwitchCommand(&doc, 0));
+    QCOMPARE(doc.undoStack()->text(0), QStringLiteral("Remove switch spine01 and 3 link(s)"));
+    const Cluster &after = doc.scenario().cluster;
+    QCOMPARE(after.switches.size(), std::size_t(4));
+    QCOMPARE(after.switches[0].id, std::string("spine02"));
+    QCOMPARE(after.links.size(), std::size_t(6));
+    const std::vector<std::string> left = {"leaf001", "r001-n01", "leaf002",
+                                           "r002-n01", "leaf003", "r003-n01"};
+    for (std::size_t i = 0; i < left.size(); ++i)
+        QCOMPARE(after.links[i].a, left[i]);
+    QVERIFY(doc.linksOf("spine01").empty());
+    const Scenario removed = doc.scenario();
+
+    doc.undoStack()->undo();
+    QVERIFY(doc.scenario() == before); // switch and the 3 links, at their old indices
+    QCOMPARE(doc.linksOf("spine01"), (std::vector<int>{0, 3, 6}));
+    doc.undoStack()->redo();
+    QVERIFY(doc.scenario() == removed);
+    doc.undoStack()->undo();
+    QVERIFY(doc.scenario() == before);
+}
+
+void TestUndoCommands::switchEditsAreSeparateSteps()
+{
+    // Switch commands never merge: two edits of one switch are two undo steps, and the
+    // command texts name the switch as it was.
+    Document doc;
+    doc.setScenario(testing::leafSpineScenario(2, 2, 2));
+    const Scenario start = doc.scenario();
+    QUndoStack *stack = doc.undoStack();
+    stack->push(new EditSwitchCommand(&doc, 0, Switch{"core-a", "spine"}));
+    stack->push(new EditSwitchCommand(&doc, 0, Switch{"core-a", "core"}));
+    stack->push(new AddSwitchCommand(&doc, Switch{"edge9", "edge"}, {Link{"edge9", "core-a", 40, 1}}));
+    stack->push(new RemoveSwitchCommand(&doc, 0)); // core-a and its 3 links
+    QCOMPARE(stack->count(), 4);
+    QCOMPARE(stack->command(0)->id(), -1);
+    QCOMPARE(stack->text(0), QStringLiteral("Rename switch spine01 to core-a"));
+    QCOMPARE(stack->text(1), QStringLiteral("Edit switch core-a"));
+    QCOMPARE(stack->text(2), QStringLiteral("Add switch edge9"));
+    QCOMPARE(stack->text(3), QStringLiteral("Remove switch core-a and 3 link(s)"));
+    const Scenario end = doc.scenario();
+    QCOMPARE(end.cluster.switches.size(), std::size_t(4));
+    QCOMPARE(end.cluster.switches.back().id, std::string("edge9"));
+    QCOMPARE(end.cluster.links.size(), std::size_t(6));
+    stack->undo();
+    QCOMPARE(doc.scenario().cluster.switches[0], (Switch{"core-a", "core"}));
+    QCOMPARE(doc.scenario().cluster.links.back().b, std::string("core-a"));
+    stack->undo();
+    stack->undo();
+    QCOMPARE(doc.scenario().cluster.switches[0], (Switch{"core-a", "spine"}));
+    QCOMPARE(doc.scenario().cluster.links[0].b, std::string("core-a"));
+    stack->undo();
+    QVERIFY(doc.scenario() == start);
+    while (stack->canRedo())
+        stack->redo();
+    QVERIFY(doc.scenario() == end);
+    QVERIFY(validateScenario(end).empty());
+}
+
+void TestUndoCommands::switchProblems_data()
+{
+    QTest::addColumn<int>("index");
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<QString>("problem");
+    const QString none;
+    QTest::newRow("unchanged") << 0 << QStringLiteral("spine01") << none;
+    QTest::newRow("new name") << 0 << QStringLiteral("core1") << none;
+    QTest::newRow("new switch") << -1 << QStringLiteral("core1") << none;
+    QTest::newRow("empty") << 2 << QString()
+                           << QStringLiteral("expected a non-empty switch id");
+    QTest::newRow("a later switch's id") << 0 << QStringLiteral("leaf002")
+                                         << QStringLiteral("duplicate id \"leaf002\" (also used "
+                                                           "at /cluster/switches/3)");
+    QTest::newRow("an earlier switch's id") << 3 << QStringLiteral("spine01")
+                                            << QStringLiteral("duplicate id \"spine01\" (first "
+                                                              "used at /cluster/switches/0)");
+    QTest::newRow("a node's id") << -1 << QStringLiteral("r002-n01")
+                                 << QStringLiteral("duplicate id \"r002-n01\" (first used at "
+                                                   "/cluster/nodes/2)");
+    QTest::newRow("blank at the end") << 1 << QStringLiteral("spine02 ")
+                                      << QStringLiteral("the id \"spine02 \" starts or ends "
+                                                        "with a blank");
+}
+
+void TestUndoCommands::switchProblems()
+{
+    QFETCH(int, index);
+    QFETCH(QString, id);
+    QFETCH(QString, problem);
+    const Scenario s = testing::leafSpineScenario(2, 2, 2);
+    QCOMPARE(switchProblem(s.cluster, Switch{id.toStdString(), "leaf"}, index), problem);
 }
 
 QTEST_MAIN(TestUndoCommands)

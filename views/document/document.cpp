@@ -101,6 +101,39 @@ void Document::replaceNode(int index, Node node)
     const std::string newId = node.id;
     slot = std::move(node);
     emit rowChanged(Part::Nodes, index);
+    renameLinkEndpoints(oldId, newId);
+}
+
+void Document::insertSwitch(int index, Switch sw)
+{
+    emit rowAboutToBeInserted(Part::Switches, index);
+    auto &switches = m_scenario.cluster.switches;
+    switches.insert(switches.begin() + index, std::move(sw));
+    emit rowInserted(Part::Switches, index);
+}
+
+Switch Document::removeSwitch(int index)
+{
+    emit rowAboutToBeRemoved(Part::Switches, index);
+    auto &switches = m_scenario.cluster.switches;
+    Switch sw = std::move(switches[std::size_t(index)]);
+    switches.erase(switches.begin() + index);
+    emit rowRemoved(Part::Switches, index);
+    return sw;
+}
+
+void Document::replaceSwitch(int index, Switch sw)
+{
+    Switch &slot = m_scenario.cluster.switches[std::size_t(index)];
+    const std::string oldId = slot.id;
+    const std::string newId = sw.id;
+    slot = std::move(sw);
+    emit rowChanged(Part::Switches, index);
+    renameLinkEndpoints(oldId, newId);
+}
+
+void Document::renameLinkEndpoints(const std::string &oldId, const std::string &newId)
+{
     if (oldId == newId)
         return;
     auto &links = m_scenario.cluster.links;

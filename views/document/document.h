@@ -48,6 +48,10 @@ public:
     Node removeNode(int index);
     /// Replaces a node; when its id changes, link endpoints naming the old id follow.
     void replaceNode(int index, Node node);
+    void insertSwitch(int index, Switch sw);
+    Switch removeSwitch(int index);
+    /// Replaces a switch; when its id changes, link endpoints naming the old id follow.
+    void replaceSwitch(int index, Switch sw);
     void insertLink(int index, Link link);
     Link removeLink(int index);
     void insertJob(int index, Job job);
@@ -73,6 +77,9 @@ signals:
     void modifiedChanged(bool modified);
 
 private:
+    /// Link endpoints naming `oldId` now name `newId` (each changed link is announced).
+    void renameLinkEndpoints(const std::string &oldId, const std::string &newId);
+
     Scenario m_scenario;
     QString m_filePath;
     QUndoStack *m_undoStack;

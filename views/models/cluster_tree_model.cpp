@@ -1,6 +1,7 @@
 #include "models/cluster_tree_model.h"
 
 #include "commands/edit_node_command.h"
+#include "commands/edit_switch_command.h"
 #include "document/document.h"
 #include "models/quantity_format.h"
 #include "topology/cluster_layout.h"
@@ -44,8 +45,8 @@ ClusterTreeModel::ClusterTreeModel(Document *document, QObject *parent)
     connect(document, &Document::rowInserted, this, end);
     connect(document, &Document::rowRemoved, this, end);
     connect(document, &Document::rowChanged, this, [this](P part, int row) {
-        if (part == P::Nodes)
-            onNodeChanged(row);
+        if (part == P::Nodes || part == P::Switches)
+            onRowChanged(part == P::Switches, row);
     });
     rebuild();
 }
@@ -70,9 +71,10 @@ void ClusterTreeModel::rebuild()
                 m_nodeRow[std::size_t(m_groups[g].members[r])] = {int(g), int(r)};
 }
 
-void ClusterTreeModel::onNodeChanged(int nodeIndex)
+void ClusterTreeModel::onRowChanged(bool isSwitch, int memberIndex)
 {
-    // A rack or id change may regroup nodes: compare the grouping before signalling.
+    // A rack or id change may regroup nodes (groups without a rack are named after their
+    // switch): compare the grouping before signalling.
     const std::vector<Group> before = m_groups;
     rebuild();
     bool same = before.size() == m_groups.size();
@@ -85,12 +87,12 @@ void ClusterTreeModel::onNodeChanged(int nodeIndex)
         endResetModel();
         return;
     }
-    const auto [g, r] = m_nodeRow[std::size_t(nodeIndex)];
-    if (g < 0)
+    const QModelIndex row = isSwitch ? indexOfSwitch(memberIndex) : indexOfNode(memberIndex);
+    if (!row.isValid())
         return;
-    const QModelIndex groupIndex = index(g, 0);
-    emit dataChanged(index(r, 0, groupIndex), index(r, ColumnCount - 1, groupIndex));
-    emit dataChanged(groupIndex, index(g, ColumnCount - 1));
+    const QModelIndex groupIndex = row.parent();
+    emit dataChanged(row, row.siblingAtColumn(ColumnCount - 1));
+    emit dataChanged(groupIndex, groupIndex.siblingAtColumn(ColumnCount - 1));
 }
 
 QModelIndex ClusterTreeModel::index(int row, int column, const QModelIndex &parent) const
@@ -180,7 +182,11 @@ QVariant ClusterTreeModel::data(const QModelIndex &index, int role) const
             return member;
         if (role == Qt::DecorationRole && column == Name)
             return QIcon(QStringLiteral(":/icons/switch.svg"));
-        if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+        if (role == Qt::ToolTipRole && column == Name)
+            return tr("%1 (%2): %n link(s)", nullptr, int(m_document->linksOf(s.id).size()))
+                .arg(QString::fromStdString(s.id),
+                     s.tier.empty() ? tr("no tier") : QString::fromStdString(s.tier));
+        if (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != Qt::EditRole)
             return {};
         if (column == Name)
             return QString::fromStdString(s.id);
@@ -236,8 +242,11 @@ QVariant ClusterTreeModel::headerData(int section, Qt::Orientation orientation, 
 Qt::ItemFlags ClusterTreeModel::flags(const QModelIndex &index) const
 {
     Qt::ItemFlags f = QAbstractItemModel::flags(index);
-    if (index.isValid() && index.internalId() != kTopLevel &&
-        !m_groups[std::size_t(index.internalId() - 1)].switches)
+    if (!index.isValid() || index.internalId() == kTopLevel)
+        return f;
+    // Switches: name and tier; nodes: every column.
+    if (!m_groups[std::size_t(index.internalId() - 1)].switches || index.column() == Name ||
+        index.column() == Type)
         f |= Qt::ItemIsEditable;
     return f;
 }
@@ -249,7 +258,7 @@ bool ClusterTreeModel::setData(const QModelIndex &index, const QVariant &value, 
         return false;
     const Group &g = m_groups[std::size_t(index.internalId() - 1)];
     if (g.switches)
-        return false;
+        return setSwitchData(g.members[std::size_t(index.row())], index.column(), value);
     const int nodeIndex = g.members[std::size_t(index.row())];
     const Cluster &cluster = m_document->scenario().cluster;
     Node node = cluster.nodes[std::size_t(nodeIndex)];
@@ -297,6 +306,32 @@ bool ClusterTreeModel::setData(const QModelIndex &index, const QVariant &value, 
         return true;
     m_document->undoStack()->push(new EditNodeCommand(m_document, nodeIndex, std::move(node)));
     return true;
+}
+
+bool ClusterTreeModel::setSwitchData(int switchIndex, int column, const QVariant &value)
+{
+    const Cluster &cluster = m_document->scenario().cluster;
+    Switch sw = cluster.switches[std::size_t(switchIndex)];
+    if (column == Name)
+        sw.id = value.toString().trimmed().toStdString();
+    else if (column == Type)
+        sw.tier = value.toString().trimmed().toStdString();
+    else
+        return false;
+    if (sw == cluster.switches[std::size_t(switchIndex)])
+        return true;
+    if (!switchProblem(cluster, sw, switchIndex).isEmpty())
+        return false;
+    m_document->undoStack()->push(new EditSwitchCommand(m_document, switchIndex, std::move(sw)));
+    return true;
+}
+
+QModelIndex ClusterTreeModel::indexOfSwitch(int switchIndex) const
+{
+    if (m_groups.empty() || !m_groups.front().switches || switchIndex < 0 ||
+        switchIndex >= int(m_groups.front().members.size()))
+        return {};
+    return index(switchIndex, 0, index(0, 0));
 }
 
 QModelIndex ClusterTreeModel::indexOfNode(int nodeIndex) const

@@ -1,7 +1,8 @@
 #pragma once
 // The cluster as a two-level tree for the cluster panel: a "Switches" group, then one group
 // per rack (nodes grouped as the topology view groups them), each holding its nodes.
-// Node rows are editable; an edit becomes an EditNodeCommand on the document's undo stack.
+// Node rows are editable (an edit becomes an EditNodeCommand on the document's undo stack),
+// and so are a switch's name and tier (EditSwitchCommand; a name must pass switchProblem).
 // Structural changes (nodes, switches or links added or removed) reset the model.
 
 #include <QAbstractItemModel>
@@ -35,6 +36,8 @@ public:
 
     /// The index of a node's row (column 0), or an invalid index.
     QModelIndex indexOfNode(int nodeIndex) const;
+    /// The index of a switch's row (column 0), or an invalid index.
+    QModelIndex indexOfSwitch(int switchIndex) const;
 
 private:
     struct Group
@@ -45,7 +48,8 @@ private:
     };
 
     void rebuild();
-    void onNodeChanged(int nodeIndex);
+    void onRowChanged(bool isSwitch, int memberIndex);
+    bool setSwitchData(int switchIndex, int column, const QVariant &value);
 
     Document *m_document;
     std::vector<Group> m_groups;

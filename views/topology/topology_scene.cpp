@@ -8,6 +8,7 @@
 #include "topology/switch_item.h"
 #include "topology/topology_style.h"
 
+#include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneHelpEvent>
 #include <QGraphicsSceneMouseEvent>
 #include <QTimer>
@@ -291,6 +292,22 @@ void TopologyScene::helpEvent(QGraphicsSceneHelpEvent *event)
     else
         QToolTip::showText(event->screenPos(), text, event->widget());
     event->setAccepted(!text.isEmpty());
+}
+
+int TopologyScene::switchAt(const QPointF &scenePos) const
+{
+    for (QGraphicsItem *item : items(scenePos))
+        if (auto *sw = dynamic_cast<SwitchItem *>(item))
+            return sw->switchIndex();
+    return -1;
+}
+
+void TopologyScene::contextMenuEvent(QGraphicsSceneContextMenuEvent *event)
+{
+    const int sw = switchAt(event->scenePos());
+    const int node = sw >= 0 ? -1 : nodeAt(event->scenePos());
+    emit contextMenuRequested(node, sw, event->screenPos());
+    event->accept();
 }
 
 void TopologyScene::mousePressEvent(QGraphicsSceneMouseEvent *event)

@@ -42,6 +42,8 @@ public:
     QString toolTipAt(const QPointF &scenePos) const;
     /// Node index at `scenePos`, or -1.
     int nodeAt(const QPointF &scenePos) const;
+    /// Switch index at `scenePos`, or -1.
+    int switchAt(const QPointF &scenePos) const;
     /// Highlights a node (-1 clears); returns its scene rectangle (empty if none).
     QRectF selectNode(int nodeIndex);
     int selectedNode() const { return m_selectedNode; }
@@ -58,11 +60,14 @@ public:
 
 signals:
     void nodeClicked(int nodeIndex);
+    /// A right click (or the menu key) on a node, a switch (indices, else -1) or nothing.
+    void contextMenuRequested(int nodeIndex, int switchIndex, const QPoint &screenPos);
     void rebuilt();
 
 protected:
     void helpEvent(QGraphicsSceneHelpEvent *event) override;
     void mousePressEvent(QGraphicsSceneMouseEvent *event) override;
+    void contextMenuEvent(QGraphicsSceneContextMenuEvent *event) override;
 
 private:
     void scheduleRebuild();

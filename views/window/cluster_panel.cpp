@@ -2,12 +2,15 @@
 
 #include "commands/add_node_command.h"
 #include "commands/remove_node_command.h"
+#include "commands/remove_switch_command.h"
 #include "document/document.h"
 #include "models/cluster_tree_model.h"
 #include "models/quantity_format.h"
+#include "window/switch_dialog.h"
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QToolBar>
 #include <QTreeView>
 #include <QUndoStack>
@@ -28,13 +31,18 @@ ClusterPanel::ClusterPanel(Document *document, QWidget *parent)
     auto *tools = new QToolBar(this);
     tools->setIconSize(QSize(16, 16));
     tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    QAction *add = tools->addAction(QIcon(QStringLiteral(":/icons/add.svg")), tr("Add node"));
-    add->setToolTip(tr("Add a node like the selected one, on the same switches"));
-    QAction *remove =
-        tools->addAction(QIcon(QStringLiteral(":/icons/remove.svg")), tr("Remove"));
-    remove->setToolTip(tr("Remove the selected node and its links"));
-    connect(add, &QAction::triggered, this, &ClusterPanel::addNodeLikeSelected);
-    connect(remove, &QAction::triggered, this, &ClusterPanel::removeSelectedNode);
+    m_addNode = tools->addAction(QIcon(QStringLiteral(":/icons/add.svg")), tr("Add node"));
+    m_addNode->setToolTip(tr("Add a node like the selected one, on the same switches"));
+    m_addSwitch = tools->addAction(QIcon(QStringLiteral(":/icons/switch.svg")), tr("Add switch…"));
+    m_addSwitch->setToolTip(tr("Add a switch and link it to nodes or switches"));
+    m_editSwitch = new QAction(tr("Switch properties…"), this);
+    m_editSwitch->setToolTip(tr("Rename the selected switch or change its tier"));
+    m_remove = tools->addAction(QIcon(QStringLiteral(":/icons/remove.svg")), tr("Remove"));
+    m_remove->setToolTip(tr("Remove the selected node or switch and its links"));
+    connect(m_addNode, &QAction::triggered, this, &ClusterPanel::addNodeLikeSelected);
+    connect(m_addSwitch, &QAction::triggered, this, &ClusterPanel::addSwitch);
+    connect(m_editSwitch, &QAction::triggered, this, &ClusterPanel::editSelectedSwitch);
+    connect(m_remove, &QAction::triggered, this, &ClusterPanel::removeSelected);
     layout->addWidget(tools);
 
     m_tree->setModel(m_model);
@@ -42,6 +50,13 @@ ClusterPanel::ClusterPanel(Document *document, QWidget *parent)
     m_tree->setAlternatingRowColors(true);
     m_tree->setUniformRowHeights(true);
     m_tree->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_tree, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
+        const QModelIndex index = m_tree->indexAt(pos);
+        if (index.isValid())
+            m_tree->setCurrentIndex(index);
+        showContextMenu(selectedNode(), selectedSwitch(), m_tree->viewport()->mapToGlobal(pos));
+    });
     // Every column as wide as its contents, names included: in a narrow dock the tree
     // scrolls sideways instead of squeezing the names to nothing.
     m_tree->header()->setStretchLastSection(true);
@@ -70,12 +85,15 @@ ClusterPanel::ClusterPanel(Document *document, QWidget *parent)
     connect(m_model, &QAbstractItemModel::modelReset, this, expand);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
         updateDetails();
+        updateActions();
         const int n = selectedNode();
         if (n >= 0)
             emit nodeSelected(n);
     });
     connect(m_model, &QAbstractItemModel::dataChanged, this, &ClusterPanel::updateDetails);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &ClusterPanel::updateActions);
     expand();
+    updateActions();
 }
 
 int ClusterPanel::selectedNode() const
@@ -97,6 +115,34 @@ void ClusterPanel::selectNode(int nodeIndex)
 void ClusterPanel::updateDetails()
 {
     const Scenario &s = m_document->scenario();
+    if (const int sw = selectedSwitch(); sw >= 0 && sw < int(s.cluster.switches.size())) {
+        const Switch &x = s.cluster.switches[std::size_t(sw)];
+        QStringList links;
+        double total = 0;
+        for (int l : m_document->linksOf(x.id)) {
+            const Link &link = s.cluster.links[std::size_t(l)];
+            total += link.capacityGbps;
+            if (links.size() == 12) {
+                links << QStringLiteral("…");
+                continue;
+            }
+            if (links.size() > 12)
+                continue;
+            links << QStringLiteral("%1 (%2)")
+                         .arg(QString::fromStdString(link.a == x.id ? link.b : link.a)
+                                  .toHtmlEscaped(),
+                              formatGbps(link.capacityGbps));
+        }
+        m_details->setText(tr("<b>%1</b> &nbsp; %2 switch<br>%3 links, %4 in total<br>To: %5")
+                               .arg(QString::fromStdString(x.id).toHtmlEscaped(),
+                                    QString::fromStdString(x.tier.empty() ? "untiered" : x.tier)
+                                        .toHtmlEscaped())
+                               .arg(m_document->linksOf(x.id).size())
+                               .arg(formatGbps(total),
+                                    links.isEmpty() ? tr("nothing")
+                                                    : links.join(QStringLiteral(", "))));
+        return;
+    }
     const int n = selectedNode();
     if (n < 0 || n >= int(s.cluster.nodes.size())) {
         const Cluster &c = s.cluster;
@@ -177,8 +223,72 @@ void ClusterPanel::addNodeLikeSelected()
     selectNode(newIndex);
 }
 
-void ClusterPanel::removeSelectedNode()
+int ClusterPanel::selectedSwitch() const
 {
+    const QVariant v = m_tree->currentIndex().siblingAtColumn(0).data(
+        ClusterTreeModel::SwitchIndexRole);
+    return v.isValid() ? v.toInt() : -1;
+}
+
+void ClusterPanel::selectSwitch(int switchIndex)
+{
+    const QModelIndex index = m_model->indexOfSwitch(switchIndex);
+    if (!index.isValid())
+        return;
+    m_tree->setCurrentIndex(index);
+    m_tree->scrollTo(index);
+}
+
+void ClusterPanel::updateActions()
+{
+    const bool sw = selectedSwitch() >= 0;
+    m_editSwitch->setEnabled(sw);
+    m_remove->setEnabled(sw || selectedNode() >= 0);
+}
+
+void ClusterPanel::showContextMenu(int nodeIndex, int switchIndex, const QPoint &globalPos)
+{
+    if (switchIndex >= 0)
+        selectSwitch(switchIndex);
+    else if (nodeIndex >= 0)
+        selectNode(nodeIndex);
+    QMenu menu(this);
+    if (switchIndex >= 0) {
+        menu.addAction(m_editSwitch);
+        menu.addSeparator();
+    }
+    menu.addAction(m_addNode);
+    menu.addAction(m_addSwitch);
+    if (switchIndex >= 0 || nodeIndex >= 0) {
+        menu.addSeparator();
+        menu.addAction(m_remove);
+    }
+    menu.exec(globalPos);
+}
+
+void ClusterPanel::addSwitch()
+{
+    SwitchDialog dialog(m_document, -1, this);
+    if (dialog.exec() == QDialog::Accepted)
+        selectSwitch(int(m_document->scenario().cluster.switches.size()) - 1);
+}
+
+void ClusterPanel::editSelectedSwitch()
+{
+    const int s = selectedSwitch();
+    if (s < 0)
+        return;
+    SwitchDialog dialog(m_document, s, this);
+    if (dialog.exec() == QDialog::Accepted)
+        selectSwitch(s);
+}
+
+void ClusterPanel::removeSelected()
+{
+    if (const int s = selectedSwitch(); s >= 0) {
+        m_document->undoStack()->push(new RemoveSwitchCommand(m_document, s));
+        return;
+    }
     const int n = selectedNode();
     if (n >= 0)
         m_document->undoStack()->push(new RemoveNodeCommand(m_document, n));
