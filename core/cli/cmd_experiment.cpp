@@ -28,23 +28,6 @@ std::vector<std::string> splitList(const std::string &s)
     return out;
 }
 
-/// Cloud prices: GPU-cost_server.csv (every count 1..8) when the folder has it, else the
-/// GPU-cost.csv rows the data loader read.
-Result<PriceCatalogue> cloudPrices(const std::string &dir, const StsAuthorsData &data)
-{
-    const std::string server = (std::filesystem::path(dir) / "GPU-cost_server.csv").string();
-    if (std::filesystem::exists(server)) {
-        auto text = readTextFile(server);
-        if (!text)
-            return text.problems();
-        return PriceCatalogue::parseCloudCsv(text.value(), server);
-    }
-    PriceCatalogue c;
-    for (const StsGpuPrice &p : data.prices)
-        c.set(p.gpuType, p.gpus, p.costPerHour);
-    return c;
-}
-
 int runExperiment(const Args &args, Io &io)
 {
     const auto &pos = args.positional();
@@ -120,16 +103,13 @@ int runExperiment(const Args &args, Io &io)
         return ExitBadInput;
     }
     if (prices == "cloud") {
-        auto c = cloudPrices(dir, data.value());
+        // A scenario with GPU types the authors did not price: its own list prices.
+        auto c = stsCloudPrices(dir, data.value(), first.value());
         if (!c) {
             io.err << "clusterbench experiment: " << c.error() << "\n";
             return ExitBadInput;
         }
         catalogue = c.value();
-        // A scenario with GPU types the authors did not price: its own list prices.
-        for (const GpuType &g : first->cluster.gpuTypes)
-            if (!catalogue.has(g.name))
-                catalogue = PriceCatalogue::cloudFromScenario(first.value());
     } else {
         catalogue = PriceCatalogue::energyFromScenario(first.value());
     }

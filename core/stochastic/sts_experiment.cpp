@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iomanip>
 #include <sstream>
 
@@ -494,6 +495,48 @@ std::string StsExperimentReport::toText() const
         s << "\n";
     }
     return s.str();
+}
+
+Result<PriceCatalogue> stsCloudPrices(const std::string &dataDir, const StsAuthorsData &data,
+                                      const Scenario &scenario)
+{
+    PriceCatalogue c;
+    const std::string server = (std::filesystem::path(dataDir) / "GPU-cost_server.csv").string();
+    if (!dataDir.empty() && std::filesystem::exists(server)) {
+        auto text = readTextFile(server);
+        if (!text)
+            return text.problems();
+        auto parsed = PriceCatalogue::parseCloudCsv(text.value(), server);
+        if (!parsed)
+            return parsed.problems();
+        c = std::move(parsed.value());
+    } else {
+        for (const StsGpuPrice &p : data.prices)
+            c.set(p.gpuType, p.gpus, p.costPerHour);
+    }
+    for (const GpuType &g : scenario.cluster.gpuTypes)
+        if (!c.has(g.name))
+            return PriceCatalogue::cloudFromScenario(scenario);
+    return c;
+}
+
+Result<StsRunResult> runStsOnScenario(const Scenario &scenario, const StsAuthorsData &data,
+                                      const PriceCatalogue &prices, const std::string &method,
+                                      std::uint64_t seed, StsDecisionLog *log, bool multiNode,
+                                      bool saturationGuard, int randomIterations)
+{
+    auto scheduler = makeStsScheduler(method, randomIterations, saturationGuard);
+    if (!scheduler)
+        return Result<StsRunResult>::failure(
+            "method", "unknown STS method \"" + method + "\" (expected STS, STS-net, FIFO, EDF, "
+                      "PS, G, RG or LS)");
+    auto jobs = stsJobsFromScenario(scenario, data, nullptr, seed);
+    if (!jobs)
+        return jobs.problems();
+    GpuPool pool = stsPoolFromScenario(scenario);
+    pool.setSplit(multiNode ? StsSplit::BestFit : StsSplit::None);
+    const StsSimulator sim(std::move(jobs.value()), std::move(pool), prices);
+    return sim.run(*scheduler, seed, log);
 }
 
 } // namespace cb

@@ -1,8 +1,12 @@
 // Screenshots of the run side on the DLTAP testbed and the 1,024-node fat-tree, written into
 // CB_BINARY_DIR/screenshots/ (next to tst_screenshots' pictures): the run and history docks
 // after a two-policy batch, the comparison view, the export dialog with its preview, the
-// generator and the trace import report. Runs go to a temporary workspace.
+// generator and the trace import report, and the decision stepper's STS mode after an STS
+// run of sts-datacenter.json. Runs go to a temporary workspace.
 
+#include "analysis/decision_stepper.h"
+#include "analysis/sts_decision_models.h"
+#include "analysis/sts_stepper.h"
 #include "document/document.h"
 #include "io/scenario_json.h"
 #include "runs/comparison_view.h"
@@ -19,6 +23,7 @@
 #include <QDockWidget>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -125,6 +130,50 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
         QVERIFY2(dialog.error().isEmpty(), qPrintable(dialog.error()));
         save(dialog.grab(), QStringLiteral("export-dialog-%1").arg(base));
+    }
+
+    void stsStepper()
+    {
+        const QString file = QStringLiteral(CB_SOURCE_DIR "/sample-clusters/sts-datacenter.json");
+        MainWindow window;
+        auto *views = window.findChild<RunViews *>();
+        QVERIFY(views);
+        QVERIFY2(window.openFile(file), qPrintable(file));
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        RunPanel *panel = views->runPanel();
+        for (const QString &p : panel->checkedPolicies())
+            panel->setPolicyChecked(p, false);
+        panel->setPolicyChecked(QStringLiteral("sts/STS"), true);
+        QSignalSpy finished(panel, &RunPanel::batchFinished);
+        QVERIFY(panel->start());
+        QVERIFY(finished.wait(60000));
+        StsStepper *sts = window.stsStepper();
+        QVERIFY(sts->isVisible());
+        QVERIFY(!window.decisionStepper()->isVisible());
+        QVERIFY(sts->eventCount() > 100);
+        // An event where several jobs are planned; show the second job taken.
+        int event = 0;
+        while (event < sts->eventCount() &&
+               sts->eventModel()->index(event, StsEventListModel::Jobs).data().toInt() < 4)
+            ++event;
+        QVERIFY(event < sts->eventCount());
+        sts->seek(event);
+        sts->selectJob(1);
+        QCOMPARE(sts->candidateModel()->rowCount(), 2);
+        QVERIFY(sts->candidateModel()->chosenRow() >= 0);
+        window.findChild<QDockWidget *>(QStringLiteral("stepperDock"))->raise();
+        QCoreApplication::processEvents();
+        save(window.grab(), QStringLiteral("runs-sts-datacenter-sts"));
+        StsStepper alone;
+        alone.setSession(sts->session());
+        alone.seek(event);
+        alone.selectJob(1);
+        alone.resize(1000, 820);
+        alone.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&alone));
+        save(alone.grab(), QStringLiteral("sts-stepper-sts-datacenter"));
     }
 
     void dialogs()

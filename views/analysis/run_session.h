@@ -15,10 +15,13 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
 namespace cb::views {
+
+struct StsRun; // analysis/sts_session.h
 
 struct RunSession
 {
@@ -29,6 +32,8 @@ struct RunSession
     cb::Placement placement;              ///< from placeScenario (core/sched/placer.h)
     cb::DecisionLog log;                  ///< the placement decisions
     std::optional<cb::RunResult> result;  ///< from simulate (core/sim), when simulated
+    /// An STS run (core/stochastic) instead of a placement: its costs and decision log.
+    std::shared_ptr<const StsRun> sts;
 };
 
 /// Resolves `policy` (the scenario's own presets first, then the built-ins), computes the

@@ -1,5 +1,6 @@
 #include "runs/run_panel.h"
 
+#include "analysis/sts_session.h"
 #include "document/document.h"
 #include "sched/policy_json.h"
 #include "store/workspace.h"
@@ -28,6 +29,7 @@ RunPanel::RunPanel(Document *document, QWidget *parent)
     : QWidget(parent)
     , m_document(document)
     , m_workspacePath(QString::fromStdString(Workspace::defaultPath()))
+    , m_stsDataDir(defaultStsDataDir())
     , m_policies(new QListWidget(this))
     , m_weights(new QTableWidget(0, 2, this))
     , m_seeds(new QLineEdit(this))
@@ -122,6 +124,11 @@ void RunPanel::setWorkspacePath(const QString &path)
     m_workspacePath = path;
 }
 
+void RunPanel::setStsDataDir(const QString &dir)
+{
+    m_stsDataDir = dir;
+}
+
 void RunPanel::reloadPolicies()
 {
     QStringList checked = checkedPolicies();
@@ -149,6 +156,18 @@ void RunPanel::reloadPolicies()
     for (const std::string &n : builtinPolicyNames())
         if (std::find(own.begin(), own.end(), n) == own.end())
             add(n, {});
+    // STS and its baselines (core/stochastic): a job-level simulation with its own log.
+    for (const std::string &n : stsPolicyNames()) {
+        const bool sts = stsMethodOfPolicy(n).rfind("STS", 0) == 0;
+        add(n, sts ? tr("  (stochastic: expected-cost phase plans)") : tr("  (STS baseline)"));
+        m_policies->item(m_policies->count() - 1)
+            ->setToolTip(tr("Runs %1 through the STS simulator on this scenario (job-level: "
+                            "GPU time, energy and tardiness cost; no network). The decision "
+                            "stepper shows its scheduling events%2. Not stored in the "
+                            "workspace.")
+                             .arg(QString::fromStdString(stsMethodOfPolicy(n)),
+                                  sts ? tr(" and each job's candidate plans") : QString()));
+    }
     if (!presets) {
         auto *item = new QListWidgetItem(tr("Scenario presets unusable: %1")
                                              .arg(QString::fromStdString(presets.error())),
@@ -301,6 +320,7 @@ bool RunPanel::start()
     const Scenario original = m_document->scenario();
     const std::vector<RunRequest> batchCopy = m_batch;
     const std::string workspacePath = m_workspacePath.toStdString();
+    const QString stsDataDir = m_stsDataDir;
     const auto cancelFlag = m_cancelFlag;
     RunPanel *panel = this; // outlives the thread: the destructor waits for it
     m_thread = QThread::create([=] {
@@ -314,14 +334,22 @@ bool RunPanel::start()
             if (cancelFlag->load())
                 break;
             const RunRequest &req = batchCopy[std::size_t(i)];
-            const Scenario scenario = scenarioForRequest(original, req);
-            auto session = computeRunSession(scenario, requestPolicyName(req), req.seed,
-                                             req.simulate, cancelFlag.get());
+            const std::string stsMethod = stsMethodOfPolicy(req.policy);
+            const bool sts = !stsMethod.empty();
+            auto session = sts ? computeStsSession(original, stsMethod, req.seed, stsDataDir,
+                                                   cancelFlag.get())
+                               : computeRunSession(scenarioForRequest(original, req),
+                                                   requestPolicyName(req), req.seed,
+                                                   req.simulate, cancelFlag.get());
             std::shared_ptr<const RunSession> shared;
             qint64 id = 0;
             QString error;
             if (!session) {
                 error = QString::fromStdString(session.error());
+            } else if (sts) {
+                // The workspace's run records hold placements and simulations: STS runs
+                // are shown, not stored.
+                shared = std::make_shared<const RunSession>(std::move(session).value());
             } else {
                 shared = std::make_shared<const RunSession>(std::move(session).value());
                 if (!workspace) {
@@ -390,6 +418,13 @@ void RunPanel::onBatchDone()
                        ? tr("Cancelled after %n stored run(s).", nullptr, int(m_stored.size()))
                        : tr("Done: %n run(s) stored in the workspace.", nullptr,
                             int(m_stored.size()));
+    const auto stsRuns = std::count_if(m_batch.begin(), m_batch.end(), [](const RunRequest &r) {
+        return !stsMethodOfPolicy(r.policy).empty();
+    });
+    if (stsRuns > 0)
+        text += QLatin1Char(' ') +
+                tr("%n STS run(s) shown in the stepper (STS runs are not stored).", nullptr,
+                   int(stsRuns));
     if (!m_errors.isEmpty())
         text += QLatin1Char('\n') + tr("Problems:") + QLatin1Char('\n') +
                 m_errors.join(QLatin1Char('\n'));

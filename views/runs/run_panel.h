@@ -1,6 +1,8 @@
 #pragma once
 // The run panel (a dock): pick one or more policies (the built-in presets and the open
-// scenario's own), override their plugin weights, give seeds ("1-3,7") and place or simulate.
+// scenario's own, and STS with its baselines as "sts/METHOD"), override their plugin
+// weights, give seeds ("1-3,7") and place or simulate. STS runs go through core/stochastic
+// (analysis/sts_session.h) and are shown, not stored.
 // The runs go to a worker thread one after another, with progress and Cancel; the window
 // stays responsive. Each finished run is stored in the workspace (history) and the latest
 // one is handed on (sessionReady -> MainWindow::showRun).
@@ -39,6 +41,8 @@ public:
     /// Where finished runs are stored (default: Workspace::defaultPath()).
     void setWorkspacePath(const QString &path);
     QString workspacePath() const { return m_workspacePath; }
+    /// The authors' STS data folder for prices (default: defaultStsDataDir()).
+    void setStsDataDir(const QString &dir);
 
     /// Policies listed, in order (scenario presets first).
     QStringList policyNames() const;
@@ -78,6 +82,7 @@ private:
 
     Document *m_document;
     QString m_workspacePath;
+    QString m_stsDataDir;
     QListWidget *m_policies;
     QTableWidget *m_weights;
     QLineEdit *m_seeds;

@@ -1,6 +1,8 @@
 #include "window/main_window.h"
 
 #include "analysis/decision_stepper.h"
+#include "analysis/sts_session.h"
+#include "analysis/sts_stepper.h"
 #include "analysis/place_run_dialog.h"
 #include "analysis/run_timeline.h"
 #include "analysis/timeline_series.h"
@@ -86,6 +88,8 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_document, &Document::scenarioReplaced, this, &MainWindow::updateTitle);
     connect(m_scene, &TopologyScene::rebuilt, this, &MainWindow::updateOverlay);
     connect(m_scene, &TopologyScene::nodeClicked, m_clusterPanel, &ClusterPanel::selectNode);
+    connect(m_scene, &TopologyScene::contextMenuRequested, m_clusterPanel,
+            &ClusterPanel::showContextMenu);
     connect(m_clusterPanel, &ClusterPanel::nodeSelected, this, [this](int n) {
         m_view->centerOnNode(n);
     });
@@ -135,9 +139,13 @@ void MainWindow::createDocks()
 void MainWindow::createAnalysisDocks()
 {
     m_stepper = new DecisionStepper(this);
+    m_stsStepper = new StsStepper(this);
+    m_stepperModes = new QStackedWidget(this); // placement decisions, or an STS run's events
+    m_stepperModes->addWidget(m_stepper);
+    m_stepperModes->addWidget(m_stsStepper);
     auto *stepperDock = new QDockWidget(tr("Decisions"), this);
     stepperDock->setObjectName(QStringLiteral("stepperDock"));
-    stepperDock->setWidget(m_stepper);
+    stepperDock->setWidget(m_stepperModes);
     addDockWidget(Qt::RightDockWidgetArea, stepperDock);
     connect(m_stepper, &DecisionStepper::cursorChanged, this, &MainWindow::updateRunOverlay);
 
@@ -565,9 +573,14 @@ void MainWindow::showRun(std::shared_ptr<const RunSession> session)
     m_runMatchesCluster = m_run && m_run->scenario.cluster == m_document->scenario().cluster;
     // The heatmap reads the stepper's replay: let go of the old one before it is replaced.
     m_heatmap->setSession(nullptr, nullptr);
-    m_stepper->setSession(m_run);
-    m_heatmap->setSession(m_run, m_stepper->replay());
-    m_timeline->setSession(m_run);
+    // An STS run has no placement log, traffic or timeline: the stepper's STS mode shows it.
+    const bool sts = m_run && m_run->sts;
+    const auto placementRun = sts ? nullptr : m_run;
+    m_stepper->setSession(placementRun);
+    m_heatmap->setSession(placementRun, m_stepper->replay());
+    m_timeline->setSession(placementRun);
+    m_stsStepper->setSession(sts ? m_run : nullptr);
+    m_stepperModes->setCurrentWidget(sts ? static_cast<QWidget *>(m_stsStepper) : m_stepper);
     updateRunOverlay();
     updateLinkUtilisation();
     if (m_run) {
@@ -576,7 +589,18 @@ void MainWindow::showRun(std::shared_ptr<const RunSession> session)
         if (auto *dock = findChild<QDockWidget *>(QStringLiteral("timelineDock")); dock && m_run->result)
             dock->raise();
     }
-    if (m_run) {
+    if (sts) {
+        const StsRunResult &r = m_run->sts->result;
+        statusBar()->showMessage(tr("Run %1: %2 scheduling events; total cost %3 (energy %4, "
+                                    "tardiness %5), %6 due-date violations")
+                                     .arg(m_run->label)
+                                     .arg(m_run->sts->log.events().size())
+                                     .arg(r.totalCost, 0, 'f', 2)
+                                     .arg(r.energyCost, 0, 'f', 2)
+                                     .arg(r.tardinessCost, 0, 'f', 2)
+                                     .arg(r.violations),
+                                 10000);
+    } else if (m_run) {
         QString text = tr("Run %1: %2 decisions, %3 jobs placed, %4 waiting")
                            .arg(m_run->label)
                            .arg(m_run->log.decisions.size())

@@ -19,6 +19,7 @@ namespace cb::views {
 
 class ClusterPanel;
 class DecisionStepper;
+class StsStepper;
 class RunTimeline;
 class TrafficHeatmap;
 class Document;
@@ -43,6 +44,8 @@ public:
     ClusterPanel *clusterPanel() const { return m_clusterPanel; }
     JobQueuePanel *jobQueuePanel() const { return m_jobPanel; }
     DecisionStepper *decisionStepper() const { return m_stepper; }
+    /// The stepper's STS mode, shown in the same dock for STS runs.
+    StsStepper *stsStepper() const { return m_stsStepper; }
     TrafficHeatmap *trafficHeatmap() const { return m_heatmap; }
     RunTimeline *runTimeline() const { return m_timeline; }
     bool isShowingStartPage() const;
@@ -104,6 +107,8 @@ private:
     ClusterPanel *m_clusterPanel;
     JobQueuePanel *m_jobPanel;
     DecisionStepper *m_stepper = nullptr;
+    StsStepper *m_stsStepper = nullptr;
+    QStackedWidget *m_stepperModes = nullptr;
     TrafficHeatmap *m_heatmap = nullptr;
     RunTimeline *m_timeline = nullptr;
     bool m_runMatchesCluster = false;

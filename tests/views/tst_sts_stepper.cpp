@@ -1,0 +1,333 @@
+// The decision stepper's STS mode: STS runs from the window (analysis/sts_session.h), the
+// three STS stepper models (QAbstractItemModelTester, exact hand-checked numbers), the
+// stepper widget, the run panel running STS on its worker thread, and agreement with
+// `clusterbench experiment sts --log` on the sample STS scenario.
+//
+// The hand-checked case: node-0 has 2 K80, node-1 2 M60; one job "a" (10 epochs, due at
+// 2500 s, 0.01 per second late) that always runs to its last epoch, taking 3600 / 2000 s on
+// 1 / 2 K80 and 3000 / 1800 s on 1 / 2 M60. Prices per hour (the authors'
+// GPU-cost_server.csv): K80 x1 0.56, x2 1.13; M60 x1 0.62, x2 1.24.
+// STS plans per GPU type the cheapest phases that just meet the due date:
+//   M60: x1 (300 s/epoch) for 1750 s to epoch 5.833, then x2 (180 s/epoch) for 750 s:
+//        0.62 * 1750 / 3600 + 1.24 * 750 / 3600 = 0.301389 + 0.258333 = 0.559722;
+//   K80: x1 (360 s/epoch) for 1125 s to epoch 3.125, then x2 (200 s/epoch) for 1375 s:
+//        0.56 * 1125 / 3600 + 1.13 * 1375 / 3600 = 0.175 + 0.431597 = 0.606597.
+// M60 is cheaper: "a" starts on 1 M60 of node-1. At 1750 s (reconfiguration) the rest,
+// 4.1667 epochs, costs on 2 M60 1.24 * 750 / 3600 = 0.258333 (done at 2500, on time) and on
+// 2 K80 1.13 * 833.33 / 3600 = 0.261574 plus 83.33 s late x 0.01 = 0.833333, 1.094907.
+
+#include "analysis/sts_decision_models.h"
+#include "analysis/sts_session.h"
+#include "analysis/sts_stepper.h"
+#include "document/document.h"
+#include "io/scenario_json.h"
+#include "runs/run_panel.h"
+
+#include <QAbstractItemModelTester>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+using namespace cb;
+using namespace cb::views;
+
+namespace {
+
+const QString kData = QStringLiteral(CB_SOURCE_DIR "/tests/data/sts");
+
+Scenario handCheckedScenario()
+{
+    Scenario s;
+    s.name = "Two-node STS case";
+    s.cluster.gpuTypes = {GpuType{"K80", 12, 0.15, 25, 150, 0.56},
+                          GpuType{"M60", 8, 0.15, 25, 150, 0.62}};
+    for (const char *type : {"K80", "M60"}) {
+        Node n;
+        n.id = std::string("node-") + (std::string(type) == "K80" ? "0" : "1");
+        n.cpus = 48;
+        n.memoryGiB = 448;
+        n.gpus = 2;
+        n.gpuType = type;
+        n.rack = "tor";
+        s.cluster.nodes.push_back(n);
+        s.cluster.links.push_back(Link{n.id, "tor", 10, 1});
+    }
+    s.cluster.switches.push_back(Switch{"tor", "tor"});
+    std::vector<double> end(100, 0.0);
+    end.back() = 1.0; // always the last epoch
+    s.distributions["END"] = end;
+    Job a;
+    a.id = "a";
+    a.name = "a";
+    a.kind = JobKind::Single;
+    a.dueSeconds = 2500;
+    a.tardinessWeight = 0.01;
+    TaskGroup g;
+    g.role = TaskRole::Single;
+    g.cpus = 6;
+    g.memoryGiB = 16;
+    g.gpus = 1;
+    a.tasks = {g};
+    a.model.name = "alexnet";
+    a.model.parameterBytes = 244403360;
+    a.model.iterations = 1000;
+    a.sts = StsData{10,
+                    {{"K80", 1, 1.0, 3600}, {"K80", 2, 1.0, 2000},
+                     {"M60", 1, 1.0, 3000}, {"M60", 2, 1.0, 1800}},
+                    "END"};
+    s.jobs = {a};
+    return s;
+}
+
+} // namespace
+
+class TestStsStepper : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void policyNames();
+    void handCheckedRun();
+    void modelsPassTesterWhileStepping();
+    void stepperShowsCandidates();
+    void baselineLogsNoCandidates();
+    void unknownMethodFails();
+    void agreesWithTerminalLog();
+    void runPanelRunsStsOnWorker();
+};
+
+void TestStsStepper::policyNames()
+{
+    QCOMPARE(stsMethodOfPolicy("sts/STS-net"), std::string("STS-net"));
+    QCOMPARE(stsMethodOfPolicy("dltap"), std::string());
+    const std::vector<std::string> names = stsPolicyNames();
+    QCOMPARE(names.size(), std::size_t(8));
+    QCOMPARE(names.front(), std::string("sts/STS"));
+}
+
+void TestStsStepper::handCheckedRun()
+{
+    auto session = computeStsSession(handCheckedScenario(), "STS", 1, kData);
+    QVERIFY2(session.ok(), session.ok() ? "" : session.error().c_str());
+    QCOMPARE(session->label, QStringLiteral("STS seed 1"));
+    QCOMPARE(session->policy, std::string("sts/STS"));
+    QVERIFY(session->log.decisions.empty());
+    const StsRun &run = *session->sts;
+    QVERIFY(run.pricesFrom.find("GPU-cost_server.csv") != std::string::npos);
+    // Paid: 1750 s on 1 M60 and 750 s on 2 M60; done at 2500 s, on time.
+    QCOMPARE(run.result.jobs.size(), std::size_t(1));
+    QCOMPARE(run.result.jobs[0].finishSeconds, 2500.0);
+    QVERIFY(qAbs(run.result.totalCost - (0.62 * 1750 + 1.24 * 750) / 3600) < 1e-9);
+    QCOMPARE(run.result.tardinessCost, 0.0);
+    QCOMPARE(run.result.violations, 0);
+
+    const auto &events = run.log.events();
+    QCOMPARE(events.size(), std::size_t(2));
+    QCOMPARE(events[0].trigger, std::string("arrival"));
+    QCOMPARE(events[1].trigger, std::string("reconfiguration"));
+    QVERIFY(qAbs(events[1].time - 1750) < 1e-9);
+    const StsJobDecision &d0 = events[0].jobs.at(0);
+    QCOMPARE(d0.chosen, std::string("M60 x1"));
+    QCOMPARE(d0.node, std::string("node-1"));
+    QCOMPARE(d0.candidates.size(), std::size_t(2));
+    QVERIFY(qAbs(d0.candidates[0].expectedCost - 0.559722222) < 1e-8);
+    QVERIFY(qAbs(d0.candidates[1].expectedCost - 0.606597222) < 1e-8);
+}
+
+void TestStsStepper::modelsPassTesterWhileStepping()
+{
+    auto session = computeStsSession(handCheckedScenario(), "STS", 1, kData);
+    QVERIFY(session.ok());
+    auto shared = std::make_shared<const RunSession>(std::move(session).value());
+    StsStepper stepper;
+    QAbstractItemModelTester t1(stepper.eventModel(),
+                                QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester t2(stepper.jobModel(),
+                                QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester t3(stepper.candidateModel(),
+                                QAbstractItemModelTester::FailureReportingMode::QtTest);
+    stepper.setSession(shared);
+    stepper.step();
+    stepper.back();
+    stepper.last();
+    stepper.selectJob(5); // beyond the rows: no job
+    QCOMPARE(stepper.currentJob(), -1);
+    QCOMPARE(stepper.candidateModel()->rowCount(), 0);
+    stepper.first();
+    stepper.setSession(nullptr);
+    QCOMPARE(stepper.eventModel()->rowCount(), 0);
+    QCOMPARE(stepper.cursor(), -1);
+    stepper.setSession(shared);
+    QCOMPARE(stepper.cursor(), 0);
+}
+
+void TestStsStepper::stepperShowsCandidates()
+{
+    auto session = computeStsSession(handCheckedScenario(), "STS", 1, kData);
+    QVERIFY(session.ok());
+    StsStepper stepper;
+    QSignalSpy moved(&stepper, &StsStepper::cursorChanged);
+    stepper.setSession(std::make_shared<const RunSession>(std::move(session).value()));
+    QCOMPARE(moved.count(), 1);
+    QCOMPARE(stepper.eventCount(), 2);
+    QVERIFY(stepper.summaryText().contains(QStringLiteral("total cost <b>0.5597</b>")));
+    QVERIFY(stepper.summaryText().contains(QStringLiteral("0 due-date violation(s), 2 events")));
+
+    using E = StsEventListModel;
+    StsEventListModel *events = stepper.eventModel();
+    QCOMPARE(events->index(1, E::Time).data().toString(), QStringLiteral("0:29:10"));
+    QCOMPARE(events->index(1, E::Trigger).data().toString(), QStringLiteral("reconfiguration"));
+    QCOMPARE(events->index(0, E::Jobs).data().toInt(), 1);
+    QCOMPARE(events->index(0, E::Placed).data().toInt(), 1);
+
+    using J = StsJobListModel;
+    StsJobListModel *jobs = stepper.jobModel();
+    QCOMPARE(jobs->rowCount(), 1);
+    QCOMPARE(jobs->index(0, J::Job).data().toString(), QStringLiteral("a"));
+    QCOMPARE(jobs->index(0, J::Chosen).data().toString(), QStringLiteral("M60 x1"));
+    QCOMPARE(jobs->index(0, J::Node).data().toString(), QStringLiteral("node-1"));
+    QCOMPARE(jobs->index(0, J::Phase).data().toString(), QStringLiteral("0:29:10"));
+    // Pressure: now + fastest time (1800 s) - due date (2500 s).
+    QCOMPARE(jobs->index(0, J::Pressure).data().toString(), QStringLiteral("-700"));
+    QCOMPARE(jobs->index(0, J::Reason).data().toString(),
+             QStringLiteral("cheapest expected cost"));
+
+    using C = StsCandidateModel;
+    StsCandidateModel *c = stepper.candidateModel();
+    QCOMPARE(c->rowCount(), 2);
+    QCOMPARE(c->chosenRow(), 0);
+    QCOMPARE(c->index(0, C::GpuType).data().toString(), QStringLiteral("M60"));
+    QCOMPARE(c->index(0, C::Kind).data().toString(), QStringLiteral("optimised"));
+    QCOMPARE(c->index(0, C::Expected).data().toString(), QStringLiteral("0.5597"));
+    QCOMPARE(c->index(0, C::Energy).data().toString(), QStringLiteral("0.5597"));
+    QCOMPARE(c->index(0, C::Tardiness).data().toString(), QStringLiteral("0.0000"));
+    QCOMPARE(c->index(0, C::Phases).data().toString(),
+             QStringLiteral("M60 x1 epochs 0–5.83, M60 x2 5.83–10"));
+    QCOMPARE(c->index(0, C::Enacted).data().toString(), QStringLiteral("M60 x1 for 0:29:10"));
+    QCOMPARE(c->index(1, C::GpuType).data().toString(), QStringLiteral("K80"));
+    QCOMPARE(c->index(1, C::Expected).data().toString(), QStringLiteral("0.6066"));
+    QCOMPARE(c->index(1, C::Phases).data().toString(),
+             QStringLiteral("K80 x1 epochs 0–3.13, K80 x2 3.13–10"));
+    QVERIFY(qAbs(c->index(1, C::Expected).data(Qt::UserRole).toDouble() - 0.606597222) < 1e-8);
+    QVERIFY(c->index(0, 0).data(Qt::FontRole).value<QFont>().bold());
+    QVERIFY(c->index(0, 0).data(Qt::BackgroundRole).isValid());
+    QVERIFY(!c->index(1, 0).data(Qt::BackgroundRole).isValid());
+    QCOMPARE(stepper.whyText(),
+             QStringLiteral("<b>a</b> runs on <b>M60 x1</b> at node-1: cheapest expected cost."));
+
+    stepper.step();
+    QCOMPARE(stepper.cursor(), 1);
+    QCOMPARE(moved.count(), 2);
+    QCOMPARE(c->rowCount(), 2);
+    QCOMPARE(c->index(0, C::Kind).data().toString(), QStringLiteral("loose"));
+    QCOMPARE(c->index(0, C::Expected).data().toString(), QStringLiteral("0.2583"));
+    QCOMPARE(c->index(0, C::Phases).data().toString(), QStringLiteral("M60 x2 epochs 5.83–10"));
+    QCOMPARE(c->index(1, C::Kind).data().toString(), QStringLiteral("tardy"));
+    QCOMPARE(c->index(1, C::Energy).data().toString(), QStringLiteral("0.2616"));
+    QCOMPARE(c->index(1, C::Tardiness).data().toString(), QStringLiteral("0.8333"));
+    QCOMPARE(c->index(1, C::Expected).data().toString(), QStringLiteral("1.0949"));
+    QCOMPARE(c->chosenRow(), 0);
+    QCOMPARE(jobs->index(0, J::Phase).data().toString(), QStringLiteral("to the end"));
+    stepper.step(); // at the last event: stays
+    QCOMPARE(stepper.cursor(), 1);
+    stepper.first();
+    QCOMPARE(stepper.cursor(), 0);
+}
+
+void TestStsStepper::baselineLogsNoCandidates()
+{
+    auto session = computeStsSession(handCheckedScenario(), "FIFO", 1, kData);
+    QVERIFY(session.ok());
+    // FIFO takes the authors' best ranked configuration that fits, with no phase plans.
+    StsStepper stepper;
+    stepper.setSession(std::make_shared<const RunSession>(std::move(session).value()));
+    QVERIFY(stepper.eventCount() >= 1);
+    QCOMPARE(stepper.jobModel()->rowCount(), 1);
+    QCOMPARE(stepper.candidateModel()->rowCount(), 0);
+    QCOMPARE(stepper.candidateModel()->chosenRow(), -1);
+    QVERIFY(stepper.whyText().endsWith(QStringLiteral("FIFO plans no phases, so it logs no "
+                                                      "candidates.")));
+    QVERIFY(stepper.summaryText().contains(QStringLiteral("<b>FIFO seed 1</b>")));
+}
+
+void TestStsStepper::unknownMethodFails()
+{
+    auto session = computeStsSession(handCheckedScenario(), "XYZ", 1, kData);
+    QVERIFY(!session.ok());
+    QVERIFY(QString::fromStdString(session.error()).contains(QStringLiteral("unknown STS method \"XYZ\"")));
+    std::atomic<bool> cancel{true};
+    auto cancelled = computeStsSession(handCheckedScenario(), "STS", 1, kData, &cancel);
+    QVERIFY(!cancelled.ok());
+    QCOMPARE(cancelled.error(), std::string("cancelled"));
+}
+
+void TestStsStepper::agreesWithTerminalLog()
+{
+    // The window and the terminal run the same STS: equal logs, equal costs.
+    const QString file = QStringLiteral(CB_SOURCE_DIR "/sample-clusters/sts-datacenter.json");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString logPath = dir.filePath(QStringLiteral("log.json"));
+    QProcess p;
+    p.start(QStringLiteral(CB_CLUSTERBENCH),
+            {QStringLiteral("experiment"), QStringLiteral("sts"), QStringLiteral("--scenario"),
+             file, QStringLiteral("--seeds"), QStringLiteral("1"), QStringLiteral("--methods"),
+             QStringLiteral("STS"), QStringLiteral("--log"), logPath, QStringLiteral("--json")});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
+    const auto report = nlohmann::json::parse(p.readAllStandardOutput().toStdString());
+    std::ifstream in(logPath.toStdString());
+    const auto log = nlohmann::json::parse(in);
+
+    auto scenario = loadScenarioFile(file.toStdString());
+    QVERIFY(scenario.ok());
+    auto session = computeStsSession(scenario.value(), "STS", 1, kData);
+    QVERIFY(session.ok());
+    QVERIFY(session->sts->log.toJson() == log);
+    const double total = report["methods"][0]["total_cost"]["mean"].get<double>();
+    QCOMPARE(session->sts->result.totalCost, total);
+    QVERIFY(session->sts->log.events().size() > 100);
+}
+
+void TestStsStepper::runPanelRunsStsOnWorker()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    Document doc;
+    doc.setScenario(handCheckedScenario());
+    RunPanel panel(&doc);
+    panel.setWorkspacePath(dir.filePath(QStringLiteral("ws.sqlite")));
+    panel.setStsDataDir(kData);
+    QVERIFY(panel.policyNames().contains(QStringLiteral("sts/STS")));
+    QVERIFY(panel.policyNames().contains(QStringLiteral("sts/LS")));
+    for (const QString &p : panel.checkedPolicies())
+        panel.setPolicyChecked(p, false);
+    panel.setPolicyChecked(QStringLiteral("sts/STS"), true);
+    panel.setPolicyChecked(QStringLiteral("sts/G"), true);
+    panel.setSeeds(QStringLiteral("1-2"));
+    QSignalSpy ready(&panel, &RunPanel::sessionReady);
+    QSignalSpy finished(&panel, &RunPanel::batchFinished);
+    QVERIFY(panel.start());
+    QVERIFY(panel.isRunning());
+    QVERIFY(finished.wait(30000));
+    QCOMPARE(ready.count(), 4);
+    QVERIFY(panel.storedRuns().empty());
+    const auto first = ready.at(0).at(0).value<std::shared_ptr<const RunSession>>();
+    QVERIFY(first && first->sts);
+    QCOMPARE(first->sts->method, std::string("STS"));
+    QVERIFY(qAbs(first->sts->result.totalCost - 0.559722222) < 1e-8);
+    const auto last = ready.at(3).at(0).value<std::shared_ptr<const RunSession>>();
+    QCOMPARE(last->sts->method, std::string("G"));
+    QCOMPARE(last->seed, std::uint64_t(2));
+    QVERIFY2(panel.statusText().contains(QStringLiteral("4 STS run(s) shown in the stepper")),
+             qPrintable(panel.statusText()));
+    QVERIFY2(!panel.statusText().contains(QStringLiteral("Problems")), qPrintable(panel.statusText()));
+}
+
+QTEST_MAIN(TestStsStepper)
+#include "tst_sts_stepper.moc"
