@@ -99,6 +99,23 @@ private slots:
         view.setRuns({handRun(1, 200, 0, {100, 300}), handRun(2, 150, 4e9, {50, 100, 300})});
         QCOMPARE(view.cdfPlot()->graphCount(), 2);
         QCOMPARE(view.barsPlot()->axisRectCount(), 6);
+        // Empty charts say why: neither run records tardiness, energy or cost here.
+        auto noteOf = [&view](const char *key) {
+            auto *note = view.barsPlot()->findChild<QCPItemText *>(QStringLiteral("note:") +
+                                                                   QLatin1String(key));
+            return note ? note->text() : QString();
+        };
+        QCOMPARE(noteOf("tardiness_s"), QStringLiteral("not recorded"));
+        QCOMPARE(noteOf("mean_jct_s"), QString());
+        std::vector<ComparedRun> onTime = {handRun(1, 200, 0, {100, 300}),
+                                           handRun(2, 150, 0, {50, 100, 300})};
+        for (ComparedRun &r : onTime)
+            r.metrics["tardiness_s"] = 0;
+        view.setRuns(onTime);
+        QCOMPARE(noteOf("tardiness_s"), QStringLiteral("no tardiness: every job met its due date"));
+        QCOMPARE(noteOf("cross_node_bytes"), QStringLiteral("zero in every run"));
+        QCOMPARE(view.barsPlot()->itemCount(), 4); // tardiness, traffic, energy, cost
+        view.setRuns({handRun(1, 200, 0, {100, 300}), handRun(2, 150, 4e9, {50, 100, 300})});
         const QString png = m_dir.filePath(QStringLiteral("compare.png"));
         const QString pdf = m_dir.filePath(QStringLiteral("compare.pdf"));
         QVERIFY(view.exportPng(png));

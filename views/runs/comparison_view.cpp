@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <set>
 #include <cmath>
+#include <string_view>
 
 namespace cb::views {
 
@@ -145,6 +146,7 @@ void ComparisonView::setRuns(std::vector<ComparedRun> runs, int baseline)
 void ComparisonView::rebuildBars()
 {
     m_bars->clearPlottables();
+    m_bars->clearItems();
     m_bars->plotLayout()->clear();
     const auto &runs = m_model->runs();
     const auto &metrics = comparedMetrics();
@@ -164,9 +166,12 @@ void ComparisonView::rebuildBars()
         QCPAxis *x = rect->axis(QCPAxis::atBottom);
         QCPAxis *y = rect->axis(QCPAxis::atLeft);
         double maxValue = 0;
+        bool recorded = false;
         for (const ComparedRun &run : runs)
-            if (auto it = run.metrics.find(metric.key); it != run.metrics.end())
+            if (auto it = run.metrics.find(metric.key); it != run.metrics.end()) {
                 maxValue = std::max(maxValue, std::abs(it->second));
+                recorded = true;
+            }
         const auto [div, unit] = axisScale(metric.unit, maxValue);
         for (int r = 0; r < int(runs.size()); ++r) {
             const auto it = runs[std::size_t(r)].metrics.find(metric.key);
@@ -185,6 +190,22 @@ void ComparisonView::rebuildBars()
         x->setLabel(QStringLiteral("%1 (%2)").arg(ComparisonModel::tr(metric.title), unit));
         y->setRange(0, maxValue > 0 ? maxValue / div * 1.12 : 1);
         y->setNumberFormat(QStringLiteral("gb"));
+        if (maxValue == 0) {
+            // An empty chart says why: nothing to draw is a result too.
+            auto *note = new QCPItemText(m_bars);
+            note->setObjectName(QStringLiteral("note:") + QString::fromLatin1(metric.key));
+            note->setClipAxisRect(rect);
+            note->position->setAxisRect(rect);
+            note->position->setType(QCPItemPosition::ptAxisRectRatio);
+            note->position->setCoords(0.5, 0.45);
+            note->setColor(QColor(0x60, 0x60, 0x60));
+            if (!recorded)
+                note->setText(tr("not recorded"));
+            else if (std::string_view(metric.key) == "tardiness_s")
+                note->setText(tr("no tardiness: every job met its due date"));
+            else
+                note->setText(tr("zero in every run"));
+        }
     }
     m_bars->replot();
 }
