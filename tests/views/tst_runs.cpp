@@ -56,6 +56,28 @@ private slots:
                  QStringLiteral("seeds: expected a seed (a whole number ≥ 0), found \"b\""));
     }
 
+    void metricsOnlyRunKeepsThePlacement()
+    {
+        // Without the decision log: the same placement and simulation, an empty log, and
+        // the stored record says so.
+        const Scenario s = testbed();
+        auto logged = computeRunSession(s, "dltap", 3, true);
+        auto bare = computeRunSession(s, "dltap", 3, true, nullptr, false);
+        QVERIFY(logged.ok() && bare.ok());
+        QVERIFY(!logged->log.decisions.empty());
+        QVERIFY(bare->log.decisions.empty());
+        QVERIFY(bare->placement == logged->placement);
+        QVERIFY(*bare->result == *logged->result);
+        RunRequest r;
+        r.policy = "dltap";
+        r.seed = 3;
+        r.decisionLog = false;
+        const RunRecord record = recordForSession(bare.value(), r);
+        QCOMPARE(record.parameters.value("decision_log", true), false);
+        QVERIFY(record.metrics ==
+                recordForSession(logged.value(), RunRequest{"dltap", {}, 3, true}).metrics);
+    }
+
     void weightOverridesMakeADerivedPreset()
     {
         RunRequest r;

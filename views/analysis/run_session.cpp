@@ -24,7 +24,7 @@ QString defaultRunLabel(const std::string &policy, std::uint64_t seed, bool simu
 
 cb::Result<RunSession> computeRunSession(const cb::Scenario &scenario, const std::string &policy,
                                          std::uint64_t seed, bool simulate,
-                                         const std::atomic<bool> *cancel)
+                                         const std::atomic<bool> *cancel, bool decisionLog)
 {
     auto presets = userPresets(scenario, {});
     if (!presets)
@@ -42,7 +42,8 @@ cb::Result<RunSession> computeRunSession(const cb::Scenario &scenario, const std
     {
         const Topology topology(scenario.cluster);
         session.placement =
-            placeScenario(scenario, topology, resolved.value(), seed, &session.log);
+            placeScenario(scenario, topology, resolved.value(), seed,
+                          decisionLog ? &session.log : nullptr);
     }
     if (simulate) {
         if (cancelled(cancel))

@@ -41,9 +41,12 @@ struct RunSession
 /// event loop and touches no shared state, so it may run on a worker thread. `cancel` is
 /// polled between stages and during the simulation; a cancelled run fails with the message
 /// "cancelled". Problems name the policy ("policy: unknown preset ...") or the stage.
+/// Without `decisionLog` the session's log stays empty (metrics only: the placement is the
+/// same, and a large cluster is not scored into a log of every node for every task).
 cb::Result<RunSession> computeRunSession(const cb::Scenario &scenario, const std::string &policy,
                                          std::uint64_t seed, bool simulate,
-                                         const std::atomic<bool> *cancel = nullptr);
+                                         const std::atomic<bool> *cancel = nullptr,
+                                         bool decisionLog = true);
 
 /// "dltap seed 1" (with " (simulated)" when it has a result).
 QString defaultRunLabel(const std::string &policy, std::uint64_t seed, bool simulated);

@@ -34,6 +34,7 @@ RunPanel::RunPanel(Document *document, QWidget *parent)
     , m_weights(new QTableWidget(0, 2, this))
     , m_seeds(new QLineEdit(this))
     , m_simulate(new QCheckBox(tr("Simulate over time (else place the queue only)"), this))
+    , m_keepLog(new QCheckBox(tr("Keep every decision for the stepper (else metrics only)"), this))
     , m_run(new QPushButton(tr("&Run"), this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
     , m_progress(new QProgressBar(this))
@@ -52,6 +53,10 @@ RunPanel::RunPanel(Document *document, QWidget *parent)
     m_seeds->setText(QStringLiteral("1"));
     m_seeds->setToolTip(tr("Seeds: 1, or 1-5, or 1,4,9 — one run per policy and seed"));
     m_simulate->setChecked(true);
+    m_keepLog->setChecked(true);
+    m_keepLog->setObjectName(QStringLiteral("runKeepLog"));
+    m_keepLog->setToolTip(tr("The decision log scores every node for every task: on large "
+                             "clusters, leave it out when only the metrics matter"));
     m_progress->setTextVisible(true);
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
@@ -74,6 +79,7 @@ RunPanel::RunPanel(Document *document, QWidget *parent)
     layout->addWidget(resetWeights, 0, Qt::AlignRight);
     layout->addLayout(form);
     layout->addWidget(m_simulate);
+    layout->addWidget(m_keepLog);
     layout->addLayout(buttons);
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
@@ -226,6 +232,11 @@ void RunPanel::setSimulate(bool simulate)
     m_simulate->setChecked(simulate);
 }
 
+void RunPanel::setKeepDecisionLog(bool keep)
+{
+    m_keepLog->setChecked(keep);
+}
+
 void RunPanel::showWeights()
 {
     m_loadingWeights = true;
@@ -281,6 +292,7 @@ Result<std::vector<RunRequest>> RunPanel::requests() const
         RunRequest base;
         base.policy = p.toStdString();
         base.simulate = m_simulate->isChecked();
+        base.decisionLog = m_keepLog->isChecked();
         auto policy = resolvePolicy(base.policy, presets ? presets.value() : std::vector<Policy>{});
         if (const auto it = m_overrides.find(base.policy); it != m_overrides.end() && policy)
             for (const auto &[plugin, weight] : it->second) {
@@ -340,7 +352,8 @@ bool RunPanel::start()
                                                    cancelFlag.get())
                                : computeRunSession(scenarioForRequest(original, req),
                                                    requestPolicyName(req), req.seed,
-                                                   req.simulate, cancelFlag.get());
+                                                   req.simulate, cancelFlag.get(),
+                                                   req.decisionLog);
             std::shared_ptr<const RunSession> shared;
             qint64 id = 0;
             QString error;
@@ -443,6 +456,7 @@ void RunPanel::updateButtons()
     m_weights->setEnabled(!running);
     m_seeds->setEnabled(!running);
     m_simulate->setEnabled(!running);
+    m_keepLog->setEnabled(!running);
 }
 
 } // namespace cb::views

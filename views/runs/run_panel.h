@@ -52,6 +52,8 @@ public:
     void setWeight(const QString &policy, const QString &plugin, double weight);
     void setSeeds(const QString &text);
     void setSimulate(bool simulate);
+    /// Keep every decision for the stepper (default), or compute metrics only.
+    void setKeepDecisionLog(bool keep);
 
     /// The requests the current choices make (policies x seeds), or the problem.
     Result<std::vector<RunRequest>> requests() const;
@@ -87,6 +89,7 @@ private:
     QTableWidget *m_weights;
     QLineEdit *m_seeds;
     QCheckBox *m_simulate;
+    QCheckBox *m_keepLog;
     QPushButton *m_run;
     QPushButton *m_cancel;
     QProgressBar *m_progress;

@@ -122,6 +122,8 @@ RunRecord recordForSession(const RunSession &session, const RunRequest &request)
         record.parameters["weights"] = request.weights;
     }
     record.parameters["source"] = "gui";
+    if (!request.decisionLog)
+        record.parameters["decision_log"] = false;
     record.metrics = session.result ? simulationMetrics(*session.result)
                                     : placementMetrics(session.placement, traffic);
     record.decisionLog = storedDecisionLog(session.log);

@@ -22,6 +22,7 @@ struct RunRequest
     std::map<std::string, double> weights; ///< plugin name -> weight (0 removes the plugin)
     std::uint64_t seed = 1;
     bool simulate = true;
+    bool decisionLog = true;               ///< false: metrics only, no decision log
 };
 
 /// The preset name the request runs under: the base name, or with overrides
