@@ -8,6 +8,7 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace cb::views {
@@ -32,6 +33,12 @@ const StsEventRecord *eventOf(const StsRun *run, int event)
 }
 
 } // namespace
+
+QString formatStsClock(double seconds)
+{
+    // Event times are sums of phase lengths: 1749.999999999999 s reads as 0:29:10.
+    return formatDuration(std::round(seconds));
+}
 
 QString formatStsCost(double cost)
 {
@@ -97,7 +104,7 @@ QVariant StsEventListModel::data(const QModelIndex &index, int role) const
         return {};
     switch (index.column()) {
     case Number: return index.row() + 1;
-    case Time: return formatDuration(e.time);
+    case Time: return formatStsClock(e.time);
     case Trigger: return QString::fromStdString(e.trigger);
     case Jobs: return int(e.jobs.size());
     case Placed: return placed;
@@ -175,7 +182,8 @@ QVariant StsJobListModel::data(const QModelIndex &index, int role) const
     switch (column) {
     case Order: return index.row() + 1;
     case Job: return QString::fromStdString(d.job);
-    case Pressure: return QString::number(d.pressure, 'f', 0);
+    case Pressure: // -4.5e-13 (on time to the rounding) reads 0, not -0
+        return QString::number(std::abs(d.pressure) < 0.5 ? 0.0 : d.pressure, 'f', 0);
     case DoneEpochs: return epochs(d.doneEpochs);
     case Chosen:
         if (d.chosen.empty())
@@ -188,7 +196,7 @@ QVariant StsJobListModel::data(const QModelIndex &index, int role) const
     case Phase:
         if (d.chosen.empty())
             return QString();
-        return d.phaseSeconds > 0 ? formatDuration(d.phaseSeconds) : tr("to the end");
+        return d.phaseSeconds > 0 ? formatStsClock(d.phaseSeconds) : tr("to the end");
     case Reason: return QString::fromStdString(d.reason);
     default: return {};
     }
@@ -288,7 +296,7 @@ QVariant StsCandidateModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (chosen)
             return tr("Enacted: %1 for %2 (%3)")
-                .arg(QString::fromStdString(c.enacted), formatDuration(c.enactedSeconds),
+                .arg(QString::fromStdString(c.enacted), formatStsClock(c.enactedSeconds),
                      QString::fromStdString(m_decision->reason));
         if (column == Kind)
             return tr("loose: the smallest configuration meets the due date; optimised: "
@@ -305,7 +313,7 @@ QVariant StsCandidateModel::data(const QModelIndex &index, int role) const
         case Enacted:
             return c.enactedSeconds > 0 ? QStringLiteral("%1 for %2")
                                               .arg(QString::fromStdString(c.enacted),
-                                                   formatDuration(c.enactedSeconds))
+                                                   formatStsClock(c.enactedSeconds))
                                         : QString::fromStdString(c.enacted);
         default: return {};
         }

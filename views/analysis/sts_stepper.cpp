@@ -345,7 +345,7 @@ void StsStepper::updateControls()
     m_position->setText(tr("Event %1 of %2 · %3 · %4")
                             .arg(m_cursor + 1)
                             .arg(n)
-                            .arg(formatDuration(e.time), QString::fromStdString(e.trigger)));
+                            .arg(formatStsClock(e.time), QString::fromStdString(e.trigger)));
 }
 
 } // namespace cb::views
