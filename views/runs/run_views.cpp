@@ -166,7 +166,8 @@ void RunViews::exportPlacement()
     const auto run = m_window->currentRun();
     std::optional<Placement> shown;
     QString label;
-    if (run && run->scenario.cluster == m_window->document()->scenario().cluster &&
+    // An STS run has no placement to export (its configurations change over time).
+    if (run && !run->sts && run->scenario.cluster == m_window->document()->scenario().cluster &&
         run->scenario.jobs == m_window->document()->scenario().jobs) {
         shown = run->placement;
         label = run->label;

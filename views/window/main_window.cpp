@@ -514,7 +514,7 @@ void MainWindow::placeAndSimulate()
     if (isRunning())
         return;
     PlaceRunDialog dialog(m_document->scenario(), this);
-    if (m_run) {
+    if (m_run && !m_run->sts) {
         dialog.setPolicy(m_run->policy);
         dialog.setSeed(m_run->seed);
     }
