@@ -74,8 +74,9 @@ private slots:
         r.decisionLog = false;
         const RunRecord record = recordForSession(bare.value(), r);
         QCOMPARE(record.parameters.value("decision_log", true), false);
-        QVERIFY(record.metrics ==
-                recordForSession(logged.value(), RunRequest{"dltap", {}, 3, true}).metrics);
+        RunRequest withLog = r;
+        withLog.decisionLog = true;
+        QVERIFY(record.metrics == recordForSession(logged.value(), withLog).metrics);
     }
 
     void weightOverridesMakeADerivedPreset()
