@@ -8,6 +8,7 @@
 #include "sched/policy_json.h"
 #include "sched/traffic.h"
 #include "store/stored_run.h"
+#include "util/text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -48,24 +49,10 @@ std::vector<std::string> splitList(const std::string &s)
     return out;
 }
 
-std::string fixed(double v, int digits)
-{
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(digits) << v;
-    return s.str();
-}
-
 /// A count (or a mean of counts): "9" when whole, else one decimal ("8.5").
 std::string count(double v)
 {
-    return v == std::floor(v) ? fixed(v, 0) : fixed(v, 1);
-}
-
-std::string pad(std::string s, std::size_t width)
-{
-    if (s.size() < width)
-        s.resize(width, ' ');
-    return s;
+    return v == std::floor(v) ? formatFixed(v, 0) : formatFixed(v, 1);
 }
 
 } // namespace
@@ -250,24 +237,26 @@ Command compareCommand()
         if (seeds > 1)
             io.out << " .. " << seed + seeds - 1 << " (means)";
         io.out << "; bytes per iteration; reduction vs " << base.name << "\n";
-        io.out << pad("policy", 18) << pad("placed", 8) << pad("tasks", 8) << pad("waiting", 9)
-               << pad("cross MB", 11) << pad("total MB", 11) << pad("max link MB", 13)
-               << pad("hops", 7) << "reduction\n";
+        io.out << padRight("policy", 18) << padRight("placed", 8) << padRight("tasks", 8)
+               << padRight("waiting", 9) << padRight("cross MB", 11) << padRight("total MB", 11)
+               << padRight("max link MB", 13) << padRight("hops", 7) << "reduction\n";
         for (const Row &r : rows)
-            io.out << pad(r.name, 18) << pad(count(r.placedJobs), 8)
-                   << pad(count(r.placedTasks), 8) << pad(count(r.waitingJobs), 9)
-                   << pad(fixed(r.crossBytes / 1e6, 1), 11) << pad(fixed(r.totalBytes / 1e6, 1), 11)
-                   << pad(fixed(r.maxLinkBytes / 1e6, 1), 13) << pad(fixed(r.meanHops, 2), 7)
-                   << fixed(100 * reduction(r.crossBytes, base.crossBytes), 1) << " %\n";
+            io.out << padRight(r.name, 18) << padRight(count(r.placedJobs), 8)
+                   << padRight(count(r.placedTasks), 8) << padRight(count(r.waitingJobs), 9)
+                   << padRight(formatFixed(r.crossBytes / 1e6, 1), 11)
+                   << padRight(formatFixed(r.totalBytes / 1e6, 1), 11)
+                   << padRight(formatFixed(r.maxLinkBytes / 1e6, 1), 13)
+                   << padRight(formatFixed(r.meanHops, 2), 7)
+                   << formatFixed(100 * reduction(r.crossBytes, base.crossBytes), 1) << " %\n";
         io.out << "\nCross-node MB per model (reduction vs " << base.name << ")\n";
         for (const Row &r : rows) {
-            io.out << pad(r.name, 18);
+            io.out << padRight(r.name, 18);
             for (const auto &[model, bytes] : r.crossByModel) {
                 const auto bit = base.crossByModel.find(model);
                 const double red =
                     reduction(bytes, bit == base.crossByModel.end() ? 0 : bit->second);
-                io.out << model << " " << fixed(bytes / 1e6, 1) << " (" << fixed(100 * red, 1)
-                       << " %)  ";
+                io.out << model << " " << formatFixed(bytes / 1e6, 1) << " ("
+                       << formatFixed(100 * red, 1) << " %)  ";
             }
             io.out << "\n";
         }

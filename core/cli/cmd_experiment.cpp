@@ -17,7 +17,7 @@ namespace cb::cli {
 
 namespace {
 
-std::vector<std::string> splitList(const std::string &s)
+std::vector<std::string> commaList(const std::string &s)
 {
     std::vector<std::string> out;
     std::stringstream in(s);
@@ -60,7 +60,7 @@ int runExperiment(const Args &args, Io &io)
                                                sliceMemory + "\""});
     params.sliceMemoryPerGpu = sliceMemory == "per-gpu";
     if (args.has("methods"))
-        params.methods = splitList(args.value("methods"));
+        params.methods = commaList(args.value("methods"));
     const std::string prices = args.value("prices", "cloud");
     if (prices != "cloud" && prices != "energy")
         usage.push_back({"--prices", "expected cloud or energy, found \"" + prices + "\""});

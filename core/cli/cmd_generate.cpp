@@ -9,6 +9,7 @@
 #include "model/model_catalog.h"
 #include "model/validation.h"
 #include "net/topology.h"
+#include "util/text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -23,13 +24,6 @@
 namespace cb::cli {
 
 namespace {
-
-std::string fmt(double v)
-{
-    std::ostringstream s;
-    s << v;
-    return s.str();
-}
 
 const std::vector<std::string> kKinds = {"leaf-spine", "fat-tree", "dgx", "jobs", "sts"};
 
@@ -277,10 +271,9 @@ int run(const Args &args, Io &io)
         scenario.name = "leaf-spine " + std::to_string(p.leaves) + "x" +
                         std::to_string(p.hostsPerLeaf);
         description = "Leaf-spine cluster: " + std::to_string(p.leaves) + " leaves x " +
-                      std::to_string(p.hostsPerLeaf) + " hosts (" + hostText(p.host) +
-                      " each), " + std::to_string(p.spines) + " spines, " +
-                      fmt(p.oversubscription) + ":1 oversubscription, " + fmt(p.hostLinkGbps) +
-                      " Gbit/s host links.";
+                      std::to_string(p.hostsPerLeaf) + " hosts (" + hostText(p.host) + " each), " +
+                      std::to_string(p.spines) + " spines, " + numberText(p.oversubscription) +
+                      ":1 oversubscription, " + numberText(p.hostLinkGbps) + " Gbit/s host links.";
     } else if (kind == "fat-tree") {
         FatTreeParams p;
         p.host.gpus = 1;
@@ -295,10 +288,10 @@ int run(const Args &args, Io &io)
             return fail(io, asOptions(c.problems()), ExitBadInput);
         scenario.cluster = c.value();
         scenario.name = "fat-tree k=" + std::to_string(p.k);
-        description = "k-ary fat-tree (Al-Fares et al. 2008), k = " + std::to_string(p.k) +
-                      ": " + std::to_string(p.k * p.k * p.k / 4) + " hosts (" +
-                      hostText(p.host) + " each), " + std::to_string(5 * p.k * p.k / 4) +
-                      " switches, " + fmt(p.linkGbps) + " Gbit/s links, full bisection.";
+        description = "k-ary fat-tree (Al-Fares et al. 2008), k = " + std::to_string(p.k) + ": " +
+                      std::to_string(p.k * p.k * p.k / 4) + " hosts (" + hostText(p.host) +
+                      " each), " + std::to_string(5 * p.k * p.k / 4) + " switches, " +
+                      numberText(p.linkGbps) + " Gbit/s links, full bisection.";
     } else if (kind == "dgx") {
         DgxParams p;
         r.integer("nodes", p.nodes);
@@ -318,8 +311,8 @@ int run(const Args &args, Io &io)
         scenario.cluster = c.value();
         scenario.name = "dgx x" + std::to_string(p.nodes);
         description = "DGX-style cluster: " + std::to_string(p.nodes) + " nodes of " +
-                      hostText(p.host) + " in one NVLink domain, " +
-                      std::to_string(p.nicsPerNode) + " x " + fmt(p.nicGbps) +
+                      hostText(p.host) + " in one NVLink domain, " + std::to_string(p.nicsPerNode) +
+                      " x " + numberText(p.nicGbps) +
                       " Gbit/s NICs per node on a rail-optimised fabric (NIC r to rail leaf r), " +
                       std::to_string(p.spines) + " spines.";
     } else if (kind == "sts") {
@@ -363,10 +356,10 @@ int run(const Args &args, Io &io)
         std::string mix;
         for (const ModelShare &m : jp.modelMix)
             mix += (mix.empty() ? "" : ", ") + m.model +
-                   (m.weight != 1 ? ":" + fmt(m.weight) : "");
+                   (m.weight != 1 ? ":" + numberText(m.weight) : "");
         description += (description.empty() ? "" : " ") + std::to_string(jp.jobs) +
                        " generated jobs (Poisson arrivals, mean gap " +
-                       fmt(jp.meanInterarrivalSeconds) + " s; models " +
+                       numberText(jp.meanInterarrivalSeconds) + " s; models " +
                        (mix.empty() ? "all catalogue models" : mix) + "; seed " +
                        std::to_string(jp.seed) + ").";
     }
@@ -406,7 +399,7 @@ int run(const Args &args, Io &io)
         io.out << "Wrote " << out << ": " << j["nodes"].get<std::size_t>() << " nodes, "
                << j["gpus"].get<int>() << " GPUs, " << j["switches"].get<std::size_t>()
                << " switches, " << j["links"].get<std::size_t>() << " links, bisection "
-               << fmt(topo.bisectionGbps()) << " Gbit/s, " << j["jobs"].get<std::size_t>()
+               << numberText(topo.bisectionGbps()) << " Gbit/s, " << j["jobs"].get<std::size_t>()
                << " jobs\n";
     }
     return ExitOk;

@@ -9,7 +9,7 @@ namespace cb::cli {
 
 namespace {
 
-nlohmann::ordered_json runToJson(const RunRecord &r, bool full)
+nlohmann::ordered_json recordJson(const RunRecord &r, bool full)
 {
     nlohmann::ordered_json j;
     j["id"] = r.id;
@@ -91,7 +91,7 @@ Command historyCommand()
         if (args.flag("json")) {
             nlohmann::ordered_json out = nlohmann::ordered_json::array();
             for (const RunRecord &r : runs.value())
-                out.push_back(runToJson(r, false));
+                out.push_back(recordJson(r, false));
             io.out << out.dump(2) << "\n";
             return int(ExitOk);
         }
@@ -147,7 +147,7 @@ Command showCommand()
             return int(ExitBadInput);
         }
         if (args.flag("json")) {
-            io.out << runToJson(run.value(), true).dump(2) << "\n";
+            io.out << recordJson(run.value(), true).dump(2) << "\n";
             return int(ExitOk);
         }
         const RunRecord &r = run.value();

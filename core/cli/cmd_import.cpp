@@ -26,7 +26,7 @@ std::string formatList()
     return s;
 }
 
-int fail(Io &io, bool json, int code, const std::string &message)
+int failImport(Io &io, bool json, int code, const std::string &message)
 {
     if (json) {
         nlohmann::ordered_json j;
@@ -71,23 +71,23 @@ Command importCommand()
         const bool json = args.flag("json");
         const auto &pos = args.positional();
         if (pos.size() < 2)
-            return fail(io, json, ExitBadInput,
-                        "expected FORMAT and at least one FILE "
-                        "(see --help)");
+            return failImport(io, json, ExitBadInput,
+                              "expected FORMAT and at least one FILE "
+                              "(see --help)");
         const Importer *importer = findImporter(pos[0]);
         if (!importer)
-            return fail(io, json, ExitBadInput,
-                        "unknown format \"" + pos[0] + "\"; formats:\n" + formatList());
+            return failImport(io, json, ExitBadInput,
+                              "unknown format \"" + pos[0] + "\"; formats:\n" + formatList());
         if (!args.has("out"))
-            return fail(io, json, ExitBadInput, "--out FILE is required");
+            return failImport(io, json, ExitBadInput, "--out FILE is required");
         ImportOptions options;
         if (args.has("default-model"))
             options.defaultModel = args.value("default-model");
         if (args.has("seconds-per-iteration")) {
             auto v = importtext::parseNumber(args.value("seconds-per-iteration"));
             if (!v || *v <= 0)
-                return fail(io, json, ExitBadInput,
-                            "--seconds-per-iteration: expected a positive number");
+                return failImport(io, json, ExitBadInput,
+                                  "--seconds-per-iteration: expected a positive number");
             options.secondsPerIteration = *v;
         }
         options.date = args.value("date", "");
@@ -101,7 +101,7 @@ Command importCommand()
         auto imported = importFiles(*importer, files, options);
         bar.finish();
         if (!imported)
-            return fail(io, json, ExitBadInput, imported.error());
+            return failImport(io, json, ExitBadInput, imported.error());
         ImportReport report = std::move(imported.value());
         // Checking and writing a big trace takes longer than reading it: say so on a terminal.
         if (io.errIsTerminal && report.jobs.size() >= 10000)
@@ -116,13 +116,13 @@ Command importCommand()
         scenario.description = "Imported with clusterbench import " + importer->name() + ".";
         if (report.cluster) {
             if (args.has("cluster"))
-                return fail(io, json, ExitBadInput,
-                            "--cluster cannot be combined with input that defines a cluster");
+                return failImport(io, json, ExitBadInput,
+                                  "--cluster cannot be combined with input that defines a cluster");
             scenario.cluster = *report.cluster;
         } else if (args.has("cluster")) {
             auto loaded = loadScenarioFile(args.value("cluster"));
             if (!loaded)
-                return fail(io, json, ExitBadInput, loaded.error(args.value("cluster")));
+                return failImport(io, json, ExitBadInput, loaded.error(args.value("cluster")));
             scenario = std::move(loaded.value());
             if (args.has("name"))
                 scenario.name = args.value("name");
@@ -136,11 +136,11 @@ Command importCommand()
 
         const Problems problems = validateScenario(scenario);
         if (!problems.empty())
-            return fail(io, json, ExitBadInput,
-                        "the imported scenario is not valid, nothing written:\n" +
-                            formatProblems(problems, args.value("out")));
+            return failImport(io, json, ExitBadInput,
+                              "the imported scenario is not valid, nothing written:\n" +
+                                  formatProblems(problems, args.value("out")));
         if (auto saved = saveScenarioFile(args.value("out"), scenario); !saved)
-            return fail(io, json, ExitFailure, saved.error());
+            return failImport(io, json, ExitFailure, saved.error());
         if (json) {
             nlohmann::ordered_json j = report.toJson();
             j["scenario_jobs"] = scenario.jobs.size();

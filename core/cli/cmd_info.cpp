@@ -1,6 +1,7 @@
 #include "cli/command.h"
 #include "io/scenario_json.h"
 #include "net/topology.h"
+#include "util/text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -12,13 +13,6 @@
 namespace cb::cli {
 
 namespace {
-
-std::string num(double v, int precision = 6)
-{
-    std::ostringstream s;
-    s << std::setprecision(precision) << v;
-    return s.str();
-}
 
 } // namespace
 
@@ -103,8 +97,8 @@ Command infoCommand()
         if (!s.description.empty())
             io.out << "  " << s.description << "\n";
         io.out << "Nodes        " << j["nodes"].get<std::size_t>() << " ("
-               << num(j["cpus"].get<double>()) << " CPUs, " << num(j["memory_gib"].get<double>())
-               << " GiB)\n";
+               << numberText(j["cpus"].get<double>()) << " CPUs, "
+               << numberText(j["memory_gib"].get<double>()) << " GiB)\n";
         io.out << "GPUs         " << j["gpus"].get<int>();
         std::string sep = " (";
         for (const auto &[type, count] : j["gpus_by_type"].items()) {
@@ -120,7 +114,7 @@ Command infoCommand()
         }
         io.out << (sep == ", " ? ")" : "") << "\n";
         io.out << "Links        " << j["links"].get<std::size_t>() << "\n";
-        io.out << "Bisection    " << num(j["bisection_gbps"].get<double>()) << " Gbit/s\n";
+        io.out << "Bisection    " << numberText(j["bisection_gbps"].get<double>()) << " Gbit/s\n";
         io.out << "Jobs         " << j["jobs"].get<std::size_t>();
         sep = " (";
         for (const auto &[kind, count] : j["jobs_by_kind"].items()) {

@@ -8,6 +8,7 @@
 #include "sched/policy_json.h"
 #include "sched/traffic.h"
 #include "store/stored_run.h"
+#include "util/text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -24,13 +25,6 @@ std::string megabytes(double bytes)
     std::ostringstream s;
     s << std::fixed << std::setprecision(1) << bytes / 1e6 << " MB";
     return s.str();
-}
-
-std::string pad(std::string s, std::size_t width)
-{
-    if (s.size() < width)
-        s.resize(width, ' ');
-    return s;
 }
 
 nlohmann::ordered_json placementJson(const Placement &placement)
@@ -60,12 +54,12 @@ void printLog(const DecisionLog &log, std::ostream &out)
             << (d.pick >= 0 ? log.nodeNames[std::size_t(d.pick)] : std::string("(none)"))
             << ": " << d.why << "\n";
         std::ostringstream header;
-        header << "    " << pad("node", 14);
+        header << "    " << padRight("node", 14);
         for (const std::string &p : log.pluginNames)
-            header << pad(p, std::max<std::size_t>(p.size() + 2, 8));
+            header << padRight(p, std::max<std::size_t>(p.size() + 2, 8));
         out << header.str() << "total\n";
         for (const CandidateRow &r : d.rows) {
-            out << "    " << pad(log.nodeNames[std::size_t(r.node)], 14);
+            out << "    " << padRight(log.nodeNames[std::size_t(r.node)], 14);
             if (!r.feasible()) {
                 out << "filtered: " << log.reason(r) << "\n";
                 continue;
@@ -73,7 +67,7 @@ void printLog(const DecisionLog &log, std::ostream &out)
             for (std::size_t p = 0; p < log.pluginNames.size(); ++p) {
                 std::ostringstream cell;
                 cell << d.rawScore(r, p) << "x" << log.weights[p];
-                out << pad(cell.str(), std::max<std::size_t>(log.pluginNames[p].size() + 2, 8));
+                out << padRight(cell.str(), std::max<std::size_t>(log.pluginNames[p].size() + 2, 8));
             }
             out << r.total << "\n";
         }
@@ -161,22 +155,22 @@ Command placeCommand()
                << placement.jobs.size() << " jobs placed (" << tasks << " tasks), "
                << placement.waiting.size() << " waiting\n";
         for (const JobPlacement &jp : placement.jobs) {
-            io.out << "  " << pad(jp.jobId, 16);
+            io.out << "  " << padRight(jp.jobId, 16);
             for (const TaskAssignment &a : jp.tasks)
                 io.out << " " << toString(a.role) << "-" << a.indexInRole << "@" << a.node;
             io.out << "\n";
         }
         for (const std::string &w : placement.waiting)
-            io.out << "  " << pad(w, 16) << " waiting\n";
+            io.out << "  " << padRight(w, 16) << " waiting\n";
         io.out << "\nTraffic per iteration       total          cross-node     intra-node  "
                   "   mean hops\n";
         for (const JobTraffic &jt : traffic.jobs)
-            io.out << "  " << pad(jt.jobId, 26) << pad(megabytes(jt.totalBytes), 15)
-                   << pad(megabytes(jt.crossNodeBytes), 15)
-                   << pad(megabytes(jt.intraNodeBytes), 15) << jt.meanHops() << "\n";
-        io.out << "  " << pad("all jobs", 26) << pad(megabytes(traffic.totalBytes), 15)
-               << pad(megabytes(traffic.crossNodeBytes), 15)
-               << pad(megabytes(traffic.intraNodeBytes), 15) << traffic.meanHops() << "\n";
+            io.out << "  " << padRight(jt.jobId, 26) << padRight(megabytes(jt.totalBytes), 15)
+                   << padRight(megabytes(jt.crossNodeBytes), 15)
+                   << padRight(megabytes(jt.intraNodeBytes), 15) << jt.meanHops() << "\n";
+        io.out << "  " << padRight("all jobs", 26) << padRight(megabytes(traffic.totalBytes), 15)
+               << padRight(megabytes(traffic.crossNodeBytes), 15)
+               << padRight(megabytes(traffic.intraNodeBytes), 15) << traffic.meanHops() << "\n";
         if (traffic.maxLink >= 0)
             io.out << "Most loaded link: " << directedLinkName(s.cluster, traffic.maxLink)
                    << " " << megabytes(traffic.maxLinkBytes) << " per iteration; slowest: "

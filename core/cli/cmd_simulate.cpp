@@ -3,12 +3,13 @@
 #include "cli/run_saving.h"
 #include "io/scenario_json.h"
 #include "net/topology.h"
+#include "sched/placer.h"
 #include "sched/policy_json.h"
+#include "sched/traffic.h"
 #include "sim/run_json.h"
 #include "sim/simulator.h"
-#include "sched/placer.h"
-#include "sched/traffic.h"
 #include "store/stored_run.h"
+#include "util/text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -19,13 +20,6 @@
 namespace cb::cli {
 
 namespace {
-
-std::string fixed(double v, int digits)
-{
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(digits) << v;
-    return s.str();
-}
 
 } // namespace
 
@@ -143,18 +137,18 @@ Command simulateCommand()
             return int(ExitOk);
         }
         const auto summary = runSummaryJson(r);
-        io.out << "Policy " << r.policy << " (seed " << r.seed << "): "
-               << r.finishedJobs() << " of " << r.jobs.size() << " jobs finished\n"
-               << "  makespan        " << fixed(r.makespanSeconds, 1) << " s\n"
-               << "  mean JCT        " << fixed(r.meanJctSeconds(), 1) << " s\n"
-               << "  mean slowdown   " << fixed(summary["mean_slowdown"].get<double>(), 3)
+        io.out << "Policy " << r.policy << " (seed " << r.seed << "): " << r.finishedJobs()
+               << " of " << r.jobs.size() << " jobs finished\n"
+               << "  makespan        " << formatFixed(r.makespanSeconds, 1) << " s\n"
+               << "  mean JCT        " << formatFixed(r.meanJctSeconds(), 1) << " s\n"
+               << "  mean slowdown   " << formatFixed(summary["mean_slowdown"].get<double>(), 3)
                << "\n"
-               << "  cross-node      " << fixed(r.crossNodeBytes() / 1e9, 3) << " GB of "
-               << fixed(r.totalBytes() / 1e9, 3) << " GB\n"
-               << "  energy          " << fixed(r.energyKWh, 3) << " kWh\n"
-               << "  cost            " << fixed(r.cost, 2) << " (" << toString(r.costModel)
+               << "  cross-node      " << formatFixed(r.crossNodeBytes() / 1e9, 3) << " GB of "
+               << formatFixed(r.totalBytes() / 1e9, 3) << " GB\n"
+               << "  energy          " << formatFixed(r.energyKWh, 3) << " kWh\n"
+               << "  cost            " << formatFixed(r.cost, 2) << " (" << toString(r.costModel)
                << ")\n"
-               << "  tardiness       " << fixed(r.totalTardinessSeconds(), 1) << " s\n";
+               << "  tardiness       " << formatFixed(r.totalTardinessSeconds(), 1) << " s\n";
         if (r.failures > 0)
             io.out << "  node failures   " << r.failures << "\n";
         if (args.has("out"))

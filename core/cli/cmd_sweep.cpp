@@ -14,6 +14,7 @@
 #include "io/json_reader.h"
 #include "io/scenario_json.h"
 #include "sched/policy_json.h"
+#include "util/text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -46,18 +47,10 @@ std::vector<std::string> splitComma(const std::string &s)
     return out;
 }
 
-std::string fixed(double v, int digits)
+/// A table cell: padded to `width`, then one space.
+std::string column(std::string s, std::size_t width)
 {
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(digits) << v;
-    return s.str();
-}
-
-std::string pad(std::string s, std::size_t width)
-{
-    if (s.size() < width)
-        s.resize(width, ' ');
-    return s + " ";
+    return padRight(std::move(s), width) + " ";
 }
 
 std::string paramsText(const GridPoint &p)
@@ -433,12 +426,12 @@ Command sweepCommand()
         std::size_t paramWidth = 6;
         for (const Summary &g : groups)
             paramWidth = std::max(paramWidth, g.params.size());
-        io.out << pad("policy", 16) << pad("params", paramWidth);
+        io.out << column("policy", 16) << column("params", paramWidth);
         for (const auto &[key, title] : columns)
-            io.out << pad(title, 22);
+            io.out << column(title, 22);
         io.out << "\n";
         for (const Summary &g : groups) {
-            io.out << pad(g.policy, 16) << pad(g.params, paramWidth);
+            io.out << column(g.policy, 16) << column(g.params, paramWidth);
             for (const auto &[key, title] : columns) {
                 auto it = g.values.find(key);
                 const auto [mean, sd] = it == g.values.end() ? std::pair{0.0, 0.0}
@@ -446,8 +439,9 @@ Command sweepCommand()
                 const double scale =
                     key == "cross_node_bytes" ? (simulate ? 1e-9 : 1e-6) : 1.0;
                 const int digits = key == "mean_hops" ? 3 : (key == "waiting_jobs" ? 2 : 1);
-                io.out << pad(fixed(mean * scale, digits) + " +- " + fixed(sd * scale, digits),
-                              22);
+                io.out << column(formatFixed(mean * scale, digits) + " +- " +
+                                     formatFixed(sd * scale, digits),
+                                 22);
             }
             io.out << "\n";
         }

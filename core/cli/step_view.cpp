@@ -75,7 +75,7 @@ private:
     std::vector<Segment> m_segments;
 };
 
-std::string num(double v, int digits)
+std::string cellNumber(double v, int digits)
 {
     std::ostringstream s;
     if (v == std::floor(v) && std::fabs(v) < 1e12)
@@ -104,7 +104,7 @@ int level(double bytes, double max)
     return std::clamp(1 + int(std::floor(4.999 * bytes / max)), 1, 5);
 }
 
-std::string megabytes(double bytes)
+std::string trafficMB(double bytes)
 {
     std::ostringstream s;
     s << std::fixed << std::setprecision(bytes >= 1e8 ? 0 : 1) << bytes / 1e6 << " MB";
@@ -200,7 +200,7 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
     std::vector<std::string> headers;
     std::vector<std::size_t> colWidth;
     for (std::size_t p = 0; p < m_log.pluginNames.size(); ++p) {
-        headers.push_back(m_log.pluginNames[p] + " x" + num(m_log.weights[p], 2));
+        headers.push_back(m_log.pluginNames[p] + " x" + cellNumber(m_log.weights[p], 2));
         colWidth.push_back(std::max<std::size_t>(headers.back().size() + 2, 14));
     }
     {
@@ -224,9 +224,9 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
             return;
         }
         for (std::size_t p = 0; p < colWidth.size(); ++p)
-            l.add(padded(num(d.rawScore(r, p), 2) + " -> " + num(m_log.weighted(d, r, p), 2),
+            l.add(padded(cellNumber(d.rawScore(r, p), 2) + " -> " + cellNumber(m_log.weighted(d, r, p), 2),
                          colWidth[p]));
-        l.add(num(r.total, 3), win ? "1;32" : "1");
+        l.add(cellNumber(r.total, 3), win ? "1;32" : "1");
         if (win)
             l.add("  winner", "1;32");
     };
@@ -300,8 +300,8 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
         l.add("Traffic per iteration after decision " + std::to_string(cursor + 1) +
                   (mapCount < nodes ? ", the " + std::to_string(mapCount) + " nodes with tasks"
                                     : std::string()) +
-                  " (row sends to column; cross-node " + megabytes(traffic.crossNodeBytes) +
-                  ", on-node " + megabytes(traffic.intraNodeBytes) + ")",
+                  " (row sends to column; cross-node " + trafficMB(traffic.crossNodeBytes) +
+                  ", on-node " + trafficMB(traffic.intraNodeBytes) + ")",
               "1");
         push(l);
     }
@@ -366,7 +366,7 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
                 l.add("  ", kBackground[lv]);
             else
                 l.add(kPlainGlyph[lv]);
-            l.add(lv == 0 ? " none  " : " <=" + megabytes(max * lv / 5.0) + "  ");
+            l.add(lv == 0 ? " none  " : " <=" + trafficMB(max * lv / 5.0) + "  ");
         }
         if (screen.colour && max > 0)
             l.add("(<> on-node)");

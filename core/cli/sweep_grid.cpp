@@ -8,6 +8,7 @@
 #include "sched/traffic.h"
 #include "sim/simulator.h"
 #include "store/stored_run.h"
+#include "util/result.h"
 #include "util/sha256.h"
 
 #include <algorithm>
@@ -235,14 +236,6 @@ nlohmann::ordered_json gridManifest(const Scenario &scenario, const std::vector<
 }
 
 namespace {
-
-Problems prefixed(const Problems &problems, const std::string &prefix)
-{
-    Problems out;
-    for (const Problem &p : problems)
-        out.push_back({prefix + p.where, p.message});
-    return out;
-}
 
 // The header every sweep file starts with: "format" must be `format` and "version" 1. A
 // failure means the rest is not read (its problems are then meaningless).

@@ -1,4 +1,5 @@
 #include "io/json_reader.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -38,13 +39,6 @@ std::string jsonTypeName(const json &value)
 }
 
 namespace {
-
-std::string formatNumber(double v)
-{
-    std::ostringstream s;
-    s << v;
-    return s.str();
-}
 
 // Turns "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error ..."
 // into "line 3, column 5: syntax error ...".
@@ -160,8 +154,8 @@ double ObjectReader::number(const std::string &key, Presence presence, double fa
         return fallback;
     }
     if (d < lo || d > hi) {
-        problem(key, "expected a number from " + formatNumber(lo) + " to " + formatNumber(hi) +
-                         ", found " + formatNumber(d));
+        problem(key, "expected a number from " + numberText(lo) + " to " + numberText(hi) +
+                         ", found " + numberText(d));
         return fallback;
     }
     return d;
@@ -192,7 +186,7 @@ std::int64_t ObjectReader::integer(const std::string &key, Presence presence,
         const double d = v->get<double>();
         if (std::isfinite(d) && d == std::floor(d) && d >= double(lo) && d <= double(hi))
             return std::int64_t(d);
-        problem(key, "expected an integer" + range + ", found " + formatNumber(d));
+        problem(key, "expected an integer" + range + ", found " + numberText(d));
         return fallback;
     }
     problem(key, "expected an integer, found " + jsonTypeName(*v));

@@ -2,6 +2,7 @@
 
 #include "io/file_io.h"
 #include "io/import/csv_table.h"
+#include "util/text.h"
 
 #include <algorithm>
 
@@ -9,7 +10,7 @@ namespace cb {
 
 namespace {
 
-std::string at(const CsvTable &t, int line)
+std::string lineOf(const CsvTable &t, int line)
 {
     return t.file() + ":" + std::to_string(line);
 }
@@ -19,13 +20,7 @@ std::string at(const CsvTable &t, int line)
 void badRowsToProblems(const CsvTable &t, Problems &p)
 {
     for (const auto &[line, reason] : t.badRows())
-        p.push_back({at(t, line), reason});
-}
-
-std::string withoutBlanks(std::string s)
-{
-    s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
-    return s;
+        p.push_back({lineOf(t, line), reason});
 }
 
 } // namespace
@@ -55,13 +50,13 @@ Result<std::vector<StsJobTemplate>> parseStsJobTemplates(const std::string &text
         fields.batchSize = int(r.integer("Batchsize", 1, 1000000));
         fields.memoryGB = r.number("Memory", 0, 1e6);
         ExecutionTime time;
-        time.gpuType = withoutBlanks(r.text("GpuType"));
+        time.gpuType = withoutSpaces(r.text("GpuType"));
         if (time.gpuType.empty())
             r.fail("column GpuType is empty (expected a GPU type such as K80)");
         time.gpus = int(r.integer("GpuNumber", 1, 4096));
         time.seconds = r.number("ExecutionTime", 1e-9, 1e12);
         if (!r.ok()) {
-            p.push_back({at(t, row.line), r.error()});
+            p.push_back({lineOf(t, row.line), r.error()});
             continue;
         }
         auto [it, fresh] = byId.emplace(fields.id, templates.size());
@@ -72,18 +67,17 @@ Result<std::vector<StsJobTemplate>> parseStsJobTemplates(const std::string &text
         StsJobTemplate &tpl = templates[it->second];
         if (tpl.epochs != fields.epochs || tpl.batchSize != fields.batchSize ||
             tpl.images != fields.images || tpl.application != fields.application) {
-            p.push_back({at(t, row.line),
-                         "job template " + fields.id + " changes its application, images, "
-                         "epochs or batch size (first given on line " +
-                             std::to_string(tpl.line) + ")"});
+            p.push_back({lineOf(t, row.line), "job template " + fields.id +
+                                                  " changes its application, images, "
+                                                  "epochs or batch size (first given on line " +
+                                                  std::to_string(tpl.line) + ")"});
             continue;
         }
         for (const ExecutionTime &e : tpl.times)
             if (e.gpuType == time.gpuType && e.gpus == time.gpus)
-                p.push_back({at(t, row.line), "job template " + fields.id +
-                                                  " has a second execution time for " +
-                                                  std::to_string(time.gpus) + " x " +
-                                                  time.gpuType});
+                p.push_back({lineOf(t, row.line),
+                             "job template " + fields.id + " has a second execution time for " +
+                                 std::to_string(time.gpus) + " x " + time.gpuType});
         tpl.times.push_back(time);
     }
     if (p.empty() && templates.empty())
@@ -116,7 +110,7 @@ parseStsDistributions(const std::string &text, const std::string &file)
         for (const std::string &name : t.columns())
             d[name].push_back(r.number(name, 0, 1));
         if (!r.ok())
-            p.push_back({at(t, row.line), r.error()});
+            p.push_back({lineOf(t, row.line), r.error()});
     }
     if (!p.empty())
         return p;
@@ -137,7 +131,7 @@ Result<std::vector<StsGpuPrice>> parseStsGpuPrices(const std::string &text,
         CsvRowReader r(t, row);
         StsGpuPrice price;
         price.vmType = r.text("VMtype");
-        price.gpuType = withoutBlanks(r.text("GPUtype"));
+        price.gpuType = withoutSpaces(r.text("GPUtype"));
         if (price.gpuType.empty())
             r.fail("column GPUtype is empty (expected a GPU type such as K80)");
         price.gpus = int(r.integer("nGPUs", 1, 4096));
@@ -146,7 +140,7 @@ Result<std::vector<StsGpuPrice>> parseStsGpuPrices(const std::string &text,
         if (r.ok())
             prices.push_back(price);
         else
-            p.push_back({at(t, row.line), r.error()});
+            p.push_back({lineOf(t, row.line), r.error()});
     }
     if (!p.empty())
         return p;
@@ -175,14 +169,15 @@ Result<StsEnergyCost> parseStsEnergyCost(const std::string &text, const std::str
         const double price = r.number(priceColumn, 0, 1e6);
         const double pue = r.number("PUE", 1, 10);
         if (!r.ok()) {
-            p.push_back({at(t, row.line), r.error()});
+            p.push_back({lineOf(t, row.line), r.error()});
             continue;
         }
         if (first) {
             cost = {price, pue};
             first = false;
         } else if (price != cost.pricePerKWh || pue != cost.pue) {
-            p.push_back({at(t, row.line), "expected the same energy price and PUE on every row"});
+            p.push_back(
+                {lineOf(t, row.line), "expected the same energy price and PUE on every row"});
         }
     }
     if (p.empty() && first)

@@ -4,6 +4,7 @@
 #include "model/gpu_catalog.h"
 #include "model/model_catalog.h"
 #include "util/rng.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,18 +14,6 @@
 namespace cb {
 
 namespace {
-
-double roundTo(double v, double perUnit)
-{
-    return std::round(v * perUnit) / perUnit;
-}
-
-std::string fmt(double v)
-{
-    std::ostringstream out;
-    out << v;
-    return out.str();
-}
 
 std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
 {
@@ -87,16 +76,16 @@ Result<Scenario> buildStsScenario(const StsAuthorsData &data, const StsSetupPara
         types += (types.empty() ? "" : " and ") + type;
     Scenario s;
     s.name = "sts-datacenter";
-    s.description =
-        "The STS authors' data-centre setup (Filippini et al., IEEE TCC 2024; "
-        "ai-sprint-eu-project/GPUScheduler): " +
-        std::to_string(params.nodes) + " nodes x " + std::to_string(params.gpusPerNode) +
-        " GPUs alternating " + types + ", " +
-        std::to_string(params.nodes * params.jobsPerNode + 1) +
-        " jobs drawn from the " + std::to_string(data.templates.size()) +
-        " profiled job templates, exponential arrivals with mean " +
-        fmt(params.arrivalScale / params.nodes) +
-        " s. Built by 'clusterbench generate sts', seed " + std::to_string(params.seed) + ".";
+    s.description = "The STS authors' data-centre setup (Filippini et al., IEEE TCC 2024; "
+                    "ai-sprint-eu-project/GPUScheduler): " +
+                    std::to_string(params.nodes) + " nodes x " +
+                    std::to_string(params.gpusPerNode) + " GPUs alternating " + types + ", " +
+                    std::to_string(params.nodes * params.jobsPerNode + 1) +
+                    " jobs drawn from the " + std::to_string(data.templates.size()) +
+                    " profiled job templates, exponential arrivals with mean " +
+                    numberText(params.arrivalScale / params.nodes) +
+                    " s. Built by 'clusterbench generate sts', seed " +
+                    std::to_string(params.seed) + ".";
     s.settings.energyPricePerKWh = data.energy.pricePerKWh;
     s.settings.pue = data.energy.pue;
     s.settings.seed = params.seed;

@@ -1,4 +1,5 @@
 #include "model/gen_host.h"
+#include "util/text.h"
 
 #include <cmath>
 #include <sstream>
@@ -6,13 +7,6 @@
 namespace cb::gen {
 
 namespace {
-
-std::string fmt(double v)
-{
-    std::ostringstream s;
-    s << v;
-    return s.str();
-}
 
 bool isDnsLabel(const std::string &s)
 {
@@ -51,9 +45,10 @@ void checkNumber(Problems &p, const char *name, double value, double lo, double 
 {
     if (std::isfinite(value) && value >= lo && value <= hi)
         return;
-    p.push_back({name, (what.empty() ? "expected a number from " + fmt(lo) + " to " + fmt(hi)
-                                     : what) +
-                           ", found " + fmt(value)});
+    p.push_back(
+        {name, (what.empty() ? "expected a number from " + numberText(lo) + " to " + numberText(hi)
+                             : what) +
+                   ", found " + numberText(value)});
 }
 
 void checkHost(Problems &p, const HostParams &host)

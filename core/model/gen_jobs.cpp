@@ -3,6 +3,7 @@
 #include "model/gen_host.h"
 #include "model/model_catalog.h"
 #include "util/rng.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,17 +15,12 @@ namespace {
 
 /// Rounds to 1/perUnit (perUnit = 1000 for milliseconds); dividing the rounded integer gives
 /// the double nearest the decimal, which JSON then prints short.
-double roundTo(double v, double perUnit)
-{
-    return std::round(v * perUnit) / perUnit;
-}
-
 int uniformInt(Rng &rng, int lo, int hi)
 {
     return lo + int(rng.below(std::uint64_t(hi - lo + 1)));
 }
 
-std::string trim(const std::string &s)
+std::string trimBlanks(const std::string &s)
 {
     const auto b = s.find_first_not_of(" \t");
     const auto e = s.find_last_not_of(" \t");
@@ -41,7 +37,7 @@ Result<std::vector<ModelShare>> parseModelMix(const std::string &text)
     int index = 0;
     while (start <= text.size()) {
         const std::size_t comma = std::min(text.find(',', start), text.size());
-        const std::string item = trim(text.substr(start, comma - start));
+        const std::string item = trimBlanks(text.substr(start, comma - start));
         const std::string where = "models item " + std::to_string(++index);
         start = comma + 1;
         if (item.empty()) {
@@ -50,9 +46,9 @@ Result<std::vector<ModelShare>> parseModelMix(const std::string &text)
         }
         ModelShare share;
         const std::size_t colon = item.find(':');
-        share.model = trim(item.substr(0, colon));
+        share.model = trimBlanks(item.substr(0, colon));
         if (colon != std::string::npos) {
-            const std::string w = trim(item.substr(colon + 1));
+            const std::string w = trimBlanks(item.substr(colon + 1));
             try {
                 std::size_t used = 0;
                 share.weight = std::stod(w, &used);

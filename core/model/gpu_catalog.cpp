@@ -57,7 +57,7 @@ std::string gpuCatalogNames()
 
 namespace {
 
-std::string normalise(const std::string &s)
+std::string gpuKey(const std::string &s)
 {
     std::string out;
     for (unsigned char c : s)
@@ -66,7 +66,7 @@ std::string normalise(const std::string &s)
     return out;
 }
 
-// Names as other sources write them, matched after normalise(), most specific first. A model
+// Names as other sources write them, matched after gpuKey(), most specific first. A model
 // in the catalogue points at its entry; one known only by its datasheet (memory, board power
 // per GPU) carries those figures, idle power estimated at 15 % of board power.
 struct Alias
@@ -119,11 +119,11 @@ GpuRecognition fromEntry(const GpuCatalogEntry &e)
 
 GpuRecognition recogniseGpu(const std::string &name)
 {
-    const std::string key = normalise(name);
+    const std::string key = gpuKey(name);
     if (key.empty())
         return {};
     for (const GpuCatalogEntry &e : gpuCatalog())
-        if (normalise(e.type.name) == key || normalise(e.product) == key)
+        if (gpuKey(e.type.name) == key || gpuKey(e.product) == key)
             return fromEntry(e);
     // "V100M32" and "V100-SXM2-32GB" say 32 GB; "A100-SXM4-80GB" and "A100 80G" say 80 GB.
     const bool says80 = key.find("80g") != std::string::npos;

@@ -1,6 +1,7 @@
 #include "model/validation.h"
 
 #include "net/topology.h"
+#include "util/text.h"
 
 #include <cmath>
 #include <set>
@@ -10,13 +11,6 @@
 namespace cb {
 
 namespace {
-
-std::string fmt(double v)
-{
-    std::ostringstream s;
-    s << v;
-    return s.str();
-}
 
 std::string idx(const std::string &base, std::size_t i)
 {
@@ -34,11 +28,11 @@ std::string pointerToken(const std::string &key)
 
 std::string describe(const TaskGroup &g)
 {
-    std::string s = fmt(g.cpus) + " CPUs, " + fmt(g.memoryGiB) + " GiB";
+    std::string s = numberText(g.cpus) + " CPUs, " + numberText(g.memoryGiB) + " GiB";
     if (g.gpus > 0) {
         s += ", " + std::to_string(g.gpus) + " GPU" + (g.gpus > 1 ? "s" : "");
         if (g.gpuFraction < 1.0)
-            s += " (" + fmt(g.gpuFraction) + " of one)";
+            s += " (" + numberText(g.gpuFraction) + " of one)";
         if (!g.gpuType.empty())
             s += " of type " + g.gpuType;
     }
@@ -97,9 +91,9 @@ void checkJob(const Scenario &s, const Job &job, const std::string &ptr, Problem
     }
     (void)others;
     if (job.dueSeconds && *job.dueSeconds < job.submitSeconds)
-        p.push_back({ptr + "/due_s", "the due date (" + fmt(*job.dueSeconds) +
+        p.push_back({ptr + "/due_s", "the due date (" + numberText(*job.dueSeconds) +
                                          " s) is before the submit time (" +
-                                         fmt(job.submitSeconds) + " s)"});
+                                         numberText(job.submitSeconds) + " s)"});
     for (const auto &[type, secs] : job.model.computeSecondsByGpuType)
         if (!s.cluster.gpuType(type))
             p.push_back({ptr + "/model/compute_s_by_gpu_type/" + type,
@@ -130,9 +124,10 @@ bool taskFitsEmptyNode(const TaskGroup &g, const Node &node, std::string *why)
         return false;
     };
     if (g.cpus > node.cpus)
-        return fail("needs " + fmt(g.cpus) + " CPUs, node has " + fmt(node.cpus));
+        return fail("needs " + numberText(g.cpus) + " CPUs, node has " + numberText(node.cpus));
     if (g.memoryGiB > node.memoryGiB)
-        return fail("needs " + fmt(g.memoryGiB) + " GiB, node has " + fmt(node.memoryGiB));
+        return fail("needs " + numberText(g.memoryGiB) + " GiB, node has " +
+                    numberText(node.memoryGiB));
     if (g.gpus > node.gpus)
         return fail("needs " + std::to_string(g.gpus) + " GPUs, node has " +
                     std::to_string(node.gpus));
@@ -161,8 +156,9 @@ Problems validateScenario(const Scenario &s)
         else if (!typeNames.insert(t.name).second)
             p.push_back({ptr + "/name", "duplicate GPU type \"" + t.name + "\""});
         if (t.busyWatts < t.idleWatts)
-            p.push_back({ptr + "/busy_watts", "busy watts (" + fmt(t.busyWatts) +
-                                                  ") below idle watts (" + fmt(t.idleWatts) + ")"});
+            p.push_back({ptr + "/busy_watts", "busy watts (" + numberText(t.busyWatts) +
+                                                  ") below idle watts (" + numberText(t.idleWatts) +
+                                                  ")"});
     }
 
     if (c.nodes.empty())
@@ -221,7 +217,7 @@ Problems validateScenario(const Scenario &s)
             p.push_back({ptr, "a link from \"" + l.a + "\" to itself forms a loop"});
         if (!(l.capacityGbps > 0))
             p.push_back({ptr + "/capacity_gbps",
-                         "expected a positive capacity, found " + fmt(l.capacityGbps)});
+                         "expected a positive capacity, found " + numberText(l.capacityGbps)});
     }
 
     if (c.nodes.size() > 1 && ids.size() == c.nodes.size() + c.switches.size()) {
@@ -245,7 +241,7 @@ Problems validateScenario(const Scenario &s)
         for (double x : pmf)
             sum += x;
         if (std::fabs(sum - 1.0) > 1e-6)
-            p.push_back({ptr, "probabilities sum to " + fmt(sum) + ", expected 1"});
+            p.push_back({ptr, "probabilities sum to " + numberText(sum) + ", expected 1"});
     }
 
     std::set<std::string> jobIds;

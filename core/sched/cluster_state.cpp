@@ -1,4 +1,5 @@
 #include "sched/cluster_state.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <sstream>
@@ -7,14 +8,7 @@ namespace cb {
 
 namespace {
 
-constexpr double kEps = 1e-9;
-
-std::string fmt(double v)
-{
-    std::ostringstream s;
-    s << v;
-    return s.str();
-}
+constexpr double kGpuEps = 1e-9;
 
 } // namespace
 
@@ -74,12 +68,13 @@ int ClusterState::gpuTypeIndex(const std::string &name) const
 bool ClusterState::fits(int n, double cpus, double memGiB, int gpus, double fraction) const
 {
     const auto i = std::size_t(n);
-    if (m_cpuUsed[i] + cpus > m_cpuCap[i] + kEps || m_memUsed[i] + memGiB > m_memCap[i] + kEps)
+    if (m_cpuUsed[i] + cpus > m_cpuCap[i] + kGpuEps ||
+        m_memUsed[i] + memGiB > m_memCap[i] + kGpuEps)
         return false;
     if (gpus <= 0)
         return true;
     if (fraction < 1.0)
-        return m_gpuMaxFree[i] + kEps >= fraction;
+        return m_gpuMaxFree[i] + kGpuEps >= fraction;
     return m_gpuFreeWhole[i] >= gpus;
 }
 
@@ -87,18 +82,18 @@ std::string ClusterState::whyNotFit(int n, double cpus, double memGiB, int gpus,
                                     double fraction) const
 {
     const auto i = std::size_t(n);
-    if (m_cpuUsed[i] + cpus > m_cpuCap[i] + kEps)
-        return "needs " + fmt(cpus) + " CPUs, " + fmt(m_cpuCap[i] - m_cpuUsed[i]) + " of " +
-               fmt(m_cpuCap[i]) + " free";
-    if (m_memUsed[i] + memGiB > m_memCap[i] + kEps)
-        return "needs " + fmt(memGiB) + " GiB, " + fmt(m_memCap[i] - m_memUsed[i]) + " of " +
-               fmt(m_memCap[i]) + " GiB free";
-    if (gpus > 0 && fraction < 1.0 && m_gpuMaxFree[i] + kEps < fraction)
-        return "needs " + fmt(fraction) + " of a GPU, largest free share is " +
-               fmt(m_gpuMaxFree[i]);
+    if (m_cpuUsed[i] + cpus > m_cpuCap[i] + kGpuEps)
+        return "needs " + numberText(cpus) + " CPUs, " + numberText(m_cpuCap[i] - m_cpuUsed[i]) +
+               " of " + numberText(m_cpuCap[i]) + " free";
+    if (m_memUsed[i] + memGiB > m_memCap[i] + kGpuEps)
+        return "needs " + numberText(memGiB) + " GiB, " + numberText(m_memCap[i] - m_memUsed[i]) +
+               " of " + numberText(m_memCap[i]) + " GiB free";
+    if (gpus > 0 && fraction < 1.0 && m_gpuMaxFree[i] + kGpuEps < fraction)
+        return "needs " + numberText(fraction) + " of a GPU, largest free share is " +
+               numberText(m_gpuMaxFree[i]);
     if (gpus > 0 && fraction >= 1.0 && m_gpuFreeWhole[i] < gpus)
         return "needs " + std::to_string(gpus) + " free GPU" + (gpus > 1 ? "s" : "") + ", " +
-               fmt(m_gpuFreeWhole[i]) + " of " + fmt(m_gpuCap[i]) + " free";
+               numberText(m_gpuFreeWhole[i]) + " of " + numberText(m_gpuCap[i]) + " free";
     return {};
 }
 
@@ -110,7 +105,7 @@ bool ClusterState::fitsOneNvlinkDomain(int n, int gpus, bool *partlyUsed) const
         int free = 0, busy = 0;
         for (int g = 0; g < int(m_gpuCap[std::size_t(n)]); ++g)
             if (m_slotDomain[slot(n, g)] == d)
-                (m_slotUsed[slot(n, g)] <= kEps ? free : busy) += 1;
+                (m_slotUsed[slot(n, g)] <= kGpuEps ? free : busy) += 1;
         if (free >= gpus) {
             found = true;
             partly = partly || busy > 0;
@@ -133,7 +128,7 @@ std::vector<int> ClusterState::chooseGpus(int n, int gpus, double fraction) cons
         for (int g = 0; g < count; ++g) {
             const double used = m_slotUsed[slot(n, g)];
             // Best fit: the most used GPU that still has room; ties to the lower index.
-            if (used + fraction <= 1.0 + kEps && used > bestUsed) {
+            if (used + fraction <= 1.0 + kGpuEps && used > bestUsed) {
                 best = g;
                 bestUsed = used;
             }
@@ -147,7 +142,7 @@ std::vector<int> ClusterState::chooseGpus(int n, int gpus, double fraction) cons
     for (int d = 0; d < m_domainCount[std::size_t(n)]; ++d) {
         int free = 0;
         for (int g = 0; g < count; ++g)
-            if (m_slotDomain[slot(n, g)] == d && m_slotUsed[slot(n, g)] <= kEps)
+            if (m_slotDomain[slot(n, g)] == d && m_slotUsed[slot(n, g)] <= kGpuEps)
                 ++free;
         if (free >= gpus && free < bestFree) {
             bestDomain = d;
@@ -155,7 +150,7 @@ std::vector<int> ClusterState::chooseGpus(int n, int gpus, double fraction) cons
         }
     }
     for (int g = 0; g < count && int(out.size()) < gpus; ++g)
-        if (m_slotUsed[slot(n, g)] <= kEps &&
+        if (m_slotUsed[slot(n, g)] <= kGpuEps &&
             (bestDomain < 0 || m_slotDomain[slot(n, g)] == bestDomain))
             out.push_back(g);
     if (int(out.size()) < gpus)
@@ -170,7 +165,7 @@ void ClusterState::refreshGpuSummary(int n)
     for (int g = 0; g < int(m_gpuCap[i]); ++g) {
         const double u = m_slotUsed[slot(n, g)];
         used += u;
-        if (u <= kEps)
+        if (u <= kGpuEps)
             freeWhole += 1;
         maxFree = std::max(maxFree, 1.0 - u);
     }

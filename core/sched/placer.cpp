@@ -13,13 +13,16 @@ namespace cb {
 
 namespace {
 
-constexpr double kEps = 1e-9;
+constexpr double kScoreEps = 1e-9;
 constexpr double kInfeasible = -1.0; // every feasible total is >= 0 (weights and scores are)
 constexpr double kMax = 10.0;        // kube-scheduler's MaxPriority
 
 /// Truncation of a non-negative score, as kube-scheduler's int(). The epsilon keeps values
 /// that are integral in exact arithmetic (7 = 0.7 * 10) from being rounded down to 6.
-inline double trunc0(double x) { return double(int(x + kEps)); }
+inline double trunc0(double x)
+{
+    return double(int(x + kScoreEps));
+}
 inline double round0(double x) { return double(int(x + 0.5)); }
 
 enum class Category { Ps, Worker, Other };
@@ -39,7 +42,7 @@ Category category(TaskRole role)
     return Category::Other;
 }
 
-std::string fmt(double v)
+std::string scoreText(double v)
 {
     std::ostringstream s;
     if (v == std::floor(v) && std::fabs(v) < 1e15)
@@ -58,11 +61,11 @@ struct ResourceInputs
 
 inline double unusedScore(double req, double cap, double inv10)
 {
-    return req <= cap + kEps ? trunc0((cap - req) * inv10) : 0.0;
+    return req <= cap + kScoreEps ? trunc0((cap - req) * inv10) : 0.0;
 }
 inline double usedScore(double req, double cap, double inv10)
 {
-    return req <= cap + kEps ? trunc0(req * inv10) : 0.0;
+    return req <= cap + kScoreEps ? trunc0(req * inv10) : 0.0;
 }
 inline double leastAllocated(const ResourceInputs &r, bool gpu)
 {
@@ -82,7 +85,7 @@ inline double mostAllocated(const ResourceInputs &r, bool gpu)
 }
 inline double balancedAllocation(const ResourceInputs &r)
 {
-    if (r.cpuReq >= r.cpuCap - kEps || r.memReq >= r.memCap - kEps)
+    if (r.cpuReq >= r.cpuCap - kScoreEps || r.memReq >= r.memCap - kScoreEps)
         return 0.0;
     const double diff = std::fabs(r.cpuReq * r.cpuInv10 - r.memReq * r.memInv10); // 0..10
     return trunc0(kMax - diff);
@@ -379,14 +382,14 @@ struct Placer::Impl
         const double gpuAsk = gpus > 0 ? gpus * std::min(1.0, frac) : 0.0;
         const bool shared = gpus > 0 && frac < 1.0;
         const double needWhole = shared ? 0.0 : double(gpus);
-        const double needShare = shared ? frac - kEps : -1.0;
+        const double needShare = shared ? frac - kScoreEps : -1.0;
         const double base = wSpread * kMax; // SelectorSpread on nodes without the job's tasks
         double *out = total.data();
         for (int i = 0; i < n; ++i) {
             const double cr = cpuUsed[i] + cpus, mr = memUsed[i] + mem;
             // Bitwise, not short-circuit: no branches in the loop.
-            const bool ok = (elig[i] != 0) & (cr <= cpuCap[i] + kEps) &
-                            (mr <= memCap[i] + kEps) & (gpuFree[i] >= needWhole) &
+            const bool ok = (elig[i] != 0) & (cr <= cpuCap[i] + kScoreEps) &
+                            (mr <= memCap[i] + kScoreEps) & (gpuFree[i] >= needWhole) &
                             (gpuMaxFree[i] >= needShare);
             double s = base;
             if constexpr (Least || Most) {
@@ -398,7 +401,7 @@ struct Placer::Impl
                     s += wMost * mostAllocated(r, mostGpu);
             }
             if constexpr (Balanced) {
-                const double b = (cr >= cpuCap[i] - kEps || mr >= memCap[i] - kEps)
+                const double b = (cr >= cpuCap[i] - kScoreEps || mr >= memCap[i] - kScoreEps)
                                      ? 0.0
                                      : trunc0(kMax - std::fabs(cr * ci[i] - mr * mi[i]));
                 s += wBalanced * b;
@@ -799,7 +802,7 @@ struct Placer::Impl
         if (chosen < 0) {
             d.why = "no feasible node: all " + std::to_string(n) + " filtered out";
         } else if (feasible == 1) {
-            d.why = "only feasible node (total " + fmt(total[std::size_t(chosen)]) + ")";
+            d.why = "only feasible node (total " + scoreText(total[std::size_t(chosen)]) + ")";
         } else {
             const double best = total[std::size_t(chosen)];
             int runner = -1;
@@ -807,7 +810,7 @@ struct Placer::Impl
                 if (total[std::size_t(i)] >= 0 && total[std::size_t(i)] < best &&
                     (runner < 0 || total[std::size_t(i)] > total[std::size_t(runner)]))
                     runner = i;
-            std::string s = "highest total " + fmt(best);
+            std::string s = "highest total " + scoreText(best);
             if (ties.size() > 1) {
                 s += ", tied on " + std::to_string(ties.size()) + " nodes";
                 if (policy.tieBreak == TieBreak::Random) {
@@ -822,7 +825,7 @@ struct Placer::Impl
             }
             if (runner >= 0)
                 s += (ties.size() > 1 ? "; next best " : " vs ") +
-                     fmt(total[std::size_t(runner)]) + " on " + name(runner);
+                     scoreText(total[std::size_t(runner)]) + " on " + name(runner);
             d.why = s;
         }
         log.decisions.push_back(std::move(d));

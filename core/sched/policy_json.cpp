@@ -13,7 +13,7 @@ using nlohmann::ordered_json;
 
 namespace {
 
-constexpr auto Opt = ObjectReader::Optional;
+constexpr auto kOpt = ObjectReader::Optional;
 constexpr double kMaxWeight = 1e6;
 
 std::string builtinList()
@@ -44,12 +44,12 @@ void readPlugin(const json &v, const std::string &ptr, PluginKind kind, Policy &
     cfg.kind = kind;
     if (existing != policy.plugins.end())
         cfg = *existing;
-    cfg.weight = r.number("weight", Opt, cfg.weight, 0, kMaxWeight);
-    const bool enabled = r.boolean("enabled", Opt, true);
+    cfg.weight = r.number("weight", kOpt, cfg.weight, 0, kMaxWeight);
+    const bool enabled = r.boolean("enabled", kOpt, true);
     if (kind == PluginKind::LeastAllocated || kind == PluginKind::MostAllocated)
-        cfg.includeGpu = r.boolean("gpu", Opt, cfg.includeGpu);
+        cfg.includeGpu = r.boolean("gpu", kOpt, cfg.includeGpu);
     if (kind == PluginKind::Dltap && r.has("variant")) {
-        const std::string variant = r.string("variant", Opt);
+        const std::string variant = r.string("variant", kOpt);
         if (auto parsed = dltapVariantFromString(variant))
             cfg.variant = *parsed;
         else
@@ -78,7 +78,7 @@ void readEnum(ObjectReader &r, const char *key, E &out, Parse parse, const char 
 {
     if (!r.has(key))
         return;
-    const std::string s = r.string(key, Opt);
+    const std::string s = r.string(key, kOpt);
     if (auto parsed = parse(s))
         out = *parsed;
     else
@@ -99,7 +99,7 @@ Result<Policy> policyFromJson(const json &value, const std::string &pointer,
         r.problem("name", "expected a non-empty policy name");
     Policy policy;
     if (r.has("base")) {
-        const std::string base = r.string("base", Opt);
+        const std::string base = r.string("base", kOpt);
         if (const Policy *userBase = findPolicy(known, base))
             policy = *userBase;
         else if (auto builtin = builtinPolicy(base))
@@ -110,10 +110,10 @@ Result<Policy> policyFromJson(const json &value, const std::string &pointer,
     }
     policy.name = name;
     if (r.has("description"))
-        policy.description = r.string("description", Opt);
+        policy.description = r.string("description", kOpt);
     else if (r.has("base"))
-        policy.description = "based on " + r.string("base", Opt);
-    if (const json *plugins = r.object("plugins", Opt)) {
+        policy.description = "based on " + r.string("base", kOpt);
+    if (const json *plugins = r.object("plugins", kOpt)) {
         // Visit in file order of the sorted keys (nlohmann::json keeps keys sorted), so the
         // result does not depend on how the file was written.
         for (auto it = plugins->begin(); it != plugins->end(); ++it) {
@@ -137,8 +137,8 @@ Result<Policy> policyFromJson(const json &value, const std::string &pointer,
     readEnum(r, "task_order", policy.taskOrder, taskOrderFromString,
              "\"as-written\", \"ps-first\" or \"interleaved\"");
     readEnum(r, "tie_break", policy.tieBreak, tieBreakFromString, "\"random\" or \"first\"");
-    policy.gang = r.boolean("gang", Opt, policy.gang);
-    policy.backfill = r.boolean("backfill", Opt, policy.backfill);
+    policy.gang = r.boolean("gang", kOpt, policy.gang);
+    policy.backfill = r.boolean("backfill", kOpt, policy.backfill);
     r.finish();
     if (!p.empty())
         return Result<Policy>(p);

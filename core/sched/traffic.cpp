@@ -2,6 +2,7 @@
 
 #include "io/scenario_json.h"
 #include "util/rng.h"
+#include "util/text.h"
 
 #include <unordered_map>
 
@@ -10,16 +11,6 @@ namespace cb {
 using nlohmann::ordered_json;
 
 namespace {
-
-std::uint64_t fnv1a(const std::string &s)
-{
-    std::uint64_t h = 0xcbf29ce484222325ULL;
-    for (unsigned char c : s) {
-        h ^= c;
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
 
 struct Flow
 {

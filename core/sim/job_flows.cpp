@@ -1,6 +1,7 @@
 #include "sim/job_flows.h"
 
 #include "util/rng.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <limits>
@@ -8,16 +9,6 @@
 namespace cb {
 
 namespace {
-
-std::uint64_t fnv1a(const std::string &s)
-{
-    std::uint64_t h = 0xcbf29ce484222325ULL;
-    for (unsigned char c : s) {
-        h ^= c;
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
 
 bool computes(TaskRole role) { return role != TaskRole::Ps && role != TaskRole::Evaluator; }
 

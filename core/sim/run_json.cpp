@@ -14,14 +14,17 @@ using nlohmann::ordered_json;
 
 namespace {
 
-ordered_json num(double v)
+ordered_json finiteOrNull(double v)
 {
     if (!std::isfinite(v))
         return ordered_json();
     return jsonNumber(v);
 }
 
-ordered_json opt(const std::optional<double> &v) { return v ? num(*v) : ordered_json(); }
+ordered_json opt(const std::optional<double> &v)
+{
+    return v ? finiteOrNull(*v) : ordered_json();
+}
 
 ordered_json pairsJson(const std::map<std::pair<int, int>, double> &m, const Cluster &cluster,
                        std::optional<int> bucket = std::nullopt)
@@ -33,7 +36,7 @@ ordered_json pairsJson(const std::map<std::pair<int, int>, double> &m, const Clu
             o["bucket"] = *bucket;
         o["from"] = cluster.nodes[std::size_t(p.first)].id;
         o["to"] = cluster.nodes[std::size_t(p.second)].id;
-        o["bytes"] = num(bytes);
+        o["bytes"] = finiteOrNull(bytes);
         a.push_back(std::move(o));
     }
     return a;
@@ -63,20 +66,20 @@ ordered_json runSummaryJson(const RunResult &run)
     s["jobs"] = run.jobs.size();
     s["finished"] = run.finishedJobs();
     s["unfinished"] = int(run.jobs.size()) - run.finishedJobs();
-    s["makespan_s"] = num(run.makespanSeconds);
-    s["mean_jct_s"] = num(run.meanJctSeconds());
-    s["mean_queue_delay_s"] = num(delays > 0 ? delaySum / delays : 0.0);
-    s["mean_slowdown"] = num(slowdowns > 0 ? slowdownSum / slowdowns : 0.0);
-    s["cross_node_bytes"] = num(run.crossNodeBytes());
-    s["total_bytes"] = num(run.totalBytes());
-    s["energy_kwh"] = num(run.energyKWh);
-    s["cost"] = num(run.cost);
+    s["makespan_s"] = finiteOrNull(run.makespanSeconds);
+    s["mean_jct_s"] = finiteOrNull(run.meanJctSeconds());
+    s["mean_queue_delay_s"] = finiteOrNull(delays > 0 ? delaySum / delays : 0.0);
+    s["mean_slowdown"] = finiteOrNull(slowdowns > 0 ? slowdownSum / slowdowns : 0.0);
+    s["cross_node_bytes"] = finiteOrNull(run.crossNodeBytes());
+    s["total_bytes"] = finiteOrNull(run.totalBytes());
+    s["energy_kwh"] = finiteOrNull(run.energyKWh);
+    s["cost"] = finiteOrNull(run.cost);
     s["cost_model"] = toString(run.costModel);
-    s["energy_cost"] = num(run.energyCost);
-    s["gpu_hour_cost"] = num(run.gpuHourCost);
-    s["tardiness_s"] = num(run.totalTardinessSeconds());
-    s["tardiness_cost"] = num(run.tardinessCost);
-    s["gpu_utilisation"] = num(capacity > 0 ? busy / capacity : 0.0);
+    s["energy_cost"] = finiteOrNull(run.energyCost);
+    s["gpu_hour_cost"] = finiteOrNull(run.gpuHourCost);
+    s["tardiness_s"] = finiteOrNull(run.totalTardinessSeconds());
+    s["tardiness_cost"] = finiteOrNull(run.tardinessCost);
+    s["gpu_utilisation"] = finiteOrNull(capacity > 0 ? busy / capacity : 0.0);
     s["node_failures"] = run.failures;
     s["events"] = run.events;
     s["network_solves"] = run.networkSolves;
@@ -98,7 +101,7 @@ ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topol
     for (const JobRun &r : run.jobs) {
         ordered_json o;
         o["id"] = r.id;
-        o["submit_s"] = num(r.submitSeconds);
+        o["submit_s"] = finiteOrNull(r.submitSeconds);
         o["first_start_s"] = opt(r.firstStartSeconds);
         o["start_s"] = opt(r.startSeconds);
         o["finish_s"] = opt(r.finishSeconds);
@@ -109,11 +112,11 @@ ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topol
         o["slowdown"] = opt(r.slowdown());
         o["tardiness_s"] = opt(r.tardinessSeconds());
         o["attempts"] = r.attempts;
-        o["iteration_s"] = num(r.iterationSeconds);
-        o["total_bytes"] = num(r.totalBytes);
-        o["cross_node_bytes"] = num(r.crossNodeBytes);
-        o["energy_kwh"] = num(r.energyKWh);
-        o["cost"] = num(r.cost);
+        o["iteration_s"] = finiteOrNull(r.iterationSeconds);
+        o["total_bytes"] = finiteOrNull(r.totalBytes);
+        o["cross_node_bytes"] = finiteOrNull(r.crossNodeBytes);
+        o["energy_kwh"] = finiteOrNull(r.energyKWh);
+        o["cost"] = finiteOrNull(r.cost);
         o["gpus"] = r.gpus;
         ordered_json tasks = ordered_json::array();
         for (const TaskAssignment &a : r.placement.tasks)
@@ -127,7 +130,7 @@ ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topol
                               {"group", a.group},
                               {"node", a.node},
                               {"gpus", a.gpuIndices}});
-        o["placement"] = {{"start_s", num(r.placement.startSeconds)},
+        o["placement"] = {{"start_s", finiteOrNull(r.placement.startSeconds)},
                           {"pending_tasks", r.placement.pendingTasks},
                           {"tasks", placed}};
         jobs.push_back(std::move(o));
@@ -137,14 +140,14 @@ ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topol
     const RunSeries &s = run.series;
     const double w = s.bucketSeconds;
     ordered_json series;
-    series["bucket_s"] = num(w);
+    series["bucket_s"] = finiteOrNull(w);
     ordered_json util = ordered_json::array();
     for (double b : s.gpuBusySeconds)
-        util.push_back(num(run.totalGpus > 0 ? b / (run.totalGpus * w) : 0.0));
+        util.push_back(finiteOrNull(run.totalGpus > 0 ? b / (run.totalGpus * w) : 0.0));
     series["gpu_utilisation"] = util;
     ordered_json busy = ordered_json::array();
     for (double b : s.gpuBusySeconds)
-        busy.push_back(num(b));
+        busy.push_back(finiteOrNull(b));
     series["gpu_busy_s"] = busy;
     ordered_json links = ordered_json::array();
     for (int l = 0; l < topology.directedLinkCount(); ++l) {
@@ -155,11 +158,11 @@ ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topol
         for (const auto &bucket : s.linkBytes) {
             auto it = bucket.find(l);
             const double bytes = it == bucket.end() ? 0.0 : it->second;
-            u.push_back(num(cap > 0 ? bytes * 8.0 / (cap * 1e9 * w) : 0.0));
+            u.push_back(finiteOrNull(cap > 0 ? bytes * 8.0 / (cap * 1e9 * w) : 0.0));
         }
         links.push_back({{"link", directedLinkName(cluster, l)},
-                         {"capacity_gbps", num(cap)},
-                         {"bytes", num(run.linkBytes[std::size_t(l)])},
+                         {"capacity_gbps", finiteOrNull(cap)},
+                         {"bytes", finiteOrNull(run.linkBytes[std::size_t(l)])},
                          {"utilisation", u}});
     }
     series["links"] = links;
@@ -169,7 +172,7 @@ ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topol
         for (const auto &[l, bytes] : s.linkBytes[b])
             linkBuckets.push_back({{"bucket", b},
                                    {"link", directedLinkName(cluster, l)},
-                                   {"bytes", num(bytes)}});
+                                   {"bytes", finiteOrNull(bytes)}});
     series["link_bytes"] = linkBuckets;
     series["pair_buckets"] = s.pairBytes.size();
     ordered_json pairs = ordered_json::array();
@@ -182,7 +185,7 @@ ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topol
 
     ordered_json events = ordered_json::array();
     for (const SimLogEntry &e : run.log)
-        events.push_back({{"t", num(e.time)},
+        events.push_back({{"t", finiteOrNull(e.time)},
                           {"kind", e.kind},
                           {"job", e.job.empty() ? ordered_json() : ordered_json(e.job)},
                           {"detail", e.detail}});

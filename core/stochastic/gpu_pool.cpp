@@ -7,7 +7,7 @@
 namespace cb {
 
 namespace {
-constexpr double kEps = 1e-9;
+constexpr double kPoolEps = 1e-9;
 }
 
 void GpuPool::addNode(std::string id, std::string gpuType, int gpus, std::string rack,
@@ -133,7 +133,7 @@ std::optional<StsPlacement> GpuPool::place(const StsConfig &c, StsSplit split)
             if (n.gpuType != c.gpuType)
                 continue;
             for (std::size_t g = 0; g < n.sharedFree.size(); ++g)
-                if (n.sharedUsers[g] > 0 && n.sharedFree[g] + kEps >= c.fraction &&
+                if (n.sharedUsers[g] > 0 && n.sharedFree[g] + kPoolEps >= c.fraction &&
                     n.sharedFree[g] < bestRoom) {
                     bestRoom = n.sharedFree[g];
                     best = StsPlacement{i, int(g), {}};
@@ -197,7 +197,7 @@ bool GpuPool::fits(const StsConfig &c) const
             return true;
         if (c.shared())
             for (std::size_t g = 0; g < n.sharedFree.size(); ++g)
-                if (n.sharedUsers[g] > 0 && n.sharedFree[g] + kEps >= c.fraction)
+                if (n.sharedUsers[g] > 0 && n.sharedFree[g] + kPoolEps >= c.fraction)
                     return true;
     }
     return false;
@@ -243,7 +243,7 @@ bool GpuPool::reserve(const StsConfig &c, const StsPlacement &at)
         n.freeWhole -= 1;
         n.sharedFree[g] = 1.0;
     }
-    if (n.sharedFree[g] + kEps < c.fraction) {
+    if (n.sharedFree[g] + kPoolEps < c.fraction) {
         if (n.sharedUsers[g] == 0)
             n.freeWhole += 1;
         return false;

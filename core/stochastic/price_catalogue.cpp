@@ -2,18 +2,13 @@
 
 #include "io/import/csv_table.h"
 #include "model/scenario.h"
+#include "util/text.h"
 
 #include <algorithm>
 
 namespace cb {
 
 namespace {
-
-std::string withoutBlanks(std::string s)
-{
-    s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
-    return s;
-}
 
 std::string findColumn(const CsvTable &t, const std::string &prefix)
 {
@@ -55,7 +50,7 @@ Result<PriceCatalogue> PriceCatalogue::parseCloudCsv(const std::string &text,
     PriceCatalogue c;
     for (const CsvRow &row : table->rows()) {
         CsvRowReader r(table.value(), row);
-        const std::string type = withoutBlanks(r.text("GPUtype"));
+        const std::string type = withoutSpaces(r.text("GPUtype"));
         const long long n = r.integer("nGPUs", 1, 1024);
         const double cost = r.number("cost", 0, 1e9);
         if (type.empty())
@@ -89,7 +84,7 @@ Result<PriceCatalogue> PriceCatalogue::parseEnergyCsv(const std::string &text,
     PriceCatalogue c;
     for (const CsvRow &row : table->rows()) {
         CsvRowReader r(table.value(), row);
-        const std::string type = withoutBlanks(r.text("GPUtype"));
+        const std::string type = withoutSpaces(r.text("GPUtype"));
         const long long n = r.integer("nGPUs", 1, 1024);
         const double w = r.number(watts, 0, 1e7);
         const double kwh = r.number(price, 0, 1e6);

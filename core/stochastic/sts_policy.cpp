@@ -10,7 +10,7 @@ namespace cb {
 
 namespace {
 
-struct Candidate
+struct PlanCandidate
 {
     std::string gpuType;
     PhasePlanInput input;
@@ -53,7 +53,7 @@ std::vector<PhaseOption> optionsOf(const StsJob &job, const std::string &type,
     return out;
 }
 
-StsCandidateRecord record(const Candidate &c)
+StsCandidateRecord record(const PlanCandidate &c)
 {
     StsCandidateRecord r;
     r.gpuType = c.gpuType;
@@ -104,9 +104,9 @@ std::vector<StsAssignment> StsPolicy::schedule(StsPass &pass)
 
         const SurvivalFunction survival =
             job.termination.survival(state.doneEpochs, job.maxEpochs);
-        std::vector<Candidate> candidates;
+        std::vector<PlanCandidate> candidates;
         for (const std::string &type : types) {
-            Candidate c;
+            PlanCandidate c;
             c.gpuType = type;
             c.input.doneEpochs = state.doneEpochs;
             c.input.maxEpochs = job.maxEpochs;
@@ -123,25 +123,25 @@ std::vector<StsAssignment> StsPolicy::schedule(StsPass &pass)
             candidates.push_back(std::move(c));
         }
         std::stable_sort(candidates.begin(), candidates.end(),
-                         [](const Candidate &a, const Candidate &b) {
+                         [](const PlanCandidate &a, const PlanCandidate &b) {
                              return a.plan.expectedCost() < b.plan.expectedCost();
                          });
 
         // Plain STS: each candidate with the pool's split mode. STS-net: every candidate on
         // one node first, then split within a rack.
         const StsSplit poolSplit = pass.pool->split();
-        std::vector<std::pair<const Candidate *, StsSplit>> attempts;
-        for (const Candidate &c : candidates)
+        std::vector<std::pair<const PlanCandidate *, StsSplit>> attempts;
+        for (const PlanCandidate &c : candidates)
             attempts.emplace_back(&c, m_network ? StsSplit::None : poolSplit);
         if (m_network && poolSplit != StsSplit::None)
-            for (const Candidate &c : candidates)
+            for (const PlanCandidate &c : candidates)
                 attempts.emplace_back(&c, StsSplit::Network);
         const StsSplit fallbackSplit =
             m_network && poolSplit != StsSplit::None ? StsSplit::Network : poolSplit;
 
         bool placed = false;
         for (const auto &[cp, split] : attempts) {
-            const Candidate &c = *cp;
+            const PlanCandidate &c = *cp;
             const StsConfig &config = c.input.options[c.plan.enactedOption].config;
             if (auto at = pass.pool->place(config, split)) {
                 StsAssignment a;
@@ -186,7 +186,7 @@ std::vector<StsAssignment> StsPolicy::schedule(StsPass &pass)
             waiting.push_back({si, pass.log ? pass.log->jobs.size() : 0});
         }
         if (pass.log) {
-            for (const Candidate &c : candidates)
+            for (const PlanCandidate &c : candidates)
                 decision.candidates.push_back(record(c));
             pass.log->jobs.push_back(std::move(decision));
         }

@@ -10,14 +10,14 @@ namespace cb {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNever = std::numeric_limits<double>::infinity();
 
 struct Running
 {
     StsConfig config;
     StsPlacement at;
     double speed = 0;          ///< epochs per second
-    double phaseEnd = kInf;    ///< planned reconfiguration time
+    double phaseEnd = kNever;  ///< planned reconfiguration time
     double crossPerEpoch = 0;  ///< cross-node bytes per epoch
 };
 
@@ -143,7 +143,7 @@ Result<StsRunResult> StsSimulator::run(StsScheduler &scheduler, std::uint64_t se
             if (a.at.nodeCount() > 1) {
                 ++result.multiNodePlacements;
                 if (job.iterationsPerEpoch > 0 && job.parameterBytes > 0) {
-                    double gbps = kInf;
+                    double gbps = kNever;
                     for (const auto &[node, n] : a.at.parts)
                         gbps = std::min(gbps, pool.nodes()[node].nicGbps);
                     const int k = a.at.nodeCount();
@@ -156,7 +156,7 @@ Result<StsRunResult> StsSimulator::run(StsScheduler &scheduler, std::uint64_t se
                         job.iterationsPerEpoch;
                 }
             }
-            r.phaseEnd = std::isfinite(a.phaseSeconds) ? now + a.phaseSeconds : kInf;
+            r.phaseEnd = std::isfinite(a.phaseSeconds) ? now + a.phaseSeconds : kNever;
             auto before = running.find(a.job);
             if (before != running.end() && !(before->second.config == a.config))
                 result.jobs[a.job].reconfigurations += 1;
@@ -168,7 +168,7 @@ Result<StsRunResult> StsSimulator::run(StsScheduler &scheduler, std::uint64_t se
             log->add(std::move(record));
 
         // Next event.
-        double t = nextArrival < n ? m_jobs[arrivals[nextArrival]].submitSeconds : kInf;
+        double t = nextArrival < n ? m_jobs[arrivals[nextArrival]].submitSeconds : kNever;
         for (const auto &[i, r] : running) {
             t = std::min(t, now + (m_jobs[i].trueStopEpochs() - done[i]) / r.speed);
             t = std::min(t, r.phaseEnd);

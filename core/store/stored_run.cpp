@@ -3,6 +3,7 @@
 #include "io/export/placement_json.h"
 #include "io/scenario_json.h"
 #include "sim/run_json.h"
+#include "util/result.h"
 
 namespace cb {
 
@@ -54,14 +55,6 @@ nlohmann::json storedDecisionLog(const DecisionLog &log)
 }
 
 namespace {
-
-Problems prefixed(const Problems &problems, const std::string &prefix)
-{
-    Problems out;
-    for (const Problem &p : problems)
-        out.push_back({prefix + p.where, p.message});
-    return out;
-}
 
 } // namespace
 

@@ -15,4 +15,12 @@ std::string formatProblems(const Problems &problems, const std::string &prefix)
     return out;
 }
 
+Problems prefixed(const Problems &problems, const std::string &prefix)
+{
+    Problems out;
+    for (const Problem &p : problems)
+        out.push_back({prefix + p.where, p.message});
+    return out;
+}
+
 } // namespace cb

@@ -26,6 +26,9 @@ using Problems = std::vector<Problem>;
 /// Joins problems into one message, one per line, each prefixed with `prefix` (a file name).
 std::string formatProblems(const Problems &problems, const std::string &prefix = {});
 
+/// The same problems with `prefix` put before each one's where ("/runs/2" + "/policy").
+Problems prefixed(const Problems &problems, const std::string &prefix);
+
 template<typename T>
 class [[nodiscard]] Result
 {

@@ -41,7 +41,7 @@ constexpr std::array<Entry, 22> kModels{{
     {"gpt2", "gpt2", 124e6, "GPT-2 taken as the 124M model"},
 }};
 
-std::string normalise(std::string_view s)
+std::string modelKey(std::string_view s)
 {
     if (auto p = s.find('('); p != std::string_view::npos)
         s = s.substr(0, p);
@@ -59,7 +59,7 @@ std::string normalise(std::string_view s)
 
 std::optional<KnownModel> findKnownModel(std::string_view traceName)
 {
-    const std::string key = normalise(traceName);
+    const std::string key = modelKey(traceName);
     for (const Entry &e : kModels)
         if (key == e.key)
             return KnownModel{e.name, e.parameters, e.note};

@@ -1,0 +1,30 @@
+#pragma once
+// Number and column formatting shared by messages, tables and generators. Every caller that
+// prints a number the same way uses the same function, so outputs stay byte-identical.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace cb {
+
+/// A number as a default-formatted stream writes it, `precision` significant digits:
+/// "0.5", "1e+06", "3.14159". For messages and generated names.
+std::string numberText(double v, int precision = 6);
+
+/// A number with exactly `digits` digits after the point: formatFixed(2.5, 2) == "2.50".
+std::string formatFixed(double v, int digits);
+
+/// `s` padded with spaces on the right to at least `width` characters (never cut).
+std::string padRight(std::string s, std::size_t width);
+
+/// `s` without any space characters (" K80 " -> "K80").
+std::string withoutSpaces(std::string s);
+
+/// `v` rounded to the nearest multiple of 1 / perUnit (roundTo(0.26, 4) == 0.25).
+double roundTo(double v, double perUnit);
+
+/// The 64-bit FNV-1a hash of `s`: stable across platforms and runs (seeds, tie-breaks).
+std::uint64_t fnv1a(std::string_view s);
+
+} // namespace cb
