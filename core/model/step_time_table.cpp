@@ -34,7 +34,7 @@ StepTimeEstimate interpolateBatch(const std::vector<Sample> &s, int b)
     return {lo->step + f * (hi->step - lo->step), lo->sync + f * (hi->sync - lo->sync), false};
 }
 
-std::string fmt(double v)
+std::string decimalText(double v)
 {
     std::string s = std::to_string(v);
     s.erase(s.find_last_not_of('0') + 1);
@@ -82,10 +82,10 @@ std::vector<std::pair<std::size_t, std::string>> stepTimeProblems(const StepTime
         const StepTimePoint &pt = t.points[i];
         if (!std::isfinite(pt.stepSeconds) || pt.stepSeconds <= 0)
             out.emplace_back(i, "step time must be a positive number of seconds, found " +
-                                    fmt(pt.stepSeconds));
+                                    decimalText(pt.stepSeconds));
         if (!std::isfinite(pt.syncSeconds) || pt.syncSeconds < 0 || pt.syncSeconds > pt.stepSeconds)
             out.emplace_back(i, "sync time must be between 0 and the step time (" +
-                                    fmt(pt.stepSeconds) + " s), found " + fmt(pt.syncSeconds));
+                                    decimalText(pt.stepSeconds) + " s), found " + decimalText(pt.syncSeconds));
         if (pt.localBatch < 1)
             out.emplace_back(i, "local batch must be at least 1, found " +
                                     std::to_string(pt.localBatch));
