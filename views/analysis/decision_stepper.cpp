@@ -2,6 +2,7 @@
 
 #include "analysis/decision_models.h"
 #include "analysis/decision_replay.h"
+#include "analysis/stepper_widgets.h"
 #include "topology/topology_scene.h"
 
 #include <QHBoxLayout>
@@ -24,32 +25,6 @@ namespace cb::views {
 
 namespace {
 
-QTableView *makeTable(QWidget *parent, const QString &name)
-{
-    auto *view = new QTableView(parent);
-    view->setObjectName(name);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setSelectionMode(QAbstractItemView::SingleSelection);
-    view->setAlternatingRowColors(true);
-    view->verticalHeader()->hide();
-    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
-    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    view->horizontalHeader()->setHighlightSections(false);
-    view->setWordWrap(false);
-    return view;
-}
-
-QToolButton *makeButton(QWidget *parent, QStyle::StandardPixmap pixmap, const QString &tip,
-                        const QString &name)
-{
-    auto *b = new QToolButton(parent);
-    b->setObjectName(name);
-    b->setIcon(parent->style()->standardIcon(pixmap));
-    b->setToolTip(tip);
-    b->setAutoRaise(true);
-    return b;
-}
-
 } // namespace
 
 DecisionStepper::DecisionStepper(QWidget *parent)
@@ -58,18 +33,18 @@ DecisionStepper::DecisionStepper(QWidget *parent)
     , m_tableModel(new DecisionTableModel(this))
     , m_stateModel(new ClusterStateModel(this))
     , m_tableProxy(new QSortFilterProxyModel(this))
-    , m_listView(makeTable(this, QStringLiteral("decisionList")))
-    , m_tableView(makeTable(this, QStringLiteral("decisionTable")))
-    , m_stateView(makeTable(this, QStringLiteral("clusterState")))
-    , m_first(makeButton(this, QStyle::SP_MediaSkipBackward, tr("First decision (Home)"),
+    , m_listView(makeStepperTable(this, QStringLiteral("decisionList")))
+    , m_tableView(makeStepperTable(this, QStringLiteral("decisionTable")))
+    , m_stateView(makeStepperTable(this, QStringLiteral("clusterState")))
+    , m_first(makeStepperButton(this, QStyle::SP_MediaSkipBackward, tr("First decision (Home)"),
                          QStringLiteral("firstButton")))
-    , m_back(makeButton(this, QStyle::SP_MediaSeekBackward, tr("Back one decision"),
+    , m_back(makeStepperButton(this, QStyle::SP_MediaSeekBackward, tr("Back one decision"),
                         QStringLiteral("backButton")))
-    , m_play(makeButton(this, QStyle::SP_MediaPlay, tr("Play / pause"),
+    , m_play(makeStepperButton(this, QStyle::SP_MediaPlay, tr("Play / pause"),
                         QStringLiteral("playButton")))
-    , m_step(makeButton(this, QStyle::SP_MediaSeekForward, tr("Step to the next decision"),
+    , m_step(makeStepperButton(this, QStyle::SP_MediaSeekForward, tr("Step to the next decision"),
                         QStringLiteral("stepButton")))
-    , m_last(makeButton(this, QStyle::SP_MediaSkipForward, tr("Last decision (End)"),
+    , m_last(makeStepperButton(this, QStyle::SP_MediaSkipForward, tr("Last decision (End)"),
                         QStringLiteral("lastButton")))
     , m_speed(new QSlider(Qt::Horizontal, this))
     , m_speedLabel(new QLabel(this))

@@ -1,5 +1,6 @@
 #include "analysis/sts_stepper.h"
 
+#include "analysis/stepper_widgets.h"
 #include "analysis/sts_decision_models.h"
 #include "analysis/sts_session.h"
 #include "models/quantity_format.h"
@@ -21,32 +22,6 @@ namespace cb::views {
 
 namespace {
 
-QTableView *makeTable(QWidget *parent, const QString &name)
-{
-    auto *view = new QTableView(parent);
-    view->setObjectName(name);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setSelectionMode(QAbstractItemView::SingleSelection);
-    view->setAlternatingRowColors(true);
-    view->verticalHeader()->hide();
-    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
-    view->horizontalHeader()->setHighlightSections(false);
-    view->horizontalHeader()->setStretchLastSection(true);
-    view->setWordWrap(false);
-    return view;
-}
-
-QToolButton *makeButton(QWidget *parent, QStyle::StandardPixmap pixmap, const QString &tip,
-                        const QString &name)
-{
-    auto *b = new QToolButton(parent);
-    b->setObjectName(name);
-    b->setIcon(parent->style()->standardIcon(pixmap));
-    b->setToolTip(tip);
-    b->setAutoRaise(true);
-    return b;
-}
-
 QLabel *caption(const QString &text, QWidget *parent)
 {
     auto *label = new QLabel(text, parent);
@@ -63,18 +38,18 @@ StsStepper::StsStepper(QWidget *parent)
     , m_eventModel(new StsEventListModel(this))
     , m_jobModel(new StsJobListModel(this))
     , m_candidateModel(new StsCandidateModel(this))
-    , m_eventView(makeTable(this, QStringLiteral("stsEvents")))
-    , m_jobView(makeTable(this, QStringLiteral("stsJobs")))
-    , m_candidateView(makeTable(this, QStringLiteral("stsCandidates")))
-    , m_first(makeButton(this, QStyle::SP_MediaSkipBackward, tr("First event"),
+    , m_eventView(makeStepperTable(this, QStringLiteral("stsEvents")))
+    , m_jobView(makeStepperTable(this, QStringLiteral("stsJobs")))
+    , m_candidateView(makeStepperTable(this, QStringLiteral("stsCandidates")))
+    , m_first(makeStepperButton(this, QStyle::SP_MediaSkipBackward, tr("First event"),
                          QStringLiteral("stsFirst")))
-    , m_back(makeButton(this, QStyle::SP_MediaSeekBackward, tr("Back one event"),
+    , m_back(makeStepperButton(this, QStyle::SP_MediaSeekBackward, tr("Back one event"),
                         QStringLiteral("stsBack")))
-    , m_play(makeButton(this, QStyle::SP_MediaPlay, tr("Play / pause (two events a second)"),
+    , m_play(makeStepperButton(this, QStyle::SP_MediaPlay, tr("Play / pause (two events a second)"),
                         QStringLiteral("stsPlay")))
-    , m_step(makeButton(this, QStyle::SP_MediaSeekForward, tr("Step to the next event"),
+    , m_step(makeStepperButton(this, QStyle::SP_MediaSeekForward, tr("Step to the next event"),
                         QStringLiteral("stsStep")))
-    , m_last(makeButton(this, QStyle::SP_MediaSkipForward, tr("Last event"),
+    , m_last(makeStepperButton(this, QStyle::SP_MediaSkipForward, tr("Last event"),
                         QStringLiteral("stsLast")))
     , m_summary(new QLabel(this))
     , m_position(new QLabel(this))
