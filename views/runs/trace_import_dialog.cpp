@@ -15,9 +15,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPointer>
 #include <QProgressDialog>
-#include <QThread>
 #include <QPushButton>
+#include <QThread>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -141,6 +142,7 @@ bool TraceImportDialog::runImport()
         *outcome = prepareTraceImport(base, format, paths, options);
     });
     connect(worker, &QThread::finished, worker, &QObject::deleteLater);
+    const QPointer<QThread> running(worker);
     QProgressDialog progress(tr("Reading %1…").arg(m_files->text()), tr("Cancel"), 0, 0, this);
     progress.setWindowModality(Qt::WindowModal);
     progress.setMinimumDuration(300);
@@ -156,12 +158,18 @@ bool TraceImportDialog::runImport()
         progress.cancel();
     else
         loop.exec();
+    cancelled = cancelled || progress.wasCanceled();
     progress.reset();
     if (cancelled) {
         m_error = tr("Import cancelled; the scenario is unchanged.");
         m_status->setText(m_error);
         return false;
     }
+    // The loop can return before the worker is done: once the application has been asked to
+    // quit (its last window closed), every nested event loop returns at once. Wait for the
+    // result rather than read it early; a deleted worker has finished.
+    if (running)
+        running->wait();
     Result<PreparedImport> prepared = std::move(**outcome);
     if (!prepared) {
         m_error = QString::fromStdString(prepared.error());
