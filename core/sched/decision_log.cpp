@@ -1,6 +1,7 @@
 #include "sched/decision_log.h"
 
 #include "io/scenario_json.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -80,20 +81,6 @@ std::size_t DecisionLog::rowCount() const
     return n;
 }
 
-namespace {
-
-std::string number(double v)
-{
-    std::ostringstream s;
-    if (v == std::floor(v) && std::fabs(v) < 1e15)
-        s << std::int64_t(v);
-    else
-        s << v;
-    return s.str();
-}
-
-} // namespace
-
 std::string DecisionLog::omittedSummary(const Decision &d, std::size_t maxReasons) const
 {
     const OmittedRows &o = d.omitted;
@@ -120,9 +107,9 @@ std::string DecisionLog::omittedSummary(const Decision &d, std::size_t maxReason
     }
     if (o.scored > 0) {
         const std::string totals =
-            "total" + (o.minTotal == o.maxTotal
-                           ? " " + number(o.minTotal)
-                           : "s " + number(o.minTotal) + " to " + number(o.maxTotal));
+            "total" + (o.minTotal == o.maxTotal ? " " + wholeOrNumberText(o.minTotal)
+                                                : "s " + wholeOrNumberText(o.minTotal) + " to " +
+                                                      wholeOrNumberText(o.maxTotal));
         const int tied = o.tied;
         s += std::to_string(o.scored) + " fit";
         if (tied == 0)

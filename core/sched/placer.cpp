@@ -2,6 +2,7 @@
 
 #include "sched/queue_order.h"
 #include "util/rng.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -40,16 +41,6 @@ Category category(TaskRole role)
         return Category::Other;
     }
     return Category::Other;
-}
-
-std::string scoreText(double v)
-{
-    std::ostringstream s;
-    if (v == std::floor(v) && std::fabs(v) < 1e15)
-        s << std::int64_t(v);
-    else
-        s << v;
-    return s.str();
 }
 
 /// Resource scores shared by the fused kernel and the decision log, so both agree.
@@ -802,7 +793,8 @@ struct Placer::Impl
         if (chosen < 0) {
             d.why = "no feasible node: all " + std::to_string(n) + " filtered out";
         } else if (feasible == 1) {
-            d.why = "only feasible node (total " + scoreText(total[std::size_t(chosen)]) + ")";
+            d.why =
+                "only feasible node (total " + wholeOrNumberText(total[std::size_t(chosen)]) + ")";
         } else {
             const double best = total[std::size_t(chosen)];
             int runner = -1;
@@ -810,7 +802,7 @@ struct Placer::Impl
                 if (total[std::size_t(i)] >= 0 && total[std::size_t(i)] < best &&
                     (runner < 0 || total[std::size_t(i)] > total[std::size_t(runner)]))
                     runner = i;
-            std::string s = "highest total " + scoreText(best);
+            std::string s = "highest total " + wholeOrNumberText(best);
             if (ties.size() > 1) {
                 s += ", tied on " + std::to_string(ties.size()) + " nodes";
                 if (policy.tieBreak == TieBreak::Random) {
@@ -825,7 +817,7 @@ struct Placer::Impl
             }
             if (runner >= 0)
                 s += (ties.size() > 1 ? "; next best " : " vs ") +
-                     scoreText(total[std::size_t(runner)]) + " on " + name(runner);
+                     wholeOrNumberText(total[std::size_t(runner)]) + " on " + name(runner);
             d.why = s;
         }
         log.decisions.push_back(std::move(d));

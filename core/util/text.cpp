@@ -14,6 +14,13 @@ std::string numberText(double v, int precision)
     return s.str();
 }
 
+std::string wholeOrNumberText(double v)
+{
+    if (v == std::floor(v) && std::fabs(v) < 1e15)
+        return std::to_string(std::int64_t(v));
+    return numberText(v);
+}
+
 std::string formatFixed(double v, int digits)
 {
     std::ostringstream s;

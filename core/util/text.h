@@ -12,6 +12,10 @@ namespace cb {
 /// "0.5", "1e+06", "3.14159". For messages and generated names.
 std::string numberText(double v, int precision = 6);
 
+/// Like numberText, but a whole number below 1e15 in magnitude is written out in full
+/// ("1000000", not "1e+06"): scores and totals in decision explanations.
+std::string wholeOrNumberText(double v);
+
 /// A number with exactly `digits` digits after the point: formatFixed(2.5, 2) == "2.50".
 std::string formatFixed(double v, int digits);
 
