@@ -7,7 +7,9 @@
 #include "workbench.h"
 #endif
 
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <unistd.h>
@@ -24,7 +26,13 @@ int main(int argc, char **argv)
         std::cout << "clusterbench " << CB_VERSION << "\n";
         return 0;
     }
-    if (cb::cli::findCommand(first)) {
+    // A bare word that names no file is a command, perhaps mistyped: say so rather than open
+    // the window on a scenario called "sweeep".
+    std::error_code ignored;
+    const bool bareWord = !first.empty() && first[0] != '-' &&
+                          first.find_first_of("./") == std::string::npos &&
+                          !std::filesystem::exists(first, ignored);
+    if (cb::cli::findCommand(first) || bareWord) {
         cb::cli::Io io{std::cout, std::cerr, ::isatty(STDERR_FILENO) == 1};
         return cb::cli::runCommand(std::vector<std::string>(argv + 1, argv + argc), io);
     }
@@ -34,6 +42,24 @@ int main(int argc, char **argv)
         return 2;
     }
 #ifdef CB_HAVE_GUI
+#ifdef __linux__
+    // Without a display Qt would abort with a platform-plugin error; explain instead.
+    auto isSet = [](const char *name) {
+        const char *v = std::getenv(name);
+        return v && *v;
+    };
+    bool platformGiven = false;
+    for (int i = 1; i < argc; ++i)
+        platformGiven = platformGiven || std::strncmp(argv[i], "-platform", 9) == 0 ||
+                        std::strncmp(argv[i], "--platform", 10) == 0;
+    if (!platformGiven && !isSet("DISPLAY") && !isSet("WAYLAND_DISPLAY") &&
+        !isSet("QT_QPA_PLATFORM")) {
+        std::cerr << "clusterbench: no display for the window (neither DISPLAY nor "
+                     "WAYLAND_DISPLAY is set).\nRun a terminal command ('clusterbench --help' "
+                     "lists them), or the window with -platform offscreen.\n";
+        return 2;
+    }
+#endif
     return cb::views::runWorkbench(argc, argv);
 #else
     std::cerr << "clusterbench was built without the GUI; use a terminal command.\n\n"

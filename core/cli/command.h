@@ -63,6 +63,9 @@ struct Command
 /// Every subcommand, in the order `clusterbench --help` lists them.
 const std::vector<Command> &commands();
 const Command *findCommand(const std::string &name);
+/// The command whose name is within two edits of `word` (the closest, first in the list on a
+/// tie), or "" when none is: "sweeep" -> "sweep".
+std::string nearestCommand(const std::string &word);
 
 /// Runs `clusterbench ARGS...` for a subcommand (args[0] is the subcommand name).
 int runCommand(const std::vector<std::string> &args, Io &io);

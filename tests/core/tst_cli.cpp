@@ -84,8 +84,13 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("code");
         QTest::addColumn<QString>("message");
+        QTest::newRow("unknown option first") << QStringList{QStringLiteral("--frobnicate")} << 2
+                                              << QStringLiteral("unknown option --frobnicate");
         QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate")} << 2
-                                         << QStringLiteral("unknown option frobnicate");
+                                         << QStringLiteral("unknown command \"frobnicate\"\n");
+        QTest::newRow("mistyped command")
+            << QStringList{QStringLiteral("sweeep"), QStringLiteral("x.json")} << 2
+            << QStringLiteral("unknown command \"sweeep\" (did you mean \"sweep\"?)");
         QTest::newRow("validate without file") << QStringList{QStringLiteral("validate")} << 2
                                                << QStringLiteral("expected at least one FILE");
         QTest::newRow("unknown option")
@@ -100,13 +105,29 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(int, code);
         QFETCH(QString, message);
-        if (args.first() == QStringLiteral("frobnicate"))
-            args.first() = QStringLiteral("--frobnicate");
         const Run r = clusterbench(args);
         QCOMPARE(r.code, code);
-        QVERIFY2(r.err.contains(message.replace(QStringLiteral("option frobnicate"),
-                                                QStringLiteral("option --frobnicate"))),
-                 qPrintable(r.err));
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void windowWithoutDisplayExplains()
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+            env.remove(QString::fromLatin1(name));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(CB_CLUSTERBENCH),
+                {QStringLiteral(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 2);
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        if (err.contains(QStringLiteral("built without the GUI")))
+            QSKIP("this build has no window (CB_BUILD_GUI=OFF)");
+        QVERIFY2(err.contains(QStringLiteral("no display for the window")), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("-platform offscreen")), qPrintable(err));
     }
 
     void everyCommandHasHelp()
