@@ -76,22 +76,32 @@ Status Document::save(const QString &path)
     return saved;
 }
 
+template<typename T>
+void Document::insertRow(Part part, std::vector<T> &rows, int index, T value)
+{
+    emit rowAboutToBeInserted(part, index);
+    rows.insert(rows.begin() + index, std::move(value));
+    emit rowInserted(part, index);
+}
+
+template<typename T>
+T Document::removeRow(Part part, std::vector<T> &rows, int index)
+{
+    emit rowAboutToBeRemoved(part, index);
+    T value = std::move(rows[std::size_t(index)]);
+    rows.erase(rows.begin() + index);
+    emit rowRemoved(part, index);
+    return value;
+}
+
 void Document::insertNode(int index, Node node)
 {
-    emit rowAboutToBeInserted(Part::Nodes, index);
-    auto &nodes = m_scenario.cluster.nodes;
-    nodes.insert(nodes.begin() + index, std::move(node));
-    emit rowInserted(Part::Nodes, index);
+    insertRow(Part::Nodes, m_scenario.cluster.nodes, index, std::move(node));
 }
 
 Node Document::removeNode(int index)
 {
-    emit rowAboutToBeRemoved(Part::Nodes, index);
-    auto &nodes = m_scenario.cluster.nodes;
-    Node node = std::move(nodes[std::size_t(index)]);
-    nodes.erase(nodes.begin() + index);
-    emit rowRemoved(Part::Nodes, index);
-    return node;
+    return removeRow(Part::Nodes, m_scenario.cluster.nodes, index);
 }
 
 void Document::replaceNode(int index, Node node)
@@ -106,20 +116,12 @@ void Document::replaceNode(int index, Node node)
 
 void Document::insertSwitch(int index, Switch sw)
 {
-    emit rowAboutToBeInserted(Part::Switches, index);
-    auto &switches = m_scenario.cluster.switches;
-    switches.insert(switches.begin() + index, std::move(sw));
-    emit rowInserted(Part::Switches, index);
+    insertRow(Part::Switches, m_scenario.cluster.switches, index, std::move(sw));
 }
 
 Switch Document::removeSwitch(int index)
 {
-    emit rowAboutToBeRemoved(Part::Switches, index);
-    auto &switches = m_scenario.cluster.switches;
-    Switch sw = std::move(switches[std::size_t(index)]);
-    switches.erase(switches.begin() + index);
-    emit rowRemoved(Part::Switches, index);
-    return sw;
+    return removeRow(Part::Switches, m_scenario.cluster.switches, index);
 }
 
 void Document::replaceSwitch(int index, Switch sw)
@@ -154,38 +156,22 @@ void Document::renameLinkEndpoints(const std::string &oldId, const std::string &
 
 void Document::insertLink(int index, Link link)
 {
-    emit rowAboutToBeInserted(Part::Links, index);
-    auto &links = m_scenario.cluster.links;
-    links.insert(links.begin() + index, std::move(link));
-    emit rowInserted(Part::Links, index);
+    insertRow(Part::Links, m_scenario.cluster.links, index, std::move(link));
 }
 
 Link Document::removeLink(int index)
 {
-    emit rowAboutToBeRemoved(Part::Links, index);
-    auto &links = m_scenario.cluster.links;
-    Link link = std::move(links[std::size_t(index)]);
-    links.erase(links.begin() + index);
-    emit rowRemoved(Part::Links, index);
-    return link;
+    return removeRow(Part::Links, m_scenario.cluster.links, index);
 }
 
 void Document::insertJob(int index, Job job)
 {
-    emit rowAboutToBeInserted(Part::Jobs, index);
-    auto &jobs = m_scenario.jobs;
-    jobs.insert(jobs.begin() + index, std::move(job));
-    emit rowInserted(Part::Jobs, index);
+    insertRow(Part::Jobs, m_scenario.jobs, index, std::move(job));
 }
 
 Job Document::removeJob(int index)
 {
-    emit rowAboutToBeRemoved(Part::Jobs, index);
-    auto &jobs = m_scenario.jobs;
-    Job job = std::move(jobs[std::size_t(index)]);
-    jobs.erase(jobs.begin() + index);
-    emit rowRemoved(Part::Jobs, index);
-    return job;
+    return removeRow(Part::Jobs, m_scenario.jobs, index);
 }
 
 void Document::replaceJob(int index, Job job)

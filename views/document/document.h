@@ -79,6 +79,11 @@ signals:
 private:
     /// Link endpoints naming `oldId` now name `newId` (each changed link is announced).
     void renameLinkEndpoints(const std::string &oldId, const std::string &newId);
+    /// The insert and remove every part shares, between its row signals.
+    template<typename T>
+    void insertRow(Part part, std::vector<T> &rows, int index, T value);
+    template<typename T>
+    T removeRow(Part part, std::vector<T> &rows, int index);
 
     Scenario m_scenario;
     QString m_filePath;
