@@ -396,13 +396,6 @@ Result<Scenario> loadScenarioFile(const std::string &path)
     return scenarioFromText(text.value());
 }
 
-ordered_json jsonNumber(double value)
-{
-    if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15)
-        return ordered_json(std::int64_t(value));
-    return ordered_json(value);
-}
-
 namespace {
 
 ordered_json toJson(const GpuType &t)

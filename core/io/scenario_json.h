@@ -5,6 +5,7 @@
 // so save(load(x)) is stable byte for byte.
 
 #include "model/scenario.h"
+#include "util/json_number.h"
 #include "util/result.h"
 
 #include <nlohmann/json.hpp>
@@ -24,8 +25,5 @@ nlohmann::ordered_json scenarioToJson(const Scenario &scenario);
 /// Canonical text: 2-space indent, trailing newline.
 std::string scenarioToText(const Scenario &scenario);
 Status saveScenarioFile(const std::string &path, const Scenario &scenario);
-
-/// A JSON value for a double that is written as an integer when it is one.
-nlohmann::ordered_json jsonNumber(double value);
 
 } // namespace cb

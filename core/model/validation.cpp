@@ -1,6 +1,5 @@
 #include "model/validation.h"
 
-#include "net/topology.h"
 #include "util/text.h"
 
 #include <cmath>
@@ -11,6 +10,35 @@
 namespace cb {
 
 namespace {
+
+/// Connected component of every node and switch (nodes first, then switches, cluster
+/// order) over the links, as a union-find; ids are assumed unique (checked before).
+std::vector<int> linkComponents(const Cluster &c)
+{
+    std::unordered_map<std::string, int> index;
+    for (const Node &n : c.nodes)
+        index.emplace(n.id, int(index.size()));
+    for (const Switch &sw : c.switches)
+        index.emplace(sw.id, int(index.size()));
+    std::vector<int> parent(index.size());
+    for (std::size_t i = 0; i < parent.size(); ++i)
+        parent[i] = int(i);
+    const auto root = [&parent](int x) {
+        while (parent[std::size_t(x)] != x)
+            x = parent[std::size_t(x)] = parent[std::size_t(parent[std::size_t(x)])];
+        return x;
+    };
+    for (const Link &l : c.links) {
+        auto a = index.find(l.a), b = index.find(l.b);
+        if (a != index.end() && b != index.end())
+            parent[std::size_t(root(a->second))] = root(b->second);
+    }
+    std::vector<int> comp(parent.size());
+    for (std::size_t i = 0; i < comp.size(); ++i)
+        comp[i] = root(int(i));
+    return comp;
+}
+
 
 std::string idx(const std::string &base, std::size_t i)
 {
@@ -221,8 +249,7 @@ Problems validateScenario(const Scenario &s)
     }
 
     if (c.nodes.size() > 1 && ids.size() == c.nodes.size() + c.switches.size()) {
-        const Topology topo(c);
-        const std::vector<int> comp = topo.components();
+        const std::vector<int> comp = linkComponents(c);
         for (std::size_t i = 1; i < c.nodes.size(); ++i)
             if (comp[i] != comp[0])
                 p.push_back({idx("/cluster/nodes", i),

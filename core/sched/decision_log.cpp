@@ -1,6 +1,6 @@
 #include "sched/decision_log.h"
 
-#include "io/scenario_json.h"
+#include "util/json_number.h"
 #include "util/text.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "sched/traffic.h"
 
-#include "io/scenario_json.h"
+#include "util/json_number.h"
 #include "util/rng.h"
 #include "util/text.h"
 

@@ -26,12 +26,6 @@ public:
     /// Every entry: type -> (count -> hourly cost).
     const std::map<std::string, std::map<int, double>> &entries() const { return m_rates; }
 
-    /// Cloud prices: GPUtype, nGPUs, cost columns (VMtype optional), e.g. GPU-cost_server.csv.
-    /// GPU type names lose their blanks ("GTX 1080Ti" -> "GTX1080Ti").
-    static Result<PriceCatalogue> parseCloudCsv(const std::string &text, const std::string &file);
-    /// Energy prices: GPUtype, nGPUs, PowerConsumption[W] and, unless given as arguments,
-    /// EnergyCost[...] and PUE columns; cost = watts / 1000 * price * PUE per hour.
-    static Result<PriceCatalogue> parseEnergyCsv(const std::string &text, const std::string &file);
     /// Per GPU, from the scenario's GPU types: pricePerHour x count.
     static PriceCatalogue cloudFromScenario(const Scenario &s);
     /// Per GPU, from the scenario's GPU types: busyWatts x count x energy price x PUE / 1000.

@@ -21,9 +21,6 @@ struct SharingSlice
 class SharingSlices
 {
 public:
-    /// fractions.csv: GPUtype, Memory, GPUf, inflate_max (inflate ignored: it is drawn).
-    static Result<SharingSlices> parseCsv(const std::string &text, const std::string &file);
-
     const std::vector<SharingSlice> &slices() const { return m_slices; }
     void add(SharingSlice s) { m_slices.push_back(std::move(s)); }
     /// Slices of `gpuType` a job needing `memoryGB` fits, in increasing fraction.

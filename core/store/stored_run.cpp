@@ -2,7 +2,7 @@
 
 #include "io/export/placement_json.h"
 #include "io/scenario_json.h"
-#include "sim/run_json.h"
+#include "io/run_json.h"
 #include "util/result.h"
 
 namespace cb {

@@ -2,11 +2,12 @@
 // under 5 s; our goal is under 0.5 s on one core). Printed with the greedy baseline G on the
 // same event measured in this run, as a ratio. Never fails on time.
 
+#include "io/sts_tables.h"
 #include "io/file_io.h"
 #include "io/sts_data.h"
 #include "io/sts_setup.h"
 #include "stochastic/greedy_scheduler.h"
-#include "stochastic/sts_experiment.h"
+#include "runs/sts_experiment.h"
 #include "stochastic/sts_policy.h"
 
 #include <chrono>
@@ -50,7 +51,7 @@ int main()
         std::printf("bench_sts_event: cannot read %s\n", dir.c_str());
         return 1;
     }
-    auto prices = PriceCatalogue::parseCloudCsv(priceText.value(), "GPU-cost_server.csv");
+    auto prices = parseCloudPriceCsv(priceText.value(), "GPU-cost_server.csv");
     StsSetupParams setup;
     setup.nodes = 100;
     setup.jobsPerNode = 4; // 401 jobs

@@ -160,24 +160,6 @@ private slots:
             QVERIFY(r.out.contains(QStringLiteral("\nBisection ")));
         }
     }
-
-    void coreHasNoQtInclude()
-    {
-        const QRegularExpression qtInclude(
-            QStringLiteral("^\\s*#\\s*include\\s*[<\"](Q[A-Za-z]+|qcustomplot)[^>\"]*[>\"]"),
-            QRegularExpression::MultilineOption);
-        QDirIterator it(QStringLiteral(CB_SOURCE_DIR "/core"), QDir::Files,
-                        QDirIterator::Subdirectories);
-        int files = 0;
-        while (it.hasNext()) {
-            QFile f(it.next());
-            QVERIFY(f.open(QIODevice::ReadOnly));
-            const QString text = QString::fromUtf8(f.readAll());
-            QVERIFY2(!qtInclude.match(text).hasMatch(), qPrintable(f.fileName()));
-            ++files;
-        }
-        QVERIFY(files > 10);
-    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

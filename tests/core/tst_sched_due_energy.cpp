@@ -4,7 +4,7 @@
 
 #include "sched/placer.h"
 #include "sched/policy.h"
-#include "sched/policy_json.h"
+#include "io/policy_json.h"
 #include "sched/queue_order.h"
 #include "sim/simulator.h"
 

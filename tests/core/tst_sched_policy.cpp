@@ -2,7 +2,7 @@
 // (with JSON pointers) that bad presets produce.
 
 #include "io/scenario_json.h"
-#include "sched/policy_json.h"
+#include "io/policy_json.h"
 
 #include <QtTest>
 

@@ -8,7 +8,7 @@
 #include "sched/traffic.h"
 #include "sim/job_flows.h"
 #include "sim/price_schedule.h"
-#include "sim/run_json.h"
+#include "io/run_json.h"
 #include "sim/simulator.h"
 #include "sim/time_buckets.h"
 

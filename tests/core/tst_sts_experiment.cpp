@@ -2,11 +2,12 @@
 // over a few seeds at N = 10 (the acceptance threshold: >= 32 % lower mean total cost, near
 // zero violations), the job conversion, and `clusterbench experiment sts --json`.
 
+#include "io/sts_tables.h"
 #include "cli/command.h"
 #include "io/file_io.h"
 #include "io/sts_data.h"
 #include "io/sts_setup.h"
-#include "stochastic/sts_experiment.h"
+#include "runs/sts_experiment.h"
 
 #include <QtTest>
 
@@ -21,7 +22,7 @@ const std::string kData = std::string(CB_TEST_DATA) + "/sts";
 PriceCatalogue serverPrices()
 {
     auto text = readTextFile(kData + "/GPU-cost_server.csv");
-    auto p = PriceCatalogue::parseCloudCsv(text.value(), "GPU-cost_server.csv");
+    auto p = parseCloudPriceCsv(text.value(), "GPU-cost_server.csv");
     return p.value();
 }
 
@@ -42,7 +43,7 @@ private slots:
         auto s = buildStsScenario(data.value(), setup);
         QVERIFY2(s.ok(), s.error().c_str());
         auto text = readTextFile(kData + "/fractions.csv");
-        auto slices = SharingSlices::parseCsv(text.value(), "fractions.csv");
+        auto slices = parseSharingSlicesCsv(text.value(), "fractions.csv");
         QVERIFY(slices.ok());
         auto plain = stsJobsFromScenario(s.value(), data.value(), nullptr, 5);
         auto shared = stsJobsFromScenario(s.value(), data.value(), &slices.value(), 5);

@@ -2,6 +2,7 @@
 // catalogues, the exact planner against hand-computed numbers and a brute-force enumeration
 // on the 1 %-of-E grid.
 
+#include "io/sts_tables.h"
 #include "stochastic/phase_planner.h"
 #include "stochastic/price_catalogue.h"
 #include "stochastic/sharing_slices.h"
@@ -193,27 +194,27 @@ private slots:
 
     void priceCatalogues()
     {
-        auto cloud = PriceCatalogue::parseCloudCsv(
+        auto cloud = parseCloudPriceCsv(
             "VMtype,GPUtype,nGPUs,cost\nNC6,K80,1,0.56\nNC12,K80,2,1.13\nNC24,K80,4,2.25\n",
             "GPU-cost.csv");
         QVERIFY2(cloud.ok(), cloud.error().c_str());
         QCOMPARE(cloud->ratePerHour("K80", 2), 1.13);
         QCOMPARE(cloud->ratePerHour("K80", 3), 1.695); // per GPU from the 2-GPU row
         QCOMPARE(cloud->ratePerHour("M60", 1), 0.0);
-        auto energy = PriceCatalogue::parseEnergyCsv(
+        auto energy = parseEnergyPriceCsv(
             "GPUtype,nGPUs,PowerConsumption[W],EnergyCost[€/kWh],PUE,cost\n"
             "TESLA,1,500,0.2,1.5,0\n",
             "e.csv");
         QVERIFY2(energy.ok(), energy.error().c_str());
         QCOMPARE(energy->ratePerHour("TESLA", 1), 0.15);
-        auto bad = PriceCatalogue::parseCloudCsv("GPUtype,nGPUs,cost\nK80,x,1\n", "p.csv");
+        auto bad = parseCloudPriceCsv("GPUtype,nGPUs,cost\nK80,x,1\n", "p.csv");
         QVERIFY(!bad);
         QCOMPARE(QString::fromStdString(bad.problems()[0].where), QString("p.csv:2"));
     }
 
     void sharingSlices()
     {
-        auto s = SharingSlices::parseCsv("GPUtype,Memory,GPUf,inflate_max,inflate\n"
+        auto s = parseSharingSlicesCsv("GPUtype,Memory,GPUf,inflate_max,inflate\n"
                                          "K80,6,0.25,1.11,1\nK80,12,0.5,1.05,1\n",
                                          "fractions.csv");
         QVERIFY2(s.ok(), s.error().c_str());

@@ -7,7 +7,7 @@
 #include "io/scenario_json.h"
 #include "io/sts_data.h"
 #include "stochastic/gpu_pool.h"
-#include "stochastic/sts_experiment.h"
+#include "runs/sts_experiment.h"
 #include "stochastic/sts_policy.h"
 #include "stochastic/sts_simulator.h"
 

@@ -3,9 +3,9 @@
 // point run by the emitted Slurm script itself, its result merged into the workspace (twice,
 // stored once) and listed by history.
 
-#include "cli/sweep_grid.h"
+#include "runs/sweep_grid.h"
 #include "io/scenario_json.h"
-#include "sched/policy_json.h"
+#include "io/policy_json.h"
 #include "store/workspace.h"
 
 #include <QtTest>
@@ -18,7 +18,6 @@
 #include <cmath>
 
 using namespace cb;
-using namespace cb::cli;
 
 namespace {
 

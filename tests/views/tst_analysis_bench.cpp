@@ -4,7 +4,7 @@
 // printed by QBENCHMARK with the 64-node case as the baseline measured in the same run;
 // nothing asserts wall-clock time (the goals are < 16 ms each).
 
-#include "analysis/decision_replay.h"
+#include "runs/decision_replay.h"
 #include "analysis/decision_stepper.h"
 #include "analysis/run_session.h"
 #include "analysis/traffic_heatmap.h"

@@ -5,7 +5,7 @@
 // the simulator's totals; the Gantt chart's bars and rows; the shared scrubber; the wrapped
 // topology layout for many racks; and the main window running a policy end to end.
 
-#include "analysis/decision_replay.h"
+#include "runs/decision_replay.h"
 #include "analysis/decision_stepper.h"
 #include "analysis/plot_export.h"
 #include "analysis/run_session.h"

@@ -4,12 +4,12 @@
 // controls and the topology colouring.
 
 #include "analysis/decision_models.h"
-#include "analysis/decision_replay.h"
+#include "runs/decision_replay.h"
 #include "analysis/decision_stepper.h"
 #include "analysis/run_session.h"
 #include "net/topology.h"
 #include "sched/placer.h"
-#include "sched/policy_json.h"
+#include "io/policy_json.h"
 #include "sched/traffic.h"
 #include "test_scenarios.h"
 #include "topology/topology_scene.h"

@@ -1,6 +1,6 @@
 #include "analysis/decision_models.h"
 
-#include "analysis/decision_replay.h"
+#include "runs/decision_replay.h"
 #include "models/quantity_format.h"
 
 #include <QBrush>

@@ -16,9 +16,12 @@
 #include <memory>
 #include <vector>
 
+namespace cb {
+class DecisionReplay;
+}
+
 namespace cb::views {
 
-class DecisionReplay;
 
 class DecisionListModel : public QAbstractTableModel
 {

@@ -1,7 +1,7 @@
 #include "analysis/decision_stepper.h"
 
 #include "analysis/decision_models.h"
-#include "analysis/decision_replay.h"
+#include "runs/decision_replay.h"
 #include "analysis/stepper_widgets.h"
 #include "topology/topology_scene.h"
 

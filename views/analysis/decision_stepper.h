@@ -18,12 +18,15 @@ class QTableView;
 class QTimer;
 class QToolButton;
 
+namespace cb {
+class DecisionReplay;
+}
+
 namespace cb::views {
 
 struct NodeOverlay;
 class ClusterStateModel;
 class DecisionListModel;
-class DecisionReplay;
 class DecisionTableModel;
 
 class DecisionStepper : public QWidget

@@ -1,7 +1,7 @@
 #include "analysis/place_run_dialog.h"
 
 #include "sched/policy.h"
-#include "sched/policy_json.h"
+#include "io/policy_json.h"
 
 #include <QCheckBox>
 #include <QComboBox>

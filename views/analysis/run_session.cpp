@@ -2,7 +2,7 @@
 
 #include "net/topology.h"
 #include "sched/placer.h"
-#include "sched/policy_json.h"
+#include "io/policy_json.h"
 #include "sim/simulator.h"
 
 namespace cb::views {

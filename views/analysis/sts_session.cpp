@@ -1,7 +1,7 @@
 #include "analysis/sts_session.h"
 
 #include "io/sts_data.h"
-#include "stochastic/sts_experiment.h"
+#include "runs/sts_experiment.h"
 
 #include <QDir>
 

@@ -1,6 +1,6 @@
 #include "analysis/traffic_heatmap.h"
 
-#include "analysis/decision_replay.h"
+#include "runs/decision_replay.h"
 #include "analysis/plot_export.h"
 #include "sched/traffic.h"
 

@@ -27,9 +27,12 @@ class QComboBox;
 class QCustomPlot;
 class QLabel;
 
+namespace cb {
+class DecisionReplay;
+}
+
 namespace cb::views {
 
-class DecisionReplay;
 
 class TrafficHeatmap : public QWidget
 {

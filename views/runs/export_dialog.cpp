@@ -4,7 +4,7 @@
 #include "io/export/exporter_registry.h"
 #include "net/topology.h"
 #include "sched/placer.h"
-#include "sched/policy_json.h"
+#include "io/policy_json.h"
 
 #include <QCheckBox>
 #include <QComboBox>

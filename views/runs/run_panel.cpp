@@ -2,7 +2,7 @@
 
 #include "analysis/sts_session.h"
 #include "document/document.h"
-#include "sched/policy_json.h"
+#include "io/policy_json.h"
 #include "store/workspace.h"
 
 #include <QCheckBox>

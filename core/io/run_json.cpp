@@ -1,4 +1,4 @@
-#include "sim/run_json.h"
+#include "io/run_json.h"
 
 #include "io/file_io.h"
 #include "io/scenario_json.h"

@@ -1,4 +1,4 @@
-#include "sched/policy_json.h"
+#include "io/policy_json.h"
 
 #include "io/file_io.h"
 #include "io/json_reader.h"

@@ -1,4 +1,5 @@
-#include "stochastic/sts_experiment.h"
+#include "io/sts_tables.h"
+#include "runs/sts_experiment.h"
 
 #include "io/file_io.h"
 #include "io/scenario_json.h"
@@ -506,7 +507,7 @@ Result<PriceCatalogue> stsCloudPrices(const std::string &dataDir, const StsAutho
         auto text = readTextFile(server);
         if (!text)
             return text.problems();
-        auto parsed = PriceCatalogue::parseCloudCsv(text.value(), server);
+        auto parsed = parseCloudPriceCsv(text.value(), server);
         if (!parsed)
             return parsed.problems();
         c = std::move(parsed.value());

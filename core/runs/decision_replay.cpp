@@ -1,4 +1,4 @@
-#include "analysis/decision_replay.h"
+#include "runs/decision_replay.h"
 
 #include "sched/traffic.h"
 
@@ -7,7 +7,7 @@
 #include <cmath>
 #include <unordered_map>
 
-namespace cb::views {
+namespace cb {
 
 struct DecisionReplay::Contribution
 {
@@ -248,4 +248,4 @@ void DecisionReplay::seek(int cursor)
                          m_changedNodes.end());
 }
 
-} // namespace cb::views
+} // namespace cb

@@ -1,10 +1,11 @@
+#include "io/sts_tables.h"
 #include "cli/command.h"
 #include "cli/progress.h"
 #include "io/file_io.h"
 #include "io/scenario_json.h"
 #include "io/sts_data.h"
 #include "io/sts_setup.h"
-#include "stochastic/sts_experiment.h"
+#include "runs/sts_experiment.h"
 #include "stochastic/sts_policy.h"
 
 #include <nlohmann/json.hpp>
@@ -82,7 +83,7 @@ int runExperiment(const Args &args, Io &io)
     const std::string fractions = (std::filesystem::path(dir) / "fractions.csv").string();
     if (params.sharing) {
         auto text = readTextFile(fractions);
-        auto parsed = text ? SharingSlices::parseCsv(text.value(), fractions)
+        auto parsed = text ? parseSharingSlicesCsv(text.value(), fractions)
                            : Result<SharingSlices>(text.problems());
         if (!parsed) {
             io.err << "clusterbench experiment: " << parsed.error() << "\n";

@@ -5,7 +5,7 @@
 #include "io/scenario_json.h"
 #include "net/topology.h"
 #include "sched/placer.h"
-#include "sched/policy_json.h"
+#include "io/policy_json.h"
 
 #include <nlohmann/json.hpp>
 

@@ -5,7 +5,7 @@
 #include "net/topology.h"
 #include "sched/decision_log.h"
 #include "sched/placer.h"
-#include "sched/policy_json.h"
+#include "io/policy_json.h"
 #include "sched/traffic.h"
 #include "store/stored_run.h"
 #include "util/text.h"

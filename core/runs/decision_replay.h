@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-namespace cb::views {
+namespace cb {
 
 class DecisionReplay
 {
@@ -94,4 +94,4 @@ private:
     std::vector<int> m_changedNodes;
 };
 
-} // namespace cb::views
+} // namespace cb

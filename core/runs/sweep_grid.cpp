@@ -1,10 +1,10 @@
-#include "cli/sweep_grid.h"
+#include "runs/sweep_grid.h"
 
 #include "io/json_reader.h"
 #include "io/scenario_json.h"
 #include "net/topology.h"
 #include "sched/placer.h"
-#include "sched/policy_json.h"
+#include "io/policy_json.h"
 #include "sched/traffic.h"
 #include "sim/simulator.h"
 #include "store/stored_run.h"
@@ -18,7 +18,7 @@
 #include <optional>
 #include <thread>
 
-namespace cb::cli {
+namespace cb {
 
 Result<SweepParam> parseSweepParam(const std::string &text)
 {
@@ -381,4 +381,4 @@ Result<SweepResult> readSweepResult(const nlohmann::json &doc)
     return out;
 }
 
-} // namespace cb::cli
+} // namespace cb

@@ -1,7 +1,7 @@
 #include "cli/policy_input.h"
 
 #include "io/scenario_json.h"
-#include "sched/policy_json.h"
+#include "io/policy_json.h"
 
 #include <ostream>
 

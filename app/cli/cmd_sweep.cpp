@@ -6,14 +6,14 @@
 #include "cli/policy_input.h"
 #include "cli/progress.h"
 #include "cli/run_saving.h"
-#include "cli/sweep_grid.h"
+#include "runs/sweep_grid.h"
 #include "io/export/kubernetes_names.h"
 #include "io/export/shell_text.h"
 #include "io/export/yaml_text.h"
 #include "io/file_io.h"
 #include "io/json_reader.h"
 #include "io/scenario_json.h"
-#include "sched/policy_json.h"
+#include "io/policy_json.h"
 #include "util/text.h"
 
 #include <nlohmann/json.hpp>

@@ -31,7 +31,7 @@
 #include <utility>
 #include <vector>
 
-namespace cb::cli {
+namespace cb {
 
 struct SweepParam
 {
@@ -100,4 +100,4 @@ struct SweepResult
 };
 Result<SweepResult> readSweepResult(const nlohmann::json &doc);
 
-} // namespace cb::cli
+} // namespace cb
