@@ -2,12 +2,10 @@
 #include "cli/policy_input.h"
 #include "cli/progress.h"
 #include "cli/run_saving.h"
+#include "runs/run_service.h"
 #include "io/scenario_json.h"
-#include "net/topology.h"
-#include "sched/placer.h"
 #include "io/policy_json.h"
 #include "sched/traffic.h"
-#include "store/stored_run.h"
 #include "util/text.h"
 
 #include <nlohmann/json.hpp>
@@ -25,29 +23,15 @@ namespace {
 struct Row
 {
     std::string name;
-    double placedJobs = 0, placedTasks = 0, waitingJobs = 0;
-    double crossBytes = 0, totalBytes = 0, intraBytes = 0, maxLinkBytes = 0,
-           maxLinkSeconds = 0, meanHops = 0;
+    /// placementMetrics (bytes per iteration), averaged over the seeds.
+    std::map<std::string, double> metrics;
     std::map<std::string, double> crossByModel;
-};
-
-std::vector<std::string> splitList(const std::string &s)
-{
-    std::vector<std::string> out;
-    std::string cur;
-    for (char ch : s) {
-        if (ch == ',') {
-            if (!cur.empty())
-                out.push_back(cur);
-            cur.clear();
-        } else if (ch != ' ') {
-            cur += ch;
-        }
+    double at(const std::string &key) const
+    {
+        auto it = metrics.find(key);
+        return it == metrics.end() ? 0.0 : it->second;
     }
-    if (!cur.empty())
-        out.push_back(cur);
-    return out;
-}
+};
 
 /// A count (or a mean of counts): "9" when whole, else one decimal ("8.5").
 std::string count(double v)
@@ -95,13 +79,19 @@ Command compareCommand()
             io.err << presets.error(args.has("policy-file") ? "" : path) << "\n";
             return int(ExitBadInput);
         }
-        const std::vector<std::string> names = splitList(args.value("policies"));
+        const std::vector<std::string> names = commaList(args.value("policies"));
         if (names.empty()) {
             io.err << "clusterbench compare: --policies: expected at least one name\n";
             return int(ExitBadInput);
         }
         std::vector<Policy> policies;
         for (const std::string &n : names) {
+            if (!stochasticMethod(n).empty()) {
+                io.err << "clusterbench compare: " << n
+                       << " plans every job over time; compare places the queue once per "
+                          "policy (use simulate for each, or the window's comparison)\n";
+                return int(ExitBadInput);
+            }
             auto p = resolvePolicy(n, presets.value());
             if (!p) {
                 io.err << "clusterbench compare: " << p.error() << "\n";
@@ -112,7 +102,6 @@ Command compareCommand()
         auto workspace = openRunWorkspace(args, io, "compare");
         if (!workspace)
             return int(ExitBadInput);
-        const Topology topo(s.cluster);
         const double runs = double(seeds);
         std::vector<Row> rows;
         std::vector<RunRecord> stored;
@@ -124,48 +113,31 @@ Command compareCommand()
             row.name = policy.name;
             RunRecord record;
             for (long long k = 0; k < seeds; ++k) {
-                DecisionLog log;
                 const bool keep = *workspace && k == 0;
-                const Placement pl = placeScenario(s, topo, policy,
-                                                   std::uint64_t(seed + k),
-                                                   keep ? &log : nullptr);
-                const TrafficReport t = computeTraffic(s.jobs, s.cluster, topo, pl);
-                if (keep) {
-                    record.decisionLog = storedDecisionLog(log);
-                    record.timeline = storedTimeline(s, topo, pl, t, nullptr);
+                RunRequest request;
+                request.policy = policy.name;
+                request.resolvedPolicy = policy;
+                request.seed = std::uint64_t(seed + k);
+                request.simulate = false;
+                request.decisionLog = keep;
+                auto run = executeRun(s, request);
+                if (!run) {
+                    io.err << "clusterbench compare: " << run.error() << "\n";
+                    return int(ExitFailure);
                 }
-                std::size_t tasks = 0;
-                for (const JobPlacement &jp : pl.jobs)
-                    tasks += jp.tasks.size();
-                row.placedJobs += double(pl.jobs.size()) / runs;
-                row.placedTasks += double(tasks) / runs;
-                row.waitingJobs += double(pl.waiting.size()) / runs;
-                row.crossBytes += t.crossNodeBytes / runs;
-                row.totalBytes += t.totalBytes / runs;
-                row.intraBytes += t.intraNodeBytes / runs;
-                row.maxLinkBytes += t.maxLinkBytes / runs;
-                row.maxLinkSeconds += t.maxLinkSeconds / runs;
-                row.meanHops += t.meanHops() / runs;
-                for (const JobTraffic &jt : t.jobs)
+                if (keep)
+                    record = runRecord(run.value(), s);
+                for (const auto &[name, value] : run->metrics)
+                    row.metrics[name] += value / runs;
+                for (const JobTraffic &jt : run->traffic.jobs)
                     row.crossByModel[jt.model] += jt.crossNodeBytes / runs;
                 bar.update(++doneRuns, totalRuns);
             }
             if (*workspace) {
                 record.kind = "compare";
-                record.policy = policy.name;
-                record.seed = std::uint64_t(seed);
-                record.parameters = {{"policy", policyToJson(policy)},
-                                     {"seeds", seeds},
-                                     {"compared_with", names}};
-                record.metrics = {{"placed_jobs", row.placedJobs},
-                                  {"placed_tasks", row.placedTasks},
-                                  {"waiting_jobs", row.waitingJobs},
-                                  {"cross_node_bytes", row.crossBytes},
-                                  {"total_bytes", row.totalBytes},
-                                  {"intra_node_bytes", row.intraBytes},
-                                  {"max_link_bytes", row.maxLinkBytes},
-                                  {"max_link_seconds", row.maxLinkSeconds},
-                                  {"mean_hops", row.meanHops}};
+                record.parameters["seeds"] = seeds;
+                record.parameters["compared_with"] = names;
+                record.metrics = row.metrics;
                 stored.push_back(std::move(record));
             }
             rows.push_back(row);
@@ -179,7 +151,7 @@ Command compareCommand()
             std::vector<std::int64_t> ids;
             for (std::size_t i = 0; i < stored.size(); ++i) {
                 stored[i].metrics["cross_node_reduction"] =
-                    reduction(rows[i].crossBytes, base.crossBytes);
+                    reduction(rows[i].at("cross_node_bytes"), base.at("cross_node_bytes"));
                 auto id = saveRunTo(**workspace, s, std::move(stored[i]), io, "compare");
                 if (!id)
                     return int(ExitFailure);
@@ -203,16 +175,12 @@ Command compareCommand()
                 nlohmann::ordered_json o;
                 o["name"] = r.name;
                 o["policy"] = policyToJson(policies[i]);
-                o["placed_jobs"] = jsonNumber(r.placedJobs);
-                o["placed_tasks"] = jsonNumber(r.placedTasks);
-                o["waiting_jobs"] = jsonNumber(r.waitingJobs);
-                o["cross_node_bytes"] = jsonNumber(r.crossBytes);
-                o["total_bytes"] = jsonNumber(r.totalBytes);
-                o["intra_node_bytes"] = jsonNumber(r.intraBytes);
-                o["max_link_bytes"] = jsonNumber(r.maxLinkBytes);
-                o["max_link_seconds"] = jsonNumber(r.maxLinkSeconds);
-                o["mean_hops"] = jsonNumber(r.meanHops);
-                o["cross_node_reduction"] = jsonNumber(reduction(r.crossBytes, base.crossBytes));
+                for (const char *key : {"placed_jobs", "placed_tasks", "waiting_jobs",
+                                        "cross_node_bytes", "total_bytes", "intra_node_bytes",
+                                        "max_link_bytes", "max_link_seconds", "mean_hops"})
+                    o[key] = jsonNumber(r.at(key));
+                o["cross_node_reduction"] = jsonNumber(
+                    reduction(r.at("cross_node_bytes"), base.at("cross_node_bytes")));
                 nlohmann::ordered_json models = nlohmann::ordered_json::array();
                 double sumReduction = 0;
                 for (const auto &[model, bytes] : r.crossByModel) {
@@ -241,13 +209,17 @@ Command compareCommand()
                << padRight("waiting", 9) << padRight("cross MB", 11) << padRight("total MB", 11)
                << padRight("max link MB", 13) << padRight("hops", 7) << "reduction\n";
         for (const Row &r : rows)
-            io.out << padRight(r.name, 18) << padRight(count(r.placedJobs), 8)
-                   << padRight(count(r.placedTasks), 8) << padRight(count(r.waitingJobs), 9)
-                   << padRight(formatFixed(r.crossBytes / 1e6, 1), 11)
-                   << padRight(formatFixed(r.totalBytes / 1e6, 1), 11)
-                   << padRight(formatFixed(r.maxLinkBytes / 1e6, 1), 13)
-                   << padRight(formatFixed(r.meanHops, 2), 7)
-                   << formatFixed(100 * reduction(r.crossBytes, base.crossBytes), 1) << " %\n";
+            io.out << padRight(r.name, 18) << padRight(count(r.at("placed_jobs")), 8)
+                   << padRight(count(r.at("placed_tasks")), 8)
+                   << padRight(count(r.at("waiting_jobs")), 9)
+                   << padRight(formatFixed(r.at("cross_node_bytes") / 1e6, 1), 11)
+                   << padRight(formatFixed(r.at("total_bytes") / 1e6, 1), 11)
+                   << padRight(formatFixed(r.at("max_link_bytes") / 1e6, 1), 13)
+                   << padRight(formatFixed(r.at("mean_hops"), 2), 7)
+                   << formatFixed(100 * reduction(r.at("cross_node_bytes"),
+                                                  base.at("cross_node_bytes")),
+                                  1)
+                   << " %\n";
         io.out << "\nCross-node MB per model (reduction vs " << base.name << ")\n";
         for (const Row &r : rows) {
             io.out << padRight(r.name, 18);

@@ -1,4 +1,5 @@
 #include "io/sts_tables.h"
+#include "sim/simulator.h"
 #include "cli/command.h"
 #include "cli/progress.h"
 #include "io/file_io.h"
@@ -6,6 +7,7 @@
 #include "io/sts_data.h"
 #include "io/sts_setup.h"
 #include "runs/sts_experiment.h"
+#include "util/text.h"
 #include "stochastic/sts_policy.h"
 
 #include <nlohmann/json.hpp>
@@ -17,17 +19,6 @@
 namespace cb::cli {
 
 namespace {
-
-std::vector<std::string> commaList(const std::string &s)
-{
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    std::string item;
-    while (std::getline(in, item, ','))
-        if (!item.empty())
-            out.push_back(item);
-    return out;
-}
 
 int runExperiment(const Args &args, Io &io)
 {
@@ -71,25 +62,20 @@ int runExperiment(const Args &args, Io &io)
         io.err << "clusterbench experiment: " << formatProblems(usage) << "\n";
         return ExitBadInput;
     }
-    const std::string dir =
-        args.value("data", (std::filesystem::path(CB_SAMPLES_DIR) / ".." / "tests" / "data" /
-                            "sts").lexically_normal().string());
-    auto data = loadStsAuthorsData(dir);
+    auto data = args.has("data") ? loadStsAuthorsData(args.value("data"))
+                                 : builtinStsAuthorsData();
     if (!data) {
         io.err << "clusterbench experiment: " << data.error() << "\n";
         return ExitBadInput;
     }
     SharingSlices slices;
-    const std::string fractions = (std::filesystem::path(dir) / "fractions.csv").string();
     if (params.sharing) {
-        auto text = readTextFile(fractions);
-        auto parsed = text ? parseSharingSlicesCsv(text.value(), fractions)
-                           : Result<SharingSlices>(text.problems());
-        if (!parsed) {
-            io.err << "clusterbench experiment: " << parsed.error() << "\n";
+        if (!data->slices) {
+            io.err << "clusterbench experiment: --sharing: " << data->source
+                   << "/fractions.csv: cannot open: no such file (the GPU-sharing slices)\n";
             return ExitBadInput;
         }
-        slices = parsed.value();
+        slices = *data->slices;
     }
     PriceCatalogue catalogue;
     StsSetupParams setup;
@@ -105,12 +91,7 @@ int runExperiment(const Args &args, Io &io)
     }
     if (prices == "cloud") {
         // A scenario with GPU types the authors did not price: its own list prices.
-        auto c = stsCloudPrices(dir, data.value(), first.value());
-        if (!c) {
-            io.err << "clusterbench experiment: " << c.error() << "\n";
-            return ExitBadInput;
-        }
-        catalogue = c.value();
+        catalogue = stsCloudPrices(data.value(), first.value()).catalogue;
     } else {
         catalogue = PriceCatalogue::energyFromScenario(first.value());
     }
@@ -137,10 +118,11 @@ int runExperiment(const Args &args, Io &io)
         }
         GpuPool pool = stsPoolFromScenario(first.value());
         pool.setSplit(params.multiNode ? StsSplit::BestFit : StsSplit::None);
-        StsSimulator sim(jobs.value(), pool, catalogue);
-        StsPolicy sts(false, params.saturationGuard);
         StsDecisionLog log;
-        auto run = sim.run(sts, params.firstSeed, &log);
+        auto run = simulateStochastic(first.value(), std::move(jobs.value()), std::move(pool),
+                                      catalogue,
+                                      std::make_shared<StsPolicy>(false, params.saturationGuard),
+                                      params.firstSeed, &log, false);
         if (!run) {
             io.err << "clusterbench experiment: " << run.error() << "\n";
             return ExitFailure;
@@ -197,7 +179,8 @@ Command experimentCommand()
                             "STS-net)"},
         {"iterations", "I", "RG/LS random iterations per event (default 1000, as the authors)"},
         {"prices", "P", "cloud (GPU-cost_server.csv, default) or energy (watts x price x PUE)"},
-        {"data", "DIR", "the authors' CSV files (default tests/data/sts of the source tree)"},
+        {"data", "DIR",
+         "read the authors' CSV files from DIR (default: the copies built into the program)"},
         {"log", "FILE", "write the STS decision log of the first seed as JSON"},
         {"json", "", "print the results as JSON (a methods array)"},
     };

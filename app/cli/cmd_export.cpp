@@ -6,9 +6,12 @@
 #include "net/topology.h"
 #include "sched/placer.h"
 #include "io/policy_json.h"
+#include "runs/run_service.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <cstdlib>
 #include <ostream>
 
 namespace cb::cli {
@@ -18,7 +21,7 @@ Command exportCommand()
     Command c;
     c.name = "export";
     c.synopsis = "export SCENARIO --format FORMAT --out DIR (--placement FILE | --policy P) "
-                 "[--json]";
+                 "[--at SECONDS] [--json]";
     c.summary = "Write a placement as Kubernetes manifests or Slurm batch scripts";
     c.description =
         "FORMAT is one of " + ExporterRegistry::names() +
@@ -34,7 +37,10 @@ Command exportCommand()
         "\"gpus\": [..]}]}], \"waiting\": [IDs]} (see core/io/export/placement_json.h), or "
         "from placing the scenario with a policy preset (--policy P, as `clusterbench place` "
         "does: k8s-default, binpack, spread, random, dltap, topology-aware, or a user "
-        "preset). Jobs that do not fit are reported as waiting and not exported.\n"
+        "preset). Jobs that do not fit are reported as waiting and not exported. A "
+        "stochastic policy (sts, sts-net, sts-fifo, ...) plans every job's GPUs over time: "
+        "the scenario is simulated and each job exported as it first runs (or as it runs at "
+        "--at SECONDS), one task per node with that node's GPUs.\n"
         "Warnings (what a format could not express exactly) go to stderr, or into the "
         "--json report.";
     c.options = {
@@ -44,6 +50,8 @@ Command exportCommand()
         {"policy", "P", "place the scenario with this policy preset and export that"},
         {"policy-file", "F", "JSON file with more policy presets (with --policy)"},
         {"seed", "S", "seed for --policy (default: the scenario's)"},
+        {"at", "SECONDS", "stochastic policies: export the configurations running at this "
+                          "time (default: every job's first configuration)"},
         {"pinning", "MODE", "k8s-pods: nodename (default) or affinity"},
         {"namespace", "NS", "metadata.namespace of Kubernetes objects"},
         {"image", "IMAGE", "container image for jobs that have none"},
@@ -83,12 +91,52 @@ Command exportCommand()
         }
 
         Placement placement;
+        Scenario exportedScenario = scenario.value();
+        if (args.has("at") && !stochasticMethod(args.value("policy")).size())
+            return usage("--at needs a stochastic --policy (sts, sts-net, sts-fifo, ...): a "
+                         "placement policy's placement does not change over time");
         if (exporter->needsPlacement()) {
             if (args.has("placement") && args.has("policy"))
                 return usage("give either --placement or --policy, not both");
             if (!args.has("placement") && !args.has("policy"))
                 return usage("missing --placement FILE or --policy P");
-            if (args.has("policy")) {
+            if (args.has("policy") && !stochasticMethod(args.value("policy")).empty()) {
+                // A stochastic scheduler decides over time: simulate, then take every job's
+                // configuration at --at (default: each job's first), one task per node.
+                const Scenario &s = scenario.value();
+                auto seed = args.integer("seed", (long long)s.settings.seed);
+                if (!seed || seed.value() < 0)
+                    return usage("--seed: expected an integer >= 0");
+                std::optional<double> at;
+                if (args.has("at")) {
+                    char *end = nullptr;
+                    const std::string text = args.value("at");
+                    const double v = std::strtod(text.c_str(), &end);
+                    if (text.empty() || *end != '\0' || !std::isfinite(v) || v < 0)
+                        return usage("--at: expected a time in seconds >= 0, found \"" + text +
+                                     "\"");
+                    at = v;
+                }
+                RunRequest request;
+                request.policy = args.value("policy");
+                request.seed = std::uint64_t(seed.value());
+                auto run = executeRun(s, request);
+                if (!run) {
+                    io.err << "clusterbench export: " << run.error() << "\n";
+                    return int(run.problems().front().where == "policy" ? ExitBadInput
+                                                                        : ExitFailure);
+                }
+                auto [shaped, scheduled] = stochasticScheduleAt(s, *run->result, at);
+                oneTaskPerNode(shaped, scheduled);
+                if (scheduled.jobs.empty()) {
+                    io.err << "clusterbench export: no job runs at " << args.value("at")
+                           << " s under " << args.value("policy") << " (the run ends at "
+                           << run->result->makespanSeconds << " s): nothing to export\n";
+                    return int(ExitFailure);
+                }
+                exportedScenario = std::move(shaped);
+                placement = std::move(scheduled);
+            } else if (args.has("policy")) {
                 const Scenario &s = scenario.value();
                 auto seed = args.integer("seed", (long long)s.settings.seed);
                 if (!seed || seed.value() < 0)
@@ -116,7 +164,7 @@ Command exportCommand()
             }
         }
 
-        auto exported = exporter->exportPlacement(scenario.value(), placement, options);
+        auto exported = exporter->exportPlacement(exportedScenario, placement, options);
         if (!exported) {
             io.err << exported.error(args.value("placement", scenarioPath)) << "\n";
             return int(ExitBadInput);

@@ -168,6 +168,11 @@ Command showCommand()
                 : nullptr;
         if (decisions)
             io.out << "Decision log: " << decisions->size() << " decisions stored\n";
+        if (r.decisionLog.is_object() && r.decisionLog.value("kind", "") == "stochastic") {
+            const auto &log = r.decisionLog.value("log", nlohmann::json::object());
+            io.out << "Decision log: " << log.value("events", nlohmann::json::array()).size()
+                   << " scheduling events stored (" << r.policy << ")\n";
+        }
         if (r.timeline.is_object() && r.timeline.contains("placement")) {
             const auto &p = r.timeline["placement"];
             io.out << "Placement: " << p.value("jobs", nlohmann::json::array()).size()

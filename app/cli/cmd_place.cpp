@@ -1,6 +1,7 @@
 #include "cli/command.h"
 #include "cli/policy_input.h"
 #include "cli/run_saving.h"
+#include "runs/run_service.h"
 #include "io/scenario_json.h"
 #include "net/topology.h"
 #include "sched/decision_log.h"
@@ -109,6 +110,13 @@ Command placeCommand()
             return int(ExitBadInput);
         const Scenario &s = input->scenario;
         const Policy &policy = input->policy;
+        if (input->stochastic) {
+            io.err << "clusterbench place: " << policy.name
+                   << " plans every job over time (its GPUs change as it runs): use "
+                      "simulate, or export --policy "
+                   << policy.name << " for the configurations the jobs start on\n";
+            return int(ExitBadInput);
+        }
         auto workspace = openRunWorkspace(args, io, "place");
         if (!workspace)
             return int(ExitBadInput);
@@ -116,26 +124,24 @@ Command placeCommand()
         auto detail = readLogDetail(args, io, "place");
         if (!detail)
             return int(ExitBadInput);
-        DecisionLog log;
-        log.detail = *detail;
         const bool withLog = args.flag("log");
-        const Placement placement = placeScenario(s, topo, policy, input->seed,
-                                                  withLog || *workspace ? &log : nullptr);
-        const TrafficReport traffic = computeTraffic(s.jobs, s.cluster, topo, placement);
-        if (*workspace) {
-            RunRecord run;
-            run.kind = "place";
-            run.policy = policy.name;
-            run.seed = input->seed;
-            run.parameters = {{"policy", policyToJson(policy)}};
-            run.metrics = placementMetrics(placement, traffic);
-            run.decisionLog = storedDecisionLog(log);
-            run.timeline = storedTimeline(s, topo, placement, traffic, nullptr);
-            auto id = saveRunTo(**workspace, s, std::move(run), io, "place");
-            if (!id)
-                return int(ExitFailure);
-            io.err << "Saved as run " << *id << " in " << (*workspace)->path() << "\n";
+        RunRequest request;
+        request.policy = policy.name;
+        request.resolvedPolicy = policy;
+        request.seed = input->seed;
+        request.simulate = false;
+        request.decisionLog = withLog || *workspace;
+        request.logDetail = *detail;
+        auto run = executeRun(s, request);
+        if (!run) {
+            io.err << "clusterbench place: " << run.error() << "\n";
+            return int(ExitFailure);
         }
+        const Placement &placement = run->placement;
+        const TrafficReport &traffic = run->traffic;
+        const DecisionLog &log = run->decisions;
+        if (*workspace && !saveRun(**workspace, s, run.value(), io, "place"))
+            return int(ExitFailure);
         if (args.flag("json")) {
             nlohmann::ordered_json j;
             j["scenario"] = s.name;

@@ -1,14 +1,12 @@
 #include "cli/command.h"
 #include "cli/policy_input.h"
 #include "cli/run_saving.h"
+#include "cli/run_text.h"
+#include "runs/run_service.h"
 #include "io/scenario_json.h"
 #include "net/topology.h"
-#include "sched/placer.h"
-#include "io/policy_json.h"
-#include "sched/traffic.h"
 #include "io/run_json.h"
 #include "sim/simulator.h"
-#include "store/stored_run.h"
 #include "util/text.h"
 
 #include <nlohmann/json.hpp>
@@ -28,7 +26,7 @@ Command simulateCommand()
     Command c;
     c.name = "simulate";
     c.synopsis = "simulate SCENARIO --policy P [--seed S] [--out RUN.json] [--json] "
-                 "[--fail NODE@T[+R],...] [--cost energy|gpu-hours]";
+                 "[--fail NODE@T[+R],...] [--cost energy|gpu-hours] [--multi-node]";
     c.summary = "Replay the job queue over time: completion times, traffic, energy and cost";
     c.description =
         "A discrete-event simulation: jobs arrive at their submit time and are placed by the "
@@ -40,7 +38,14 @@ Command simulateCommand()
         "time, node x node traffic and the event log. Same input and seed give "
         "byte-identical output. The run (metrics, timeline, run file, and the placement of "
         "the queue on the empty cluster with its decision log) is stored in the workspace "
-        "(see history, show) unless --no-save is given.";
+        "(see history, show) unless --no-save is given.\n"
+        "Stochastic policies (sts, sts-net and the STS authors' baselines sts-fifo, sts-edf, "
+        "sts-ps, sts-g, sts-rg, sts-ls) choose each job's GPU type, GPU count and node over "
+        "time instead: at every arrival, completion and planned reconfiguration they re-plan, "
+        "the simulator runs each job to its sampled stop point and charges the STS authors' "
+        "price catalogue per GPU type and busy GPUs (or the scenario's list prices for GPU "
+        "types it does not price); the summary adds total, tardiness cost and due-date "
+        "violations. They need a due date on every job.";
     c.options = {{"policy", "P", "policy preset name (required)"},
                  {"seed", "S", "seed for tie-breaks (default: the scenario's settings.seed)"},
                  {"policy-file", "F", "JSON file with more policy presets"},
@@ -48,7 +53,9 @@ Command simulateCommand()
                  {"json", "", "print the summary as JSON"},
                  {"fail", "NODE@T[+R],...", "node failures at T seconds (repaired R later)"},
                  {"cost", "MODEL", "energy (default: energy x price x PUE) or gpu-hours"},
-                 {"power-down-idle", "", "nodes running no task draw nothing (powered down)"}};
+                 {"power-down-idle", "", "nodes running no task draw nothing (powered down)"},
+                 {"multi-node", "", "stochastic policies: split a configuration that fits no "
+                                    "single node over several (always on for sts-net)"}};
     for (const Option &o : runSavingOptions())
         c.options.push_back(o);
     c.run = [](const Args &args, Io &io) {
@@ -56,48 +63,54 @@ Command simulateCommand()
         if (!input)
             return int(ExitBadInput);
         const Scenario &s = input->scenario;
-        const Policy &policy = input->policy;
-        SimOptions options;
-        options.policy = policy;
-        options.seed = input->seed;
-        options.powerDownIdleNodes = args.flag("power-down-idle");
+        RunRequest request;
+        request.policy = input->policy.name;
+        if (!input->stochastic)
+            request.resolvedPolicy = input->policy;
+        request.seed = input->seed;
+        request.simulate = true;
+        request.powerDownIdleNodes = args.flag("power-down-idle");
+        request.multiNode = args.flag("multi-node");
         if (args.has("fail")) {
             auto failures = parseNodeFailures(args.value("fail"));
             if (!failures) {
                 io.err << "clusterbench simulate: " << failures.error() << "\n";
                 return int(ExitBadInput);
             }
-            options.failures = failures.value();
+            request.failures = failures.value();
         }
         const std::string cost = args.value("cost", "energy");
-        if (cost == "gpu-hours")
-            options.costModel = CostModel::GpuHours;
-        else if (cost != "energy") {
+        const auto model = costModelFromString(cost);
+        if (!model || *model == CostModel::Catalogue) {
             io.err << "clusterbench simulate: --cost: expected energy or gpu-hours, found \""
                    << cost << "\"\n";
             return int(ExitBadInput);
         }
+        request.costModel = *model;
         auto workspace = openRunWorkspace(args, io, "simulate");
         if (!workspace)
             return int(ExitBadInput);
         if (io.errIsTerminal)
-            options.progress = [&io](double done) {
+            request.progress = [&io](double done) {
                 const int width = 40, filled = int(done * width);
                 io.err << "\r[" << std::string(std::size_t(filled), '#')
                        << std::string(std::size_t(width - filled), ' ') << "] "
                        << int(done * 100) << "%" << std::flush;
                 return true;
             };
-        Simulator sim(s, options);
-        auto run = sim.run();
+        // The stored run carries the placement's decision log; a run that is not stored
+        // needs none.
+        request.decisionLog = bool(*workspace);
+        auto run = executeRun(s, request);
         if (io.errIsTerminal)
             io.err << "\n";
         if (!run) {
             io.err << "clusterbench simulate: " << run.error() << "\n";
-            return int(run.problems().front().where.rfind("--fail", 0) == 0 ? ExitBadInput
-                                                                            : ExitFailure);
+            const std::string &where = run.problems().front().where;
+            return int(where.rfind("--fail", 0) == 0 || where == "policy" ? ExitBadInput
+                                                                          : ExitFailure);
         }
-        const RunResult &r = run.value();
+        const RunResult &r = *run->result;
         const Topology topo(s.cluster);
         if (args.has("out")) {
             auto saved = saveRunFile(args.value("out"), r, s.cluster, topo);
@@ -106,51 +119,20 @@ Command simulateCommand()
                 return int(ExitFailure);
             }
         }
-        if (*workspace) {
-            DecisionLog log;
-            const Placement placement = placeScenario(s, topo, policy, input->seed, &log);
-            const TrafficReport traffic = computeTraffic(s.jobs, s.cluster, topo, placement);
-            RunRecord stored;
-            stored.kind = "simulate";
-            stored.policy = policy.name;
-            stored.seed = input->seed;
-            stored.parameters = {{"policy", policyToJson(policy)}, {"cost", cost}};
-            if (args.has("fail"))
-                stored.parameters["fail"] = args.value("fail");
-            if (options.powerDownIdleNodes)
-                stored.parameters["power_down_idle"] = true;
-            stored.metrics = simulationMetrics(r);
-            stored.decisionLog = storedDecisionLog(log);
-            stored.timeline = storedTimeline(s, topo, placement, traffic, &r);
-            auto id = saveRunTo(**workspace, s, std::move(stored), io, "simulate");
-            if (!id)
-                return int(ExitFailure);
-            io.err << "Saved as run " << *id << " in " << (*workspace)->path() << "\n";
-        }
+        if (*workspace && !saveRun(**workspace, s, run.value(), io, "simulate"))
+            return int(ExitFailure);
         if (args.flag("json")) {
             nlohmann::ordered_json j;
             j["scenario"] = s.name;
             j["policy"] = r.policy;
             j["seed"] = r.seed;
             j["summary"] = runSummaryJson(r);
+            if (run->family == SchedulerFamily::Stochastic)
+                j["prices"] = run->pricesFrom;
             io.out << j.dump(2) << "\n";
             return int(ExitOk);
         }
-        const auto summary = runSummaryJson(r);
-        io.out << "Policy " << r.policy << " (seed " << r.seed << "): " << r.finishedJobs()
-               << " of " << r.jobs.size() << " jobs finished\n"
-               << "  makespan        " << formatFixed(r.makespanSeconds, 1) << " s\n"
-               << "  mean JCT        " << formatFixed(r.meanJctSeconds(), 1) << " s\n"
-               << "  mean slowdown   " << formatFixed(summary["mean_slowdown"].get<double>(), 3)
-               << "\n"
-               << "  cross-node      " << formatFixed(r.crossNodeBytes() / 1e9, 3) << " GB of "
-               << formatFixed(r.totalBytes() / 1e9, 3) << " GB\n"
-               << "  energy          " << formatFixed(r.energyKWh, 3) << " kWh\n"
-               << "  cost            " << formatFixed(r.cost, 2) << " (" << toString(r.costModel)
-               << ")\n"
-               << "  tardiness       " << formatFixed(r.totalTardinessSeconds(), 1) << " s\n";
-        if (r.failures > 0)
-            io.out << "  node failures   " << r.failures << "\n";
+        io.out << runSummaryText(run.value());
         if (args.has("out"))
             io.out << "Run file: " << args.value("out") << "\n";
         return int(ExitOk);

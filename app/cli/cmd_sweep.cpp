@@ -14,6 +14,7 @@
 #include "io/json_reader.h"
 #include "io/scenario_json.h"
 #include "io/policy_json.h"
+#include "util/stats.h"
 #include "util/text.h"
 
 #include <nlohmann/json.hpp>
@@ -30,22 +31,6 @@
 namespace cb::cli {
 
 namespace {
-
-std::vector<std::string> splitComma(const std::string &s)
-{
-    std::vector<std::string> out;
-    std::string cur;
-    for (char ch : s + ",") {
-        if (ch == ',') {
-            if (!cur.empty())
-                out.push_back(cur);
-            cur.clear();
-        } else if (ch != ' ') {
-            cur += ch;
-        }
-    }
-    return out;
-}
 
 /// A table cell: padded to `width`, then one space.
 std::string column(std::string s, std::size_t width)
@@ -68,20 +53,6 @@ struct Summary
     nlohmann::json paramsJson;
     std::map<std::string, std::vector<double>> values;
 };
-
-std::pair<double, double> meanStd(const std::vector<double> &v)
-{
-    if (v.empty())
-        return {0, 0};
-    double sum = 0;
-    for (double x : v)
-        sum += x;
-    const double mean = sum / double(v.size());
-    double sq = 0;
-    for (double x : v)
-        sq += (x - mean) * (x - mean);
-    return {mean, v.size() > 1 ? std::sqrt(sq / double(v.size() - 1)) : 0.0};
-}
 
 std::string utcStamp()
 {
@@ -230,7 +201,7 @@ Command sweepCommand()
         const Scenario &s = input->scenario;
         const std::uint64_t seed = input->seed;
         const long long seeds = input->seeds;
-        const std::vector<std::string> policies = splitComma(args.value("policies"));
+        const std::vector<std::string> policies = commaList(args.value("policies"));
         if (policies.empty()) {
             io.err << "clusterbench sweep: --policies: expected at least one name\n";
             return int(ExitBadInput);
@@ -388,7 +359,7 @@ Command sweepCommand()
                 o["runs"] = g.values.empty() ? 0 : g.values.begin()->second.size();
                 nlohmann::ordered_json m = nlohmann::ordered_json::object();
                 for (const auto &[name, v] : g.values) {
-                    const auto [mean, sd] = meanStd(v);
+                    const auto [mean, sd] = meanAndStd(v);
                     m[name] = {{"mean", jsonNumber(mean)}, {"std", jsonNumber(sd)}};
                 }
                 o["metrics"] = m;
@@ -434,8 +405,8 @@ Command sweepCommand()
             io.out << column(g.policy, 16) << column(g.params, paramWidth);
             for (const auto &[key, title] : columns) {
                 auto it = g.values.find(key);
-                const auto [mean, sd] = it == g.values.end() ? std::pair{0.0, 0.0}
-                                                             : meanStd(it->second);
+                const auto [mean, sd] = it == g.values.end() ? MeanStd{}
+                                                             : meanAndStd(it->second);
                 const double scale =
                     key == "cross_node_bytes" ? (simulate ? 1e-9 : 1e-6) : 1.0;
                 const int digits = key == "mean_hops" ? 3 : (key == "waiting_jobs" ? 2 : 1);

@@ -2,6 +2,7 @@
 
 #include "io/scenario_json.h"
 #include "io/policy_json.h"
+#include "runs/run_service.h"
 
 #include <ostream>
 
@@ -25,6 +26,13 @@ std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::
         io.err << prefix << "--seed: expected an integer >= 0\n";
         return std::nullopt;
     }
+    if (!stochasticMethod(args.value("policy")).empty()) {
+        // STS and its baselines: no preset to resolve (the run service checks the scenario).
+        Policy named;
+        named.name = args.value("policy");
+        return PolicyInput{std::move(loaded.value()), std::move(named),
+                           std::uint64_t(seed.value()), true};
+    }
     auto presets = userPresets(loaded.value(), args.value("policy-file"));
     if (!presets) {
         io.err << presets.error(args.has("policy-file") ? "" : path) << "\n";
@@ -36,7 +44,7 @@ std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::
         return std::nullopt;
     }
     return PolicyInput{std::move(loaded.value()), std::move(policy.value()),
-                       std::uint64_t(seed.value())};
+                       std::uint64_t(seed.value()), false};
 }
 
 std::optional<ScenarioSeeds> readScenarioSeeds(const Args &args, Io &io, const std::string &command,

@@ -18,11 +18,13 @@ namespace cb::cli {
 struct PolicyInput
 {
     Scenario scenario;
-    Policy policy;
+    Policy policy;          ///< resolved; for a stochastic policy only its name
     std::uint64_t seed = 0; ///< --seed, else the scenario's settings.seed
+    bool stochastic = false; ///< STS or one of its baselines (runs/run_service.h)
 };
 
-/// Loads the scenario and resolves the policy; on bad input prints every problem to io.err
+/// Loads the scenario and resolves the policy (a stochastic policy name is kept as it is:
+/// the run service checks the scenario); on bad input prints every problem to io.err
 /// (prefixed with "clusterbench COMMAND") and returns nullopt.
 std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::string &command);
 

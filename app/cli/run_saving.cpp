@@ -43,4 +43,13 @@ std::optional<std::int64_t> saveRunTo(Workspace &workspace, const Scenario &scen
     return id.value();
 }
 
+std::optional<std::int64_t> saveRun(Workspace &workspace, const Scenario &scenario,
+                                    const Run &run, Io &io, const std::string &command)
+{
+    auto id = saveRunTo(workspace, scenario, runRecord(run, scenario), io, command);
+    if (id)
+        io.err << "Saved as run " << *id << " in " << workspace.path() << "\n";
+    return id;
+}
+
 } // namespace cb::cli

@@ -5,6 +5,7 @@
 
 #include "cli/command.h"
 #include "model/scenario.h"
+#include "runs/run_service.h"
 #include "store/workspace.h"
 
 #include <cstdint>
@@ -26,5 +27,10 @@ std::optional<std::unique_ptr<Workspace>> openRunWorkspace(const Args &args, Io 
 /// the problem. `run.scenarioDigest` is filled in.
 std::optional<std::int64_t> saveRunTo(Workspace &workspace, const Scenario &scenario,
                                       RunRecord run, Io &io, const std::string &command);
+
+/// Stores a Run of the run service (runRecord) and says where on io.err ("Saved as run N in
+/// PATH"); nullopt after printing the problem.
+std::optional<std::int64_t> saveRun(Workspace &workspace, const Scenario &scenario,
+                                    const Run &run, Io &io, const std::string &command);
 
 } // namespace cb::cli

@@ -114,34 +114,15 @@ std::string trafficMB(double bytes)
 } // namespace
 
 StepView::StepView(const Scenario &scenario, const Topology &topology, DecisionLog log)
-    : m_scenario(scenario), m_topology(topology), m_log(std::move(log))
+    : m_scenario(scenario), m_topology(topology), m_log(std::move(log)),
+      m_replay(std::make_unique<DecisionReplay>(m_scenario, m_log))
 {
 }
 
 Placement StepView::placementUpTo(int cursor) const
 {
-    Placement p;
-    std::map<std::string, std::size_t> index;
-    std::size_t nextEvent = 0;
-    for (int i = 0; i <= cursor && i < decisionCount(); ++i) {
-        const Decision &d = m_log.decisions[std::size_t(i)];
-        if (d.pick >= 0) {
-            auto [it, inserted] = index.emplace(d.jobId, p.jobs.size());
-            if (inserted)
-                p.jobs.push_back({d.jobId, {}, 0, 0});
-            p.jobs[it->second].tasks.push_back(
-                {d.role, d.group, d.indexInRole, m_log.nodeNames[std::size_t(d.pick)], {}});
-        }
-        for (; nextEvent < m_log.events.size() && m_log.events[nextEvent].afterDecision <= i;
-             ++nextEvent) {
-            const JobEvent &e = m_log.events[nextEvent];
-            if (e.what.find("rolled back") == std::string::npos)
-                continue;
-            if (auto it = index.find(e.jobId); it != index.end())
-                p.jobs[it->second].tasks.clear();
-        }
-    }
-    return p;
+    m_replay->seek(cursor);
+    return m_replay->placement();
 }
 
 std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) const

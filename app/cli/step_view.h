@@ -10,7 +10,10 @@
 #include "model/scenario.h"
 #include "net/topology.h"
 #include "sched/decision_log.h"
-#include "sched/placement.h"
+#include "model/placement.h"
+#include "runs/decision_replay.h"
+
+#include <memory>
 
 #include <string>
 #include <vector>
@@ -31,10 +34,13 @@ class StepView
 public:
     /// `scenario` and `topology` must outlive the view.
     StepView(const Scenario &scenario, const Topology &topology, DecisionLog log);
+    StepView(const StepView &) = delete; // the replay refers to the log it holds
+    StepView &operator=(const StepView &) = delete;
 
     int decisionCount() const { return int(m_log.decisions.size()); }
     const DecisionLog &log() const { return m_log; }
-    /// The placement after decision `cursor` (its picks, minus jobs rolled back by then).
+    /// The placement after decision `cursor` (its picks, minus jobs rolled back by then), as
+    /// the decision replay every stepper uses gives it.
     Placement placementUpTo(int cursor) const;
     /// The lines of the screen for decision `cursor` (0-based), each at most screen.width
     /// visible characters (ANSI escapes do not count).
@@ -44,6 +50,7 @@ private:
     const Scenario &m_scenario;
     const Topology &m_topology;
     DecisionLog m_log;
+    std::unique_ptr<DecisionReplay> m_replay; ///< moved only by placementUpTo
 };
 
 /// Keys of the stepper.

@@ -26,6 +26,18 @@ ordered_json opt(const std::optional<double> &v)
     return v ? finiteOrNull(*v) : ordered_json();
 }
 
+ordered_json placedTasksJson(const JobPlacement &p)
+{
+    ordered_json placed = ordered_json::array();
+    for (const TaskAssignment &a : p.tasks)
+        placed.push_back({{"role", toString(a.role)},
+                          {"index", a.indexInRole},
+                          {"group", a.group},
+                          {"node", a.node},
+                          {"gpus", a.gpuIndices}});
+    return placed;
+}
+
 ordered_json pairsJson(const std::map<std::pair<int, int>, double> &m, const Cluster &cluster,
                        std::optional<int> bucket = std::nullopt)
 {
@@ -79,6 +91,10 @@ ordered_json runSummaryJson(const RunResult &run)
     s["gpu_hour_cost"] = finiteOrNull(run.gpuHourCost);
     s["tardiness_s"] = finiteOrNull(run.totalTardinessSeconds());
     s["tardiness_cost"] = finiteOrNull(run.tardinessCost);
+    s["total_cost"] = finiteOrNull(run.totalCost());
+    s["violations"] = run.violations();
+    s["reconfigurations"] = run.reconfigurations;
+    s["multi_node_placements"] = run.multiNodePlacements;
     s["gpu_utilisation"] = finiteOrNull(capacity > 0 ? busy / capacity : 0.0);
     s["node_failures"] = run.failures;
     s["events"] = run.events;
@@ -123,16 +139,29 @@ ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topol
             tasks.push_back(std::string(toString(a.role)) + "-" + std::to_string(a.indexInRole) +
                             "@" + a.node);
         o["tasks"] = tasks;
-        ordered_json placed = ordered_json::array();
-        for (const TaskAssignment &a : r.placement.tasks)
-            placed.push_back({{"role", toString(a.role)},
-                              {"index", a.indexInRole},
-                              {"group", a.group},
-                              {"node", a.node},
-                              {"gpus", a.gpuIndices}});
         o["placement"] = {{"start_s", finiteOrNull(r.placement.startSeconds)},
                           {"pending_tasks", r.placement.pendingTasks},
-                          {"tasks", placed}};
+                          {"tasks", placedTasksJson(r.placement)}};
+        o["reconfigurations"] = r.reconfigurations;
+        o["violated"] = r.violated;
+        ordered_json segments = ordered_json::array();
+        for (const JobSegment &seg : r.segments) {
+            ordered_json so;
+            so["start_s"] = finiteOrNull(seg.startSeconds);
+            so["end_s"] = opt(seg.endSeconds);
+            if (seg.config)
+                so["config"] = {{"gpu_type", seg.config->gpuType},
+                                {"gpus", seg.config->gpus},
+                                {"fraction", jsonNumber(seg.config->fraction)}};
+            so["iterations"] = finiteOrNull(seg.iterations);
+            // The last attempt's placement is the job's own: not written twice.
+            if (!(seg.placement == r.placement))
+                so["placement"] = {{"start_s", finiteOrNull(seg.placement.startSeconds)},
+                                   {"pending_tasks", seg.placement.pendingTasks},
+                                   {"tasks", placedTasksJson(seg.placement)}};
+            segments.push_back(std::move(so));
+        }
+        o["segments"] = segments;
         jobs.push_back(std::move(o));
     }
     j["jobs"] = jobs;
@@ -186,7 +215,7 @@ ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topol
     ordered_json events = ordered_json::array();
     for (const SimLogEntry &e : run.log)
         events.push_back({{"t", finiteOrNull(e.time)},
-                          {"kind", e.kind},
+                          {"kind", toString(e.kind)},
                           {"job", e.job.empty() ? ordered_json() : ordered_json(e.job)},
                           {"detail", e.detail}});
     j["events"] = events;
@@ -256,6 +285,28 @@ struct RunReader
         auto *v = at(o, where, key, &nlohmann::json::is_array, "an array");
         return v ? *v : empty;
     }
+    /// {start_s, pending_tasks, tasks: [{role, index, group, node, gpus}]} into `out`.
+    void placement(const nlohmann::json &p, const std::string &where, JobPlacement &out)
+    {
+        out.startSeconds = number(p, where, "start_s");
+        out.pendingTasks = int(integer(p, where, "pending_tasks"));
+        const nlohmann::json &tasks = array(p, where, "tasks");
+        for (std::size_t t = 0; t < tasks.size(); ++t) {
+            const std::string tw = where + "/tasks/" + std::to_string(t);
+            TaskAssignment a;
+            const std::string role = text(tasks[t], tw, "role");
+            if (auto parsed = taskRoleFromString(role))
+                a.role = *parsed;
+            else
+                problems.push_back({tw + "/role", "unknown role \"" + role + "\""});
+            a.indexInRole = int(integer(tasks[t], tw, "index"));
+            a.group = int(integer(tasks[t], tw, "group"));
+            a.node = text(tasks[t], tw, "node");
+            for (const auto &g : array(tasks[t], tw, "gpus"))
+                a.gpuIndices.push_back(g.is_number_integer() ? g.get<int>() : -1);
+            out.tasks.push_back(std::move(a));
+        }
+    }
 };
 
 } // namespace
@@ -301,11 +352,16 @@ Result<RunResult> runFromJson(const nlohmann::json &j, const Cluster &cluster)
         run.failures = int(r.integer(*s, "/summary", "node_failures"));
         run.events = r.integer(*s, "/summary", "events");
         run.networkSolves = r.integer(*s, "/summary", "network_solves");
+        if (s->contains("reconfigurations"))
+            run.reconfigurations = int(r.integer(*s, "/summary", "reconfigurations"));
+        if (s->contains("multi_node_placements"))
+            run.multiNodePlacements = int(r.integer(*s, "/summary", "multi_node_placements"));
         const std::string model = r.text(*s, "/summary", "cost_model");
-        if (model == toString(CostModel::GpuHours))
-            run.costModel = CostModel::GpuHours;
-        else if (model != toString(CostModel::Energy))
-            r.problems.push_back({"/summary/cost_model", "expected energy or gpu-hours"});
+        if (auto m = costModelFromString(model))
+            run.costModel = *m;
+        else
+            r.problems.push_back(
+                {"/summary/cost_model", "expected energy, gpu-hours or catalogue"});
     }
 
     const nlohmann::json &jobs = r.array(j, "", "jobs");
@@ -328,26 +384,51 @@ Result<RunResult> runFromJson(const nlohmann::json &j, const Cluster &cluster)
         jr.cost = r.number(o, w, "cost");
         jr.gpus = int(r.integer(o, w, "gpus"));
         jr.placement.jobId = jr.id;
-        if (auto *p = r.at(o, w, "placement", &nlohmann::json::is_object, "an object")) {
-            const std::string pw = w + "/placement";
-            jr.placement.startSeconds = r.number(*p, pw, "start_s");
-            jr.placement.pendingTasks = int(r.integer(*p, pw, "pending_tasks"));
-            const nlohmann::json &tasks = r.array(*p, pw, "tasks");
-            for (std::size_t t = 0; t < tasks.size(); ++t) {
-                const std::string tw = pw + "/tasks/" + std::to_string(t);
-                TaskAssignment a;
-                const std::string role = r.text(tasks[t], tw, "role");
-                if (auto parsed = taskRoleFromString(role))
-                    a.role = *parsed;
-                else
-                    r.problems.push_back({tw + "/role", "unknown role \"" + role + "\""});
-                a.indexInRole = int(r.integer(tasks[t], tw, "index"));
-                a.group = int(r.integer(tasks[t], tw, "group"));
-                a.node = r.text(tasks[t], tw, "node");
-                for (const auto &g : r.array(tasks[t], tw, "gpus"))
-                    a.gpuIndices.push_back(g.is_number_integer() ? g.get<int>() : -1);
-                jr.placement.tasks.push_back(std::move(a));
+        if (auto *p = r.at(o, w, "placement", &nlohmann::json::is_object, "an object"))
+            r.placement(*p, w + "/placement", jr.placement);
+        if (o.is_object() && o.contains("reconfigurations"))
+            jr.reconfigurations = int(r.integer(o, w, "reconfigurations"));
+        if (o.is_object() && o.contains("violated")) {
+            if (o["violated"].is_boolean())
+                jr.violated = o["violated"].get<bool>();
+            else
+                r.problems.push_back({w + "/violated", "expected true or false"});
+        } else if (auto late = jr.tardinessSeconds()) {
+            jr.violated = *late > 1e-6; // files written before the field
+        }
+        if (o.is_object() && o.contains("segments")) {
+            const nlohmann::json &segments = r.array(o, w, "segments");
+            for (std::size_t k = 0; k < segments.size(); ++k) {
+                const std::string sw = w + "/segments/" + std::to_string(k);
+                JobSegment seg;
+                seg.startSeconds = r.number(segments[k], sw, "start_s");
+                seg.endSeconds = r.optional(segments[k], sw, "end_s");
+                if (segments[k].is_object() && segments[k].contains("config")) {
+                    const std::string cw = sw + "/config";
+                    if (auto *c = r.at(segments[k], sw, "config", &nlohmann::json::is_object,
+                                       "an object")) {
+                        StsConfig config;
+                        config.gpuType = r.text(*c, cw, "gpu_type");
+                        config.gpus = int(r.integer(*c, cw, "gpus"));
+                        config.fraction = r.number(*c, cw, "fraction");
+                        seg.config = std::move(config);
+                    }
+                }
+                seg.iterations = r.number(segments[k], sw, "iterations");
+                if (segments[k].is_object() && segments[k].contains("placement")) {
+                    seg.placement.jobId = jr.id;
+                    if (auto *p = r.at(segments[k], sw, "placement",
+                                       &nlohmann::json::is_object, "an object"))
+                        r.placement(*p, sw + "/placement", seg.placement);
+                } else {
+                    seg.placement = jr.placement;
+                }
+                jr.segments.push_back(std::move(seg));
             }
+        } else if (jr.startSeconds) {
+            // Files written before segments: the last attempt.
+            jr.segments.push_back(
+                {*jr.startSeconds, jr.finishSeconds, std::nullopt, 0, jr.placement});
         }
         run.jobs.push_back(std::move(jr));
     }
@@ -408,7 +489,11 @@ Result<RunResult> runFromJson(const nlohmann::json &j, const Cluster &cluster)
         const std::string w = "/events/" + std::to_string(i);
         SimLogEntry e;
         e.time = r.number(events[i], w, "t");
-        e.kind = r.text(events[i], w, "kind");
+        const std::string kind = r.text(events[i], w, "kind");
+        if (auto k = runEventKindFromString(kind))
+            e.kind = *k;
+        else if (!kind.empty())
+            r.problems.push_back({w + "/kind", "unknown event kind \"" + kind + "\""});
         if (events[i].is_object() && events[i].contains("job") && !events[i]["job"].is_null())
             e.job = r.text(events[i], w, "job");
         e.detail = r.text(events[i], w, "detail");

@@ -4,18 +4,25 @@
 //
 //   {"format": "clusterbench-run", "version": 1, "scenario", "policy", "seed",
 //    "summary": {makespan_s, mean_jct_s, cross_node_bytes, total_bytes, energy_kwh, cost,
-//                cost_model, energy_cost, gpu_hour_cost, tardiness_s, tardiness_cost, ...},
+//                cost_model (energy, gpu-hours, catalogue), energy_cost, gpu_hour_cost,
+//                tardiness_s, tardiness_cost, total_cost (cost + tardiness_cost), violations,
+//                reconfigurations, multi_node_placements, ...},
 //    "total_gpus",
 //    "jobs": [{id, submit_s, start_s, finish_s, queue_delay_s, jct_s, isolated_s, slowdown,
 //              tardiness_s, attempts, iteration_s, total_bytes, cross_node_bytes,
 //              energy_kwh, cost, gpus, tasks: ["worker-0@node", ...],
-//              placement: {start_s, pending_tasks, tasks: [{role, index, group, node, gpus}]}}],
+//              placement: {start_s, pending_tasks, tasks: [{role, index, group, node, gpus}]},
+//              reconfigurations, violated,
+//              segments: [{start_s, end_s, config?: {gpu_type, gpus, fraction}, iterations,
+//                          placement?}]}],
+//              (a segment's placement is written only when it differs from the job's)
 //    "series": {bucket_s, gpu_utilisation: [...], gpu_busy_s: [...],
 //               links: [{link, capacity_gbps, bytes, utilisation: [...]}], (links that carried bytes)
 //               link_buckets, link_bytes: [{bucket, link, bytes}],
 //               pair_buckets, node_pairs: [{bucket, from, to, bytes}]},
 //    "node_pairs": [{from, to, bytes}],                                 (cumulative)
-//    "events": [{t, kind, job, detail}]}
+//    "events": [{t, kind, job, detail}]}    kind: arrival, start, reconfigure, preempt, finish,
+//                                            kill, requeue, node-down, node-up, hook
 // Times are seconds; unfinished jobs have null finish, JCT, slowdown and tardiness.
 
 #include "model/cluster.h"

@@ -1,10 +1,15 @@
 #include "io/sts_data.h"
 
+#include "io/sts_builtin.h"
+#include "io/sts_tables.h"
+
 #include "io/file_io.h"
 #include "io/import/csv_table.h"
 #include "util/text.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <functional>
 
 namespace cb {
 
@@ -187,24 +192,39 @@ Result<StsEnergyCost> parseStsEnergyCost(const std::string &text, const std::str
     return cost;
 }
 
-Result<StsAuthorsData> loadStsAuthorsData(const std::string &dir)
+namespace {
+
+/// Reads the data from `read(name)`, which gives (path for messages, text) or nothing when
+/// the source has no such file.
+using StsFileSource =
+    std::function<std::optional<Result<std::pair<std::string, std::string>>>(const char *)>;
+
+Result<StsAuthorsData> loadStsData(const StsFileSource &source, std::string where)
 {
     Problems p;
-    auto read = [&](const char *name) -> std::pair<std::string, std::string> {
-        const std::string path = dir + "/" + name;
-        auto text = readTextFile(path);
-        if (!text) {
-            for (const Problem &problem : text.problems())
-                p.push_back(problem);
-            return {path, {}};
+    auto read = [&](const char *name, bool required) -> std::pair<std::string, std::string> {
+        auto got = source(name);
+        if (!got) {
+            if (required)
+                p.push_back({where + "/" + name,
+                             "cannot open: no such file (one of the STS authors' data files)"});
+            return {};
         }
-        return {path, text.value()};
+        if (!*got) {
+            for (const Problem &problem : got->problems())
+                p.push_back(problem);
+            return {};
+        }
+        return got->value();
     };
     StsAuthorsData data;
-    const auto templates = read("data_2d10d_filtered.csv");
-    const auto distributions = read("distributions.csv");
-    const auto prices = read("GPU-cost.csv");
-    const auto energy = read("GPU-cost_server_4-2.csv");
+    data.source = where;
+    const auto templates = read("data_2d10d_filtered.csv", true);
+    const auto distributions = read("distributions.csv", true);
+    const auto prices = read("GPU-cost.csv", true);
+    const auto energy = read("GPU-cost_server_4-2.csv", true);
+    const auto server = read("GPU-cost_server.csv", false);
+    const auto fractions = read("fractions.csv", false);
     if (!p.empty())
         return p;
     auto collect = [&](const auto &result, auto &into) {
@@ -218,9 +238,57 @@ Result<StsAuthorsData> loadStsAuthorsData(const std::string &dir)
             data.distributions);
     collect(parseStsGpuPrices(prices.second, prices.first), data.prices);
     collect(parseStsEnergyCost(energy.second, energy.first), data.energy);
+    if (!server.first.empty()) {
+        PriceCatalogue c;
+        collect(parseCloudPriceCsv(server.second, server.first), c);
+        data.serverPrices = std::move(c);
+    }
+    if (!fractions.first.empty()) {
+        SharingSlices slices;
+        collect(parseSharingSlicesCsv(fractions.second, fractions.first), slices);
+        data.slices = std::move(slices);
+    }
     if (!p.empty())
         return p;
     return data;
+}
+
+} // namespace
+
+std::string StsAuthorsData::cloudPricesFile() const
+{
+    return source + (serverPrices ? "/GPU-cost_server.csv" : "/GPU-cost.csv");
+}
+
+Result<StsAuthorsData> loadStsAuthorsData(const std::string &dir)
+{
+    return loadStsData(
+        [&dir](const char *name) -> std::optional<Result<std::pair<std::string, std::string>>> {
+            const std::string path = dir + "/" + name;
+            std::error_code ec;
+            if (!std::filesystem::exists(path, ec))
+                return std::nullopt;
+            auto text = readTextFile(path);
+            if (!text)
+                return Result<std::pair<std::string, std::string>>(text.problems());
+            return Result<std::pair<std::string, std::string>>(
+                std::pair{path, std::move(text.value())});
+        },
+        dir);
+}
+
+Result<StsAuthorsData> builtinStsAuthorsData()
+{
+    const std::string where = "built-in (ai-sprint-eu-project/GPUScheduler@0f0ccf6, build/data)";
+    return loadStsData(
+        [&where](const char *name) -> std::optional<Result<std::pair<std::string, std::string>>> {
+            for (const auto &[file, text] : stsBuiltinFiles())
+                if (file == name)
+                    return Result<std::pair<std::string, std::string>>(
+                        std::pair{where + "/" + name, std::string(text)});
+            return std::nullopt;
+        },
+        where);
 }
 
 double stsPricePerGpu(const std::vector<StsGpuPrice> &prices, const std::string &gpuType)

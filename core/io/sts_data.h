@@ -4,10 +4,13 @@
 // prices and energy costs. Every problem names the file and line and what was expected.
 
 #include "model/job.h"
+#include "stochastic/price_catalogue.h"
+#include "stochastic/sharing_slices.h"
 #include "util/result.h"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,13 +48,22 @@ struct StsEnergyCost
     double pue = 1;
 };
 
-/// Everything the data-centre setup needs, read from one folder.
+/// Everything the data-centre setup needs, read from one folder or built into the program.
 struct StsAuthorsData
 {
     std::vector<StsJobTemplate> templates;
     std::map<std::string, std::vector<double>> distributions;
     std::vector<StsGpuPrice> prices;
     StsEnergyCost energy;
+    /// GPU-cost_server.csv (every count 1..8 per GPU type), when the source has it.
+    std::optional<PriceCatalogue> serverPrices;
+    /// fractions.csv (GPU-sharing slices), when the source has it.
+    std::optional<SharingSlices> slices;
+    /// Where the files came from: a folder's path, or "built-in (...)".
+    std::string source;
+    /// The file the cloud prices come from, for reports: source/GPU-cost_server.csv or
+    /// source/GPU-cost.csv.
+    std::string cloudPricesFile() const;
 };
 
 /// data_2d10d_filtered.csv: columns Application, Images, Epochs, Batchsize, Jobs, GpuType,
@@ -68,8 +80,12 @@ Result<std::vector<StsGpuPrice>> parseStsGpuPrices(const std::string &text,
 /// GPU-cost_server_4-2.csv: the EnergyCost[...] and PUE columns.
 Result<StsEnergyCost> parseStsEnergyCost(const std::string &text, const std::string &file);
 
-/// Reads the four files above from `dir`; problems name each file by its path.
+/// Reads the four files above from `dir`, and GPU-cost_server.csv and fractions.csv when they
+/// are there; problems name each file by its path.
 Result<StsAuthorsData> loadStsAuthorsData(const std::string &dir);
+/// The same files as built into the program (resources/data/sts): always there, so STS runs
+/// need no data folder. Problems would name the built-in file (they are checked by a test).
+Result<StsAuthorsData> builtinStsAuthorsData();
 
 /// Per-GPU hourly price of a GPU type: the cost per GPU of its smallest VM (0 if absent).
 double stsPricePerGpu(const std::vector<StsGpuPrice> &prices, const std::string &gpuType);

@@ -15,8 +15,7 @@ struct DecisionReplay::Contribution
     std::vector<std::pair<int, double>> links;
 };
 
-DecisionReplay::DecisionReplay(const cb::Scenario &scenario, const cb::DecisionLog &log,
-                               const cb::Placement &placement)
+DecisionReplay::DecisionReplay(const cb::Scenario &scenario, const cb::DecisionLog &log)
     : m_scenario(scenario)
     , m_log(log)
     , m_topology(std::make_unique<cb::Topology>(scenario.cluster))
@@ -36,7 +35,6 @@ DecisionReplay::DecisionReplay(const cb::Scenario &scenario, const cb::DecisionL
     m_matrix.assign(std::size_t(m_nodes) * std::size_t(m_nodes), 0.0);
     m_linkBytes.assign(std::size_t(m_topology->directedLinkCount()), 0.0);
 
-    std::vector<int> placedPicks(jobs, 0);
     for (const Decision &d : log.decisions) {
         auto it = jobIndex.find(d.jobId);
         const int j = it == jobIndex.end() ? -1 : it->second;
@@ -50,7 +48,6 @@ DecisionReplay::DecisionReplay(const cb::Scenario &scenario, const cb::DecisionL
                 else
                     micro = std::int64_t(g.gpus) * 1'000'000;
             }
-            ++placedPicks[std::size_t(j)];
             if (m_jobFirst[std::size_t(j)] < 0)
                 m_jobFirst[std::size_t(j)] = d.index;
             m_jobLast[std::size_t(j)] = d.index;
@@ -62,13 +59,14 @@ DecisionReplay::DecisionReplay(const cb::Scenario &scenario, const cb::DecisionL
         m_decisionJob.push_back(j >= 0 && (d.pick < 0 || d.pick < m_nodes) ? j : -1);
         m_decisionGpuMicro.push_back(micro);
     }
-    // Gang rollback: placed decisions, but the job is not (or not completely) in the outcome.
-    for (std::size_t j = 0; j < jobs; ++j) {
-        if (placedPicks[j] == 0)
+    // Gang rollback: the job's tasks bound so far are unbound after the event's decision.
+    for (const JobEvent &e : log.events) {
+        if (e.kind != JobEvent::Kind::RolledBack)
             continue;
-        const JobPlacement *jp = placement.job(scenario.jobs[j].id);
-        if (!jp || int(jp->tasks.size()) < placedPicks[j])
-            m_jobRollback[j] = m_jobLast[j];
+        auto it = jobIndex.find(e.jobId);
+        if (it != jobIndex.end())
+            m_jobRollback[std::size_t(it->second)] =
+                std::min(m_jobRollback[std::size_t(it->second)], std::max(e.afterDecision, 0));
     }
 }
 
@@ -246,6 +244,29 @@ void DecisionReplay::seek(int cursor)
     std::sort(m_changedNodes.begin(), m_changedNodes.end());
     m_changedNodes.erase(std::unique(m_changedNodes.begin(), m_changedNodes.end()),
                          m_changedNodes.end());
+}
+
+Placement DecisionReplay::placement() const
+{
+    std::vector<int> jobs;
+    for (std::size_t j = 0; j < m_jobBound.size(); ++j)
+        if (!m_jobBound[j].empty())
+            jobs.push_back(int(j));
+    std::sort(jobs.begin(), jobs.end(), [this](int a, int b) {
+        return m_jobFirst[std::size_t(a)] < m_jobFirst[std::size_t(b)];
+    });
+    Placement out;
+    for (int j : jobs) {
+        JobPlacement jp;
+        jp.jobId = m_scenario.jobs[std::size_t(j)].id;
+        for (int i : m_jobBound[std::size_t(j)]) {
+            const Decision &d = m_log.decisions[std::size_t(i)];
+            jp.tasks.push_back({d.role, d.group, d.indexInRole,
+                                m_scenario.cluster.nodes[std::size_t(d.pick)].id, {}});
+        }
+        out.jobs.push_back(std::move(jp));
+    }
+    return out;
 }
 
 } // namespace cb

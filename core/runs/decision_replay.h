@@ -2,7 +2,8 @@
 // Replays a run's decision log to any cursor: which tasks are bound, GPUs allocated per node,
 // and the per-iteration traffic (node x node bytes, bytes per directed link) of the tasks
 // placed so far. Cursor c (-1 .. decisions - 1) means decisions 0..c are made, including
-// the job events logged after them (a gang rollback unbinds the job's tasks).
+// the job events logged after them (a gang rollback, JobEvent::Kind::RolledBack, unbinds the
+// job's tasks). Both steppers, the window's and the terminal's, replay with it.
 //
 // Moving the cursor touches only the jobs whose decisions lie between the old and the new
 // cursor. A job's state is a function of the cursor alone and every matrix cell or link is
@@ -13,7 +14,7 @@
 #include "model/scenario.h"
 #include "net/topology.h"
 #include "sched/decision_log.h"
-#include "sched/placement.h"
+#include "model/placement.h"
 
 #include <cstdint>
 #include <map>
@@ -27,11 +28,8 @@ namespace cb {
 class DecisionReplay
 {
 public:
-    /// `scenario` and `log` must outlive the replay; `placement` is the outcome of the log
-    /// (a job with placed decisions that is missing from it was rolled back after its last
-    /// decision). Starts at cursor -1 (nothing placed).
-    DecisionReplay(const cb::Scenario &scenario, const cb::DecisionLog &log,
-                   const cb::Placement &placement);
+    /// `scenario` and `log` must outlive the replay. Starts at cursor -1 (nothing placed).
+    DecisionReplay(const cb::Scenario &scenario, const cb::DecisionLog &log);
     ~DecisionReplay();
     DecisionReplay(const DecisionReplay &) = delete;
     DecisionReplay &operator=(const DecisionReplay &) = delete;
@@ -60,6 +58,9 @@ public:
     const std::vector<int> &changedNodes() const { return m_changedNodes; }
     /// Jobs with at least one task bound at the cursor.
     int jobsWithTasks() const;
+    /// The tasks bound at the cursor: jobs in the order of their first decision, tasks in
+    /// decision order (GPU indices are not logged and stay empty).
+    cb::Placement placement() const;
     const cb::Topology &topology() const { return *m_topology; }
 
 private:

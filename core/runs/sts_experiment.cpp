@@ -7,6 +7,7 @@
 #include "stochastic/first_principle_scheduler.h"
 #include "stochastic/greedy_scheduler.h"
 #include "stochastic/sts_policy.h"
+#include "sim/simulator.h"
 
 #include <algorithm>
 #include <cmath>
@@ -177,46 +178,29 @@ GpuPool stsPoolFromScenario(const Scenario &s)
 
 namespace {
 
-StsStat stat(const std::vector<double> &v)
-{
-    StsStat s;
-    if (v.empty())
-        return s;
-    for (double x : v)
-        s.mean += x;
-    s.mean /= double(v.size());
-    if (v.size() > 1) {
-        double ss = 0;
-        for (double x : v)
-            ss += (x - s.mean) * (x - s.mean);
-        s.std = std::sqrt(ss / double(v.size() - 1));
-    }
-    return s;
-}
-
 } // namespace
 
 namespace {
 
-StsMethodSummary summarise(const std::string &name, const std::vector<StsRunResult> &runs)
+StsMethodSummary summarise(const std::string &name, const std::vector<RunResult> &runs)
 {
     std::vector<double> total, energy, tardiness, violations, cross, splits;
-    for (const StsRunResult &r : runs) {
-        total.push_back(r.totalCost);
-        energy.push_back(r.energyCost);
+    for (const RunResult &r : runs) {
+        total.push_back(r.totalCost());
+        energy.push_back(r.cost);
         tardiness.push_back(r.tardinessCost);
-        violations.push_back(r.violations);
-        cross.push_back(r.crossNodeBytes);
+        violations.push_back(r.violations());
+        cross.push_back(r.crossNodeBytes());
         splits.push_back(r.multiNodePlacements);
     }
     StsMethodSummary s;
     s.name = name;
-    s.totalCost = stat(total);
-    s.energyCost = stat(energy);
-    s.tardinessCost = stat(tardiness);
-    s.violations = stat(violations);
-    s.crossNodeBytes = stat(cross);
-    s.multiNodePlacements = stat(splits);
+    s.totalCost = meanAndStd(total);
+    s.energyCost = meanAndStd(energy);
+    s.tardinessCost = meanAndStd(tardiness);
+    s.violations = meanAndStd(violations);
+    s.crossNodeBytes = meanAndStd(cross);
+    s.multiNodePlacements = meanAndStd(splits);
     s.totalPerSeed = total;
     s.energyPerSeed = energy;
     return s;
@@ -254,8 +238,8 @@ Result<StsExperimentReport> runStsExperiment(const StsAuthorsData &data,
     StsExperimentReport report;
     report.params = params;
     report.params.progress = nullptr; // may refer to the caller's stack
-    std::vector<std::vector<StsRunResult>> runs(params.methods.size());
-    std::vector<StsRunResult> stsNoSharing;
+    std::vector<std::vector<RunResult>> runs(params.methods.size());
+    std::vector<RunResult> stsNoSharing;
     const bool stsRuns =
         std::find(params.methods.begin(), params.methods.end(), "STS") != params.methods.end();
 
@@ -288,11 +272,12 @@ Result<StsExperimentReport> runStsExperiment(const StsAuthorsData &data,
         report.jobsPerSeed = int(jobs->size());
         GpuPool pool = stsPoolFromScenario(scenario);
         pool.setSplit(params.multiNode ? StsSplit::BestFit : StsSplit::None);
-        const StsSimulator sim(jobs.value(), pool, prices);
         for (std::size_t m = 0; m < params.methods.size(); ++m) {
-            auto scheduler = makeStsScheduler(params.methods[m], params.randomIterations,
-                                              params.saturationGuard);
-            auto run = sim.run(*scheduler, seed);
+            auto run = simulateStochastic(
+                scenario, jobs.value(), pool, prices,
+                makeStsScheduler(params.methods[m], params.randomIterations,
+                                 params.saturationGuard),
+                seed, nullptr, false);
             if (!run)
                 return run.problems();
             runs[m].push_back(std::move(run.value()));
@@ -302,9 +287,9 @@ Result<StsExperimentReport> runStsExperiment(const StsAuthorsData &data,
             auto plain = stsJobsFromScenario(scenario, data, nullptr, seed);
             if (!plain)
                 return plain.problems();
-            const StsSimulator noSharing(plain.value(), pool, prices);
-            StsPolicy sts(false, params.saturationGuard);
-            auto run = noSharing.run(sts, seed);
+            auto run = simulateStochastic(
+                scenario, std::move(plain.value()), pool, prices,
+                std::make_shared<StsPolicy>(false, params.saturationGuard), seed, nullptr, false);
             if (!run)
                 return run.problems();
             stsNoSharing.push_back(std::move(run.value()));
@@ -332,9 +317,8 @@ Result<StsExperimentReport> runStsExperiment(const StsAuthorsData &data,
                 report.sharingSaving = 1.0 - sts->energyCost.mean / without;
             for (std::size_t k = 0; k < stsNoSharing.size(); ++k)
                 report.sharingSavingPerSeed.push_back(
-                    stsNoSharing[k].energyCost > 0
-                        ? 1.0 - sts->energyPerSeed[k] / stsNoSharing[k].energyCost
-                        : 0.0);
+                    stsNoSharing[k].cost > 0 ? 1.0 - sts->energyPerSeed[k] / stsNoSharing[k].cost
+                                             : 0.0);
         }
         if (const StsMethodSummary *net = find("STS-net")) {
             if (sts->crossNodeBytes.mean > 0)
@@ -498,37 +482,34 @@ std::string StsExperimentReport::toText() const
     return s.str();
 }
 
-Result<PriceCatalogue> stsCloudPrices(const std::string &dataDir, const StsAuthorsData &data,
-                                      const Scenario &scenario)
+StsPrices stsCloudPrices(const StsAuthorsData &data, const Scenario &scenario)
 {
-    PriceCatalogue c;
-    const std::string server = (std::filesystem::path(dataDir) / "GPU-cost_server.csv").string();
-    if (!dataDir.empty() && std::filesystem::exists(server)) {
-        auto text = readTextFile(server);
-        if (!text)
-            return text.problems();
-        auto parsed = parseCloudPriceCsv(text.value(), server);
-        if (!parsed)
-            return parsed.problems();
-        c = std::move(parsed.value());
+    StsPrices out;
+    if (data.serverPrices) {
+        out.catalogue = *data.serverPrices;
     } else {
         for (const StsGpuPrice &p : data.prices)
-            c.set(p.gpuType, p.gpus, p.costPerHour);
+            out.catalogue.set(p.gpuType, p.gpus, p.costPerHour);
     }
+    out.from = data.cloudPricesFile();
     for (const GpuType &g : scenario.cluster.gpuTypes)
-        if (!c.has(g.name))
-            return PriceCatalogue::cloudFromScenario(scenario);
-    return c;
+        if (!out.catalogue.has(g.name)) {
+            out.catalogue = PriceCatalogue::cloudFromScenario(scenario);
+            out.from = "the scenario's GPU list prices";
+            break;
+        }
+    return out;
 }
 
-Result<StsRunResult> runStsOnScenario(const Scenario &scenario, const StsAuthorsData &data,
-                                      const PriceCatalogue &prices, const std::string &method,
-                                      std::uint64_t seed, StsDecisionLog *log, bool multiNode,
-                                      bool saturationGuard, int randomIterations)
+Result<RunResult> runStsOnScenario(const Scenario &scenario, const StsAuthorsData &data,
+                                   const PriceCatalogue &prices, const std::string &method,
+                                   std::uint64_t seed, StsDecisionLog *log, bool multiNode,
+                                   bool saturationGuard, int randomIterations)
 {
-    auto scheduler = makeStsScheduler(method, randomIterations, saturationGuard);
+    std::shared_ptr<StsScheduler> scheduler =
+        makeStsScheduler(method, randomIterations, saturationGuard);
     if (!scheduler)
-        return Result<StsRunResult>::failure(
+        return Result<RunResult>::failure(
             "method", "unknown STS method \"" + method + "\" (expected STS, STS-net, FIFO, EDF, "
                       "PS, G, RG or LS)");
     auto jobs = stsJobsFromScenario(scenario, data, nullptr, seed);
@@ -536,8 +517,8 @@ Result<StsRunResult> runStsOnScenario(const Scenario &scenario, const StsAuthors
         return jobs.problems();
     GpuPool pool = stsPoolFromScenario(scenario);
     pool.setSplit(multiNode ? StsSplit::BestFit : StsSplit::None);
-    const StsSimulator sim(std::move(jobs.value()), std::move(pool), prices);
-    return sim.run(*scheduler, seed, log);
+    return simulateStochastic(scenario, std::move(jobs.value()), std::move(pool), prices,
+                              std::move(scheduler), seed, log);
 }
 
 } // namespace cb

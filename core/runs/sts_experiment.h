@@ -12,8 +12,9 @@
 #include "stochastic/sharing_slices.h"
 #include "stochastic/sts_job.h"
 #include "stochastic/sts_scheduler.h"
-#include "stochastic/sts_simulator.h"
+#include "sim/run_result.h"
 #include "util/result.h"
+#include "util/stats.h"
 
 #include <nlohmann/json.hpp>
 
@@ -52,11 +53,7 @@ struct StsExperimentParams
     std::function<void(int, int)> progress;
 };
 
-struct StsStat
-{
-    double mean = 0;
-    double std = 0; ///< sample standard deviation (0 for one seed)
-};
+using StsStat = MeanStd;
 
 struct StsMethodSummary
 {
@@ -110,22 +107,28 @@ GpuPool stsPoolFromScenario(const Scenario &s);
 /// The slices of `slices` re-sized to fraction x memory per GPU of the scenario's types.
 SharingSlices perGpuSlices(const SharingSlices &slices, const Scenario &s);
 
-/// The prices `experiment sts --prices cloud` charges: GPU-cost_server.csv of `dataDir`
-/// (every count 1..8) when the folder has it, else the GPU-cost.csv rows of `data`; when
-/// `scenario` has a GPU type these do not price, the scenario's own list prices instead
-/// (PriceCatalogue::cloudFromScenario). Fails on an unreadable or malformed server file.
-Result<PriceCatalogue> stsCloudPrices(const std::string &dataDir, const StsAuthorsData &data,
-                                      const Scenario &scenario);
+/// The prices of an STS run and where they come from (for reports and the window).
+struct StsPrices
+{
+    PriceCatalogue catalogue;
+    std::string from; ///< a data file ("built-in (...)/GPU-cost_server.csv") or the scenario
+};
+
+/// The prices `experiment sts --prices cloud` charges: the authors' GPU-cost_server.csv
+/// (every count 1..8) when `data` has it, else its GPU-cost.csv rows; when `scenario` has a
+/// GPU type these do not price, the scenario's own list prices instead
+/// (PriceCatalogue::cloudFromScenario).
+StsPrices stsCloudPrices(const StsAuthorsData &data, const Scenario &scenario);
 
 /// One method on one scenario and seed, as `experiment sts --scenario` runs it for the
 /// first seed (no sharing slices): jobs from stsJobsFromScenario, the scenario's GPU pool
 /// (split over nodes with `multiNode`: best fit), the decision log into `log` if given.
 /// Fails on an unknown method name or a job that fits no node.
-Result<StsRunResult> runStsOnScenario(const Scenario &scenario, const StsAuthorsData &data,
-                                      const PriceCatalogue &prices, const std::string &method,
-                                      std::uint64_t seed, StsDecisionLog *log = nullptr,
-                                      bool multiNode = false, bool saturationGuard = true,
-                                      int randomIterations = 1000);
+Result<RunResult> runStsOnScenario(const Scenario &scenario, const StsAuthorsData &data,
+                                   const PriceCatalogue &prices, const std::string &method,
+                                   std::uint64_t seed, StsDecisionLog *log = nullptr,
+                                   bool multiNode = false, bool saturationGuard = true,
+                                   int randomIterations = 1000);
 
 /// Runs the experiment. `prices` charges GPU time (the authors' GPU-cost_server.csv).
 Result<StsExperimentReport> runStsExperiment(const StsAuthorsData &data,

@@ -1,5 +1,7 @@
 #include "runs/sweep_grid.h"
 
+#include "runs/run_service.h"
+
 #include "io/json_reader.h"
 #include "io/scenario_json.h"
 #include "net/topology.h"
@@ -10,6 +12,7 @@
 #include "store/stored_run.h"
 #include "util/result.h"
 #include "util/sha256.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <atomic>
@@ -27,17 +30,10 @@ Result<SweepParam> parseSweepParam(const std::string &text)
         return Result<SweepParam>::failure("--param " + text, "expected KEY=V1,V2,...");
     SweepParam p;
     p.key = text.substr(0, eq);
-    std::string cur;
-    for (char ch : text.substr(eq + 1) + ",") {
-        if (ch == ',') {
-            if (cur.empty())
-                return Result<SweepParam>::failure("--param " + text, "empty value in the list");
-            p.values.push_back(cur);
-            cur.clear();
-        } else {
-            cur += ch;
-        }
-    }
+    p.values = commaList(std::string_view(text).substr(eq + 1), true);
+    for (const std::string &v : p.values)
+        if (v.empty())
+            return Result<SweepParam>::failure("--param " + text, "empty value in the list");
     return p;
 }
 
@@ -121,36 +117,21 @@ Result<RunRecord> runGridPoint(const Scenario &scenario, const std::vector<Polic
     auto policy = pointPolicy(point, userPresets);
     if (!policy)
         return Result<RunRecord>(policy.problems());
-    const Topology topo(scenario.cluster);
-    DecisionLog log;
-    const Placement placement = placeScenario(scenario, topo, policy.value(), point.seed, &log);
-    const TrafficReport traffic = computeTraffic(scenario.jobs, scenario.cluster, topo, placement);
-    RunRecord run;
+    RunRequest request;
+    request.policy = point.policy;
+    request.resolvedPolicy = policy.value();
+    request.seed = point.seed;
+    request.simulate = simulate;
+    auto made = executeRun(scenario, request);
+    if (!made)
+        return Result<RunRecord>(made.problems());
+    RunRecord run = runRecord(made.value(), scenario);
     run.kind = "sweep";
-    run.policy = point.policy;
-    run.seed = point.seed;
     run.parameters = {{"sweep", sweepId},
                       {"grid_index", point.index},
                       {"params", pointParams(point)},
                       {"simulate", simulate},
                       {"policy", policyToJson(policy.value())}};
-    run.metrics = placementMetrics(placement, traffic);
-    run.decisionLog = storedDecisionLog(log);
-    std::optional<RunResult> result;
-    if (simulate) {
-        SimOptions options;
-        options.policy = policy.value();
-        options.seed = point.seed;
-        auto simulated = cb::simulate(scenario, options);
-        if (!simulated)
-            return Result<RunRecord>(simulated.problems());
-        run.metrics["iteration_cross_node_bytes"] = run.metrics["cross_node_bytes"];
-        run.metrics["iteration_total_bytes"] = run.metrics["total_bytes"];
-        for (const auto &[name, value] : simulationMetrics(simulated.value()))
-            run.metrics[name] = value;
-        result = std::move(simulated.value());
-    }
-    run.timeline = storedTimeline(scenario, topo, placement, traffic, result ? &*result : nullptr);
     return run;
 }
 

@@ -7,10 +7,37 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
 namespace cb {
+
+const char *toString(JobEvent::Kind kind)
+{
+    switch (kind) {
+    case JobEvent::Kind::RolledBack:
+        return "rolled-back";
+    case JobEvent::Kind::PartlyPlaced:
+        return "partly-placed";
+    case JobEvent::Kind::NotTried:
+        return "not-tried";
+    }
+    return "?";
+}
+
+namespace {
+
+std::optional<JobEvent::Kind> jobEventKindFromString(const std::string &name)
+{
+    for (JobEvent::Kind k : {JobEvent::Kind::RolledBack, JobEvent::Kind::PartlyPlaced,
+                             JobEvent::Kind::NotTried})
+        if (name == toString(k))
+            return k;
+    return std::nullopt;
+}
+
+} // namespace
 
 using nlohmann::ordered_json;
 
@@ -185,8 +212,10 @@ ordered_json DecisionLog::toJson() const
     }
     j["events"] = ordered_json::array();
     for (const JobEvent &e : events)
-        j["events"].push_back(
-            {{"after_decision", e.afterDecision}, {"job", e.jobId}, {"what", e.what}});
+        j["events"].push_back({{"after_decision", e.afterDecision},
+                               {"job", e.jobId},
+                               {"kind", toString(e.kind)},
+                               {"what", e.what}});
     return j;
 }
 
@@ -516,6 +545,19 @@ Result<DecisionLog> DecisionLog::fromJson(const nlohmann::json &j)
             e.afterDecision = int(r.number((*events)[i], at, "after_decision"));
             e.jobId = r.text((*events)[i], at, "job");
             e.what = r.text((*events)[i], at, "what");
+            if ((*events)[i].is_object() && (*events)[i].contains("kind")) {
+                const std::string kind = r.text((*events)[i], at, "kind");
+                if (auto k = jobEventKindFromString(kind))
+                    e.kind = *k;
+                else
+                    r.problems.push_back({at + "/kind", "expected rolled-back, partly-placed or "
+                                                        "not-tried, found \"" + kind + "\""});
+            } else {
+                // Logs written before the kind: the placer's own words tell it.
+                e.kind = e.what.find("rolled back") != std::string::npos ? JobEvent::Kind::RolledBack
+                         : e.what.find("not tried") != std::string::npos ? JobEvent::Kind::NotTried
+                                                                        : JobEvent::Kind::PartlyPlaced;
+            }
             log.events.push_back(std::move(e));
         }
     }

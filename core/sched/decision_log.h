@@ -99,14 +99,23 @@ struct Decision
     bool operator==(const Decision &) const = default;
 };
 
-/// Something that happened to a whole job (rolled back, skipped, waiting).
+/// Something that happened to a whole job during placement, typed so that replays need
+/// not read the text.
 struct JobEvent
 {
+    enum class Kind {
+        RolledBack,   ///< gang: a task did not fit, the job's placed tasks were unbound
+        PartlyPlaced, ///< gang off: some tasks did not fit, the placed ones stay bound
+        NotTried,     ///< an earlier job waits and backfilling is off
+    };
     int afterDecision = -1;  ///< index of the last decision before it (-1: before any)
     std::string jobId;
-    std::string what;
+    Kind kind = Kind::RolledBack;
+    std::string what;        ///< the explanation shown to the user
     bool operator==(const JobEvent &) const = default;
 };
+/// "rolled-back", "partly-placed", "not-tried".
+const char *toString(JobEvent::Kind kind);
 
 struct DecisionLog
 {
@@ -144,7 +153,8 @@ struct DecisionLog
     /// weight}], "reasons": [text], "decisions": [{index, job, task, group, pick, tied, why,
     /// "scored": [[node, total, raw...]], "filtered": [[node, reason]], "omitted"?:
     /// {"filtered": [[reason, nodes]], "scored", "tied", "min_total", "max_total"}}], "events":
-    /// [{after_decision, job, what}]}; node and reason numbers index "nodes" and "reasons";
+    /// [{after_decision, job, kind, what}]}; node and reason numbers index "nodes" and
+    /// "reasons";
     /// pick is a node name; tied lists node numbers, a run of consecutive ones as [first,
     /// last] ([3, [5, 9]] is 3, 5, 6, 7, 8, 9).
     nlohmann::ordered_json toJson() const;

@@ -882,13 +882,13 @@ struct Placer::Impl
                 state.unbind(n, g.cpus, g.memoryGiB, a.gpuIndices, g.gpuFraction);
             }
             if (log)
-                log->events.push_back({int(decisions) - 1, j.id,
+                log->events.push_back({int(decisions) - 1, j.id, JobEvent::Kind::RolledBack,
                                        "gang: a task did not fit; rolled back " +
                                            std::to_string(out.tasks.size()) +
                                            " placed task(s); the job waits"});
             out.tasks.clear();
         } else if (failed > 0 && log) {
-            log->events.push_back({int(decisions) - 1, j.id,
+            log->events.push_back({int(decisions) - 1, j.id, JobEvent::Kind::PartlyPlaced,
                                    std::to_string(failed) + " task(s) did not fit; " +
                                        std::to_string(out.tasks.size()) +
                                        " stay bound (gang mode off); the job waits"});
@@ -956,7 +956,7 @@ Placement Placer::place(const std::vector<Job> &jobs, DecisionLog *log)
         if (blocked) {
             out.waiting.push_back(job.id);
             if (log)
-                log->events.push_back({int(d->decisions) - 1, job.id,
+                log->events.push_back({int(d->decisions) - 1, job.id, JobEvent::Kind::NotTried,
                                        "not tried: an earlier job waits and backfilling is "
                                        "off"});
             continue;

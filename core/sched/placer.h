@@ -12,7 +12,7 @@
 #include "net/topology.h"
 #include "sched/cluster_state.h"
 #include "sched/decision_log.h"
-#include "sched/placement.h"
+#include "model/placement.h"
 #include "sched/policy.h"
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 #include "sched/traffic.h"
 
+#include "net/job_flows.h"
 #include "util/json_number.h"
-#include "util/rng.h"
 #include "util/text.h"
 
 #include <unordered_map>
@@ -9,16 +9,6 @@
 namespace cb {
 
 using nlohmann::ordered_json;
-
-namespace {
-
-struct Flow
-{
-    int src, dst;
-    double bytes;
-};
-
-} // namespace
 
 std::string directedLinkName(const Cluster &cluster, int directedLink)
 {
@@ -34,11 +24,8 @@ TrafficReport computeTraffic(const std::vector<Job> &jobs, const Cluster &cluste
     std::unordered_map<std::string, const Job *> byId;
     for (const Job &j : jobs)
         byId.emplace(j.id, &j);
-    std::unordered_map<std::string, int> nodeIndex;
-    for (std::size_t i = 0; i < cluster.nodes.size(); ++i)
-        nodeIndex.emplace(cluster.nodes[i].id, int(i));
+    const std::unordered_map<std::string, int> nodeIndex = nodeIndexMap(cluster);
 
-    std::vector<Flow> flows;
     for (const JobPlacement &jp : placement.jobs) {
         auto it = byId.find(jp.jobId);
         if (it == byId.end())
@@ -47,34 +34,7 @@ TrafficReport computeTraffic(const std::vector<Job> &jobs, const Cluster &cluste
         JobTraffic jt;
         jt.jobId = job.id;
         jt.model = job.model.name;
-        std::vector<int> ps, workers;
-        for (const TaskAssignment &a : jp.tasks) {
-            auto n = nodeIndex.find(a.node);
-            if (n == nodeIndex.end())
-                continue;
-            if (a.role == TaskRole::Ps)
-                ps.push_back(n->second);
-            else if (a.role != TaskRole::Evaluator)
-                workers.push_back(n->second);
-        }
-        const double b = double(job.model.parameterBytes);
-        flows.clear();
-        if (job.kind == JobKind::ParameterServer && !ps.empty()) {
-            const double share = b / double(ps.size());
-            for (int w : workers)
-                for (int p : ps) {
-                    flows.push_back({w, p, share});
-                    flows.push_back({p, w, share});
-                }
-        } else if (job.kind == JobKind::AllReduce && workers.size() > 1) {
-            const double w = double(workers.size());
-            const double bytes = 2.0 * (w - 1.0) / w * b;
-            for (std::size_t r = 0; r < workers.size(); ++r)
-                flows.push_back({workers[r], workers[(r + 1) % workers.size()], bytes});
-        }
-        const std::uint64_t jobHash = fnv1a(job.id);
-        for (std::size_t f = 0; f < flows.size(); ++f) {
-            const Flow &flow = flows[f];
+        for (const SimFlow &flow : jobFlows(job, jp, cluster, topology, nodeIndex)) {
             jt.totalBytes += flow.bytes;
             jt.pairBytes[{flow.src, flow.dst}] += flow.bytes;
             if (flow.src == flow.dst) {
@@ -82,10 +42,8 @@ TrafficReport computeTraffic(const std::vector<Job> &jobs, const Cluster &cluste
                 continue;
             }
             jt.crossNodeBytes += flow.bytes;
-            const std::vector<int> path =
-                topology.route(flow.src, flow.dst, Rng::mix(jobHash, std::uint64_t(f)));
-            jt.byteHops += flow.bytes * double(path.size());
-            for (int l : path)
+            jt.byteHops += flow.bytes * double(flow.route.size());
+            for (int l : flow.route)
                 report.linkBytes[std::size_t(l)] += flow.bytes;
         }
         report.totalBytes += jt.totalBytes;

@@ -1,6 +1,6 @@
 #pragma once
-// Network traffic a placement causes, per training iteration, with the traffic model of
-// ARCHITECTURE.md:
+// Network traffic a placement causes, per training iteration: the sum of every placed job's
+// flows as net/job_flows.h builds them (the one traffic model the simulator uses too):
 //  - parameter server job with P ps tasks: every worker (roles worker, chief, single) sends
 //    parameter_bytes / P to every ps task and receives as much back;
 //  - ring all-reduce job with W workers: worker r sends 2 (W - 1) / W * parameter_bytes to
@@ -14,7 +14,7 @@
 #include "model/cluster.h"
 #include "model/job.h"
 #include "net/topology.h"
-#include "sched/placement.h"
+#include "model/placement.h"
 
 #include <nlohmann/json.hpp>
 

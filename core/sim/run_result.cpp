@@ -76,4 +76,40 @@ int RunResult::finishedJobs() const
                              [](const JobRun &j) { return j.finishSeconds.has_value(); }));
 }
 
+int RunResult::violations() const
+{
+    int n = 0;
+    for (const JobRun &j : jobs)
+        n += j.violated ? 1 : 0;
+    return n;
+}
+
+namespace {
+
+constexpr std::pair<RunEventKind, const char *> kEventNames[] = {
+    {RunEventKind::Arrival, "arrival"},   {RunEventKind::Start, "start"},
+    {RunEventKind::Reconfiguration, "reconfigure"},
+    {RunEventKind::Preemption, "preempt"}, {RunEventKind::Completion, "finish"},
+    {RunEventKind::Kill, "kill"},         {RunEventKind::Requeue, "requeue"},
+    {RunEventKind::NodeDown, "node-down"}, {RunEventKind::NodeUp, "node-up"},
+    {RunEventKind::Hook, "hook"}};
+
+} // namespace
+
+const char *toString(RunEventKind kind)
+{
+    for (const auto &[k, name] : kEventNames)
+        if (k == kind)
+            return name;
+    return "?";
+}
+
+std::optional<RunEventKind> runEventKindFromString(const std::string &name)
+{
+    for (const auto &[k, n] : kEventNames)
+        if (name == n)
+            return k;
+    return std::nullopt;
+}
+
 } // namespace cb

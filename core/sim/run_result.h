@@ -2,7 +2,8 @@
 // What a simulation produces: per-job metrics, cluster totals, time series in buckets and
 // the event log. run_json.h writes it as the run file the GUI and exporters read.
 
-#include "sched/placement.h"
+#include "model/placement.h"
+#include "stochastic/sts_configuration.h"
 #include "sim/sim_options.h"
 
 #include <cstdint>
@@ -13,6 +14,21 @@
 #include <vector>
 
 namespace cb {
+
+/// One stretch of a job on one configuration: from a start (or a reconfiguration) to the
+/// next reconfiguration, pause, kill or the job's end. A placement policy's job has one per
+/// attempt; a stochastic scheduler's job one per configuration it ran on.
+struct JobSegment
+{
+    double startSeconds = 0;
+    std::optional<double> endSeconds; ///< empty: still running when the run ended
+    /// The STS configuration it ran on (stochastic runs; sim/stochastic_jobs.h gives the job's
+    /// shape on it), empty for a placement policy's job.
+    std::optional<StsConfig> config;
+    double iterations = 0; ///< iterations done in the segment
+    JobPlacement placement;
+    bool operator==(const JobSegment &) const = default;
+};
 
 struct JobRun
 {
@@ -31,6 +47,9 @@ struct JobRun
     double cost = 0;                         ///< under the run's cost model
     int gpus = 0;                            ///< whole GPUs (fractions count as one)
     JobPlacement placement;                  ///< of the last attempt
+    int reconfigurations = 0;                ///< configuration changes while running
+    bool violated = false;                   ///< finished after its due date (by > 1 us)
+    std::vector<JobSegment> segments;        ///< in time order
 
     std::optional<double> queueDelaySeconds() const;
     std::optional<double> jctSeconds() const;
@@ -39,10 +58,29 @@ struct JobRun
     bool operator==(const JobRun &) const = default;
 };
 
+/// What happened in a run, typed (the run file writes the names toString gives).
+enum class RunEventKind {
+    Arrival,         ///< a job was submitted
+    Start,           ///< a job started running (again, after a pause or a kill)
+    Reconfiguration, ///< a running job moved to another configuration or placement
+    Preemption,      ///< a running job was paused by its scheduler, progress kept
+    Completion,      ///< a job finished
+    Kill,            ///< a job was stopped by a failure, progress lost, requeued
+    Requeue,         ///< a job was stopped and requeued with its progress kept
+    NodeDown,
+    NodeUp,
+    Hook,            ///< a planned call (Simulator::scheduleAt)
+};
+/// "arrival", "start", "reconfigure", "preempt", "finish", "kill", "requeue", "node-down",
+/// "node-up", "hook".
+const char *toString(RunEventKind kind);
+/// The kind a name gives, or nothing.
+std::optional<RunEventKind> runEventKindFromString(const std::string &name);
+
 struct SimLogEntry
 {
     double time = 0;
-    std::string kind; ///< arrival, start, finish, kill, requeue, node-down, node-up, hook
+    RunEventKind kind = RunEventKind::Arrival;
     std::string job;  ///< job id or empty
     std::string detail;
     bool operator==(const SimLogEntry &) const = default;
@@ -74,8 +112,10 @@ struct RunResult
     double energyKWh = 0;   ///< whole cluster incl. idle GPUs and node base, x PUE
     double energyCost = 0;
     double gpuHourCost = 0;
-    double cost = 0;        ///< energyCost or gpuHourCost, by costModel
+    double cost = 0;        ///< energyCost, gpuHourCost or the catalogue's, by costModel
     double tardinessCost = 0;
+    int reconfigurations = 0;
+    int multiNodePlacements = 0; ///< stochastic runs: decisions that split a job over nodes
     int failures = 0;
     std::int64_t events = 0;
     std::int64_t networkSolves = 0;
@@ -85,6 +125,10 @@ struct RunResult
     double crossNodeBytes() const;
     double totalBytes() const;
     int finishedJobs() const;
+    /// cost + tardinessCost
+    double totalCost() const { return cost + tardinessCost; }
+    /// Jobs that finished after their due date.
+    int violations() const;
     bool operator==(const RunResult &) const = default;
 };
 

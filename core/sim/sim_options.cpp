@@ -25,7 +25,23 @@ std::optional<double> number(const std::string &s)
 
 const char *toString(CostModel model)
 {
-    return model == CostModel::Energy ? "energy" : "gpu-hours";
+    switch (model) {
+    case CostModel::Energy:
+        return "energy";
+    case CostModel::GpuHours:
+        return "gpu-hours";
+    case CostModel::Catalogue:
+        return "catalogue";
+    }
+    return "?";
+}
+
+std::optional<CostModel> costModelFromString(const std::string &name)
+{
+    for (CostModel m : {CostModel::Energy, CostModel::GpuHours, CostModel::Catalogue})
+        if (name == toString(m))
+            return m;
+    return std::nullopt;
 }
 
 Result<NodeFailure> parseNodeFailure(const std::string &text)

@@ -3,10 +3,16 @@
 // cost model and an optional progress callback.
 
 #include "sched/policy.h"
+#include "stochastic/gpu_pool.h"
+#include "stochastic/price_catalogue.h"
+#include "stochastic/sts_decision_log.h"
+#include "stochastic/sts_job.h"
+#include "stochastic/sts_scheduler.h"
 #include "util/result.h"
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,10 +35,27 @@ Result<NodeFailure> parseNodeFailure(const std::string &text);
 Result<std::vector<NodeFailure>> parseNodeFailures(const std::string &text);
 
 enum class CostModel {
-    Energy,   ///< energy drawn x price (flat or time-of-day) x PUE
-    GpuHours, ///< GpuType::pricePerHour per allocated GPU-hour (cloud list price)
+    Energy,    ///< energy drawn x price (flat or time-of-day) x PUE
+    GpuHours,  ///< GpuType::pricePerHour per allocated GPU-hour (cloud list price)
+    Catalogue, ///< a price catalogue per GPU type and GPUs busy on the node (STS's cost)
 };
+/// "energy", "gpu-hours", "catalogue".
 const char *toString(CostModel model);
+std::optional<CostModel> costModelFromString(const std::string &name);
+
+/// A job-level stochastic scheduler (STS or one of its baselines) runs the jobs instead of
+/// the policy's placer: at every arrival, completion and planned reconfiguration it chooses
+/// each job's configuration (GPU type, count, fraction) and where it runs; the simulator
+/// enacts it (starts, reconfigurations and pauses with progress kept), runs each job to its
+/// sampled stop point and charges `prices` (cost model Catalogue).
+struct StochasticRun
+{
+    std::shared_ptr<StsScheduler> scheduler;
+    std::vector<StsJob> jobs;  ///< one per scenario job, in scenario order
+    GpuPool pool;              ///< the cluster's GPUs (its split mode for multi-node)
+    PriceCatalogue prices;
+    StsDecisionLog *log = nullptr; ///< every scheduling event, when set
+};
 
 struct SimOptions
 {
@@ -53,6 +76,8 @@ struct SimOptions
     int maxBuckets = 256;
     /// Called now and then with the finished fraction of jobs; return false to cancel.
     std::function<bool(double done)> progress;
+    /// Set: a stochastic scheduler decides instead of `policy` (which then only names it).
+    std::shared_ptr<const StochasticRun> stochastic;
 };
 
 } // namespace cb

@@ -3,9 +3,11 @@
 #include "net/maxmin_network.h"
 #include "net/topology.h"
 #include "sim/event_queue.h"
-#include "sim/job_flows.h"
+#include "sim/stochastic_jobs.h"
+#include "net/job_flows.h"
 #include "sim/price_schedule.h"
 #include "sim/time_buckets.h"
+#include "util/rng.h"
 
 #include <algorithm>
 #include <cmath>
@@ -112,10 +114,18 @@ struct Simulator::Impl
 
     double pue() const { return std::max(1.0, sc.settings.pue); }
 
-    void log(const std::string &kind, const std::string &job, const std::string &detail)
+    void log(RunEventKind kind, const std::string &job, const std::string &detail)
     {
         if (opt.keepEventLog)
             result.log.push_back({now, kind, job, detail});
+    }
+
+    /// Closes the job's open segment at `now` (if any).
+    void closeSegment(int i)
+    {
+        JobRun &jr = result.jobs[std::size_t(i)];
+        if (!jr.segments.empty() && !jr.segments.back().endSeconds)
+            jr.segments.back().endSeconds = now;
     }
 
     // ---- energy baseline ---------------------------------------------------------------
@@ -196,7 +206,10 @@ struct Simulator::Impl
         result.energyCost += price.cost(extraWatts, a, b);
         const double gpuHourCost = js.pricePerHour * dt / 3600.0;
         result.gpuHourCost += gpuHourCost;
-        jr.cost += opt.costModel == CostModel::Energy ? price.cost(jobWatts, a, b) : gpuHourCost;
+        if (result.costModel == CostModel::Energy)
+            jr.cost += price.cost(jobWatts, a, b);
+        else if (result.costModel == CostModel::GpuHours)
+            jr.cost += gpuHourCost;
     }
 
     void advance(int i)
@@ -211,8 +224,61 @@ struct Simulator::Impl
         else if (!std::isinf(js.iterT))
             iters = std::min(js.remaining, (now - a) / js.iterT);
         js.remaining -= iters;
-        account(js, result.jobs[std::size_t(i)], a, now, iters);
+        JobRun &jr = result.jobs[std::size_t(i)];
+        if (!jr.segments.empty())
+            jr.segments.back().iterations += iters;
+        account(js, jr, a, now, iters);
         js.lastUpdate = now;
+    }
+
+    /// Adds the flows of `job` placed as `placement` to the network and records its bytes
+    /// per iteration (total, cross-node, per link, per node pair).
+    void attachFlows(int i, const Job &job, const JobPlacement &placement)
+    {
+        JobState &js = jobs[std::size_t(i)];
+        js.flows = jobFlows(job, placement, sc.cluster, topo, nodeIdx);
+        js.flowIds.clear();
+        js.perIterTotal = js.perIterCross = 0;
+        std::map<int, double> links;
+        std::map<std::pair<int, int>, double> pairs;
+        for (const SimFlow &f : js.flows) {
+            const int id = net.addFlow(f.route, f.capGbps);
+            if (std::size_t(id) >= flowOwner.size())
+                flowOwner.resize(std::size_t(id) + 1, -1);
+            flowOwner[std::size_t(id)] = i;
+            js.flowIds.push_back(id);
+            js.perIterTotal += f.bytes;
+            if (f.src != f.dst)
+                js.perIterCross += f.bytes;
+            for (int l : f.route)
+                links[l] += f.bytes;
+            pairs[{f.src, f.dst}] += f.bytes;
+        }
+        js.linkPerIter.assign(links.begin(), links.end());
+        js.pairPerIter.assign(pairs.begin(), pairs.end());
+    }
+
+    /// The GPU shares `placement` allocates and what they draw and cost per hour.
+    void attachPower(JobState &js, const Job &job, const JobPlacement &placement) const
+    {
+        js.gpuShare = js.busyWatts = js.idleWatts = js.pricePerHour = 0;
+        for (const TaskAssignment &a : placement.tasks) {
+            const TaskGroup &g = job.tasks[std::size_t(a.group)];
+            if (g.gpus <= 0)
+                continue;
+            const double share = g.gpus * std::min(1.0, g.gpuFraction);
+            js.gpuShare += share;
+            auto n = nodeIdx.find(a.node);
+            const GpuType *t = n == nodeIdx.end()
+                                   ? nullptr
+                                   : sc.cluster.gpuType(sc.cluster.nodes[std::size_t(n->second)]
+                                                            .gpuType);
+            if (t) {
+                js.busyWatts += share * t->busyWatts;
+                js.idleWatts += share * t->idleWatts;
+                js.pricePerHour += share * t->pricePerHour;
+            }
+        }
     }
 
     void start(int i, JobPlacement placement)
@@ -233,53 +299,18 @@ struct Simulator::Impl
         jr.placement = js.placement;
         countTasks(js.placement, +1);
 
-        js.flows = jobFlows(job, js.placement, sc.cluster, topo, nodeIdx);
-        js.flowIds.clear();
-        js.perIterTotal = js.perIterCross = 0;
-        std::map<int, double> links;
-        std::map<std::pair<int, int>, double> pairs;
-        for (const SimFlow &f : js.flows) {
-            const int id = net.addFlow(f.route, f.capGbps);
-            if (std::size_t(id) >= flowOwner.size())
-                flowOwner.resize(std::size_t(id) + 1, -1);
-            flowOwner[std::size_t(id)] = i;
-            js.flowIds.push_back(id);
-            js.perIterTotal += f.bytes;
-            if (f.src != f.dst)
-                js.perIterCross += f.bytes;
-            for (int l : f.route)
-                links[l] += f.bytes;
-            pairs[{f.src, f.dst}] += f.bytes;
-        }
-        js.linkPerIter.assign(links.begin(), links.end());
-        js.pairPerIter.assign(pairs.begin(), pairs.end());
+        attachFlows(i, job, js.placement);
         js.compute = jobComputeSeconds(job, js.placement, sc.cluster, nodeIdx);
         js.measured.reset();
         if (auto m = measuredStepTime(job, js.placement, sc.stepTimeModels))
             js.measured = m->stepSeconds;
-
-        js.gpuShare = js.busyWatts = js.idleWatts = js.pricePerHour = 0;
+        attachPower(js, job, js.placement);
+        jr.segments.push_back({now, std::nullopt, std::nullopt, 0, js.placement});
         std::string nodes;
-        for (const TaskAssignment &a : js.placement.tasks) {
-            const TaskGroup &g = job.tasks[std::size_t(a.group)];
+        for (const TaskAssignment &a : js.placement.tasks)
             nodes += (nodes.empty() ? "" : " ") + std::string(toString(a.role)) + "-" +
                      std::to_string(a.indexInRole) + "@" + a.node;
-            if (g.gpus <= 0)
-                continue;
-            const double share = g.gpus * std::min(1.0, g.gpuFraction);
-            js.gpuShare += share;
-            auto n = nodeIdx.find(a.node);
-            const GpuType *t = n == nodeIdx.end()
-                                   ? nullptr
-                                   : sc.cluster.gpuType(sc.cluster.nodes[std::size_t(n->second)]
-                                                            .gpuType);
-            if (t) {
-                js.busyWatts += share * t->busyWatts;
-                js.idleWatts += share * t->idleWatts;
-                js.pricePerHour += share * t->pricePerHour;
-            }
-        }
-        log("start", job.id, nodes);
+        log(RunEventKind::Start, job.id, nodes);
     }
 
     void stopFlows(JobState &js)
@@ -379,13 +410,14 @@ struct Simulator::Impl
         JobRun &jr = result.jobs[std::size_t(i)];
         advance(i);
         js.remaining = 0;
+        closeSegment(i);
         stopFlows(js);
         placer.release(*js.job, js.placement);
         countTasks(js.placement, -1);
         js.state = State::Done;
         jr.finishSeconds = now;
         ++finished;
-        log("finish", js.job->id, "after " + std::to_string(jr.attempts) + " attempt(s)");
+        log(RunEventKind::Completion, js.job->id, "after " + std::to_string(jr.attempts) + " attempt(s)");
         updateRates({});
         schedulePass(true);
         reportProgress();
@@ -395,6 +427,7 @@ struct Simulator::Impl
     {
         JobState &js = jobs[std::size_t(i)];
         advance(i);
+        closeSegment(i);
         stopFlows(js);
         placer.release(*js.job, js.placement);
         countTasks(js.placement, -1);
@@ -403,7 +436,7 @@ struct Simulator::Impl
             js.remaining = double(js.job->model.iterations);
         js.state = State::Waiting;
         waiting.push_back(i);
-        log(keepProgress ? "requeue" : "kill", js.job->id, why);
+        log(keepProgress ? RunEventKind::Requeue : RunEventKind::Kill, js.job->id, why);
     }
 
     void fail(int k)
@@ -411,11 +444,11 @@ struct Simulator::Impl
         const NodeFailure &f = opt.failures[std::size_t(k)];
         const int n = nodeIdx.at(f.node);
         if (down[std::size_t(n)]) {
-            log("node-down", "", f.node + " fails again while down (ignored)");
+            log(RunEventKind::NodeDown, "", f.node + " fails again while down (ignored)");
             return;
         }
         ++result.failures;
-        log("node-down", "", f.node);
+        log(RunEventKind::NodeDown, "", f.node);
         for (std::size_t i = 0; i < jobs.size(); ++i) {
             const JobState &js = jobs[i];
             if (js.state != State::Running)
@@ -467,7 +500,7 @@ struct Simulator::Impl
             refreshBaseline();
         else
             setBaseline(baselineWatts + nodeIdleWatts(n));
-        log("node-up", "", f.node);
+        log(RunEventKind::NodeUp, "", f.node);
         schedulePass(true);
     }
 
@@ -538,7 +571,19 @@ struct Simulator::Impl
             result.energyKWh += baselineSteps[k].second * (hi - lo) / 3.6e6;
             result.energyCost += price.cost(baselineSteps[k].second, lo, hi);
         }
-        result.cost = opt.costModel == CostModel::Energy ? result.energyCost : result.gpuHourCost;
+        switch (result.costModel) {
+        case CostModel::Energy:
+            result.cost = result.energyCost;
+            break;
+        case CostModel::GpuHours:
+            result.cost = result.gpuHourCost;
+            break;
+        case CostModel::Catalogue:
+            result.cost = 0;
+            for (const JobRun &jr : result.jobs)
+                result.cost += jr.cost;
+            break;
+        }
     }
 
     Result<RunResult> run()
@@ -567,16 +612,24 @@ struct Simulator::Impl
             jr.dueSeconds = job.dueSeconds;
             jr.gpus = job.gpuCount();
             jobs[i].remaining = double(job.model.iterations);
-            queue.push(std::max(0.0, job.submitSeconds), SimEventKind::Arrival, int(i));
+            if (!opt.stochastic)
+                queue.push(std::max(0.0, job.submitSeconds), SimEventKind::Arrival, int(i));
         }
-        for (std::size_t k = 0; k < opt.failures.size(); ++k)
-            queue.push(opt.failures[k].atSeconds, SimEventKind::NodeFailure, int(k));
         double watts = 0;
         tasksOn.assign(sc.cluster.nodes.size(), 0);
         if (!opt.powerDownIdleNodes)
             for (std::size_t n = 0; n < sc.cluster.nodes.size(); ++n)
                 watts += nodeIdleWatts(int(n));
         setBaseline(watts);
+        if (opt.stochastic) {
+            if (!opt.failures.empty())
+                return Result<RunResult>::failure(
+                    "--fail", "node failures are not modelled for stochastic schedulers");
+            result.costModel = CostModel::Catalogue;
+            return runStochastic();
+        }
+        for (std::size_t k = 0; k < opt.failures.size(); ++k)
+            queue.push(opt.failures[k].atSeconds, SimEventKind::NodeFailure, int(k));
 
         double lastTime = 0;
         while (!queue.empty() && !cancelled) {
@@ -590,7 +643,7 @@ struct Simulator::Impl
                 js.state = State::Waiting;
                 waiting.push_back(e.subject);
                 newArrivals.push_back(e.subject);
-                log("arrival", js.job->id, {});
+                log(RunEventKind::Arrival, js.job->id, {});
                 schedulePass(false);
                 break;
             }
@@ -610,7 +663,7 @@ struct Simulator::Impl
                 repair(e.subject);
                 break;
             case SimEventKind::Callback: {
-                log("hook", {}, hooks[std::size_t(e.subject)].first);
+                log(RunEventKind::Hook, {}, hooks[std::size_t(e.subject)].first);
                 Hook h = hooks[std::size_t(e.subject)].second;
                 if (h)
                     h(*self);
@@ -640,13 +693,425 @@ struct Simulator::Impl
         now = makespan;
         result.makespanSeconds = makespan;
         buckets.extendTo(makespan);
-        for (const JobRun &jr : result.jobs)
-            if (jr.finishSeconds && jr.dueSeconds)
-                result.tardinessCost += std::max(0.0, *jr.finishSeconds - *jr.dueSeconds) *
-                                        sc.jobs[std::size_t(jobIdx.at(jr.id))].tardinessWeight;
+        finishTardiness();
         isolatedTimes();
         finishEnergy();
         return std::move(result);
+    }
+
+    /// Tardiness cost w x max(0, finish - due) per job (summed in job order) and the jobs
+    /// that missed their due date by more than a microsecond.
+    void finishTardiness()
+    {
+        for (std::size_t i = 0; i < result.jobs.size(); ++i) {
+            JobRun &jr = result.jobs[i];
+            if (!jr.finishSeconds || !jr.dueSeconds)
+                continue;
+            const double late = std::max(0.0, *jr.finishSeconds - *jr.dueSeconds);
+            result.tardinessCost += sc.jobs[i].tardinessWeight * late;
+            jr.violated = late > 1e-6;
+        }
+    }
+
+    // ---- stochastic schedulers (STS and its baselines) ---------------------------------
+
+    struct StsRunning
+    {
+        StsConfig config;
+        StsPlacement at;
+        double tableSpeed = 0;    ///< epochs per second from the time table
+        double speed = 0;         ///< with cross-node communication (multi-node)
+        double phaseEnd = kInf;   ///< planned reconfiguration time
+        std::shared_ptr<Job> job; ///< the job as it runs on this configuration
+        JobPlacement placement;
+    };
+
+    /// Where a configuration's GPUs are: cluster node index and GPU slots per pool node,
+    /// slots kept for jobs that continue unchanged, the lowest free ones otherwise.
+    struct SlotMap
+    {
+        std::vector<std::vector<int>> owner;                 ///< per cluster node, per GPU
+        std::map<std::pair<std::size_t, int>, int> sharedSlot; ///< (pool node, shared GPU)
+    };
+
+    static bool sameRun(const StsRunning &a, const StsRunning &b)
+    {
+        return a.config == b.config && a.at == b.at;
+    }
+
+    int clusterNode(const GpuPool &pool, std::size_t poolNode) const
+    {
+        return nodeIdx.at(pool.nodes()[poolNode].id);
+    }
+
+    /// GPU slots of `r` (the ring order: node by node), taken from `slots`.
+    JobPlacement configurationPlacement(int i, const StsRunning &r, const GpuPool &pool,
+                                        SlotMap &slots) const
+    {
+        JobPlacement jp;
+        jp.jobId = jobs[std::size_t(i)].job->id;
+        jp.startSeconds = now;
+        std::vector<std::pair<std::size_t, int>> parts = r.at.parts;
+        if (parts.empty())
+            parts = {{r.at.node, r.config.shared() ? 1 : r.config.gpus}};
+        const TaskRole role = r.config.gpus > 1 ? TaskRole::Worker : TaskRole::Single;
+        int rank = 0;
+        for (const auto &[poolNode, count] : parts) {
+            const int n = clusterNode(pool, poolNode);
+            std::vector<int> &owner = slots.owner[std::size_t(n)];
+            for (int k = 0; k < count; ++k) {
+                int slot = -1;
+                if (r.config.shared()) {
+                    auto it = slots.sharedSlot.find({poolNode, r.at.sharedGpu});
+                    if (it != slots.sharedSlot.end())
+                        slot = it->second;
+                }
+                for (std::size_t q = 0; slot < 0 && q < owner.size(); ++q)
+                    if (owner[q] < 0)
+                        slot = int(q);
+                if (slot >= 0) {
+                    owner[std::size_t(slot)] = i;
+                    if (r.config.shared())
+                        slots.sharedSlot[{poolNode, r.at.sharedGpu}] = slot;
+                }
+                TaskAssignment a;
+                a.role = role;
+                a.group = 0;
+                a.indexInRole = rank++;
+                a.node = sc.cluster.nodes[std::size_t(n)].id;
+                if (slot >= 0)
+                    a.gpuIndices = {slot};
+                jp.tasks.push_back(std::move(a));
+            }
+        }
+        return jp;
+    }
+
+    /// Epochs per second of `r` at the network's current rates: the time table's speed,
+    /// slowed for a split configuration by its slowest cross-node flow per iteration (the
+    /// table was profiled on one node and knows nothing of the network).
+    double stochasticSpeed(const JobState &js, const StsRunning &r, const StsJob &job) const
+    {
+        if (r.at.nodeCount() <= 1 || !(job.iterationsPerEpoch > 0) || !(job.parameterBytes > 0))
+            return r.tableSpeed;
+        double comm = 0;
+        for (std::size_t k = 0; k < js.flows.size(); ++k) {
+            const SimFlow &f = js.flows[k];
+            if (f.src == f.dst)
+                continue;
+            const double rate = net.rate(js.flowIds[k]);
+            double t = f.latencySeconds;
+            if (rate <= 0)
+                t = kInf;
+            else if (!std::isinf(rate))
+                t += f.bytes * 8.0 / (rate * 1e9);
+            comm = std::max(comm, t);
+        }
+        const double computeIter = 1.0 / (r.tableSpeed * job.iterationsPerEpoch);
+        return 1.0 / (iterationSeconds(computeIter, comm, sc.settings.overlap) *
+                      job.iterationsPerEpoch);
+    }
+
+    static std::string joinTriggers(bool arrival, bool completion, bool reconfiguration)
+    {
+        std::string s;
+        const auto add = [&](bool on, const char *name) {
+            if (on)
+                s += (s.empty() ? "" : ",") + std::string(name);
+        };
+        add(arrival, "arrival");
+        add(completion, "completion");
+        add(reconfiguration, "reconfiguration");
+        return s.empty() ? "start" : s;
+    }
+
+    /// The stochastic loop: at every event (arrivals, true completions at each job's
+    /// sampled stop point, planned reconfigurations; events closer than the tolerances below
+    /// count as one) the scheduler plans every job present (or only the waiting ones when it
+    /// keeps running jobs in place); the plan is enacted (starts, reconfigurations, pauses),
+    /// the network re-solved, and every running job advanced to the next event, paying the
+    /// catalogue's rate for its GPUs: dt / 3600 x rate(type, GPUs busy on the node) x its
+    /// GPUs there / busy GPUs x its fraction. Tolerances: an arrival within 1e-9 s, a phase
+    /// end within 1e-6 s, a stop point within 1e-9 x max(1, E) epochs.
+    Result<RunResult> runStochastic()
+    {
+        const StochasticRun &sr = *opt.stochastic;
+        const std::vector<StsJob> &sj = sr.jobs;
+        const std::size_t n = jobs.size();
+        if (!sr.scheduler || sj.size() != n)
+            return Result<RunResult>::failure(
+                "simulate", "a stochastic run needs its scheduler and one STS job per job");
+        StsScheduler &scheduler = *sr.scheduler;
+
+        std::vector<std::size_t> arrivals(n);
+        for (std::size_t i = 0; i < n; ++i)
+            arrivals[i] = i;
+        std::stable_sort(arrivals.begin(), arrivals.end(), [&](std::size_t a, std::size_t b) {
+            return sj[a].submitSeconds < sj[b].submitSeconds;
+        });
+
+        std::vector<double> done(n, 0.0);
+        std::vector<std::optional<StsConfig>> lastConfig(n);
+        std::vector<bool> active(n, false);
+        std::map<std::size_t, StsRunning> running;
+        GpuPool pool = sr.pool;
+        Rng rng(Rng::mix(opt.seed, 0x5354535f52554eULL));
+        SlotMap slots;
+        slots.owner.resize(sc.cluster.nodes.size());
+        for (std::size_t k = 0; k < sc.cluster.nodes.size(); ++k)
+            slots.owner[k].assign(std::size_t(std::max(0, sc.cluster.nodes[k].gpus)), -1);
+
+        std::size_t nextArrival = 0;
+        std::size_t finishedCount = 0;
+        bool arrived = false, completed = false, reconfigured = false;
+        const std::int64_t maxEvents = 100 * std::int64_t(n) + 1000;
+
+        while (finishedCount < n) {
+            if (cancelled)
+                return Result<RunResult>::failure("simulate", "cancelled");
+            while (nextArrival < n && sj[arrivals[nextArrival]].submitSeconds <= now + 1e-9) {
+                const std::size_t i = arrivals[nextArrival++];
+                active[i] = true;
+                arrived = true;
+                jobs[i].state = State::Waiting;
+                log(RunEventKind::Arrival, jobs[i].job->id, {});
+            }
+            bool anyActive = false;
+            for (std::size_t i = 0; i < n; ++i)
+                anyActive = anyActive || active[i];
+            if (!anyActive) {
+                if (nextArrival >= n)
+                    break;
+                now = sj[arrivals[nextArrival]].submitSeconds;
+                continue;
+            }
+            if (++result.events > maxEvents)
+                return Result<RunResult>::failure(scheduler.name(),
+                                                  "too many scheduling events (no progress)");
+
+            // The scheduling pass.
+            StsPass pass;
+            pass.now = now;
+            pass.jobs = &sj;
+            pass.prices = &sr.prices;
+            pass.pool = &pool;
+            pass.rng = &rng;
+            StsEventRecord record;
+            record.time = now;
+            record.trigger = joinTriggers(arrived, completed, reconfigured);
+            pass.log = sr.log ? &record : nullptr;
+            pool.clear();
+            std::map<std::size_t, StsRunning> kept;
+            if (!scheduler.replansRunningJobs()) {
+                for (const auto &[i, r] : running)
+                    if (pool.reserve(r.config, r.at))
+                        kept.emplace(i, r);
+            }
+            for (std::size_t i = 0; i < n; ++i) {
+                if (!active[i] || kept.count(i))
+                    continue;
+                StsJobState st;
+                st.job = i;
+                st.doneEpochs = done[i];
+                st.lastConfig = lastConfig[i];
+                auto r = running.find(i);
+                st.running = r != running.end();
+                st.phaseEnded = st.running && r->second.phaseEnd <= now + 1e-6;
+                pass.states.push_back(st);
+            }
+            const std::vector<StsAssignment> assigned = scheduler.schedule(pass);
+            std::map<std::size_t, StsRunning> next = kept;
+            for (const StsAssignment &a : assigned) {
+                const StsConfigTime *t = sj[a.job].find(a.config);
+                if (!t)
+                    return Result<RunResult>::failure(
+                        sj[a.job].id, "scheduler chose a configuration outside its time table");
+                StsRunning r;
+                r.config = a.config;
+                r.at = a.at;
+                r.tableSpeed = t->speed(sj[a.job].maxEpochs);
+                r.speed = r.tableSpeed;
+                if (a.at.nodeCount() > 1)
+                    ++result.multiNodePlacements;
+                r.phaseEnd = std::isfinite(a.phaseSeconds) ? now + a.phaseSeconds : kInf;
+                auto before = running.find(a.job);
+                if (before != running.end() && !(before->second.config == a.config))
+                    result.jobs[a.job].reconfigurations += 1;
+                lastConfig[a.job] = a.config;
+                next[a.job] = r;
+            }
+            enact(running, next, pool, slots);
+            running = std::move(next);
+            if (sr.log)
+                sr.log->add(std::move(record));
+
+            // The next event.
+            double t = nextArrival < n ? sj[arrivals[nextArrival]].submitSeconds : kInf;
+            for (const auto &[i, r] : running) {
+                t = std::min(t, now + (sj[i].trueStopEpochs() - done[i]) / r.speed);
+                t = std::min(t, r.phaseEnd);
+            }
+            if (!std::isfinite(t)) {
+                std::string waiting;
+                for (std::size_t i = 0; i < n; ++i)
+                    if (active[i] && !running.count(i))
+                        waiting = sj[i].id;
+                return Result<RunResult>::failure(
+                    waiting, "fits no node of the cluster (no configuration can be placed)");
+            }
+            t = std::max(t, now);
+
+            // Advance: pay for the GPUs, make progress.
+            const double dt = t - now;
+            for (const auto &[i, r] : running) {
+                JobRun &jr = result.jobs[i];
+                const auto charge = [&](std::size_t node, double gpus) {
+                    const int busy = std::max(1, pool.busyGpus(node));
+                    jr.cost += dt / 3600 * sr.prices.ratePerHour(r.config.gpuType, busy) * gpus /
+                               busy * r.config.fraction;
+                };
+                if (r.at.parts.empty())
+                    charge(r.at.node, r.config.shared() ? 1.0 : double(r.config.gpus));
+                else
+                    for (const auto &[node, count] : r.at.parts)
+                        charge(node, double(count));
+                const double epochs = dt * r.speed;
+                done[i] += epochs;
+                const double iterations = epochs * sj[i].iterationsPerEpoch;
+                JobState &js = jobs[i];
+                if (!jr.segments.empty())
+                    jr.segments.back().iterations += iterations;
+                account(js, jr, now, t, iterations);
+            }
+            now = t;
+            arrived = completed = reconfigured = false;
+            for (auto it = running.begin(); it != running.end();) {
+                const std::size_t i = it->first;
+                const double stop = sj[i].trueStopEpochs();
+                if (done[i] >= stop - 1e-9 * std::max(1.0, sj[i].maxEpochs)) {
+                    done[i] = stop;
+                    JobState &js = jobs[i];
+                    JobRun &jr = result.jobs[i];
+                    closeSegment(int(i));
+                    stopFlows(js);
+                    releaseSlots(int(i), slots);
+                    js.state = State::Done;
+                    jr.finishSeconds = now;
+                    active[i] = false;
+                    ++finishedCount;
+                    ++finished;
+                    completed = true;
+                    log(RunEventKind::Completion, js.job->id,
+                        "after " + std::to_string(jr.reconfigurations) + " reconfiguration(s)");
+                    it = running.erase(it);
+                    reportProgress();
+                    continue;
+                }
+                if (it->second.phaseEnd <= now + 1e-6)
+                    reconfigured = true;
+                ++it;
+            }
+        }
+        if (cancelled)
+            return Result<RunResult>::failure("simulate", "cancelled");
+
+        double makespan = 0;
+        for (const JobRun &jr : result.jobs)
+            if (jr.finishSeconds)
+                makespan = std::max(makespan, *jr.finishSeconds);
+        result.makespanSeconds = makespan;
+        buckets.extendTo(makespan);
+        for (std::size_t i = 0; i < n; ++i) {
+            // Alone on the empty cluster at its fastest configuration, to its stop point.
+            double fastest = 0;
+            for (const StsConfigTime &ct : sj[i].times)
+                fastest = std::max(fastest, ct.speed(sj[i].maxEpochs));
+            if (fastest > 0)
+                result.jobs[i].isolatedSeconds = sj[i].trueStopEpochs() / fastest;
+            result.reconfigurations += result.jobs[i].reconfigurations;
+        }
+        finishTardiness();
+        finishEnergy();
+        return std::move(result);
+    }
+
+    void releaseSlots(int i, SlotMap &slots) const
+    {
+        for (std::vector<int> &owner : slots.owner)
+            for (int &o : owner)
+                if (o == i)
+                    o = -1;
+    }
+
+    /// Moves from the running set `before` to `after`: jobs that keep their configuration
+    /// and place run on; the others stop (paused, progress kept) or start on their new
+    /// configuration (a reconfiguration when they ran before). Then the network is
+    /// re-solved and every running job's speed follows its flows' rates.
+    void enact(const std::map<std::size_t, StsRunning> &before,
+               std::map<std::size_t, StsRunning> &after, const GpuPool &pool, SlotMap &slots)
+    {
+        const StochasticRun &sr = *opt.stochastic;
+        slots.sharedSlot.clear();
+        // Continuing jobs keep their slots; every other job gives its slots back.
+        for (const auto &[i, r] : before) {
+            auto it = after.find(i);
+            if (it != after.end() && sameRun(r, it->second)) {
+                it->second.job = r.job;
+                it->second.placement = r.placement;
+                if (r.config.shared())
+                    for (const TaskAssignment &a : r.placement.tasks)
+                        if (!a.gpuIndices.empty())
+                            slots.sharedSlot[{r.at.node, r.at.sharedGpu}] = a.gpuIndices.front();
+                continue;
+            }
+            releaseSlots(int(i), slots);
+            if (it == after.end()) {
+                JobState &js = jobs[i];
+                closeSegment(int(i));
+                stopFlows(js);
+                js.state = State::Waiting;
+                log(RunEventKind::Preemption, js.job->id,
+                    "paused by " + sr.scheduler->name() + " (progress kept)");
+            }
+        }
+        for (auto &[i, r] : after) {
+            auto was = before.find(i);
+            if (was != before.end() && sameRun(was->second, r))
+                continue;
+            JobState &js = jobs[i];
+            JobRun &jr = result.jobs[i];
+            const Job &job = *js.job;
+            const bool reconfiguring = was != before.end();
+            if (reconfiguring) {
+                closeSegment(int(i));
+                stopFlows(js);
+            } else {
+                ++jr.attempts;
+                if (!jr.firstStartSeconds)
+                    jr.firstStartSeconds = now;
+            }
+            r.job = std::make_shared<Job>(configurationJob(job, r.config));
+            r.placement = configurationPlacement(int(i), r, pool, slots);
+            js.state = State::Running;
+            js.placement = r.placement;
+            jr.startSeconds = now;
+            jr.placement = r.placement;
+            attachFlows(int(i), *r.job, r.placement);
+            attachPower(js, *r.job, r.placement);
+            const std::string label = r.config.toString();
+            jr.segments.push_back({now, std::nullopt, r.config, 0, r.placement});
+            const std::string where = label + " on " + pool.describe(r.at);
+            log(reconfiguring ? RunEventKind::Reconfiguration : RunEventKind::Start, job.id,
+                where);
+        }
+        net.solve();
+        ++result.networkSolves;
+        for (auto &[i, r] : after) {
+            r.speed = stochasticSpeed(jobs[i], r, sr.jobs[i]);
+            result.jobs[i].iterationSeconds =
+                sr.jobs[i].iterationsPerEpoch > 0 ? 1.0 / (r.speed * sr.jobs[i].iterationsPerEpoch)
+                                                  : 0.0;
+        }
     }
 };
 
@@ -681,6 +1146,27 @@ Result<RunResult> simulate(const Scenario &scenario, SimOptions options)
 {
     Simulator sim(scenario, std::move(options));
     return sim.run();
+}
+
+Result<RunResult> simulateStochastic(const Scenario &scenario, std::vector<StsJob> jobs,
+                                     GpuPool pool, PriceCatalogue prices,
+                                     std::shared_ptr<StsScheduler> scheduler, std::uint64_t seed,
+                                     StsDecisionLog *log, bool detail)
+{
+    auto run = std::make_shared<StochasticRun>();
+    SimOptions options;
+    options.policy.name = scheduler ? scheduler->name() : std::string();
+    options.seed = seed;
+    options.costModel = CostModel::Catalogue;
+    options.keepEventLog = detail;
+    options.pairBuckets = detail;
+    run->scheduler = std::move(scheduler);
+    run->jobs = std::move(jobs);
+    run->pool = std::move(pool);
+    run->prices = std::move(prices);
+    run->log = log;
+    options.stochastic = std::move(run);
+    return simulate(scenario, std::move(options));
 }
 
 } // namespace cb

@@ -67,4 +67,13 @@ private:
 /// Convenience: one simulator, run.
 Result<RunResult> simulate(const Scenario &scenario, SimOptions options);
 
+/// Convenience: `scheduler` runs `jobs` (one per scenario job, in order) on `pool` (the
+/// scenario's GPUs; sim/stochastic_scenario.h builds a scenario for a bare job list),
+/// charging `prices`; `log` receives every scheduling event. `detail` off skips the event
+/// log and node-pair buckets (experiments that only need the costs).
+Result<RunResult> simulateStochastic(const Scenario &scenario, std::vector<StsJob> jobs,
+                                     GpuPool pool, PriceCatalogue prices,
+                                     std::shared_ptr<StsScheduler> scheduler, std::uint64_t seed,
+                                     StsDecisionLog *log = nullptr, bool detail = true);
+
 } // namespace cb

@@ -3,6 +3,8 @@
 // them, for STS per GPU type the candidate phase plan and its expected cost, and the choice
 // with where it was placed. Serialisable to JSON for the steppers and for tests.
 
+#include "util/result.h"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -16,6 +18,7 @@ struct StsPhaseRecord
     std::string config;   ///< "K80 x2"
     double fromEpoch = 0;
     double toEpoch = 0;
+    bool operator==(const StsPhaseRecord &) const = default;
 };
 
 struct StsCandidateRecord
@@ -28,6 +31,7 @@ struct StsCandidateRecord
     std::vector<StsPhaseRecord> phases;
     std::string enacted;  ///< configuration of the first phase
     double enactedSeconds = 0;
+    bool operator==(const StsCandidateRecord &) const = default;
 };
 
 struct StsJobDecision
@@ -41,6 +45,7 @@ struct StsJobDecision
     int sharedGpu = -1;
     double phaseSeconds = 0;  ///< until the planned reconfiguration (0: runs to the end)
     std::string reason;       ///< why this choice ("cheapest expected cost", "fallback", ...)
+    bool operator==(const StsJobDecision &) const = default;
 };
 
 struct StsEventRecord
@@ -48,6 +53,7 @@ struct StsEventRecord
     double time = 0;
     std::string trigger;      ///< "arrival", "completion", "reconfiguration" (comma-joined)
     std::vector<StsJobDecision> jobs; ///< in the order the method took them
+    bool operator==(const StsEventRecord &) const = default;
 };
 
 class StsDecisionLog
@@ -57,6 +63,10 @@ public:
     const std::vector<StsEventRecord> &events() const { return m_events; }
     bool empty() const { return m_events.empty(); }
     nlohmann::json toJson() const;
+    /// Reads what toJson wrote (a stored run's log): fromJson(toJson()) == *this. Problems
+    /// carry JSON pointers.
+    static Result<StsDecisionLog> fromJson(const nlohmann::json &j);
+    bool operator==(const StsDecisionLog &) const = default;
 
 private:
     std::vector<StsEventRecord> m_events;

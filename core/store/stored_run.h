@@ -12,7 +12,7 @@
 #include "model/scenario.h"
 #include "net/topology.h"
 #include "sched/decision_log.h"
-#include "sched/placement.h"
+#include "model/placement.h"
 #include "sched/traffic.h"
 #include "sim/run_result.h"
 #include "store/workspace.h"

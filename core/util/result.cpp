@@ -1,5 +1,8 @@
 #include "util/result.h"
 
+#include <cstdio>
+#include <stdexcept>
+
 namespace cb {
 
 std::string formatProblems(const Problems &problems, const std::string &prefix)
@@ -21,6 +24,14 @@ Problems prefixed(const Problems &problems, const std::string &prefix)
     for (const Problem &p : problems)
         out.push_back({prefix + p.where, p.message});
     return out;
+}
+
+void failedResultUsed(const Problems &problems)
+{
+    const std::string text =
+        "internal error: the value of a failed result was used: " + formatProblems(problems);
+    std::fputs((text + "\n").c_str(), stderr);
+    throw std::logic_error(text);
 }
 
 } // namespace cb

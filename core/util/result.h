@@ -29,6 +29,12 @@ std::string formatProblems(const Problems &problems, const std::string &prefix =
 /// The same problems with `prefix` put before each one's where ("/runs/2" + "/policy").
 Problems prefixed(const Problems &problems, const std::string &prefix);
 
+/// Reached when code takes the value of a failed Result (a bug: the caller did not check).
+/// Logs "internal error: the value of a failed result was used: PROBLEMS" to stderr and
+/// throws std::logic_error with the same text, which the terminal commands report (exit 1)
+/// instead of reading memory that holds no value.
+[[noreturn]] void failedResultUsed(const Problems &problems);
+
 template<typename T>
 class [[nodiscard]] Result
 {
@@ -46,11 +52,33 @@ public:
 
     bool ok() const { return m_value.has_value(); }
     explicit operator bool() const { return ok(); }
-    const T &value() const & { return *m_value; }
-    T &value() & { return *m_value; }
-    T &&value() && { return std::move(*m_value); }
-    const T *operator->() const { return &*m_value; }
-    T *operator->() { return &*m_value; }
+    /// The value; on a failed result a soft assert (failedResultUsed), never undefined
+    /// behaviour.
+    const T &value() const &
+    {
+        check();
+        return *m_value;
+    }
+    T &value() &
+    {
+        check();
+        return *m_value;
+    }
+    T &&value() &&
+    {
+        check();
+        return std::move(*m_value);
+    }
+    const T *operator->() const
+    {
+        check();
+        return &*m_value;
+    }
+    T *operator->()
+    {
+        check();
+        return &*m_value;
+    }
     const Problems &problems() const { return m_problems; }
     std::string error(const std::string &prefix = {}) const
     {
@@ -58,6 +86,12 @@ public:
     }
 
 private:
+    void check() const
+    {
+        if (!m_value) [[unlikely]]
+            failedResultUsed(m_problems);
+    }
+
     std::optional<T> m_value;
     Problems m_problems;
 };

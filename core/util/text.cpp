@@ -56,4 +56,24 @@ std::uint64_t fnv1a(std::string_view s)
     return h;
 }
 
+std::vector<std::string> commaList(std::string_view text, bool keepEmpty)
+{
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t end = text.find(',', start);
+        if (end == std::string_view::npos)
+            end = text.size();
+        std::string_view item = text.substr(start, end - start);
+        while (!item.empty() && (item.front() == ' ' || item.front() == '\t'))
+            item.remove_prefix(1);
+        while (!item.empty() && (item.back() == ' ' || item.back() == '\t'))
+            item.remove_suffix(1);
+        if (!item.empty() || keepEmpty)
+            out.emplace_back(item);
+        start = end + 1;
+    }
+    return out;
+}
+
 } // namespace cb

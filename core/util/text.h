@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cb {
 
@@ -27,6 +28,11 @@ std::string withoutSpaces(std::string s);
 
 /// `v` rounded to the nearest multiple of 1 / perUnit (roundTo(0.26, 4) == 0.25).
 double roundTo(double v, double perUnit);
+
+/// The items of a comma-separated list with the blanks around each removed:
+/// "k8s-default, dltap" -> {"k8s-default", "dltap"}. Empty items are dropped, or kept with
+/// `keepEmpty` (for callers that refuse them).
+std::vector<std::string> commaList(std::string_view text, bool keepEmpty = false);
 
 /// The 64-bit FNV-1a hash of `s`: stable across platforms and runs (seeds, tie-breaks).
 std::uint64_t fnv1a(std::string_view s);

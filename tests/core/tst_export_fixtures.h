@@ -12,7 +12,7 @@
 //   solo         single task on gpu-04 (1 GPU)
 
 #include "model/scenario.h"
-#include "sched/placement.h"
+#include "model/placement.h"
 
 #include <map>
 #include <string>

@@ -11,6 +11,7 @@
 #include "io/export/export_writer.h"
 #include "io/export/exporter_registry.h"
 #include "io/scenario_json.h"
+#include "runs/run_service.h"
 
 #include "tst_export_fixtures.h"
 
@@ -27,18 +28,18 @@ namespace {
 const QString kValidator = QStringLiteral(CB_SOURCE_DIR "/tests/tools/validate_k8s.py");
 const QString kSchemas = QStringLiteral(CB_TEST_DATA "/schemas");
 
-struct Run
+struct ValidatorRun
 {
     int exitCode = -1;
     QString output;
 };
 
-Run validate(const QStringList &files)
+ValidatorRun validate(const QStringList &files)
 {
     QProcess p;
     p.setProcessChannelMode(QProcess::MergedChannels);
     p.start("python3", QStringList{kValidator, "--schemas", kSchemas, "--per-file"} + files);
-    Run r;
+    ValidatorRun r;
     if (!p.waitForFinished(300000))
         return r;
     r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
@@ -55,7 +56,7 @@ struct FileResult
     QStringList problems;
 };
 
-void collect(const Run &run, const QStringList &files, QHash<QString, FileResult> &results)
+void collect(const ValidatorRun &run, const QStringList &files, QHash<QString, FileResult> &results)
 {
     static const QRegularExpression summary("^(\\d+) document\\(s\\), (\\d+) invalid$");
     for (const QString &f : files)
@@ -99,6 +100,8 @@ QStringList exportSources()
     const QDir samples(CB_SOURCE_DIR "/sample-clusters");
     for (const QString &f : samples.entryList({"*.json"}, QDir::Files, QDir::Name))
         sources << "sample:" + f;
+    // STS's schedule (each job's first configuration, one task per node).
+    sources << "sts:sts-datacenter.json";
     return sources;
 }
 
@@ -152,8 +155,8 @@ class TestExportSchema : public QObject
     QHash<QString, QString> m_brokenFiles;   ///< tag -> broken copy
     QHash<QString, QString> m_brokenErrors;  ///< tag -> why the variant could not be made
     QHash<QString, FileResult> m_results;    ///< file -> what the validator said
-    Run m_validRun;
-    Run m_brokenRun;
+    ValidatorRun m_validRun;
+    ValidatorRun m_brokenRun;
 
     /// Exports `format` from `source` into its own folder; an empty list and an error on failure.
     QStringList exportCase(const QString &source, const QString &format, QString *error)
@@ -175,6 +178,25 @@ class TestExportSchema : public QObject
                 *error = "first fit placed no job";
                 return {};
             }
+        } else if (source.startsWith("sts:")) {
+            const std::string path =
+                CB_SOURCE_DIR "/sample-clusters/" + source.mid(4).toStdString();
+            auto loaded = loadScenarioFile(path);
+            if (!loaded) {
+                *error = QString::fromStdString(loaded.error(path));
+                return {};
+            }
+            RunRequest request;
+            request.policy = "sts";
+            auto run = executeRun(loaded.value(), request);
+            if (!run) {
+                *error = QString::fromStdString(run.error());
+                return {};
+            }
+            auto [shaped, scheduled] = stochasticScheduleAt(loaded.value(), *run->result);
+            oneTaskPerNode(shaped, scheduled);
+            scenario = std::move(shaped);
+            placement = std::move(scheduled);
         } else if (source == "hostile") {
             scenario = cbtest::exportScenario();
             const std::vector<std::string> ids = {
@@ -358,7 +380,7 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n");
         f.close();
-        const Run r = validate({f.fileName()});
+        const ValidatorRun r = validate({f.fileName()});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.output.contains("no schema for apiVersion 'v1' kind 'ConfigMap'"),
                  qPrintable(r.output));

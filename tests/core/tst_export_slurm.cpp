@@ -9,6 +9,7 @@
 #include "io/export/export_writer.h"
 #include "io/export/exporter_registry.h"
 #include "io/scenario_json.h"
+#include "runs/run_service.h"
 
 #include "tst_export_fixtures.h"
 #include "tst_slurm_processes.h"
@@ -40,6 +41,7 @@ class TestExportSlurm : public QObject
     QTemporaryDir m_dir;
     Controller m_fixture;
     QMap<QString, Controller> m_samples; ///< sample file name -> its controller
+    Controller m_sts;                    ///< STS's schedule on sts-datacenter.json
     QList<Controller *> m_started;       ///< to stop, even after a failed start
 
     SlurmRun run(const QString &program, const QStringList &args)
@@ -130,8 +132,27 @@ private slots:
             m_samples.insert(f, c);
         }
 
+        // STS's schedule on its data centre: every job's first configuration, one task per
+        // node with that node's GPUs, as `export --policy sts` writes it.
+        m_sts.dir = m_dir.filePath("sts-schedule");
+        if (auto sts = loadScenarioFile(CB_SOURCE_DIR "/sample-clusters/sts-datacenter.json");
+            !sts) {
+            m_sts.problem = QString::fromStdString(sts.error());
+        } else {
+            RunRequest request;
+            request.policy = "sts";
+            auto run = executeRun(sts.value(), request);
+            if (!run) {
+                m_sts.problem = QString::fromStdString(run.error());
+            } else {
+                auto [shaped, scheduled] = stochasticScheduleAt(sts.value(), *run->result);
+                oneTaskPerNode(shaped, scheduled);
+                exportInto(m_sts, shaped, scheduled);
+            }
+        }
+
         // Start every controller at once.
-        std::vector<Controller *> toStart = {&m_fixture};
+        std::vector<Controller *> toStart = {&m_fixture, &m_sts};
         for (Controller &c : m_samples)
             if (c.problem.isEmpty() && c.skip.isEmpty())
                 toStart.push_back(&c);
@@ -171,6 +192,26 @@ private slots:
             QString message;
             QVERIFY2(submitHeld(script, &message) > 0, qPrintable(script + ": " + message));
         }
+    }
+
+    void acceptsStochasticSchedule()
+    {
+        // A job of STS runs on 1..8 GPUs of one node: each script asks for that node and
+        // that many GPUs of its type, and the controller agrees.
+        if (!m_sts.skip.isEmpty())
+            QSKIP(qPrintable(m_sts.skip));
+        QVERIFY2(m_sts.problem.isEmpty(), qPrintable(m_sts.problem));
+        QCOMPARE(m_sts.scripts.size(), 101);
+        const QStringList scripts = m_sts.scripts.mid(0, 40);
+        std::vector<SlurmCommand> tests;
+        for (const QString &script : scripts)
+            tests.push_back({"sbatch", {"--test-only", script}, m_sts.conf});
+        const std::vector<SlurmRun> tested = cbtest::runSlurmCommands(tests, m_sts.dir);
+        QStringList failures;
+        for (int i = 0; i < scripts.size(); ++i)
+            if (tested[i].exitCode != 0 || !tested[i].err.contains("to start at"))
+                failures << scripts[i] + " --test-only: " + tested[i].err;
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.join("\n")));
     }
 
     void acceptsSampleScenarioScripts_data()

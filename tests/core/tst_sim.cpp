@@ -6,7 +6,7 @@
 #include "sched/placer.h"
 #include "sched/policy.h"
 #include "sched/traffic.h"
-#include "sim/job_flows.h"
+#include "net/job_flows.h"
 #include "sim/price_schedule.h"
 #include "io/run_json.h"
 #include "sim/simulator.h"
@@ -320,8 +320,8 @@ void TestSim::nodeFailure()
     CB_NEAR(*x.firstStartSeconds, 0.0);
     bool killed = false, downLogged = false;
     for (const SimLogEntry &e : r->log) {
-        killed = killed || (e.kind == "kill" && e.job == "X");
-        downLogged = downLogged || e.kind == "node-down";
+        killed = killed || (e.kind == RunEventKind::Kill && e.job == "X");
+        downLogged = downLogged || e.kind == RunEventKind::NodeDown;
     }
     QCOMPARE(killed, attempts == 2);
     QVERIFY(downLogged || finish == 100.0);

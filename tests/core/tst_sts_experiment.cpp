@@ -11,6 +11,8 @@
 
 #include <QtTest>
 
+#include <cmath>
+#include <map>
 #include <sstream>
 
 using namespace cb;
@@ -100,6 +102,72 @@ private slots:
         QCOMPARE(calls.size(), std::size_t(9));
         for (std::size_t i = 0; i < calls.size(); ++i)
             QCOMPARE(calls[i], std::make_pair(int(i) + 1, 9));
+    }
+
+    /// The README's "Measured" rows for STS (seeds 1-10, N = 10, the built-in copies of the
+    /// authors' data): the experiment runs in the one simulator (core/sim) and must keep
+    /// giving them. Means to the printed 0.1, violations per seed, the sharing saving.
+    void readmeFiguresStay()
+    {
+        auto data = builtinStsAuthorsData();
+        QVERIFY2(data.ok(), data.error().c_str());
+        QVERIFY(data->serverPrices && data->slices);
+        QCOMPARE(QString::fromStdString(data->cloudPricesFile()).endsWith(
+                     QStringLiteral("/GPU-cost_server.csv")),
+                 true);
+        StsExperimentParams params;
+        params.nodes = 10;
+        params.seeds = 10;
+        auto report = runStsExperiment(data.value(), *data->serverPrices, SharingSlices(), params);
+        QVERIFY2(report.ok(), report.error().c_str());
+        const std::map<std::string, double> expected = {{"STS", 2520.9}, {"FIFO", 6280.9},
+                                                        {"EDF", 6167.6}, {"G", 4621.5},
+                                                        {"RG", 4566.3},  {"LS", 4564.5}};
+        for (const StsMethodSummary &m : report->methods) {
+            auto it = expected.find(m.name);
+            if (it == expected.end())
+                continue;
+            QCOMPARE(std::round(m.totalCost.mean * 10) / 10, it->second);
+        }
+        QCOMPARE(std::round(report->methods[0].violations.mean * 10) / 10, 0.2);
+        QCOMPARE(std::round(report->methods[0].totalCost.std * 10) / 10, 409.4);
+
+        params.methods = {"STS"};
+        params.saturationGuard = false;
+        auto authors = runStsExperiment(data.value(), *data->serverPrices, SharingSlices(), params);
+        QVERIFY(authors.ok());
+        QCOMPARE(std::round(authors->methods[0].totalCost.mean * 10) / 10, 2435.0);
+
+        params.saturationGuard = true;
+        params.sharing = true;
+        auto sharing = runStsExperiment(data.value(), *data->serverPrices, *data->slices, params);
+        QVERIFY(sharing.ok());
+        QVERIFY(sharing->sharingSaving);
+        QCOMPARE(std::round(*sharing->sharingSaving * 1000) / 10, 13.4);
+    }
+
+    /// The built-in copies are the files in tests/data/sts byte for byte, so the program
+    /// reads the data the tests check.
+    void builtinDataIsTheAuthorsFiles()
+    {
+        auto builtin = builtinStsAuthorsData();
+        auto folder = loadStsAuthorsData(kData);
+        QVERIFY(builtin.ok() && folder.ok());
+        QCOMPARE(builtin->templates.size(), folder->templates.size());
+        QVERIFY(builtin->distributions == folder->distributions);
+        QCOMPARE(builtin->prices.size(), folder->prices.size());
+        QCOMPARE(builtin->energy.pricePerKWh, folder->energy.pricePerKWh);
+        QVERIFY(builtin->serverPrices->entries() == folder->serverPrices->entries());
+        QCOMPARE(builtin->slices->slices().size(), folder->slices->slices().size());
+        QVERIFY(QString::fromStdString(builtin->source).startsWith(QStringLiteral("built-in")));
+        for (const char *name : {"data_2d10d_filtered.csv", "distributions.csv", "GPU-cost.csv",
+                                 "GPU-cost_server.csv", "GPU-cost_server_4-2.csv",
+                                 "fractions.csv"}) {
+            QFile a(QString::fromStdString(kData + "/" + name));
+            QFile b(QStringLiteral(CB_SOURCE_DIR "/resources/data/sts/") + QLatin1String(name));
+            QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+            QCOMPARE(b.readAll(), a.readAll());
+        }
     }
 
     void unknownMethodIsUsageError()

@@ -6,7 +6,8 @@
 #include "stochastic/greedy_scheduler.h"
 #include "stochastic/gpu_pool.h"
 #include "stochastic/sts_policy.h"
-#include "stochastic/sts_simulator.h"
+#include "sim/simulator.h"
+#include "sim/stochastic_jobs.h"
 
 #include <QtTest>
 
@@ -51,6 +52,24 @@ GpuPool onePool(int gpus)
     pool.addNode("n0", "K80", gpus);
     return pool;
 }
+
+/// The jobs on the pool, run by core/sim as `experiment sts` runs them.
+struct StsSim
+{
+    std::vector<StsJob> jobs;
+    GpuPool pool;
+    PriceCatalogue catalogue;
+    StsSim(std::vector<StsJob> j, GpuPool p, PriceCatalogue c)
+        : jobs(std::move(j)), pool(std::move(p)), catalogue(std::move(c))
+    {}
+    template <typename S>
+    Result<RunResult> run(S &scheduler, std::uint64_t seed, StsDecisionLog *log = nullptr) const
+    {
+        // A scheduler keeps no state between runs: a copy runs as the original would.
+        return simulateStochastic(stochasticScenario(jobs, pool), jobs, pool, catalogue,
+                                  std::make_shared<S>(scheduler), seed, log);
+    }
+};
 
 } // namespace
 
@@ -126,15 +145,15 @@ private slots:
         QFETCH(double, energy);
         QFETCH(double, tardiness);
         QFETCH(int, violations);
-        StsSimulator sim({job("j", 0, due, 100)}, onePool(8), prices());
+        StsSim sim({job("j", 0, due, 100)}, onePool(8), prices());
         FirstPrincipleScheduler fifo(FirstPrincipleScheduler::Order::Fifo);
         auto r = sim.run(fifo, 1);
         QVERIFY2(r.ok(), r.error().c_str());
-        QCOMPARE(r->jobs[0].finishSeconds, finish);
-        QCOMPARE(r->energyCost, energy);
+        QCOMPARE(r->jobs[0].finishSeconds.value_or(-1), finish);
+        QCOMPARE(r->cost, energy);
         QCOMPARE(r->tardinessCost, tardiness);
-        QCOMPARE(r->totalCost, energy + tardiness);
-        QCOMPARE(r->violations, violations);
+        QCOMPARE(r->totalCost(), energy + tardiness);
+        QCOMPARE(r->violations(), violations);
     }
 
     void stsRecedingHorizon_data()
@@ -153,13 +172,13 @@ private slots:
         QFETCH(double, finish);
         QFETCH(double, energy);
         QFETCH(int, reconfigurations);
-        StsSimulator sim({job("j", 0, 75, stop)}, onePool(8), prices());
+        StsSim sim({job("j", 0, 75, stop)}, onePool(8), prices());
         StsPolicy sts;
         StsDecisionLog log;
         auto r = sim.run(sts, 1, &log);
         QVERIFY2(r.ok(), r.error().c_str());
-        QCOMPARE(r->jobs[0].finishSeconds, finish);
-        QVERIFY(std::abs(r->energyCost - energy) < 1e-9);
+        QCOMPARE(r->jobs[0].finishSeconds.value_or(-1), finish);
+        QVERIFY(std::abs(r->cost - energy) < 1e-9);
         QCOMPARE(r->tardinessCost, 0.0);
         QCOMPARE(r->jobs[0].reconfigurations, reconfigurations);
 
@@ -188,13 +207,13 @@ private slots:
     {
         // Two GPUs in all. a (due 60) takes both at 0; b arrives at 10 and must wait until
         // a ends at 50, then runs on 1 GPU (due 1000) for 100 s.
-        StsSimulator sim({job("a", 0, 60, 100), job("b", 10, 1000, 100)}, onePool(2), prices());
+        StsSim sim({job("a", 0, 60, 100), job("b", 10, 1000, 100)}, onePool(2), prices());
         FirstPrincipleScheduler fifo(FirstPrincipleScheduler::Order::Fifo);
         auto r = sim.run(fifo, 1);
         QVERIFY2(r.ok(), r.error().c_str());
-        QCOMPARE(r->jobs[0].finishSeconds, 50.0);
-        QCOMPARE(r->jobs[1].finishSeconds, 150.0);
-        QCOMPARE(r->energyCost, 200.0 + 100.0);
+        QCOMPARE(r->jobs[0].finishSeconds.value_or(-1), 50.0);
+        QCOMPARE(r->jobs[1].finishSeconds.value_or(-1), 150.0);
+        QCOMPARE(r->cost, 200.0 + 100.0);
     }
 
     void sharedGpuCostModel()
@@ -203,21 +222,21 @@ private slots:
         StsJob a = job("a", 0, 1000, 100), b = job("b", 0, 1000, 100);
         for (StsJob *j : {&a, &b})
             j->times = {{{"K80", 1, 0.25}, 110}};
-        StsSimulator sim({a, b}, onePool(1), prices());
+        StsSim sim({a, b}, onePool(1), prices());
         FirstPrincipleScheduler fifo(FirstPrincipleScheduler::Order::Fifo);
         auto r = sim.run(fifo, 1);
         QVERIFY2(r.ok(), r.error().c_str());
-        QCOMPARE(r->jobs[0].finishSeconds, 110.0);
-        QCOMPARE(r->jobs[1].finishSeconds, 110.0);
-        QVERIFY(std::abs(r->jobs[0].energyCost - 110 * 0.25) < 1e-9);
-        QVERIFY(std::abs(r->energyCost - 110 * 0.5) < 1e-9);
+        QCOMPARE(r->jobs[0].finishSeconds.value_or(-1), 110.0);
+        QCOMPARE(r->jobs[1].finishSeconds.value_or(-1), 110.0);
+        QVERIFY(std::abs(r->jobs[0].cost - 110 * 0.25) < 1e-9);
+        QVERIFY(std::abs(r->cost - 110 * 0.5) < 1e-9);
     }
 
     void jobThatFitsNowhereFails()
     {
         StsJob j = job("big", 0, 100, 100);
         j.times = {{{"K80", 4, 1.0}, 10}};
-        StsSimulator sim({j}, onePool(2), prices());
+        StsSim sim({j}, onePool(2), prices());
         StsPolicy sts;
         auto r = sim.run(sts, 1);
         QVERIFY(!r);
@@ -240,7 +259,6 @@ private slots:
         GpuPool pool;
         pool.addNode("a", "K80", 4);
         pool.addNode("b", "K80", 2);
-        StsSimulator sim(jobs, pool, prices());
         std::unique_ptr<StsScheduler> s;
         GreedyScheduler::Params p;
         p.randomIterations = 50;
@@ -258,16 +276,18 @@ private slots:
             s = std::make_unique<FirstPrincipleScheduler>(
                 FirstPrincipleScheduler::Order::Priority);
         StsDecisionLog l1, l2;
-        auto r1 = sim.run(*s, 42, &l1);
-        auto r2 = sim.run(*s, 42, &l2);
+        const Scenario scenario = stochasticScenario(jobs, pool);
+        std::shared_ptr<StsScheduler> shared = std::move(s);
+        auto r1 = simulateStochastic(scenario, jobs, pool, prices(), shared, 42, &l1);
+        auto r2 = simulateStochastic(scenario, jobs, pool, prices(), shared, 42, &l2);
         QVERIFY2(r1.ok(), r1.error().c_str());
         QVERIFY(r2.ok());
-        QCOMPARE(r1->totalCost, r2->totalCost);
+        QCOMPARE(r1->totalCost(), r2->totalCost());
         QCOMPARE(l1.toJson().dump(), l2.toJson().dump());
-        for (const StsJobOutcome &o : r1->jobs)
-            QVERIFY(o.finishSeconds > 0);
-        QVERIFY(r1->totalCost > 0);
-        QCOMPARE(r1->method, method.toStdString());
+        for (const JobRun &o : r1->jobs)
+            QVERIFY(o.finishSeconds.value_or(0) > 0);
+        QVERIFY(r1->totalCost() > 0);
+        QCOMPARE(r1->policy, method.toStdString());
     }
 };
 

@@ -9,7 +9,8 @@
 #include "stochastic/gpu_pool.h"
 #include "runs/sts_experiment.h"
 #include "stochastic/sts_policy.h"
-#include "stochastic/sts_simulator.h"
+#include "sim/simulator.h"
+#include "sim/stochastic_jobs.h"
 
 #include <QtTest>
 
@@ -115,41 +116,39 @@ private slots:
         QCOMPARE(tie.describe(*t), std::string("b1:3+b2:2"));
     }
 
-    void ringTraffic()
-    {
-        // g = 4 over 2 nodes, P = 1 GB: each crossing link carries 2 x 1e9 x 3/4 = 1.5e9 bytes
-        // per iteration, two crossings: 3e9; on 10 Gbit/s the ring step takes 1.2 s.
-        QCOMPARE(StsSimulator::crossBytesPerIteration(1e9, 4, 2), 3e9);
-        QCOMPARE(StsSimulator::crossBytesPerIteration(1e9, 4, 1), 0.0);
-        QCOMPARE(StsSimulator::ringSeconds(1e9, 4, 2, 10), 1.2);
-        QCOMPARE(StsSimulator::ringSeconds(1e9, 4, 1, 10), 0.0);
-    }
-
     void splitJobIsSlowerAndMovesBytes()
     {
         // Two nodes of 2 GPUs; one job of 4 GPUs: 1000 iterations (10 per epoch), 1000 s on
         // one node = 1 s per iteration. Split 2 + 2 it takes 1 + 1.2 s per iteration: 2200 s,
-        // and moves 1000 x 3e9 bytes across nodes. It pays 4 GPUs x 2200 s at 3600 per hour.
+        // and moves 1000 x 3e9 bytes across nodes: the ring over its 4 GPUs crosses the nodes
+        // twice, each crossing 2 x 1e9 x 3/4 = 1.5e9 bytes per iteration (1.2 s at 10 Gbit/s,
+        // the two directions on separate links). It pays 4 GPUs x 2200 s at 3600 per hour.
         GpuPool pool;
         pool.addNode("n1", "K80", 2, "r", 10);
         pool.addNode("n2", "K80", 2, "r", 10);
         StsJob j = fixedJob("j", 4, 1000);
         j.parameterBytes = 1e9;
         j.iterationsPerEpoch = 10;
-        StsPolicy sts;
+        const Scenario scenario = stochasticScenario({j}, pool);
         {
-            const StsSimulator sim({j}, pool, perGpu(3600));
-            auto run = sim.run(sts, 1);
+            auto run = simulateStochastic(scenario, {j}, pool, perGpu(3600),
+                                          std::make_shared<StsPolicy>(), 1);
             QVERIFY(!run); // no split allowed: fits no node
         }
         pool.setSplit(StsSplit::BestFit);
-        const StsSimulator sim({j}, pool, perGpu(3600));
-        auto run = sim.run(sts, 1);
+        auto run = simulateStochastic(scenario, {j}, pool, perGpu(3600),
+                                      std::make_shared<StsPolicy>(), 1);
         QVERIFY2(run.ok(), run.error().c_str());
-        QVERIFY(std::fabs(run->jobs[0].finishSeconds - 2200) < 1e-6);
-        QVERIFY(std::fabs(run->crossNodeBytes - 3e12) < 1e3);
-        QVERIFY(std::fabs(run->energyCost - 4 * 2200.0) < 1e-6);
+        QVERIFY(std::fabs(run->jobs[0].finishSeconds.value_or(0) - 2200) < 1e-6);
+        QVERIFY(std::fabs(run->crossNodeBytes() - 3e12) < 1e3);
+        QVERIFY(std::fabs(run->cost - 4 * 2200.0) < 1e-6);
         QCOMPARE(run->multiNodePlacements, 1);
+        // The job ran on both nodes, two GPUs each, as one segment.
+        QCOMPARE(run->jobs[0].segments.size(), std::size_t(1));
+        QCOMPARE(run->jobs[0].segments[0].config->toString(), std::string("K80 x4"));
+        QCOMPARE(run->jobs[0].placement.tasks.size(), std::size_t(4));
+        QCOMPARE(run->jobs[0].placement.tasks[0].node, std::string("n1"));
+        QCOMPARE(run->jobs[0].placement.tasks[3].node, std::string("n2"));
     }
 
     void stsNetKeepsTheJobInOneRack()

@@ -107,7 +107,7 @@ void TestDecisionStepper::replayExactFigures()
 {
     const Scenario s = testing::leafSpineScenario(2, 1, 2);
     auto run = session(s);
-    DecisionReplay replay(run->scenario, run->log, run->placement);
+    DecisionReplay replay(run->scenario, run->log);
     QCOMPARE(replay.cursor(), -1);
     QCOMPARE(matrixSum(replay), 0.0);
     // The PS job's six decisions come first (FIFO by submit time): 2 ps x 4 workers x 2
@@ -151,7 +151,7 @@ void TestDecisionStepper::replayGangRollback()
     QCOMPARE(run->log.decisions.size(), std::size_t(12));
     QCOMPARE(run->log.decisions[10].pick, -1);
     QCOMPARE(run->placement.waiting, std::vector<std::string>{"bert-ar"});
-    DecisionReplay replay(run->scenario, run->log, run->placement);
+    DecisionReplay replay(run->scenario, run->log);
     const std::vector<double> expected{0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 4, 5};
     for (int c = -1; c < 12; ++c) {
         replay.seek(c);
@@ -169,7 +169,7 @@ void TestDecisionStepper::replayForwardThenBack()
 {
     const Scenario s = testing::leafSpineScenario(4, 2, 4);
     auto run = session(s, "k8s-default");
-    DecisionReplay replay(run->scenario, run->log, run->placement);
+    DecisionReplay replay(run->scenario, run->log);
     const int n = replay.decisionCount();
     QVERIFY(n >= 10);
     for (int c = 0; c < n; ++c) {
@@ -374,8 +374,7 @@ void TestDecisionStepper::summaryLogTableAndOverlay()
     m->setDecision(-1); // no decision: a row per node, names only
     QCOMPARE(m->rowCount(), 4);
     // The replayed cluster state and traffic never depend on the rows the log dropped.
-    DecisionReplay a(full->scenario, full->log, full->placement),
-        b(run->scenario, run->log, run->placement);
+    DecisionReplay a(full->scenario, full->log), b(run->scenario, run->log);
     for (int i = 0; i < a.decisionCount(); ++i) {
         a.seek(i);
         b.seek(i);

@@ -145,7 +145,7 @@ private slots:
         RunPanel *panel = views->runPanel();
         for (const QString &p : panel->checkedPolicies())
             panel->setPolicyChecked(p, false);
-        panel->setPolicyChecked(QStringLiteral("sts/STS"), true);
+        panel->setPolicyChecked(QStringLiteral("sts"), true);
         QSignalSpy finished(panel, &RunPanel::batchFinished);
         QVERIFY(panel->start());
         QVERIFY(finished.wait(60000));

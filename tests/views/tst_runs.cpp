@@ -68,20 +68,20 @@ private slots:
         QVERIFY(bare->log.decisions.empty());
         QVERIFY(bare->placement == logged->placement);
         QVERIFY(*bare->result == *logged->result);
-        RunRequest r;
+        PanelRequest r;
         r.policy = "dltap";
         r.seed = 3;
         r.decisionLog = false;
         const RunRecord record = recordForSession(bare.value(), r);
         QCOMPARE(record.parameters.value("decision_log", true), false);
-        RunRequest withLog = r;
+        PanelRequest withLog = r;
         withLog.decisionLog = true;
         QVERIFY(record.metrics == recordForSession(logged.value(), withLog).metrics);
     }
 
     void weightOverridesMakeADerivedPreset()
     {
-        RunRequest r;
+        PanelRequest r;
         r.policy = "dltap";
         QCOMPARE(requestPolicyName(r), std::string("dltap"));
         r.weights = {{"selector-spread", 0}, {"dltap", 2.5}};
@@ -126,7 +126,7 @@ private slots:
         QVERIFY(requests.ok());
         QCOMPARE(requests->size(), std::size_t(4)); // 2 policies x 2 seeds, in list order
         std::vector<std::string> names;
-        for (const RunRequest &r : requests.value())
+        for (const PanelRequest &r : requests.value())
             names.push_back(requestPolicyName(r) + "/" + std::to_string(r.seed));
         std::vector<std::string> expected;
         for (const QString &p : panel.checkedPolicies()) {

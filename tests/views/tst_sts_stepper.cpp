@@ -38,7 +38,6 @@ using namespace cb::views;
 
 namespace {
 
-const QString kData = QStringLiteral(CB_SOURCE_DIR "/tests/data/sts");
 
 Scenario handCheckedScenario()
 {
@@ -103,28 +102,37 @@ private slots:
 
 void TestStsStepper::policyNames()
 {
-    QCOMPARE(stsMethodOfPolicy("sts/STS-net"), std::string("STS-net"));
-    QCOMPARE(stsMethodOfPolicy("dltap"), std::string());
-    const std::vector<std::string> names = stsPolicyNames();
+    QCOMPARE(stochasticMethod("sts-net"), std::string("STS-net"));
+    QCOMPARE(stochasticMethod("sts-fifo"), std::string("FIFO"));
+    QCOMPARE(stochasticMethod("dltap"), std::string());
+    QCOMPARE(stochasticPolicyName("LS"), std::string("sts-ls"));
+    const std::vector<std::string> names = stochasticPolicyNames();
     QCOMPARE(names.size(), std::size_t(8));
-    QCOMPARE(names.front(), std::string("sts/STS"));
+    QCOMPARE(names.front(), std::string("sts"));
 }
 
 void TestStsStepper::handCheckedRun()
 {
-    auto session = computeStsSession(handCheckedScenario(), "STS", 1, kData);
+    auto session = computeStsSession(handCheckedScenario(), "STS", 1);
     QVERIFY2(session.ok(), session.ok() ? "" : session.error().c_str());
     QCOMPARE(session->label, QStringLiteral("STS seed 1"));
-    QCOMPARE(session->policy, std::string("sts/STS"));
+    QCOMPARE(session->policy, std::string("sts"));
     QVERIFY(session->log.decisions.empty());
     const StsRun &run = *session->sts;
     QVERIFY(run.pricesFrom.find("GPU-cost_server.csv") != std::string::npos);
     // Paid: 1750 s on 1 M60 and 750 s on 2 M60; done at 2500 s, on time.
-    QCOMPARE(run.result.jobs.size(), std::size_t(1));
-    QVERIFY(qAbs(run.result.jobs[0].finishSeconds - 2500) < 1e-9);
-    QVERIFY(qAbs(run.result.totalCost - (0.62 * 1750 + 1.24 * 750) / 3600) < 1e-9);
-    QCOMPARE(run.result.tardinessCost, 0.0);
-    QCOMPARE(run.result.violations, 0);
+    const RunResult &result = *session->result;
+    QCOMPARE(result.jobs.size(), std::size_t(1));
+    QVERIFY(qAbs(result.jobs[0].finishSeconds.value_or(0) - 2500) < 1e-9);
+    QVERIFY(qAbs(result.totalCost() - (0.62 * 1750 + 1.24 * 750) / 3600) < 1e-9);
+    QCOMPARE(result.tardinessCost, 0.0);
+    QCOMPARE(result.violations(), 0);
+    // The reconfiguration at 1750 s is visible in the run: two segments, 1 then 2 M60s.
+    QCOMPARE(result.jobs[0].segments.size(), std::size_t(2));
+    QCOMPARE(result.jobs[0].segments[0].config->toString(), std::string("M60 x1"));
+    QCOMPARE(result.jobs[0].segments[1].config->toString(), std::string("M60 x2"));
+    QVERIFY(qAbs(result.jobs[0].segments[1].startSeconds - 1750) < 1e-9);
+    QCOMPARE(result.jobs[0].segments[1].placement.tasks.size(), std::size_t(2));
 
     const auto &events = run.log.events();
     QCOMPARE(events.size(), std::size_t(2));
@@ -141,7 +149,7 @@ void TestStsStepper::handCheckedRun()
 
 void TestStsStepper::modelsPassTesterWhileStepping()
 {
-    auto session = computeStsSession(handCheckedScenario(), "STS", 1, kData);
+    auto session = computeStsSession(handCheckedScenario(), "STS", 1);
     QVERIFY(session.ok());
     auto shared = std::make_shared<const RunSession>(std::move(session).value());
     StsStepper stepper;
@@ -168,7 +176,7 @@ void TestStsStepper::modelsPassTesterWhileStepping()
 
 void TestStsStepper::stepperShowsCandidates()
 {
-    auto session = computeStsSession(handCheckedScenario(), "STS", 1, kData);
+    auto session = computeStsSession(handCheckedScenario(), "STS", 1);
     QVERIFY(session.ok());
     StsStepper stepper;
     QSignalSpy moved(&stepper, &StsStepper::cursorChanged);
@@ -243,7 +251,7 @@ void TestStsStepper::stepperShowsCandidates()
 
 void TestStsStepper::baselineLogsNoCandidates()
 {
-    auto session = computeStsSession(handCheckedScenario(), "FIFO", 1, kData);
+    auto session = computeStsSession(handCheckedScenario(), "FIFO", 1);
     QVERIFY(session.ok());
     // FIFO takes the authors' best ranked configuration that fits, with no phase plans.
     StsStepper stepper;
@@ -259,11 +267,11 @@ void TestStsStepper::baselineLogsNoCandidates()
 
 void TestStsStepper::unknownMethodFails()
 {
-    auto session = computeStsSession(handCheckedScenario(), "XYZ", 1, kData);
+    auto session = computeStsSession(handCheckedScenario(), "XYZ", 1);
     QVERIFY(!session.ok());
     QVERIFY(QString::fromStdString(session.error()).contains(QStringLiteral("unknown STS method \"XYZ\"")));
     std::atomic<bool> cancel{true};
-    auto cancelled = computeStsSession(handCheckedScenario(), "STS", 1, kData, &cancel);
+    auto cancelled = computeStsSession(handCheckedScenario(), "STS", 1, &cancel);
     QVERIFY(!cancelled.ok());
     QCOMPARE(cancelled.error(), std::string("cancelled"));
 }
@@ -288,11 +296,11 @@ void TestStsStepper::agreesWithTerminalLog()
 
     auto scenario = loadScenarioFile(file.toStdString());
     QVERIFY(scenario.ok());
-    auto session = computeStsSession(scenario.value(), "STS", 1, kData);
+    auto session = computeStsSession(scenario.value(), "STS", 1);
     QVERIFY(session.ok());
     QVERIFY(session->sts->log.toJson() == log);
     const double total = report["methods"][0]["total_cost"].get<double>();
-    QCOMPARE(session->sts->result.totalCost, total);
+    QCOMPARE(session->result->totalCost(), total);
     QVERIFY(session->sts->log.events().size() > 100);
 }
 
@@ -304,13 +312,12 @@ void TestStsStepper::runPanelRunsStsOnWorker()
     doc.setScenario(handCheckedScenario());
     RunPanel panel(&doc);
     panel.setWorkspacePath(dir.filePath(QStringLiteral("ws.sqlite")));
-    panel.setStsDataDir(kData);
-    QVERIFY(panel.policyNames().contains(QStringLiteral("sts/STS")));
-    QVERIFY(panel.policyNames().contains(QStringLiteral("sts/LS")));
+    QVERIFY(panel.policyNames().contains(QStringLiteral("sts")));
+    QVERIFY(panel.policyNames().contains(QStringLiteral("sts-ls")));
     for (const QString &p : panel.checkedPolicies())
         panel.setPolicyChecked(p, false);
-    panel.setPolicyChecked(QStringLiteral("sts/STS"), true);
-    panel.setPolicyChecked(QStringLiteral("sts/G"), true);
+    panel.setPolicyChecked(QStringLiteral("sts"), true);
+    panel.setPolicyChecked(QStringLiteral("sts-g"), true);
     panel.setSeeds(QStringLiteral("1-2"));
     QSignalSpy ready(&panel, &RunPanel::sessionReady);
     QSignalSpy finished(&panel, &RunPanel::batchFinished);
@@ -318,15 +325,15 @@ void TestStsStepper::runPanelRunsStsOnWorker()
     QVERIFY(panel.isRunning());
     QVERIFY(finished.wait(30000));
     QCOMPARE(ready.count(), 4);
-    QVERIFY(panel.storedRuns().empty());
+    QCOMPARE(panel.storedRuns().size(), std::size_t(4)); // STS runs are stored like any run
     const auto first = ready.at(0).at(0).value<std::shared_ptr<const RunSession>>();
     QVERIFY(first && first->sts);
     QCOMPARE(first->sts->method, std::string("STS"));
-    QVERIFY(qAbs(first->sts->result.totalCost - 0.559722222) < 1e-8);
+    QVERIFY(qAbs(first->result->totalCost() - 0.559722222) < 1e-8);
     const auto last = ready.at(3).at(0).value<std::shared_ptr<const RunSession>>();
     QCOMPARE(last->sts->method, std::string("G"));
     QCOMPARE(last->seed, std::uint64_t(2));
-    QVERIFY2(panel.statusText().contains(QStringLiteral("4 STS run(s) shown in the stepper")),
+    QVERIFY2(panel.statusText().contains(QStringLiteral("4 run(s) stored")),
              qPrintable(panel.statusText()));
     QVERIFY2(!panel.statusText().contains(QStringLiteral("Problems")), qPrintable(panel.statusText()));
 }

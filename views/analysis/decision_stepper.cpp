@@ -148,8 +148,7 @@ void DecisionStepper::setSession(std::shared_ptr<const RunSession> session)
     m_replay.reset();
     m_session = std::move(session);
     if (m_session)
-        m_replay = std::make_unique<DecisionReplay>(m_session->scenario, m_session->log,
-                                                    m_session->placement);
+        m_replay = std::make_unique<DecisionReplay>(m_session->scenario, m_session->log);
     m_listModel->setSession(m_session);
     m_tableModel->setSession(m_session);
     m_stateModel->setReplay(m_session, m_replay.get());

@@ -1,9 +1,6 @@
 #include "analysis/run_session.h"
 
-#include "net/topology.h"
-#include "sched/placer.h"
-#include "io/policy_json.h"
-#include "sim/simulator.h"
+#include "analysis/sts_session.h"
 
 namespace cb::views {
 
@@ -16,55 +13,63 @@ bool cancelled(const std::atomic<bool> *cancel)
 
 QString defaultRunLabel(const std::string &policy, std::uint64_t seed, bool simulated)
 {
-    QString label = QStringLiteral("%1 seed %2").arg(QString::fromStdString(policy)).arg(seed);
-    if (simulated)
+    const std::string method = cb::stochasticMethod(policy);
+    QString label = QStringLiteral("%1 seed %2")
+                        .arg(QString::fromStdString(method.empty() ? policy : method))
+                        .arg(seed);
+    if (simulated && method.empty())
         label += QStringLiteral(" (simulated)");
     return label;
+}
+
+RunSession sessionFromRun(cb::Run run, cb::Scenario scenario)
+{
+    RunSession session;
+    session.scenario = std::move(scenario);
+    session.policy = run.policy;
+    session.seed = run.seed;
+    session.family = run.family;
+    session.placement = std::move(run.placement);
+    session.log = std::move(run.decisions);
+    session.result = std::move(run.result);
+    session.metrics = std::move(run.metrics);
+    if (run.family == cb::SchedulerFamily::Stochastic) {
+        auto sts = std::make_shared<StsRun>();
+        sts->method = cb::stochasticMethod(run.policy);
+        sts->log = std::move(run.stsLog);
+        sts->pricesFrom = std::move(run.pricesFrom);
+        session.sts = std::move(sts);
+        session.placedScenario = std::move(run.placedScenario);
+    }
+    session.label = defaultRunLabel(session.policy, session.seed, session.result.has_value());
+    return session;
+}
+
+cb::RunRequest runRequestFor(const std::string &policy, std::uint64_t seed, bool simulate,
+                             const std::atomic<bool> *cancel, bool decisionLog)
+{
+    cb::RunRequest request;
+    request.policy = policy;
+    request.seed = seed;
+    request.simulate = simulate;
+    request.decisionLog = decisionLog;
+    if (cancel)
+        request.progress = [cancel](double) { return !cancelled(cancel); };
+    return request;
 }
 
 cb::Result<RunSession> computeRunSession(const cb::Scenario &scenario, const std::string &policy,
                                          std::uint64_t seed, bool simulate,
                                          const std::atomic<bool> *cancel, bool decisionLog)
 {
-    auto presets = userPresets(scenario, {});
-    if (!presets)
-        return presets.problems();
-    auto resolved = resolvePolicy(policy, presets.value());
-    if (!resolved)
-        return Result<RunSession>::failure("policy", resolved.error());
     if (cancelled(cancel))
-        return Result<RunSession>::failure({}, "cancelled");
-
-    RunSession session;
-    session.scenario = scenario;
-    session.policy = policy;
-    session.seed = seed;
-    {
-        const Topology topology(scenario.cluster);
-        session.placement =
-            placeScenario(scenario, topology, resolved.value(), seed,
-                          decisionLog ? &session.log : nullptr);
-    }
-    if (simulate) {
-        if (cancelled(cancel))
-            return Result<RunSession>::failure({}, "cancelled");
-        SimOptions options;
-        options.policy = resolved.value();
-        options.seed = seed;
-        if (cancel)
-            options.progress = [cancel](double) { return !cancelled(cancel); };
-        auto run = cb::simulate(session.scenario, options);
-        if (!run) {
-            if (cancelled(cancel))
-                return Result<RunSession>::failure({}, "cancelled");
-            return run.problems();
-        }
-        session.result = std::move(run.value());
-    }
+        return cb::Result<RunSession>::failure({}, "cancelled");
+    auto run = cb::executeRun(scenario, runRequestFor(policy, seed, simulate, cancel, decisionLog));
     if (cancelled(cancel))
-        return Result<RunSession>::failure({}, "cancelled");
-    session.label = defaultRunLabel(policy, seed, session.result.has_value());
-    return session;
+        return cb::Result<RunSession>::failure({}, "cancelled");
+    if (!run)
+        return run.problems();
+    return sessionFromRun(std::move(run.value()), scenario);
 }
 
 } // namespace cb::views

@@ -1,13 +1,17 @@
 #pragma once
-// One computed or reopened run as the analysis views see it: the scenario it ran on, the
-// policy and seed, the static placement with its decision log and, when simulated, the
-// simulation result. The run panel and history produce sessions (computeRunSession, or
-// from a stored run) and hand them to MainWindow::showRun; the decision stepper, heatmaps
-// and timelines only read them, so a session is shared as std::shared_ptr<const RunSession>.
+// One computed or reopened run as the analysis views see it: the parts of a Run of the run
+// service (core/runs/run_service.h) moved in, with the scenario it ran on. Placement runs
+// carry the static placement with its decision log and, when simulated, the simulation;
+// stochastic runs (STS and its baselines) their simulation, their scheduling events (`sts`)
+// and as placement each job's first configuration (jobs shaped as in `placedScenario`).
+// The run panel and history produce sessions and hand them to MainWindow::showRun; the
+// stepper, heatmaps and timelines only read them, so a session is shared as
+// std::shared_ptr<const RunSession>.
 
 #include "model/scenario.h"
+#include "runs/run_service.h"
 #include "sched/decision_log.h"
-#include "sched/placement.h"
+#include "model/placement.h"
 #include "sim/run_result.h"
 #include "util/result.h"
 
@@ -15,6 +19,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,28 +32,42 @@ struct RunSession
 {
     QString label;                        ///< "dltap seed 1"
     cb::Scenario scenario;
-    std::string policy;                   ///< preset name (built-in or the scenario's own)
+    std::string policy;                   ///< preset name, or a stochastic policy name
     std::uint64_t seed = 0;
-    cb::Placement placement;              ///< from placeScenario (core/sched/placer.h)
+    cb::SchedulerFamily family = cb::SchedulerFamily::Placement;
+    cb::Placement placement;              ///< see above
     cb::DecisionLog log;                  ///< the placement decisions
-    std::optional<cb::RunResult> result;  ///< from simulate (core/sim), when simulated
-    /// An STS run (core/stochastic) instead of a placement: its costs and decision log.
+    std::optional<cb::RunResult> result;  ///< the simulation, when simulated
+    std::map<std::string, double> metrics;
+    /// Stochastic runs: the scheduling events and where the prices came from.
     std::shared_ptr<const StsRun> sts;
+    /// Stochastic runs: the scenario with each job shaped as it first ran (what `placement`
+    /// refers to); empty for placement runs, whose placement refers to `scenario`.
+    std::optional<cb::Scenario> placedScenario;
+    const cb::Scenario &scenarioOfPlacement() const
+    {
+        return placedScenario ? *placedScenario : scenario;
+    }
 };
 
-/// Resolves `policy` (the scenario's own presets first, then the built-ins), computes the
-/// placement with its decision log and, with `simulate`, runs the simulator. Needs no Qt
-/// event loop and touches no shared state, so it may run on a worker thread. `cancel` is
-/// polled between stages and during the simulation; a cancelled run fails with the message
-/// "cancelled". Problems name the policy ("policy: unknown preset ...") or the stage.
-/// Without `decisionLog` the session's log stays empty (metrics only: the placement is the
-/// same, and a large cluster is not scored into a log of every node for every task).
+/// The session of a Run made on (or stored with) `scenario`; the run's parts are moved in.
+RunSession sessionFromRun(cb::Run run, cb::Scenario scenario);
+
+/// Runs `policy` (a preset: the scenario's own first, then the built-ins; or a stochastic
+/// policy name) through the run service. No Qt event loop, no shared state: a worker thread
+/// may call it. `cancel` is polled during the run; a cancelled run fails with "cancelled".
+/// Without `decisionLog` the session's log stays empty (metrics only).
 cb::Result<RunSession> computeRunSession(const cb::Scenario &scenario, const std::string &policy,
                                          std::uint64_t seed, bool simulate,
                                          const std::atomic<bool> *cancel = nullptr,
                                          bool decisionLog = true);
 
-/// "dltap seed 1" (with " (simulated)" when it has a result).
+/// The run service's request for the same arguments (the run panel stores the Run before
+/// it becomes a session).
+cb::RunRequest runRequestFor(const std::string &policy, std::uint64_t seed, bool simulate,
+                             const std::atomic<bool> *cancel, bool decisionLog);
+
+/// "dltap seed 1" (with " (simulated)" when it has a result); stochastic methods by name.
 QString defaultRunLabel(const std::string &policy, std::uint64_t seed, bool simulated);
 
 } // namespace cb::views

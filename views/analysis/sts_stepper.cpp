@@ -162,17 +162,18 @@ void StsStepper::setSession(std::shared_ptr<const RunSession> session)
     if (!run) {
         m_summary->clear();
     } else {
-        const StsRunResult &r = run->result;
+        static const cb::RunResult none;
+        const cb::RunResult &r = m_session->result ? *m_session->result : none;
         m_summary->setText(
             tr("<b>%1</b> on %2: total cost <b>%3</b> (energy %4, tardiness %5), %n due-date "
                "violation(s), %6 events, %7 jobs.<br><small>Prices: %8</small>",
-               nullptr, r.violations)
+               nullptr, r.violations())
                 .arg(m_session->label.toHtmlEscaped(),
                      QString::fromStdString(m_session->scenario.name.empty()
                                                 ? std::string("the scenario")
                                                 : m_session->scenario.name)
                          .toHtmlEscaped(),
-                     formatStsCost(r.totalCost), formatStsCost(r.energyCost),
+                     formatStsCost(r.totalCost()), formatStsCost(r.cost),
                      formatStsCost(r.tardinessCost))
                 .arg(run->log.events().size())
                 .arg(r.jobs.size())

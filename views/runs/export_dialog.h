@@ -6,7 +6,7 @@
 
 #include "io/export/exporter.h"
 #include "model/scenario.h"
-#include "sched/placement.h"
+#include "model/placement.h"
 
 #include <QDialog>
 

@@ -29,7 +29,6 @@ RunPanel::RunPanel(Document *document, QWidget *parent)
     : QWidget(parent)
     , m_document(document)
     , m_workspacePath(QString::fromStdString(Workspace::defaultPath()))
-    , m_stsDataDir(defaultStsDataDir())
     , m_policies(new QListWidget(this))
     , m_weights(new QTableWidget(0, 2, this))
     , m_seeds(new QLineEdit(this))
@@ -130,11 +129,6 @@ void RunPanel::setWorkspacePath(const QString &path)
     m_workspacePath = path;
 }
 
-void RunPanel::setStsDataDir(const QString &dir)
-{
-    m_stsDataDir = dir;
-}
-
 void RunPanel::reloadPolicies()
 {
     QStringList checked = checkedPolicies();
@@ -162,16 +156,27 @@ void RunPanel::reloadPolicies()
     for (const std::string &n : builtinPolicyNames())
         if (std::find(own.begin(), own.end(), n) == own.end())
             add(n, {});
-    // STS and its baselines (core/stochastic): a job-level simulation with its own log.
-    for (const std::string &n : stsPolicyNames()) {
-        const bool sts = stsMethodOfPolicy(n).rfind("STS", 0) == 0;
+    // STS and its baselines: job-level schedulers that choose every job's GPUs over time.
+    // Offered where the scenario carries what they need; otherwise listed, disabled, with
+    // the reason.
+    const QString unavailable =
+        QString::fromStdString(stochasticUnavailableReason(m_document->scenario()));
+    for (const std::string &n : stochasticPolicyNames()) {
+        const std::string method = stochasticMethod(n);
+        const bool sts = method.rfind("STS", 0) == 0;
         add(n, sts ? tr("  (stochastic: expected-cost phase plans)") : tr("  (STS baseline)"));
-        m_policies->item(m_policies->count() - 1)
-            ->setToolTip(tr("Runs %1 through the STS simulator on this scenario (job-level: "
-                            "GPU time, energy and tardiness cost; no network). The decision "
-                            "stepper shows its scheduling events%2. Not stored in the "
-                            "workspace.")
-                             .arg(QString::fromStdString(stsMethodOfPolicy(n)),
+        QListWidgetItem *item = m_policies->item(m_policies->count() - 1);
+        if (!unavailable.isEmpty()) {
+            item->setFlags(item->flags() & ~(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable));
+            item->setCheckState(Qt::Unchecked);
+            item->setToolTip(tr("Not available on this scenario: %1").arg(unavailable));
+            continue;
+        }
+        item->setToolTip(tr("Runs %1 in the simulator: at every arrival, completion and "
+                            "planned reconfiguration it chooses each job's GPU type, count "
+                            "and node; costs from the STS authors' price list. The decision "
+                            "stepper shows its scheduling events%2.")
+                             .arg(QString::fromStdString(method),
                                   sts ? tr(" and each job's candidate plans") : QString()));
     }
     if (!presets) {
@@ -277,9 +282,9 @@ void RunPanel::showWeights()
     m_loadingWeights = false;
 }
 
-Result<std::vector<RunRequest>> RunPanel::requests() const
+Result<std::vector<PanelRequest>> RunPanel::requests() const
 {
-    using R = Result<std::vector<RunRequest>>;
+    using R = Result<std::vector<PanelRequest>>;
     const QStringList policies = checkedPolicies();
     if (policies.isEmpty())
         return R::failure({}, "tick at least one policy");
@@ -287,9 +292,9 @@ Result<std::vector<RunRequest>> RunPanel::requests() const
     if (!seeds)
         return R(seeds.problems());
     auto presets = userPresets(m_document->scenario(), {});
-    std::vector<RunRequest> out;
+    std::vector<PanelRequest> out;
     for (const QString &p : policies) {
-        RunRequest base;
+        PanelRequest base;
         base.policy = p.toStdString();
         base.simulate = m_simulate->isChecked();
         base.decisionLog = m_keepLog->isChecked();
@@ -302,7 +307,7 @@ Result<std::vector<RunRequest>> RunPanel::requests() const
                     base.weights[plugin] = weight;
             }
         for (std::uint64_t seed : seeds.value()) {
-            RunRequest r = base;
+            PanelRequest r = base;
             r.seed = seed;
             out.push_back(std::move(r));
         }
@@ -330,9 +335,8 @@ bool RunPanel::start()
 
     // The worker gets copies of everything; results come back as queued calls on this panel.
     const Scenario original = m_document->scenario();
-    const std::vector<RunRequest> batchCopy = m_batch;
+    const std::vector<PanelRequest> batchCopy = m_batch;
     const std::string workspacePath = m_workspacePath.toStdString();
-    const QString stsDataDir = m_stsDataDir;
     const auto cancelFlag = m_cancelFlag;
     RunPanel *panel = this; // outlives the thread: the destructor waits for it
     m_thread = QThread::create([=] {
@@ -345,33 +349,28 @@ bool RunPanel::start()
         for (int i = 0; i < int(batchCopy.size()); ++i) {
             if (cancelFlag->load())
                 break;
-            const RunRequest &req = batchCopy[std::size_t(i)];
-            const std::string stsMethod = stsMethodOfPolicy(req.policy);
-            const bool sts = !stsMethod.empty();
-            auto session = sts ? computeStsSession(original, stsMethod, req.seed, stsDataDir,
-                                                   cancelFlag.get())
-                               : computeRunSession(scenarioForRequest(original, req),
-                                                   requestPolicyName(req), req.seed,
-                                                   req.simulate, cancelFlag.get(),
-                                                   req.decisionLog);
+            const PanelRequest &req = batchCopy[std::size_t(i)];
+            // One pipeline for every policy: the run service, then the store, then the views.
+            auto run = executeRun(scenarioForRequest(original, req),
+                                  runRequestFor(requestPolicyName(req), req.seed, req.simulate,
+                                                cancelFlag.get(), req.decisionLog));
             std::shared_ptr<const RunSession> shared;
             qint64 id = 0;
             QString error;
-            if (!session) {
-                error = QString::fromStdString(session.error());
-            } else if (sts) {
-                // The workspace's run records hold placements and simulations: STS runs
-                // are shown, not stored.
-                shared = std::make_shared<const RunSession>(std::move(session).value());
+            if (!run || cancelFlag->load()) {
+                error = run ? QStringLiteral("cancelled") : QString::fromStdString(run.error());
             } else {
-                shared = std::make_shared<const RunSession>(std::move(session).value());
                 if (!workspace) {
                     error = tr("not stored: %1").arg(workspaceError);
-                } else if (auto saved = saveSession(*workspace, original, *shared, req); saved) {
+                } else if (auto saved = saveRecord(*workspace, original,
+                                                   recordForRun(run.value(), original, req));
+                           saved) {
                     id = saved.value();
                 } else {
                     error = tr("not stored: %1").arg(QString::fromStdString(saved.error()));
                 }
+                shared = std::make_shared<const RunSession>(
+                    sessionFromRun(std::move(run.value()), original));
             }
             QMetaObject::invokeMethod(
                 panel, [panel, i, shared, id, error] { panel->onRunDone(i, shared, id, error); },
@@ -431,13 +430,7 @@ void RunPanel::onBatchDone()
                        ? tr("Cancelled after %n stored run(s).", nullptr, int(m_stored.size()))
                        : tr("Done: %n run(s) stored in the workspace.", nullptr,
                             int(m_stored.size()));
-    const auto stsRuns = std::count_if(m_batch.begin(), m_batch.end(), [](const RunRequest &r) {
-        return !stsMethodOfPolicy(r.policy).empty();
-    });
-    if (stsRuns > 0)
-        text += QLatin1Char(' ') +
-                tr("%n STS run(s) shown in the stepper (STS runs are not stored).", nullptr,
-                   int(stsRuns));
+
     if (!m_errors.isEmpty())
         text += QLatin1Char('\n') + tr("Problems:") + QLatin1Char('\n') +
                 m_errors.join(QLatin1Char('\n'));

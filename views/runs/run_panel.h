@@ -41,8 +41,6 @@ public:
     /// Where finished runs are stored (default: Workspace::defaultPath()).
     void setWorkspacePath(const QString &path);
     QString workspacePath() const { return m_workspacePath; }
-    /// The authors' STS data folder for prices (default: defaultStsDataDir()).
-    void setStsDataDir(const QString &dir);
 
     /// Policies listed, in order (scenario presets first).
     QStringList policyNames() const;
@@ -56,7 +54,7 @@ public:
     void setKeepDecisionLog(bool keep);
 
     /// The requests the current choices make (policies x seeds), or the problem.
-    Result<std::vector<RunRequest>> requests() const;
+    Result<std::vector<PanelRequest>> requests() const;
     /// Starts the batch; false (with the reason in the status line) when nothing to run,
     /// the seeds are wrong or a batch is running.
     bool start();
@@ -84,7 +82,6 @@ private:
 
     Document *m_document;
     QString m_workspacePath;
-    QString m_stsDataDir;
     QListWidget *m_policies;
     QTableWidget *m_weights;
     QLineEdit *m_seeds;
@@ -98,7 +95,7 @@ private:
     std::map<std::string, std::map<std::string, double>> m_overrides;
     QThread *m_thread = nullptr;
     std::shared_ptr<std::atomic<bool>> m_cancelFlag;
-    std::vector<RunRequest> m_batch;
+    std::vector<PanelRequest> m_batch;
     std::vector<std::int64_t> m_stored;
     QStringList m_errors;
     bool m_loadingWeights = false;

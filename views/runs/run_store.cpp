@@ -1,9 +1,12 @@
 #include "runs/run_store.h"
 
+#include "analysis/sts_session.h"
+
 #include "io/scenario_json.h"
 #include "net/topology.h"
 #include "io/policy_json.h"
 #include "sched/traffic.h"
+#include "runs/run_service.h"
 #include "store/stored_run.h"
 
 #include <QString>
@@ -43,7 +46,7 @@ std::string trimmed(std::string s)
 
 } // namespace
 
-std::string requestPolicyName(const RunRequest &request)
+std::string requestPolicyName(const PanelRequest &request)
 {
     if (request.weights.empty())
         return request.policy;
@@ -56,7 +59,7 @@ std::string requestPolicyName(const RunRequest &request)
     return name + "}";
 }
 
-Scenario scenarioForRequest(const Scenario &scenario, const RunRequest &request)
+Scenario scenarioForRequest(const Scenario &scenario, const PanelRequest &request)
 {
     if (request.weights.empty())
         return scenario;
@@ -104,19 +107,10 @@ Result<std::vector<std::uint64_t>> parseSeedList(const std::string &text)
     return std::vector<std::uint64_t>(seeds.begin(), seeds.end());
 }
 
-RunRecord recordForSession(const RunSession &session, const RunRequest &request)
+RunRecord recordForRun(const cb::Run &run, const Scenario &original, const PanelRequest &request)
 {
-    const Topology topology(session.scenario.cluster);
-    const TrafficReport traffic =
-        computeTraffic(session.scenario.jobs, session.scenario.cluster, topology, session.placement);
-    RunRecord record;
-    record.kind = session.result ? "simulate" : "place";
+    RunRecord record = cb::runRecord(run, original);
     record.policy = requestPolicyName(request);
-    record.seed = session.seed;
-    record.parameters = nlohmann::json::object();
-    if (auto presets = userPresets(session.scenario, {}); presets)
-        if (auto policy = resolvePolicy(record.policy, presets.value()); policy)
-            record.parameters["policy"] = policyToJson(policy.value());
     if (!request.weights.empty()) {
         record.parameters["base"] = request.policy;
         record.parameters["weights"] = request.weights;
@@ -124,45 +118,61 @@ RunRecord recordForSession(const RunSession &session, const RunRequest &request)
     record.parameters["source"] = "gui";
     if (!request.decisionLog)
         record.parameters["decision_log"] = false;
-    record.metrics = session.result ? simulationMetrics(*session.result)
-                                    : placementMetrics(session.placement, traffic);
-    record.decisionLog = storedDecisionLog(session.log);
-    record.timeline = storedTimeline(session.scenario, topology, session.placement, traffic,
-                                     session.result ? &*session.result : nullptr);
     return record;
 }
 
-Result<std::int64_t> saveSession(Workspace &workspace, const Scenario &original,
-                                 const RunSession &session, const RunRequest &request)
+RunRecord recordForSession(const RunSession &session, const PanelRequest &request)
+{
+    cb::Run run;
+    run.kind = session.result ? "simulate" : "place";
+    run.policy = session.policy;
+    run.family = session.family;
+    run.seed = session.seed;
+    run.programVersion = CB_VERSION;
+    run.scenarioName = session.scenario.name;
+    run.placement = session.placement;
+    run.placedScenario = session.scenarioOfPlacement();
+    run.decisions = session.log;
+    run.result = session.result;
+    run.metrics = session.metrics;
+    if (session.sts) {
+        run.stsLog = session.sts->log;
+        run.pricesFrom = session.sts->pricesFrom;
+    }
+    if (auto presets = userPresets(session.scenario, {}); presets && !session.sts)
+        if (auto policy = resolvePolicy(session.policy, presets.value()); policy)
+            run.parameters["policy"] = policyToJson(policy.value());
+    const Topology topology(session.scenario.cluster);
+    run.traffic = computeTraffic(run.placedScenario.jobs, session.scenario.cluster, topology,
+                                 run.placement);
+    return recordForRun(run, session.scenario, request);
+}
+
+Result<std::int64_t> saveRecord(Workspace &workspace, const Scenario &original, RunRecord record)
 {
     auto stored = workspace.addScenario(original);
     if (!stored)
         return Result<std::int64_t>(stored.problems());
-    RunRecord record = recordForSession(session, request);
     record.scenarioDigest = stored->digest;
     return workspace.saveRun(std::move(record));
+}
+
+Result<std::int64_t> saveSession(Workspace &workspace, const Scenario &original,
+                                 const RunSession &session, const PanelRequest &request)
+{
+    return saveRecord(workspace, original, recordForSession(session, request));
 }
 
 Result<std::shared_ptr<const RunSession>> loadStoredSession(const Workspace &workspace,
                                                             std::int64_t id)
 {
     using R = Result<std::shared_ptr<const RunSession>>;
-    auto detail = readStoredRun(workspace, id);
-    if (!detail)
-        return R(detail.problems());
-    StoredRunDetail &d = detail.value();
-    auto session = std::make_shared<RunSession>();
-    session->scenario = std::move(d.scenario);
-    session->policy = d.record.policy;
-    session->seed = d.record.seed;
-    session->placement = std::move(d.placement);
-    if (d.log)
-        session->log = std::move(*d.log);
-    session->result = std::move(d.result);
-    session->label = QStringLiteral("#%1 %2")
-                         .arg(id)
-                         .arg(defaultRunLabel(session->policy, session->seed,
-                                              session->result.has_value()));
+    auto stored = cb::readRun(workspace, id);
+    if (!stored)
+        return R(stored.problems());
+    auto session = std::make_shared<RunSession>(
+        sessionFromRun(std::move(stored->first), std::move(stored->second)));
+    session->label = QStringLiteral("#%1 %2").arg(id).arg(session->label);
     return R(std::shared_ptr<const RunSession>(std::move(session)));
 }
 

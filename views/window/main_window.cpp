@@ -590,15 +590,16 @@ void MainWindow::showRun(std::shared_ptr<const RunSession> session)
             dock->raise();
     }
     if (sts) {
-        const StsRunResult &r = m_run->sts->result;
+        static const cb::RunResult none;
+        const cb::RunResult &r = m_run->result ? *m_run->result : none;
         statusBar()->showMessage(tr("Run %1: %2 scheduling events; total cost %3 (energy %4, "
                                     "tardiness %5), %6 due-date violations")
                                      .arg(m_run->label)
                                      .arg(m_run->sts->log.events().size())
-                                     .arg(r.totalCost, 0, 'f', 2)
-                                     .arg(r.energyCost, 0, 'f', 2)
+                                     .arg(r.totalCost(), 0, 'f', 2)
+                                     .arg(r.cost, 0, 'f', 2)
                                      .arg(r.tardinessCost, 0, 'f', 2)
-                                     .arg(r.violations),
+                                     .arg(r.violations()),
                                  10000);
     } else if (m_run) {
         QString text = tr("Run %1: %2 decisions, %3 jobs placed, %4 waiting")

@@ -3,7 +3,7 @@
 // plain values it exchanges with the GUI, the CLI and the tests.
 
 #include "model/scenario.h"
-#include "sched/placement.h"
+#include "model/placement.h"
 #include "util/result.h"
 
 #include <string>

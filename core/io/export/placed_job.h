@@ -3,7 +3,7 @@
 // rank, node and resources, checked once so that each exporter can rely on it.
 
 #include "model/scenario.h"
-#include "sched/placement.h"
+#include "model/placement.h"
 #include "util/result.h"
 
 #include <string>

@@ -19,7 +19,7 @@
 // carries its JSON pointer.
 
 #include "model/scenario.h"
-#include "sched/placement.h"
+#include "model/placement.h"
 #include "util/result.h"
 
 #include <nlohmann/json.hpp>

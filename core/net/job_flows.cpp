@@ -1,4 +1,4 @@
-#include "sim/job_flows.h"
+#include "net/job_flows.h"
 
 #include "util/rng.h"
 #include "util/text.h"

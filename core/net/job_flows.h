@@ -1,15 +1,17 @@
 #pragma once
-// The flows of one placed job, per training iteration, exactly as core/sched/traffic.h counts
-// them (same flow order and the same ECMP hash, so the simulator's links match the traffic
-// report): parameter-server jobs send parameter_bytes / P each way between every worker and
-// every PS; ring all-reduce workers send 2 (W - 1) / W * parameter_bytes to the next rank.
-// Also the job's per-iteration compute time: the slowest worker governs.
+// The traffic model: the flows of one placed job per training iteration. Placement accounting
+// (sched/traffic.h), the simulator and the stochastic schedulers' runs all use it, so the
+// bytes a placement report counts are the bytes the simulator moves over the links:
+// parameter-server jobs send parameter_bytes / P each way between every worker and every PS;
+// ring all-reduce workers send 2 (W - 1) / W * parameter_bytes to the next rank; a flow
+// between two nodes follows Topology::route with a deterministic ECMP hash of (job id, flow
+// number). Also the job's per-iteration compute time: the slowest worker governs.
 
 #include "model/cluster.h"
 #include "model/job.h"
 #include "model/step_time_table.h"
 #include "net/topology.h"
-#include "sched/placement.h"
+#include "model/placement.h"
 
 #include <map>
 #include <optional>

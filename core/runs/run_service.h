@@ -1,0 +1,137 @@
+#pragma once
+// The one run pipeline every front end uses (the terminal commands, the window, sweeps and
+// the store): a run request (scenario, policy, parameters, seed, simulate or not, log detail)
+// gives one Run, whatever the scheduler.
+//
+// Two families of policy:
+//  - placement policies (presets: built-in, the scenario's own or a policy file): the placer
+//    decides task by task; the Run holds the placement of the queue on the empty cluster with
+//    its decision log and, when simulated, the simulation (core/sim) with that policy;
+//  - stochastic policies (STS and the authors' baselines, sts/stochastic): a job-level
+//    scheduler picks each job's configuration over time inside the simulator (they always
+//    simulate); the Run holds its decision log (every scheduling event with each job's
+//    candidate plans), the simulation, and as its placement each job's first configuration.
+// Both give the same timeline, traffic and metrics, so every view, exporter and the store
+// serve both.
+
+#include "model/scenario.h"
+#include "sched/decision_log.h"
+#include "sched/policy.h"
+#include "sched/traffic.h"
+#include "sim/run_result.h"
+#include "sim/sim_options.h"
+#include "stochastic/sts_decision_log.h"
+#include "store/workspace.h"
+#include "util/result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cb {
+
+enum class SchedulerFamily { Placement, Stochastic };
+
+/// The stochastic policy names, STS first: sts, sts-net, sts-fifo, sts-edf, sts-ps, sts-g,
+/// sts-rg, sts-ls (the authors' STS, the network-aware STS-net and their baselines).
+const std::vector<std::string> &stochasticPolicyNames();
+/// The method of a stochastic policy name as the STS code names it ("sts-fifo" -> "FIFO");
+/// empty for any other name.
+std::string stochasticMethod(const std::string &policy);
+/// The policy name of a method ("FIFO" -> "sts-fifo"); empty for an unknown method.
+std::string stochasticPolicyName(const std::string &method);
+/// Why the stochastic schedulers cannot run `scenario`, or empty when they can: they plan
+/// every job against its due date, so every job needs one, and a configuration table (STS
+/// execution times, or a compute time per iteration to derive one).
+std::string stochasticUnavailableReason(const Scenario &scenario);
+
+struct RunRequest
+{
+    std::string policy;        ///< a preset name, or a stochastic policy name
+    std::string policyFile;    ///< more presets (JSON), or empty
+    /// A placement policy already resolved (a sweep point's preset with its parameters):
+    /// used instead of resolving `policy`, which then only names it.
+    std::optional<Policy> resolvedPolicy;
+    std::uint64_t seed = 1;
+    bool simulate = true;      ///< stochastic policies always simulate
+    bool decisionLog = true;   ///< off: metrics only (no log of every node for every task)
+    LogDetail logDetail;
+    // Simulation options.
+    std::vector<NodeFailure> failures;
+    CostModel costModel = CostModel::Energy; ///< placement policies; stochastic: Catalogue
+    bool powerDownIdleNodes = false;
+    // Stochastic options.
+    bool multiNode = false;    ///< split configurations that fit no node (on for sts-net)
+    bool saturationGuard = true;
+    int randomIterations = 1000;
+    bool sharing = false;      ///< GPU-sharing slices (the authors' fractions.csv)
+    /// Called with the finished fraction; return false to cancel (the run then fails with
+    /// "cancelled").
+    std::function<bool(double done)> progress;
+};
+
+struct Run
+{
+    std::string kind = "simulate"; ///< place, simulate (a sweep stores "sweep")
+    std::string policy;
+    SchedulerFamily family = SchedulerFamily::Placement;
+    std::uint64_t seed = 0;
+    std::string programVersion;
+    std::string scenarioName;
+    std::string scenarioDigest;    ///< SHA-256 of the canonical scenario text
+    /// What the run was asked (policy as JSON, cost model, failures, STS options, ...).
+    nlohmann::json parameters = nlohmann::json::object();
+    /// Placement policies: the queue placed on the empty cluster. Stochastic: each job's first
+    /// configuration (the jobs of `placedScenario`).
+    Placement placement;
+    /// The scenario `placement` refers to: the run's scenario, or for stochastic runs the
+    /// same with each job shaped as it first ran (sim/stochastic_jobs.h).
+    Scenario placedScenario;
+    DecisionLog decisions;         ///< placement decisions (empty for stochastic runs)
+    StsDecisionLog stsLog;         ///< stochastic runs: every scheduling event
+    TrafficReport traffic;         ///< per iteration of `placement`
+    std::optional<RunResult> result; ///< the simulation
+    std::map<std::string, double> metrics;
+    std::string pricesFrom;        ///< stochastic runs: where the catalogue came from
+
+    /// "dltap seed 1", with " (simulated)" when simulated; STS methods by their names.
+    std::string label() const;
+};
+
+/// Runs `request` on `scenario`. Needs no event loop and touches no shared state: worker
+/// threads may run several at once. Problems name the policy ("policy: ...") or the stage.
+Result<Run> executeRun(const Scenario &scenario, const RunRequest &request);
+
+/// The metrics of a run: the placement's per-iteration figures (placementMetrics); when
+/// simulated, the simulation's figures replace those of the same name (cross_node_bytes,
+/// total_bytes: whole run) and the per-iteration ones stay as iteration_cross_node_bytes,
+/// iteration_total_bytes.
+std::map<std::string, double> runMetrics(const Run &run);
+
+/// The workspace record of a run (its kind, policy, parameters, metrics, decision log and
+/// timeline; the scenario digest is filled in by the store).
+RunRecord runRecord(const Run &run, const Scenario &scenario);
+/// A stored run back, exactly as it was made (fromRecord(runRecord(r)) holds the same
+/// placement, logs and result). Problems name the run and the JSON pointer.
+Result<Run> runFromRecord(const RunRecord &record, const Scenario &scenario);
+/// Reads run `id` from the workspace, with its scenario.
+Result<std::pair<Run, Scenario>> readRun(const Workspace &workspace, std::int64_t id);
+
+/// The scenario and placement to export from a stochastic run: every job that runs at
+/// `atSeconds` (all jobs at their first configuration when empty) shaped as it runs then,
+/// one task per node with that node's GPUs; the others are listed as waiting.
+std::pair<Scenario, Placement> stochasticScheduleAt(const Scenario &scenario,
+                                                    const RunResult &result,
+                                                    std::optional<double> atSeconds = {});
+
+/// The same jobs with one task per node holding all of the job's GPUs there (how a
+/// data-parallel job is deployed: one pod or Slurm task per node, its GPUs as local ranks),
+/// for the exporters. Jobs whose tasks already differ in shape are left as they are.
+void oneTaskPerNode(Scenario &scenario, Placement &placement);
+
+} // namespace cb
