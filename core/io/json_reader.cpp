@@ -53,6 +53,31 @@ std::string tidyParseMessage(const std::string &what)
 
 } // namespace
 
+std::string stringField(const json &object, const std::string &key, const std::string &fallback)
+{
+    const json *v = childField(object, key);
+    return v && v->is_string() ? v->get<std::string>() : fallback;
+}
+
+std::int64_t integerField(const json &object, const std::string &key, std::int64_t fallback)
+{
+    const json *v = childField(object, key);
+    if (!v || !v->is_number_integer())
+        return fallback;
+    if (v->is_number_unsigned() &&
+        v->get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+        return fallback;
+    return v->get<std::int64_t>();
+}
+
+const json *childField(const json &object, const std::string &key)
+{
+    if (!object.is_object())
+        return nullptr;
+    auto it = object.find(key);
+    return it == object.end() ? nullptr : &*it;
+}
+
 Result<json> parseJsonText(const std::string &text)
 {
     std::size_t start = 0;

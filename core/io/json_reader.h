@@ -21,6 +21,18 @@ std::string jsonPointerToken(const std::string &key);
 /// Names a JSON value's type for messages: "a string", "a number", "an array", ...
 std::string jsonTypeName(const nlohmann::json &value);
 
+/// The string at `key` of an object, or `fallback` when the value is not an object, has no
+/// such key or holds something else there. For checks of untrusted files ("format"), where
+/// nlohmann's value() would throw on a number.
+std::string stringField(const nlohmann::json &object, const std::string &key,
+                        const std::string &fallback = {});
+/// The same for an integer that fits in 64 bits (a number with a fraction is not one).
+std::int64_t integerField(const nlohmann::json &object, const std::string &key,
+                          std::int64_t fallback);
+/// The child at `key` of an object, or nullptr when there is none (never inserts, never
+/// throws, unlike operator[] on a const value).
+const nlohmann::json *childField(const nlohmann::json &object, const std::string &key);
+
 /// Parses text as JSON. On failure returns a problem "line L, column C: ..." (an empty input
 /// gets its own message). A UTF-8 byte-order mark is accepted and skipped.
 Result<nlohmann::json> parseJsonText(const std::string &text);

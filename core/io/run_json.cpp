@@ -1,6 +1,7 @@
 #include "io/run_json.h"
 
 #include "io/file_io.h"
+#include "io/json_reader.h"
 #include "io/scenario_json.h"
 #include "sched/traffic.h"
 
@@ -313,7 +314,7 @@ struct RunReader
 
 Result<RunResult> runFromJson(const nlohmann::json &j, const Cluster &cluster)
 {
-    if (!j.is_object() || j.value("format", "") != "clusterbench-run")
+    if (stringField(j, "format") != "clusterbench-run")
         return Result<RunResult>::failure("/format", "expected \"clusterbench-run\"");
     if (!j.contains("version") || !j["version"].is_number_integer() ||
         j["version"].get<int>() != 1)

@@ -1,6 +1,7 @@
 #include "store/stored_run.h"
 
 #include "io/export/placement_json.h"
+#include "io/json_reader.h"
 #include "io/scenario_json.h"
 #include "io/run_json.h"
 #include "util/result.h"
@@ -69,10 +70,13 @@ Result<StoredRunDetail> decodeStoredRun(const RunRecord &record, const std::stri
         return R(prefixed(scenario.problems(), run + ": scenario "));
     detail.scenario = std::move(scenario.value());
     const nlohmann::json &t = record.timeline;
-    if (!t.is_object() || t.value("format", "") != "clusterbench-stored-run")
+    if (stringField(t, "format") != "clusterbench-stored-run")
         return R::failure(run + ": timeline", "no stored placement (written by an older "
                                               "ClusterBench, or not a placement run)");
-    auto placement = PlacementJson::fromJson(t["placement"], detail.scenario);
+    const nlohmann::json *stored = childField(t, "placement");
+    if (!stored)
+        return R::failure(run + ": timeline/placement", "missing");
+    auto placement = PlacementJson::fromJson(*stored, detail.scenario);
     if (!placement)
         return R(prefixed(placement.problems(), run + ": timeline/placement"));
     detail.placement = std::move(placement.value());
