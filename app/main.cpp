@@ -2,6 +2,7 @@
 // one. Only wiring lives here.
 
 #include "cli/command.h"
+#include "util/terminal_text.h"
 
 #ifdef CB_HAVE_GUI
 #include "workbench.h"
@@ -38,7 +39,8 @@ int main(int argc, char **argv)
     }
     if (!first.empty() && first[0] == '-' && first.rfind("-platform", 0) != 0 &&
         first.rfind("--platform", 0) != 0) {
-        std::cerr << "clusterbench: unknown option " << first << "\n\n" << cb::cli::mainHelp();
+        std::cerr << "clusterbench: unknown option " << cb::terminalText(first) << "\n\n"
+                  << cb::cli::mainHelp();
         return 2;
     }
 #ifdef CB_HAVE_GUI

@@ -93,9 +93,9 @@ Command simulateCommand()
         if (io.errIsTerminal)
             request.progress = [&io](double done) {
                 const int width = 40, filled = int(done * width);
-                io.err << "\r[" << std::string(std::size_t(filled), '#')
-                       << std::string(std::size_t(width - filled), ' ') << "] "
-                       << int(done * 100) << "%" << std::flush;
+                io.terminalErr() << "\r[" << std::string(std::size_t(filled), '#')
+                                 << std::string(std::size_t(width - filled), ' ') << "] "
+                                 << int(done * 100) << "%" << std::flush;
                 return true;
             };
         // The stored run carries the placement's decision log; a run that is not stored
@@ -103,7 +103,7 @@ Command simulateCommand()
         request.decisionLog = bool(*workspace);
         auto run = executeRun(s, request);
         if (io.errIsTerminal)
-            io.err << "\n";
+            io.terminalErr() << "\n";
         if (!run) {
             io.err << "clusterbench simulate: " << run.error() << "\n";
             const std::string &where = run.problems().front().where;

@@ -208,11 +208,13 @@ Command stepCommand()
             auto frame = [&](const std::string &title) {
                 if (args.flag("json"))
                     return;
-                io.out << "== " << title << " ==\n";
+                io.out << "== " << title << " ==\n" << std::flush;
                 screen.playing = st.playing;
                 screen.speed = st.speed;
+                // Rendered lines escape every name; only their styling reaches the terminal.
                 for (const std::string &l : view.render(st.cursor, screen))
-                    io.out << l << "\n";
+                    io.terminalOut() << l << "\n";
+                io.terminalOut() << std::flush;
             };
             frame("start");
             for (std::size_t pos = 0; pos < keys.size() && !st.quit;) {
@@ -261,7 +263,7 @@ Command stepCommand()
             for (const std::string &l : view.render(st.cursor, screen))
                 frame += l + "\x1b[K\r\n";
             frame += "\x1b[J";
-            io.out << frame << std::flush;
+            io.terminalOut() << frame << std::flush;
         };
         draw();
         while (!st.quit) {

@@ -1,4 +1,5 @@
 #include "cli/command.h"
+#include "cli/terminal_stream.h"
 
 #include <algorithm>
 #include <iostream>
@@ -192,7 +193,7 @@ int runCommand(const std::vector<std::string> &args, Io &io)
     const Command *c = args.empty() ? nullptr : findCommand(args[0]);
     if (!c) {
         const std::string word = args.empty() ? "" : args[0];
-        io.err << "clusterbench: unknown command \"" << word << "\"";
+        io.err << "clusterbench: unknown command \"" << terminalText(word) << "\"";
         if (const std::string near = nearestCommand(word); !near.empty())
             io.err << " (did you mean \"" << near << "\"?)";
         io.err << "\n\n" << mainHelp();
@@ -200,17 +201,19 @@ int runCommand(const std::vector<std::string> &args, Io &io)
     }
     auto parsed = Args::parse(std::vector<std::string>(args.begin() + 1, args.end()), c->options);
     if (!parsed) {
-        io.err << "clusterbench " << c->name << ": " << parsed.error() << "\n";
+        io.err << "clusterbench " << c->name << ": " << terminalText(parsed.error()) << "\n";
         return ExitBadInput;
     }
     if (parsed->flag("help")) {
         io.out << commandHelp(*c);
         return ExitOk;
     }
+    TerminalSafeStream out(io.out), err(io.err);
+    Io safe{out, err, io.errIsTerminal, &io.out, &io.err};
     try {
-        return c->run(parsed.value(), io);
+        return c->run(parsed.value(), safe);
     } catch (const std::exception &e) {
-        io.err << "clusterbench " << c->name << ": internal error: " << e.what() << "\n";
+        safe.err << "clusterbench " << c->name << ": internal error: " << e.what() << "\n";
         return ExitFailure;
     }
 }

@@ -48,6 +48,14 @@ struct Io
     std::ostream &out;
     std::ostream &err;
     bool errIsTerminal = false; ///< progress bars only go to a terminal
+    /// The streams beneath out and err while a command runs (runCommand shows control
+    /// characters in out and err escaped): only for the control sequences of our own
+    /// progress bars and the stepper's frames, never for text from files.
+    std::ostream *rawOut = nullptr;
+    std::ostream *rawErr = nullptr;
+
+    std::ostream &terminalOut() { return rawOut ? *rawOut : out; }
+    std::ostream &terminalErr() { return rawErr ? *rawErr : err; }
 };
 
 struct Command
@@ -67,7 +75,9 @@ const Command *findCommand(const std::string &name);
 /// tie), or "" when none is: "sweeep" -> "sweep".
 std::string nearestCommand(const std::string &word);
 
-/// Runs `clusterbench ARGS...` for a subcommand (args[0] is the subcommand name).
+/// Runs `clusterbench ARGS...` for a subcommand (args[0] is the subcommand name). Everything
+/// the command prints to io.out and io.err shows control characters escaped
+/// (util/terminal_text.h), JSON included (the escapes are JSON's).
 int runCommand(const std::vector<std::string> &args, Io &io);
 /// The top-level help text.
 std::string mainHelp();

@@ -1,4 +1,5 @@
 #include "cli/progress.h"
+#include "util/terminal_text.h"
 
 #include <algorithm>
 #include <ostream>
@@ -24,7 +25,8 @@ void ProgressBar::update(long long done, long long total)
     if (t == m_last)
         return;
     // \r and erase-to-end-of-line: a shorter line leaves nothing behind.
-    m_io.err << "\r" << t << "\x1b[K" << std::flush;
+    m_io.err << std::flush;
+    m_io.terminalErr() << "\r" << terminalText(t) << "\x1b[K" << std::flush;
     m_last = t;
     m_drawn = true;
 }
@@ -32,7 +34,7 @@ void ProgressBar::update(long long done, long long total)
 void ProgressBar::finish()
 {
     if (m_drawn)
-        m_io.err << "\n" << std::flush;
+        m_io.terminalErr() << "\n" << std::flush;
     m_drawn = false;
 }
 

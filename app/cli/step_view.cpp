@@ -1,4 +1,5 @@
 #include "cli/step_view.h"
+#include "util/terminal_text.h"
 
 #include "sched/traffic.h"
 
@@ -20,10 +21,12 @@ class Line
 public:
     Line(int width, bool colour) : m_width(width), m_colour(colour) {}
 
-    /// `style` is an SGR parameter string such as "1" or "48;5;22", empty for plain.
+    /// `style` is an SGR parameter string such as "1" or "48;5;22", empty for plain. The text
+    /// (names from the scenario among it) shows control characters escaped: the frame goes
+    /// to the terminal as it is, with only our own styling sequences.
     void add(const std::string &text, const std::string &style = {})
     {
-        m_segments.push_back({text, style});
+        m_segments.push_back({terminalText(text), style});
     }
     std::string text() const
     {
