@@ -16,6 +16,7 @@ struct ExportedFile
 {
     std::string path;
     std::string content;
+    bool executable = false; ///< a script (chmod +x)
     bool operator==(const ExportedFile &) const = default;
 };
 
