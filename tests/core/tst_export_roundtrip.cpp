@@ -20,6 +20,7 @@
 //   on top of its own.
 
 #include "io/export/exporter_registry.h"
+#include "io/export/kubernetes_names.h"
 #include "io/export/k8s_nodes_exporter.h"
 #include "io/export/slurm_names.h"
 #include "io/import/importer_registry.h"
@@ -285,16 +286,34 @@ private slots:
         QCOMPARE(K8sNodesExporter::memoryQuantity(1.0 / 3.0), std::string("357913941"));
     }
 
-    void k8sNodesRefusesBadNames()
+    void k8sNodesDerivesValidNames()
     {
+        // A node id and a rack Kubernetes would refuse: valid names derived from them, the
+        // originals in annotations, and a warning that says so.
         Scenario s = cbtest::exportScenario();
         s.cluster.nodes[1].id = "GPU_02";
+        for (Link &l : s.cluster.links)
+            if (l.b == "gpu-02")
+                l.b = "GPU_02";
         s.cluster.nodes[2].rack = "rack with spaces";
         auto exported = ExporterRegistry::find("k8s-nodes")->exportPlacement(s, {}, {});
-        QVERIFY(!exported.ok());
-        const std::string error = exported.error();
-        QVERIFY2(error.find("/cluster/nodes/1/id") != std::string::npos, error.c_str());
-        QVERIFY2(error.find("/cluster/nodes/2/rack") != std::string::npos, error.c_str());
+        QVERIFY2(exported.ok(), exported.error().c_str());
+        const auto items = nlohmann::json::parse(exported->files[0].content)["items"];
+        const auto &renamed = items[1]["metadata"];
+        QCOMPARE(renamed["name"].get<std::string>(),
+                 "gpu-02-" + KubernetesNames::valueHash("GPU_02"));
+        QCOMPARE(renamed["annotations"]["clusterbench.io/node-id"].get<std::string>(),
+                 std::string("GPU_02"));
+        QCOMPARE(renamed["labels"]["kubernetes.io/hostname"], renamed["name"]);
+        const auto &racked = items[2]["metadata"];
+        QCOMPARE(racked["labels"]["clusterbench.io/rack"].get<std::string>(),
+                 "rack-with-spaces-" + KubernetesNames::valueHash("rack with spaces"));
+        QCOMPARE(racked["annotations"]["clusterbench.io/rack"].get<std::string>(),
+                 std::string("rack with spaces"));
+        QVERIFY(!items[0]["metadata"].contains("annotations"));
+        QCOMPARE(exported->warnings.size(), std::size_t(2));
+        QVERIFY2(exported->warnings[0].find("\"GPU_02\" as gpu-02-") != std::string::npos,
+                 exported->warnings[0].c_str());
     }
 };
 

@@ -16,8 +16,10 @@ a v1 List (what `kubectl get -o json` prints) counts as its items:
 CRD schemas are checked strictly, as the API server does with strict field validation
 (kubectl's default): an object schema that lists properties and does not preserve unknown
 fields rejects any other key. On top of the schemas the script checks what only the API
-server's validation would catch: object names (DNS-1123 / DNS-1035 labels), label keys and
-values, container and port names.
+server's validation would catch: object names (DNS-1123 / DNS-1035 labels, a Node's a
+DNS-1123 subdomain), namespaces, label keys and values, container and port names, a pod's
+nodeName (a DNS-1123 subdomain) and the values node affinity and nodeSelector match against
+(label values).
 
 Prints one line per problem ("FILE: doc N (Kind name): /json/pointer: message") and a summary.
 Exit code 0 when every document is valid, 1 when any is not, 2 on bad usage or unreadable
@@ -133,9 +135,16 @@ def check_metadata(meta, kind, where, problems):
         if k not in allowed:
             problems.append((where + "/" + k, "unknown metadata field"))
     name = meta.get("name")
+    namespace = meta.get("namespace")
+    if namespace is not None and (not isinstance(namespace, str) or len(namespace) > 63
+                                  or not DNS1123_LABEL.match(namespace)):
+        problems.append((where + "/namespace", "%r is not a DNS-1123 label" % (namespace,)))
     if name is not None:
         if not isinstance(name, str):
             problems.append((where + "/name", "name must be a string"))
+        elif kind == "Node":
+            if len(name) > 253 or not DNS1123_SUBDOMAIN.match(name):
+                problems.append((where + "/name", "%r is not a DNS-1123 subdomain" % name))
         elif kind in DNS1035_KINDS:
             if len(name) > 63 or not DNS1035_LABEL.match(name):
                 problems.append((where + "/name", "%r is not a DNS-1035 label" % name))
@@ -182,6 +191,18 @@ def check_pod_specs(node, path, problems):
                 v = node.get(key)
                 if isinstance(v, str) and (len(v) > 63 or not DNS1123_LABEL.match(v)):
                     problems.append((pointer(path + [key]), "%r is not a DNS-1123 label" % v))
+            v = node.get("nodeName")
+            if v is not None and (not isinstance(v, str) or len(v) > 253
+                                  or not DNS1123_SUBDOMAIN.match(v)):
+                problems.append((pointer(path + ["nodeName"]),
+                                 "%r is not a DNS-1123 subdomain (a node name)" % (v,)))
+            for k, v in (node.get("nodeSelector") or {}).items():
+                msg = check_label_key(str(k))
+                if msg:
+                    problems.append((pointer(path + ["nodeSelector", k]), msg))
+                if not isinstance(v, str) or (v and (len(v) > 63 or not LABEL_NAME.match(v))):
+                    problems.append((pointer(path + ["nodeSelector", k]),
+                                     "%r is not a valid label value" % (v,)))
         for k, v in node.items():
             if k == "metadata" and isinstance(v, dict) and path:
                 check_metadata(v, "template", pointer(path + [k]), problems)
@@ -189,6 +210,24 @@ def check_pod_specs(node, path, problems):
     elif isinstance(node, list):
         for i, v in enumerate(node):
             check_pod_specs(v, path + [i], problems)
+
+
+def check_match_expressions(node, path, problems):
+    """Values of node affinity match expressions (In / NotIn) must be label values."""
+    if isinstance(node, dict):
+        if isinstance(node.get("matchExpressions"), list):
+            for i, e in enumerate(node["matchExpressions"]):
+                if not isinstance(e, dict):
+                    continue
+                for j, v in enumerate(e.get("values") or []):
+                    if not isinstance(v, str) or (v and (len(v) > 63 or not LABEL_NAME.match(v))):
+                        problems.append((pointer(path + ["matchExpressions", i, "values", j]),
+                                         "%r is not a valid label value" % (v,)))
+        for k, v in node.items():
+            check_match_expressions(v, path + [k], problems)
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            check_match_expressions(v, path + [i], problems)
 
 
 def validate_doc(root, doc):
@@ -203,6 +242,7 @@ def validate_doc(root, doc):
         problems.append((pointer(list(err.path)), err.message))
     check_metadata(doc.get("metadata", {}), key[1], "/metadata", problems)
     check_pod_specs(doc.get("spec", {}), ["spec"], problems)
+    check_match_expressions(doc.get("spec", {}), ["spec"], problems)
     if key == ("batch.volcano.sh/v1alpha1", "Job"):
         for i, t in enumerate(doc.get("spec", {}).get("tasks") or []):
             n = t.get("name") if isinstance(t, dict) else None

@@ -1,6 +1,7 @@
 #include "io/export/k8s_nodes_exporter.h"
 
 #include "io/export/kubernetes_names.h"
+#include "io/export/kubernetes_node_names.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,25 +15,6 @@ namespace {
 bool isWhole(double v)
 {
     return std::fabs(v - std::round(v)) < 1e-9;
-}
-
-/// A DNS-1123 subdomain: what a Node's metadata.name must be.
-bool isNodeName(const std::string &s)
-{
-    if (s.empty() || s.size() > 253)
-        return false;
-    std::size_t start = 0;
-    while (start <= s.size()) {
-        const std::size_t dot = s.find('.', start);
-        const std::string part =
-            s.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-        if (!KubernetesNames::isDns1123Label(part))
-            return false;
-        if (dot == std::string::npos)
-            break;
-        start = dot + 1;
-    }
-    return true;
 }
 
 } // namespace
@@ -63,31 +45,45 @@ Result<ExportResult> K8sNodesExporter::exportPlacement(const Scenario &scenario,
                                                        const ExportOptions &) const
 {
     using Json = nlohmann::ordered_json;
-    Problems problems;
     Json items = Json::array();
     const Cluster &c = scenario.cluster;
+    const KubernetesNodeNames names(c);
+    std::vector<std::string> renamed, relabelled;
     for (std::size_t i = 0; i < c.nodes.size(); ++i) {
         const Node &n = c.nodes[i];
-        const std::string at = "/cluster/nodes/" + std::to_string(i);
-        if (!isNodeName(n.id)) {
-            problems.push_back({at + "/id", "\"" + n.id +
-                                                "\" cannot be a Kubernetes node name (lowercase "
-                                                "letters, digits, '-' and '.')"});
-            continue;
+        // Names and label values Kubernetes would refuse become valid ones derived from them
+        // (the same rule the placement exporters pin pods with); the originals stay in
+        // annotations, so nothing is lost.
+        std::map<std::string, std::string> annotations;
+        if (names.renamed(n.id)) {
+            annotations["clusterbench.io/node-id"] = n.id;
+            renamed.push_back("\"" + n.id + "\" as " + names.name(n.id));
         }
-        std::map<std::string, std::string> labels = n.labels;
-        labels.emplace("kubernetes.io/hostname", n.id); // keeps a hostname label the node has
-        auto label = [&](const std::string &key, const std::string &value, const char *field) {
-            if (!KubernetesNames::isLabelValue(value))
-                problems.push_back({at + "/" + field, "\"" + value +
-                                                          "\" cannot be a Kubernetes label "
-                                                          "value (63 of [A-Za-z0-9._-])"});
-            labels[key] = value;
+        std::map<std::string, std::string> labels;
+        bool labelsChanged = false;
+        for (const auto &[key, value] : n.labels) {
+            if (!KubernetesNames::isLabelKey(key)) {
+                labelsChanged = true;
+                continue;
+            }
+            const std::string v = KubernetesNames::labelValue(value);
+            labelsChanged = labelsChanged || v != value;
+            labels[key] = v;
+        }
+        if (labelsChanged) {
+            annotations["clusterbench.io/labels"] = Json(n.labels).dump();
+            relabelled.push_back(names.name(n.id));
+        }
+        labels["kubernetes.io/hostname"] = names.hostname(n.id);
+        auto label = [&](const std::string &key, const std::string &value) {
+            labels[key] = KubernetesNames::labelValue(value);
+            if (labels[key] != value)
+                annotations[key] = value; // clusterbench.io/rack etc. keep the original
         };
         if (n.gpus > 0) {
             // The type's name for ClusterBench; the product label only where the node has
             // none (a node's own product label, as GPU feature discovery wrote it, stays).
-            label("clusterbench.io/gpu-type", n.gpuType, "gpuType");
+            label("clusterbench.io/gpu-type", n.gpuType);
             if (!labels.count("nvidia.com/gpu.product"))
                 labels["nvidia.com/gpu.product"] = labels["clusterbench.io/gpu-type"];
             labels["nvidia.com/gpu.count"] = std::to_string(n.gpus);
@@ -95,9 +91,9 @@ Result<ExportResult> K8sNodesExporter::exportPlacement(const Scenario &scenario,
                 labels["nvidia.com/gpu.memory"] = std::to_string(std::llround(t->memoryGiB * 1024));
         }
         if (!n.rack.empty())
-            label("clusterbench.io/rack", n.rack, "rack");
+            label("clusterbench.io/rack", n.rack);
         if (!n.partition.empty())
-            label("clusterbench.io/partition", n.partition, "partition");
+            label("clusterbench.io/partition", n.partition);
         Json resources = Json::object();
         resources["cpu"] = cpuQuantity(n.cpus);
         resources["memory"] = memoryQuantity(n.memoryGiB);
@@ -106,20 +102,41 @@ Result<ExportResult> K8sNodesExporter::exportPlacement(const Scenario &scenario,
         Json node = Json::object();
         node["apiVersion"] = "v1";
         node["kind"] = "Node";
-        node["metadata"] = {{"name", n.id}, {"labels", Json(labels)}};
+        node["metadata"] = {{"name", names.name(n.id)}, {"labels", Json(labels)}};
+        if (!annotations.empty())
+            node["metadata"]["annotations"] = Json(annotations);
         node["spec"] = Json::object();
         node["status"] = {{"allocatable", resources}, {"capacity", resources}};
         items.push_back(std::move(node));
     }
-    if (!problems.empty())
-        return problems;
     Json list = Json::object();
     list["apiVersion"] = "v1";
     list["items"] = std::move(items);
     list["kind"] = "List";
     list["metadata"] = {{"resourceVersion", ""}};
     ExportResult result;
-    result.files.push_back({"nodes.json", list.dump(4) + "\n"});
+    // ASCII only: DEL and other controls in names escaped (\u007f), so that YAML readers
+    // (kubectl reads JSON as YAML too) take it as well as JSON ones.
+    result.files.push_back({"nodes.json", list.dump(4, ' ', true) + "\n"});
+    auto listed = [](const std::vector<std::string> &items) {
+        std::string out;
+        for (std::size_t i = 0; i < items.size() && i < 5; ++i)
+            out += (i ? ", " : "") + items[i];
+        if (items.size() > 5)
+            out += ", ... (" + std::to_string(items.size() - 5) + " more)";
+        return out;
+    };
+    if (!renamed.empty())
+        result.warnings.push_back(
+            "k8s-nodes: " + std::to_string(renamed.size()) +
+            " node ids are not valid Kubernetes node names; exported under names derived from "
+            "them, the id kept in the annotation clusterbench.io/node-id: " + listed(renamed));
+    if (!relabelled.empty())
+        result.warnings.push_back(
+            "k8s-nodes: labels of " + std::to_string(relabelled.size()) +
+            " nodes are not valid Kubernetes labels; invalid keys are left out and invalid "
+            "values replaced by derived ones, all of them kept in the annotation "
+            "clusterbench.io/labels: " + listed(relabelled));
     if (!c.switches.empty())
         result.warnings.push_back(
             "k8s-nodes: a Node list has no switches or links: the " +

@@ -21,7 +21,7 @@ KubeflowReplicas::Json KubeflowReplicas::replicaSpec(const KubernetesJobExporter
     for (const PlacedTask *t : group.tasks) {
         if (std::find(nodes.begin(), nodes.end(), t->node) == nodes.end())
             nodes.push_back(t->node);
-        const std::string h = KubernetesObjects::hostnameOf(ctx.scenario, t->node);
+        const std::string h = ctx.nodes.hostname(t->node);
         if (std::find(hostnames.begin(), hostnames.end(), h) == hostnames.end())
             hostnames.push_back(h);
         const PlacedTask *first = group.tasks.front();

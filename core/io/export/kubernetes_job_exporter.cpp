@@ -9,9 +9,16 @@ Result<ExportResult> KubernetesJobExporter::exportPlacement(const Scenario &scen
                                                             const Placement &placement,
                                                             const ExportOptions &options) const
 {
+    if (!options.kubernetesNamespace.empty() &&
+        !KubernetesNames::isDns1123Label(options.kubernetesNamespace))
+        return Problems{{"--namespace", "\"" + options.kubernetesNamespace +
+                                            "\" is not a valid Kubernetes namespace (at most 63 "
+                                            "lowercase letters, digits and '-', starting and "
+                                            "ending with a letter or digit)"}};
     auto resolved = resolvePlacement(scenario, placement);
     if (!resolved)
         return resolved.problems();
+    const KubernetesNodeNames nodes(scenario.cluster);
     std::vector<std::string> ids;
     for (const PlacedJob &j : resolved.value())
         ids.push_back(j.job->id);
@@ -20,7 +27,7 @@ Result<ExportResult> KubernetesJobExporter::exportPlacement(const Scenario &scen
     ExportResult result;
     for (std::size_t i = 0; i < resolved->size(); ++i) {
         const PlacedJob &job = resolved.value()[i];
-        const JobContext context{scenario, job, names[i], options};
+        const JobContext context{scenario, job, names[i], options, nodes};
         const auto objects = jobObjects(context, result.warnings);
         result.files.push_back({names[i] + ".yaml", YamlText::documents(objects)});
     }

@@ -4,6 +4,7 @@
 // objects a concrete exporter builds for it.
 
 #include "io/export/exporter.h"
+#include "io/export/kubernetes_node_names.h"
 #include "io/export/placed_job.h"
 
 #include <nlohmann/json.hpp>
@@ -22,6 +23,7 @@ public:
         const PlacedJob &job;
         std::string name; ///< DNS-1035 label, unique among the exported jobs
         const ExportOptions &options;
+        const KubernetesNodeNames &nodes; ///< node names and hostname labels to pin to
     };
 
     Result<ExportResult> exportPlacement(const Scenario &scenario, const Placement &placement,

@@ -1,5 +1,7 @@
 #include "io/export/kubernetes_names.h"
 
+#include "util/sha256.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <set>
@@ -65,6 +67,61 @@ bool KubernetesNames::isDns1123Label(const std::string &s)
         if (!isLowerAlnum(c) && c != '-')
             return false;
     return true;
+}
+
+bool KubernetesNames::isDns1123Subdomain(const std::string &s)
+{
+    if (s.empty() || s.size() > 253)
+        return false;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t dot = s.find('.', start);
+        if (!isDns1123Label(s.substr(start, dot == std::string::npos ? std::string::npos
+                                                                      : dot - start)))
+            return false;
+        if (dot == std::string::npos)
+            return true;
+        start = dot + 1;
+    }
+}
+
+bool KubernetesNames::isLabelKey(const std::string &key)
+{
+    const std::size_t slash = key.rfind('/');
+    const std::string name = slash == std::string::npos ? key : key.substr(slash + 1);
+    if (slash != std::string::npos && !isDns1123Subdomain(key.substr(0, slash)))
+        return false;
+    return !name.empty() && isLabelValue(name);
+}
+
+std::string KubernetesNames::valueHash(const std::string &s)
+{
+    return Sha256::hex(s).substr(0, 8);
+}
+
+std::string KubernetesNames::labelValue(const std::string &value)
+{
+    if (isLabelValue(value))
+        return value;
+    std::string base;
+    for (char c : value) {
+        const bool keep = isAlnum(c) || c == '.' || c == '_' || c == '-';
+        if (keep)
+            base += c;
+        else if (base.empty() || base.back() != '-')
+            base += '-';
+    }
+    const std::string suffix = valueHash(value);
+    if (base.size() > 63 - suffix.size() - 1)
+        base.resize(63 - suffix.size() - 1);
+    // Label values begin and end with a letter or digit.
+    std::size_t first = 0;
+    while (first < base.size() && !isAlnum(base[first]))
+        ++first;
+    base.erase(0, first);
+    while (!base.empty() && !isAlnum(base.back()))
+        base.pop_back();
+    return base.empty() ? suffix : base + "-" + suffix;
 }
 
 bool KubernetesNames::isDns1035Label(const std::string &s)

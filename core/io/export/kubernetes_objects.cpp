@@ -67,16 +67,6 @@ KubernetesObjects::hostnameAffinity(const std::vector<std::string> &hostnames)
     return affinity;
 }
 
-std::string KubernetesObjects::hostnameOf(const Scenario &scenario, const std::string &nodeId)
-{
-    if (const Node *n = scenario.cluster.node(nodeId)) {
-        auto it = n->labels.find("kubernetes.io/hostname");
-        if (it != n->labels.end() && !it->second.empty())
-            return it->second;
-    }
-    return nodeId;
-}
-
 KubernetesObjects::Json KubernetesObjects::labels(const std::string &jobName,
                                                   const std::string &replicaType, int index)
 {

@@ -30,8 +30,6 @@ public:
     static Json resources(double cpus, double memoryGiB, int gpus);
     /// Required node affinity: kubernetes.io/hostname In `hostnames`.
     static Json hostnameAffinity(const std::vector<std::string> &hostnames);
-    /// The kubernetes.io/hostname label of a node (its id unless the node carries the label).
-    static std::string hostnameOf(const Scenario &scenario, const std::string &nodeId);
     /// clusterbench.io/job, training.kubeflow.org/job-name, and when `replicaType` is not
     /// empty .../replica-type (and .../replica-index when index >= 0).
     static Json labels(const std::string &jobName, const std::string &replicaType = {},

@@ -50,10 +50,9 @@ std::vector<Json> PodsExporter::jobObjects(const JobContext &ctx,
         podSpec["hostname"] = podName(t);
         podSpec["subdomain"] = ctx.name;
         if (ctx.options.pinning == ExportOptions::Pinning::NodeName)
-            podSpec["nodeName"] = t.node;
+            podSpec["nodeName"] = ctx.nodes.name(t.node);
         else
-            podSpec["affinity"] = KubernetesObjects::hostnameAffinity(
-                {KubernetesObjects::hostnameOf(ctx.scenario, t.node)});
+            podSpec["affinity"] = KubernetesObjects::hostnameAffinity({ctx.nodes.hostname(t.node)});
         podSpec["restartPolicy"] = "Never";
         podSpec["containers"] = Json::array({KubernetesObjects::container(
             KubernetesObjects::containerName(job.kind), image, job,

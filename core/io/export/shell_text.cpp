@@ -15,6 +15,19 @@ std::string ShellText::quote(const std::string &text)
     return out;
 }
 
+std::string ShellText::word(const std::string &text)
+{
+    bool plain = !text.empty();
+    for (char c : text)
+        plain = plain && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                          (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '/' ||
+                          c == ':' || c == '=' || c == '@' || c == '%' || c == '+' ||
+                          c == ',' || c == '-');
+    // A leading '=' (zsh) or '-' (an option) would not be read as a plain word.
+    plain = plain && text[0] != '=' && text[0] != '-';
+    return plain ? text : quote(text);
+}
+
 std::string ShellText::quoteAll(const std::vector<std::string> &args)
 {
     std::string out;

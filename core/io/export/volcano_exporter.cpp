@@ -24,7 +24,7 @@ std::vector<Json> VolcanoJobExporter::jobObjects(const JobContext &ctx,
     for (const PlacedTask &t : ctx.job.tasks) {
         Json podSpec = Json::object();
         podSpec["affinity"] = KubernetesObjects::hostnameAffinity(
-            {KubernetesObjects::hostnameOf(ctx.scenario, t.node)});
+            {ctx.nodes.hostname(t.node)});
         podSpec["restartPolicy"] = "Never";
         podSpec["containers"] = Json::array({KubernetesObjects::container(
             KubernetesObjects::containerName(job.kind), image, job,

@@ -31,6 +31,52 @@ bool plainKeyIsSafe(const std::string &key)
     return std::find(kSpecial.begin(), kSpecial.end(), lower) == kSpecial.end();
 }
 
+/// Whether a string holds something a YAML reader refuses or changes when written as it is
+/// inside double quotes: DEL and C1 controls (not printable in YAML), line and paragraph
+/// separators (line breaks to YAML 1.1, folded to a space), a byte-order mark, the
+/// non-characters U+FFFE/U+FFFF, bytes that are not UTF-8. yaml-cpp escapes C0 controls
+/// itself; these need its "escape everything non-ASCII" mode for that one scalar.
+bool needsEscapes(const std::string &s)
+{
+    for (std::size_t i = 0; i < s.size();) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        if (c < 0x80) {
+            if (c == 0x7f)
+                return true;
+            ++i;
+            continue;
+        }
+        const std::size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
+        if (n == 0 || c > 0xf4 || c == 0xc0 || c == 0xc1 || i + n > s.size())
+            return true;
+        long cp = c & (n == 2 ? 0x1f : n == 3 ? 0x0f : 0x07);
+        for (std::size_t k = 1; k < n; ++k) {
+            const unsigned char b = static_cast<unsigned char>(s[i + k]);
+            if ((b & 0xc0) != 0x80)
+                return true;
+            cp = cp << 6 | (b & 0x3f);
+        }
+        if ((cp >= 0x80 && cp <= 0xa0) || cp == 0x2028 || cp == 0x2029 || cp == 0xfeff ||
+            cp == 0xfffe || cp == 0xffff || (cp >= 0xd800 && cp <= 0xdfff) ||
+            (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+            return true;
+        i += n;
+    }
+    return false;
+}
+
+/// A double-quoted scalar that every YAML reader reads back as exactly `s`.
+void quoted(YAML::Emitter &out, const std::string &s)
+{
+    if (!needsEscapes(s)) {
+        out << YAML::DoubleQuoted << s;
+        return;
+    }
+    out.SetOutputCharset(YAML::EscapeNonAscii);
+    out << YAML::DoubleQuoted << s;
+    out.SetOutputCharset(YAML::EmitNonAscii);
+}
+
 void emit(YAML::Emitter &out, const nlohmann::ordered_json &v)
 {
     switch (v.type()) {
@@ -45,7 +91,7 @@ void emit(YAML::Emitter &out, const nlohmann::ordered_json &v)
             if (plainKeyIsSafe(it.key()))
                 out << it.key();
             else
-                out << YAML::DoubleQuoted << it.key();
+                quoted(out, it.key());
             out << YAML::Value;
             emit(out, it.value());
         }
@@ -62,7 +108,7 @@ void emit(YAML::Emitter &out, const nlohmann::ordered_json &v)
         out << YAML::EndSeq;
         return;
     case nlohmann::json::value_t::string:
-        out << YAML::DoubleQuoted << v.get_ref<const std::string &>();
+        quoted(out, v.get_ref<const std::string &>());
         return;
     case nlohmann::json::value_t::boolean:
         out << v.get<bool>();

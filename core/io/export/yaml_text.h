@@ -1,8 +1,10 @@
 #pragma once
 // Writes JSON values as YAML for Kubernetes manifests. Every string value is double-quoted,
 // so YAML specials ("yes", "no", "on", "*a", "&a", ": x", "#", a leading "-", "1e3",
-// newlines) read back as the same string in YAML 1.1 and 1.2 readers alike. Keys stay plain
-// when that is unambiguous. Object key order is kept, so output is deterministic.
+// newlines) read back as the same string in YAML 1.1 and 1.2 readers alike; control
+// characters are escaped (\t, \x1b, \x7f, \u2028, ...), so a name holding them still
+// parses and reads back as itself. Keys stay plain when that is unambiguous. Object key
+// order is kept, so output is deterministic.
 
 #include <nlohmann/json.hpp>
 
