@@ -284,6 +284,16 @@ Settings readSettings(const json &v, const std::string &ptr, Problems &p)
     s.seed = std::uint64_t(
         r.integer("seed", Opt, 1, 0, std::numeric_limits<std::int64_t>::max()));
     s.overlap = r.number("overlap", Opt, s.overlap, 0.0, 1.0);
+    if (const json *limits = r.object("limits", Opt)) {
+        ObjectReader lr(*limits, r.pointer("limits"), p);
+        ScenarioLimits &l = s.limits;
+        l.maxTasks = lr.integer("max_tasks", Opt, l.maxTasks, 1, ScenarioLimits::kMostTasks);
+        l.maxTasksPerJob = lr.integer("max_tasks_per_job", Opt, l.maxTasksPerJob, 1,
+                                      ScenarioLimits::kMostTasks);
+        l.minLinkGbps = lr.number("min_link_gbps", Opt, l.minLinkGbps,
+                                  ScenarioLimits::kLeastLinkGbps, kMaxGbps);
+        lr.finish();
+    }
     r.finish();
     return s;
 }
@@ -542,6 +552,13 @@ ordered_json scenarioToJson(const Scenario &s)
     settings["pue"] = jsonNumber(s.settings.pue);
     settings["seed"] = s.settings.seed;
     settings["overlap"] = jsonNumber(s.settings.overlap);
+    if (s.settings.limits != ScenarioLimits{}) {
+        // Written only when changed, so files that keep the defaults stay as they were.
+        const ScenarioLimits &l = s.settings.limits;
+        settings["limits"] = {{"max_tasks", l.maxTasks},
+                              {"max_tasks_per_job", l.maxTasksPerJob},
+                              {"min_link_gbps", jsonNumber(l.minLinkGbps)}};
+    }
     doc["settings"] = settings;
 
     ordered_json cluster;

@@ -3,9 +3,23 @@
 #include "model/scenario.h"
 
 #include <array>
+#include <cstdint>
+#include <limits>
 #include <utility>
 
 namespace cb {
+
+namespace {
+
+/// A count summed in 64 bits and capped at INT_MAX: a cluster or job too large for int (only
+/// a file beyond the format's limits can make one) saturates instead of wrapping, which would
+/// be undefined behaviour; validation then refuses it by its limits.
+int saturated(std::int64_t n)
+{
+    return int(std::min<std::int64_t>(n, std::numeric_limits<int>::max()));
+}
+
+} // namespace
 
 const GpuType *Cluster::gpuType(const std::string &name) const
 {
@@ -31,18 +45,21 @@ std::optional<std::size_t> Cluster::nodeIndex(const std::string &id) const
 
 int Cluster::totalGpus() const
 {
-    int n = 0;
+    std::int64_t n = 0;
     for (const Node &node : nodes)
         n += node.gpus;
-    return n;
+    return saturated(n);
 }
 
 std::map<std::string, int> Cluster::gpusByType() const
 {
-    std::map<std::string, int> out;
+    std::map<std::string, std::int64_t> sums;
     for (const Node &node : nodes)
         if (node.gpus > 0)
-            out[node.gpuType] += node.gpus;
+            sums[node.gpuType] += node.gpus;
+    std::map<std::string, int> out;
+    for (const auto &[type, n] : sums)
+        out[type] = saturated(n);
     return out;
 }
 
@@ -95,18 +112,18 @@ std::optional<TaskRole> taskRoleFromString(const std::string &s)
 
 int Job::taskCount() const
 {
-    int n = 0;
+    std::int64_t n = 0;
     for (const TaskGroup &g : tasks)
         n += g.replicas;
-    return n;
+    return saturated(n);
 }
 
 int Job::gpuCount() const
 {
-    int n = 0;
+    std::int64_t n = 0;
     for (const TaskGroup &g : tasks)
-        n += g.replicas * g.gpus;
-    return n;
+        n += std::int64_t(g.replicas) * g.gpus;
+    return saturated(n);
 }
 
 const Job *Scenario::job(const std::string &id) const

@@ -22,6 +22,25 @@ struct PricePeriod
     bool operator==(const PricePeriod &) const = default;
 };
 
+/// What a scenario is checked against beyond the format's value ranges: sizes a simulation
+/// or a stored run can afford, and link speeds below which a file is a unit mistake (a
+/// denormal capacity would make a simulation run for hours). A scenario may set other values
+/// in settings.limits when it needs to.
+struct ScenarioLimits
+{
+    static constexpr std::int64_t kDefaultMaxTasks = 1000000;
+    static constexpr std::int64_t kDefaultMaxTasksPerJob = 100000;
+    static constexpr double kDefaultMinLinkGbps = 1e-3; ///< 1 Mbit/s
+    /// The widest settings.limits accepts.
+    static constexpr std::int64_t kMostTasks = 100000000;
+    static constexpr double kLeastLinkGbps = 1e-9; ///< 1 bit/s
+
+    std::int64_t maxTasks = kDefaultMaxTasks;             ///< tasks in all jobs together
+    std::int64_t maxTasksPerJob = kDefaultMaxTasksPerJob; ///< tasks in one job
+    double minLinkGbps = kDefaultMinLinkGbps; ///< slowest link or node interconnect
+    bool operator==(const ScenarioLimits &) const = default;
+};
+
 struct Settings
 {
     double energyPricePerKWh = 0.17;  ///< flat price; used when priceSchedule is empty
@@ -29,6 +48,7 @@ struct Settings
     double pue = 1.0;                 ///< power usage effectiveness, >= 1
     std::uint64_t seed = 1;
     double overlap = 0.0;             ///< fraction of communication hidden behind compute, 0..1
+    ScenarioLimits limits;
     bool operator==(const Settings &) const = default;
 };
 

@@ -3,6 +3,7 @@
 #include "util/text.h"
 
 #include <cmath>
+#include <cstdint>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -39,6 +40,13 @@ std::vector<int> linkComponents(const Cluster &c)
     return comp;
 }
 
+
+std::string slowLink(double gbps, const ScenarioLimits &limits)
+{
+    return numberText(gbps) + " Gbit/s is below the slowest link ClusterBench simulates, " +
+           numberText(limits.minLinkGbps) +
+           " Gbit/s (a unit mistake? settings.limits.min_link_gbps lowers the limit)";
+}
 
 std::string idx(const std::string &base, std::size_t i)
 {
@@ -217,6 +225,9 @@ Problems validateScenario(const Scenario &s)
                                                 "\" (not in /cluster/gpu_types)"});
         if (!(n.interconnect.bandwidthGbps > 0))
             p.push_back({ptr + "/interconnect/bandwidth_gbps", "expected a positive bandwidth"});
+        else if (n.interconnect.bandwidthGbps < s.settings.limits.minLinkGbps)
+            p.push_back({ptr + "/interconnect/bandwidth_gbps",
+                         slowLink(n.interconnect.bandwidthGbps, s.settings.limits)});
         std::set<int> seen;
         for (std::size_t d = 0; d < n.interconnect.nvlinkDomains.size(); ++d)
             for (int g : n.interconnect.nvlinkDomains[d]) {
@@ -246,6 +257,8 @@ Problems validateScenario(const Scenario &s)
         if (!(l.capacityGbps > 0))
             p.push_back({ptr + "/capacity_gbps",
                          "expected a positive capacity, found " + numberText(l.capacityGbps)});
+        else if (l.capacityGbps < s.settings.limits.minLinkGbps)
+            p.push_back({ptr + "/capacity_gbps", slowLink(l.capacityGbps, s.settings.limits)});
     }
 
     if (c.nodes.size() > 1 && ids.size() == c.nodes.size() + c.switches.size()) {
@@ -272,6 +285,8 @@ Problems validateScenario(const Scenario &s)
     }
 
     std::set<std::string> jobIds;
+    std::int64_t allTasks = 0;
+    const ScenarioLimits &limits = s.settings.limits;
     for (std::size_t i = 0; i < s.jobs.size(); ++i) {
         const Job &job = s.jobs[i];
         const std::string ptr = idx("/jobs", i);
@@ -279,8 +294,25 @@ Problems validateScenario(const Scenario &s)
             p.push_back({ptr + "/id", "expected a non-empty job id"});
         else if (!jobIds.insert(job.id).second)
             p.push_back({ptr + "/id", "duplicate job id \"" + job.id + "\""});
+        std::int64_t tasks = 0;
+        for (const TaskGroup &g : job.tasks)
+            tasks += g.replicas;
+        allTasks += tasks;
+        if (tasks > limits.maxTasksPerJob) {
+            // Too large to check task by task: say so and go on with the next job.
+            p.push_back({ptr + "/tasks", "the job has " + std::to_string(tasks) +
+                                             " tasks, above the limit of " +
+                                             std::to_string(limits.maxTasksPerJob) +
+                                             " per job (settings.limits.max_tasks_per_job "
+                                             "raises it)"});
+            continue;
+        }
         checkJob(s, job, ptr, p);
     }
+    if (allTasks > limits.maxTasks)
+        p.push_back({"/jobs", std::to_string(allTasks) + " tasks in all, above the limit of " +
+                                  std::to_string(limits.maxTasks) +
+                                  " per scenario (settings.limits.max_tasks raises it)"});
 
     const auto &schedule = s.settings.priceSchedule;
     for (std::size_t i = 0; i < schedule.size(); ++i) {
