@@ -11,6 +11,7 @@
 #include "io/export/shell_text.h"
 #include "io/export/yaml_text.h"
 #include "io/file_io.h"
+#include "io/file_set_writer.h"
 #include "io/json_reader.h"
 #include "io/scenario_json.h"
 #include "io/policy_json.h"
@@ -54,6 +55,21 @@ struct Summary
     std::map<std::string, std::vector<double>> values;
 };
 
+/// Run ids as ranges: "3-7, 9, 12-13".
+std::string idRanges(const std::vector<std::int64_t> &ids)
+{
+    std::string out;
+    for (std::size_t i = 0; i < ids.size();) {
+        std::size_t j = i;
+        while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1)
+            ++j;
+        out += (out.empty() ? "" : ", ") + std::to_string(ids[i]) +
+               (j > i ? "-" + std::to_string(ids[j]) : std::string());
+        i = j + 1;
+    }
+    return out;
+}
+
 std::string utcStamp()
 {
     const std::time_t t = std::time(nullptr);
@@ -62,21 +78,6 @@ std::string utcStamp()
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
     return buf;
-}
-
-Status writeFile(const std::filesystem::path &path, const std::string &text, bool executable)
-{
-    if (auto st = writeFileAtomically(path.string(), text); !st)
-        return st;
-    if (executable) {
-        std::error_code ec;
-        std::filesystem::permissions(path,
-                                     std::filesystem::perms::owner_exec |
-                                         std::filesystem::perms::group_exec |
-                                         std::filesystem::perms::others_exec,
-                                     std::filesystem::perm_options::add, ec);
-    }
-    return Ok{};
 }
 
 std::string slurmArrayScript(const Scenario &s, const std::vector<GridPoint> &points,
@@ -252,18 +253,12 @@ Command sweepCommand()
                 return int(ExitBadInput);
             }
             const std::filesystem::path dir = args.positional()[1];
-            std::error_code ec;
-            std::filesystem::create_directories(dir, ec);
-            if (ec) {
-                io.err << "clusterbench sweep: " << dir.string() << ": " << ec.message() << "\n";
-                return int(ExitFailure);
-            }
+            std::vector<std::string> folders;
             const std::string grid = gridManifest(s, points, simulate, contentId).dump(1) + "\n";
             std::vector<std::pair<std::string, std::string>> files = {{"grid.json", grid}};
             if (format == "slurm-array") {
                 files.push_back({"sweep.sbatch", slurmArrayScript(s, points, contentId)});
-                std::filesystem::create_directories(dir / "logs", ec);
-                std::filesystem::create_directories(dir / "results", ec);
+                folders = {"logs", "results"};
             } else {
                 const std::string name = "cb-sweep-" + contentId;
                 nlohmann::ordered_json cm;
@@ -283,24 +278,28 @@ Command sweepCommand()
                     io.err << "clusterbench sweep: warning: grid.json is " << grid.size()
                            << " bytes; a ConfigMap holds at most 1 MiB\n";
             }
+            // All or nothing: a full disk part-way leaves the folder as it was.
+            std::vector<OutputFile> outputs;
             for (const auto &[name, text] : files)
-                if (auto st = writeFile(dir / name, text, name == "sweep.sbatch"); !st) {
-                    io.err << "clusterbench sweep: " << st.error() << "\n";
-                    return int(ExitFailure);
-                }
+                outputs.push_back({name, text, name == "sweep.sbatch"});
+            if (auto st = FileSetWriter::write(dir.string(), outputs, folders); !st) {
+                io.err << "clusterbench sweep: " << st.error() << "\n";
+                return int(ExitFailure);
+            }
             io.out << "Sweep " << contentId << ": " << points.size() << " grid points written to "
                    << dir.string() << "/ (";
             for (std::size_t i = 0; i < files.size(); ++i)
                 io.out << (i ? ", " : "") << files[i].first;
             io.out << ")\n";
             if (format == "slurm-array")
-                io.out << "Submit: cd " << ShellText::quote(dir.string())
+                io.out << "Submit: cd " << ShellText::word(dir.string())
                        << " && sbatch sweep.sbatch\n"
                        << "Then:   clusterbench merge "
-                       << ShellText::quote((dir / "results").string()) << "/point-*.json\n";
+                       << ShellText::word((dir / "results").string()) << "/point-*.json\n";
             else
-                io.out << "Apply: kubectl apply -f " << (dir / "grid-configmap.yaml").string()
-                       << " -f " << (dir / "sweep-job.yaml").string() << "\n"
+                io.out << "Apply: kubectl apply -f "
+                       << ShellText::word((dir / "grid-configmap.yaml").string()) << " -f "
+                       << ShellText::word((dir / "sweep-job.yaml").string()) << "\n"
                        << "Then:  copy point-*.json from the PersistentVolumeClaim "
                        << args.value("results-claim", "clusterbench-results")
                        << " and run clusterbench merge point-*.json\n";
@@ -310,27 +309,60 @@ Command sweepCommand()
         auto workspace = openRunWorkspace(args, io, "sweep");
         if (!workspace)
             return int(ExitBadInput);
-        const std::string sweepId = contentId + "-" + utcStamp();
+        // The id is unique in the workspace (two sweeps started in the same second get two);
+        // points are stored as they finish, "partial" until the whole sweep is stored.
+        std::string sweepId = contentId + "-" + utcStamp();
+        if (*workspace) {
+            auto reserved = (*workspace)->beginSweep(sweepId, int(points.size()));
+            if (!reserved) {
+                io.err << "clusterbench sweep: " << reserved.error() << "\n";
+                return int(ExitFailure);
+            }
+            sweepId = reserved.value();
+        }
+        std::vector<std::int64_t> storedIds;
+        bool saveFailed = false;
         ProgressBar bar(io, "sweep");
-        auto results = runGrid(s, presets.value(), points, simulate, sweepId, int(jobs.value()),
-                               [&bar](int done, int total) { bar.update(done, total); });
+        auto results = runGrid(
+            s, presets.value(), points, simulate, sweepId, int(jobs.value()),
+            [&bar](int done, int total) { bar.update(done, total); },
+            [&](int, const Result<RunRecord> &r) {
+                if (!r)
+                    return false;
+                if (!*workspace)
+                    return true;
+                RunRecord run = r.value();
+                run.status = "partial";
+                auto id = saveRunTo(**workspace, s, std::move(run), io, "sweep");
+                if (!id) {
+                    saveFailed = true;
+                    return false;
+                }
+                storedIds.push_back(*id);
+                return true;
+            });
         bar.finish();
+        if (saveFailed) {
+            io.err << "clusterbench sweep: stopped; the " << storedIds.size()
+                   << " points stored so far stay \"partial\" (sweep " << sweepId << ")\n";
+            return int(ExitFailure);
+        }
         for (std::size_t i = 0; i < results.size(); ++i)
             if (!results[i]) {
                 io.err << "clusterbench sweep: point " << i << " (" << points[i].policy
                        << ", seed " << points[i].seed << "): " << results[i].error() << "\n";
+                if (*workspace && !storedIds.empty())
+                    io.err << "clusterbench sweep: the " << storedIds.size()
+                           << " points stored stay \"partial\" (sweep " << sweepId << ")\n";
                 return int(ExitFailure);
             }
         if (*workspace) {
-            std::int64_t first = 0, last = 0;
-            for (std::size_t i = 0; i < results.size(); ++i) {
-                auto id = saveRunTo(**workspace, s, results[i].value(), io, "sweep");
-                if (!id)
-                    return int(ExitFailure);
-                first = first ? first : *id;
-                last = *id;
+            if (auto st = (*workspace)->finishSweep(sweepId); !st) {
+                io.err << "clusterbench sweep: " << st.error() << "\n";
+                return int(ExitFailure);
             }
-            io.err << "Saved as runs " << first << "-" << last << " in " << (*workspace)->path()
+            std::sort(storedIds.begin(), storedIds.end());
+            io.err << "Saved as runs " << idRanges(storedIds) << " in " << (*workspace)->path()
                    << " (sweep " << sweepId << ")\n";
         }
 
@@ -468,7 +500,19 @@ Command sweepPointCommand()
         }
         auto presets = userPresets(grid->scenario, "");
         if (!presets) {
-            io.err << presets.error(path + ": scenario") << "\n";
+            io.err << presets.error(path + ": /scenario") << "\n";
+            return int(ExitBadInput);
+        }
+        // Every point's policy and parameters, named by their place in the grid file.
+        Problems gridProblems;
+        for (std::size_t i = 0; i < grid->points.size(); ++i)
+            if (auto p = pointPolicy(grid->points[i], presets.value(),
+                                     "/points/" + std::to_string(i));
+                !p)
+                gridProblems.insert(gridProblems.end(), p.problems().begin(),
+                                    p.problems().end());
+        if (!gridProblems.empty()) {
+            io.err << formatProblems(gridProblems, path) << "\n";
             return int(ExitBadInput);
         }
         const GridPoint &point = grid->points[std::size_t(index)];

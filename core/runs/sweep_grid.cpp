@@ -82,30 +82,53 @@ nlohmann::json pointParams(const GridPoint &point)
     return j;
 }
 
-Result<Policy> pointPolicy(const GridPoint &point, const std::vector<Policy> &userPresets)
+Result<Policy> pointPolicy(const GridPoint &point, const std::vector<Policy> &userPresets,
+                           const std::string &where)
 {
     auto base = resolvePolicy(point.policy, userPresets);
-    if (!base || point.params.empty())
+    if (!base) {
+        if (where.empty())
+            return base;
+        return Result<Policy>::failure(where + "/policy", base.problems().front().message);
+    }
+    if (point.params.empty())
         return base;
     nlohmann::json layer = {{"name", point.policy}, {"base", point.policy}};
+    Problems problems;
     for (const auto &[key, value] : point.params) {
+        const std::string at = where.empty() ? "--param " + key + "=" + value
+                                             : where + "/params/" + jsonPointerToken(key);
         const auto dot = key.find('.');
         if (dot == std::string::npos) {
+            if (key == "name" || key == "base" || key == "plugins" || key == "description") {
+                problems.push_back({at, "\"" + key + "\" is not a parameter a sweep can vary "
+                                        "(use weight.PLUGIN, PLUGIN.FIELD, queue, task_order, "
+                                        "tie_break, gang or backfill)"});
+                continue;
+            }
             layer[key] = typedValue(value);
         } else {
             std::string plugin = key.substr(0, dot), field = key.substr(dot + 1);
             if (plugin == "weight")
                 std::swap(plugin, field); // weight.dltap -> plugins.dltap.weight
+            if (plugin.empty() || field.empty()) {
+                problems.push_back({at, "expected weight.PLUGIN or PLUGIN.FIELD"});
+                continue;
+            }
             layer["plugins"][plugin][field] = typedValue(value);
         }
     }
+    if (!problems.empty())
+        return Result<Policy>(problems);
     std::vector<Policy> known = userPresets;
     known.push_back(base.value());
     auto policy = policyFromJson(layer, "", known);
     if (!policy) {
-        Problems problems;
         for (const Problem &p : policy.problems())
-            problems.push_back({"--param (policy " + point.policy + ")" + p.where, p.message});
+            problems.push_back({(where.empty() ? "--param (policy " + point.policy + ")"
+                                               : where + "/params") +
+                                    p.where,
+                                p.message});
         return Result<Policy>(problems);
     }
     return policy;
@@ -135,20 +158,21 @@ Result<RunRecord> runGridPoint(const Scenario &scenario, const std::vector<Polic
     return run;
 }
 
-std::vector<Result<RunRecord>> runGrid(const Scenario &scenario,
-                                       const std::vector<Policy> &userPresets,
-                                       const std::vector<GridPoint> &points, bool simulate,
-                                       const std::string &sweepId, int threads,
-                                       const std::function<void(int, int)> &progress)
+std::vector<Result<RunRecord>>
+runGrid(const Scenario &scenario, const std::vector<Policy> &userPresets,
+        const std::vector<GridPoint> &points, bool simulate, const std::string &sweepId,
+        int threads, const std::function<void(int, int)> &progress,
+        const std::function<bool(int, const Result<RunRecord> &)> &finished)
 {
     const int total = int(points.size());
     std::vector<std::optional<Result<RunRecord>>> slots(points.size());
     std::atomic<int> next{0};
+    std::atomic<bool> stopped{false};
     std::mutex mutex;
     std::condition_variable changed;
     int done = 0;
     auto worker = [&] {
-        for (int i = next++; i < total; i = next++) {
+        for (int i = next++; i < total && !stopped; i = next++) {
             auto r = runGridPoint(scenario, userPresets, points[std::size_t(i)], simulate, sweepId);
             std::lock_guard lock(mutex);
             slots[std::size_t(i)].emplace(std::move(r));
@@ -163,7 +187,18 @@ std::vector<Result<RunRecord>> runGrid(const Scenario &scenario,
     {
         std::unique_lock lock(mutex);
         int reported = -1;
-        while (true) {
+        std::size_t handed = 0; // points before this one were handed to `finished`
+        const auto ready = [&] { return handed < slots.size() && slots[handed].has_value(); };
+        while (!stopped) {
+            while (finished && ready() && !stopped) {
+                const std::size_t i = handed++;
+                lock.unlock();
+                const bool more = finished(int(i), *slots[i]);
+                lock.lock();
+                stopped = !more;
+            }
+            if (stopped)
+                break; // the workers finish the points they hold and take no more
             if (progress && done != reported) {
                 reported = done;
                 const int d = done;
@@ -171,9 +206,9 @@ std::vector<Result<RunRecord>> runGrid(const Scenario &scenario,
                 progress(d, total);
                 lock.lock();
             }
-            if (done == total)
+            if (done == total && (!finished || handed == slots.size()))
                 break;
-            changed.wait(lock, [&] { return done != reported; });
+            changed.wait(lock, [&] { return done != reported || (finished && ready()); });
         }
     }
     for (std::thread &t : pool)
@@ -181,7 +216,9 @@ std::vector<Result<RunRecord>> runGrid(const Scenario &scenario,
     std::vector<Result<RunRecord>> out;
     out.reserve(slots.size());
     for (auto &s : slots)
-        out.push_back(std::move(*s));
+        out.push_back(s ? std::move(*s)
+                        : Result<RunRecord>::failure(
+                              "sweep", "not run: the sweep stopped after an earlier failure"));
     return out;
 }
 
@@ -258,7 +295,7 @@ Result<GridManifest> readGridManifest(const nlohmann::json &doc)
                     if (it.value().is_string())
                         p.params.push_back({it.key(), it.value().get<std::string>()});
                     else
-                        problems.push_back({pr.pointer("params") + "/" + it.key(),
+                        problems.push_back({pr.pointer("params") + "/" + jsonPointerToken(it.key()),
                                             "expected a string"});
                 }
             pr.finish();
@@ -342,8 +379,8 @@ Result<SweepResult> readSweepResult(const nlohmann::json &doc)
         out.run.timeline = run->value("timeline", nlohmann::json());
         rr.finish();
     }
-    if (out.run.parameters.value("sweep", "") != out.sweepId ||
-        out.run.parameters.value("grid_index", -1) != out.index)
+    if (stringField(out.run.parameters, "sweep") != out.sweepId ||
+        integerField(out.run.parameters, "grid_index", -1) != out.index)
         problems.push_back({"/run/parameters", "sweep and grid_index differ from the file's "
                                                "sweep and index"});
     if (doc.contains("scenario")) {

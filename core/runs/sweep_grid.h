@@ -52,8 +52,11 @@ Result<SweepParam> parseSweepParam(const std::string &text);
 std::vector<GridPoint> expandGrid(const std::vector<std::string> &policies,
                                   const std::vector<SweepParam> &params, std::uint64_t firstSeed,
                                   int seeds);
-/// The point's policy: the preset with the parameters applied.
-Result<Policy> pointPolicy(const GridPoint &point, const std::vector<Policy> &userPresets);
+/// The point's policy: the preset with the parameters applied. Problems name the command
+/// line (--policy, --param) or, when `where` is given (a point of a grid file: "/points/3"),
+/// the point's fields ("/points/3/policy", "/points/3/params/weight.dltap").
+Result<Policy> pointPolicy(const GridPoint &point, const std::vector<Policy> &userPresets,
+                           const std::string &where = {});
 /// {"key": value, ...} with values as they are applied (numbers and booleans typed).
 nlohmann::json pointParams(const GridPoint &point);
 
@@ -67,12 +70,16 @@ Result<RunRecord> runGridPoint(const Scenario &scenario, const std::vector<Polic
                                const GridPoint &point, bool simulate, const std::string &sweepId);
 
 /// Runs every point on `threads` threads; results are in point order whatever the count.
-/// `progress(done, total)` is called from the calling thread only.
-std::vector<Result<RunRecord>> runGrid(const Scenario &scenario,
-                                       const std::vector<Policy> &userPresets,
-                                       const std::vector<GridPoint> &points, bool simulate,
-                                       const std::string &sweepId, int threads,
-                                       const std::function<void(int, int)> &progress = {});
+/// `progress(done, total)` is called from the calling thread only. `finished(index, result)`,
+/// when set, is called from the calling thread for each point in grid order, as soon as it
+/// and every point before it have finished, so runs are stored as the sweep goes (in grid
+/// order); returning false stops the sweep: points not yet started are not run and their
+/// results say so.
+std::vector<Result<RunRecord>>
+runGrid(const Scenario &scenario, const std::vector<Policy> &userPresets,
+        const std::vector<GridPoint> &points, bool simulate, const std::string &sweepId,
+        int threads, const std::function<void(int, int)> &progress = {},
+        const std::function<bool(int, const Result<RunRecord> &)> &finished = {});
 
 /// A content id for a sweep: the first 12 hex digits of SHA-256 over the scenario and grid.
 std::string sweepContentId(const Scenario &scenario, const std::vector<GridPoint> &points,

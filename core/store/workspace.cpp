@@ -5,9 +5,15 @@
 
 #include <sqlite3.h>
 
+#include <cerrno>
+#include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
+#include <thread>
+#include <unistd.h>
 
 namespace cb {
 
@@ -51,6 +57,24 @@ CREATE TABLE timelines(
 CREATE INDEX runs_by_scenario ON runs(scenario_digest);
 )sql";
 
+// Version 3: local sweeps get ids unique in the workspace (the sweeps table) and their runs
+// name the sweep in a column, so a sweep is marked complete in one statement.
+constexpr const char *kMigrateV2toV3 = R"sql(
+ALTER TABLE runs ADD COLUMN sweep TEXT;
+UPDATE runs SET sweep = json_extract(parameters, '$.sweep')
+    WHERE kind = 'sweep' AND json_valid(parameters)
+      AND json_type(parameters, '$.sweep') = 'text';
+CREATE TABLE sweeps(
+    id TEXT PRIMARY KEY,
+    created TEXT NOT NULL,
+    points INTEGER NOT NULL,
+    status TEXT NOT NULL);
+INSERT OR IGNORE INTO sweeps(id, created, points, status)
+    SELECT sweep, min(created), count(*), 'complete' FROM runs
+    WHERE sweep IS NOT NULL GROUP BY sweep;
+CREATE INDEX runs_by_sweep ON runs(sweep);
+)sql";
+
 class Statement
 {
 public:
@@ -63,14 +87,16 @@ public:
     Statement &operator=(const Statement &) = delete;
 
     bool ok() const { return m_rc == SQLITE_OK; }
-    void bind(int i, const std::string &s)
+    /// The prepare's result code (SQLITE_OK when the statement is usable).
+    int rc() const { return m_rc; }
+    int bind(int i, const std::string &s)
     {
-        sqlite3_bind_text(m_stmt, i, s.data(), int(s.size()), SQLITE_TRANSIENT);
+        return sqlite3_bind_text64(m_stmt, i, s.data(), s.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
     }
-    void bind(int i, std::int64_t v) { sqlite3_bind_int64(m_stmt, i, v); }
-    void bind(int i, double v) { sqlite3_bind_double(m_stmt, i, v); }
-    void bindNull(int i) { sqlite3_bind_null(m_stmt, i); }
-    int step() { return sqlite3_step(m_stmt); }
+    int bind(int i, std::int64_t v) { return sqlite3_bind_int64(m_stmt, i, v); }
+    int bind(int i, double v) { return sqlite3_bind_double(m_stmt, i, v); }
+    int bindNull(int i) { return sqlite3_bind_null(m_stmt, i); }
+    int step() { return m_stmt ? sqlite3_step(m_stmt) : m_rc; }
     void reset()
     {
         sqlite3_reset(m_stmt);
@@ -79,7 +105,9 @@ public:
     std::string text(int col) const
     {
         const auto *p = sqlite3_column_text(m_stmt, col);
-        return p ? std::string(reinterpret_cast<const char *>(p)) : std::string();
+        return p ? std::string(reinterpret_cast<const char *>(p),
+                               std::size_t(sqlite3_column_bytes(m_stmt, col)))
+                 : std::string();
     }
     bool isNull(int col) const { return sqlite3_column_type(m_stmt, col) == SQLITE_NULL; }
     std::int64_t integer(int col) const { return sqlite3_column_int64(m_stmt, col); }
@@ -100,9 +128,119 @@ std::string nowUtc()
     return buf;
 }
 
+/// The stored JSON text, or null when it is not JSON (a damaged or hand-edited row).
 nlohmann::json parseOrNull(const std::string &text)
 {
-    return nlohmann::json::parse(text, nullptr, false);
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    return j.is_discarded() ? nlohmann::json() : j;
+}
+
+bool isBusy(int rc)
+{
+    return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+}
+
+std::string folderOf(const std::string &path)
+{
+    const auto parent = std::filesystem::path(path).parent_path();
+    return parent.empty() ? std::string(".") : parent.string();
+}
+
+/// Why `path` cannot be written, or "" when it can (a missing file: whether its folder can).
+std::string whyNotWritable(const std::string &path)
+{
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec)) {
+        if (::access(path.c_str(), W_OK) != 0)
+            return "the file " + path + " cannot be written (" + std::strerror(errno) + ")";
+    }
+    const std::string dir = folderOf(path);
+    if (::access(dir.c_str(), W_OK) != 0)
+        return "its folder " + dir + " cannot be written (" + std::strerror(errno) +
+               "), and SQLite keeps its journal files there";
+    return {};
+}
+
+bool hasSqliteHeader(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    char header[16] = {};
+    in.read(header, sizeof header);
+    return in.gcount() == 16 && std::memcmp(header, "SQLite format 3", 16) == 0;
+}
+
+/// The problem for SQLite result code `rc` while `doing` something, in the user's terms.
+Problem describe(sqlite3 *db, int rc, const std::string &path, const std::string &doing)
+{
+    const std::string sqlite = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    const int primary = rc & 0xff;
+    const std::string what = doing.empty() ? std::string() : doing + ": ";
+    switch (primary) {
+    case SQLITE_FULL:
+        return {path, what + "the disk is full (SQLite: " + sqlite +
+                          "); nothing was written: free some space, or keep the workspace on "
+                          "another disk"};
+    case SQLITE_READONLY:
+    case SQLITE_CANTOPEN:
+    case SQLITE_PERM:
+    case SQLITE_AUTH: {
+        std::error_code ec;
+        if (std::filesystem::is_directory(path, ec))
+            return {path, what + "is a folder, expected a workspace file"};
+        if (!std::filesystem::exists(folderOf(path), ec))
+            return {path, what + "the folder " + folderOf(path) + " does not exist and cannot "
+                                 "be created"};
+        if (const std::string why = whyNotWritable(path); !why.empty())
+            return {path, what + "the workspace is read-only: " + why};
+        return {path, what + "SQLite cannot open it (" + sqlite + ")"};
+    }
+    case SQLITE_NOTADB:
+        if (hasSqliteHeader(path))
+            return {path, what + "the workspace file is damaged: it starts like an SQLite "
+                                 "database but SQLite cannot read it (truncated or "
+                                 "overwritten?)"};
+        return {path, "not a ClusterBench workspace (not an SQLite database)"};
+    case SQLITE_CORRUPT:
+        return {path, what + "the workspace file is damaged (SQLite: " + sqlite +
+                          "); `clusterbench history --check` lists what is wrong, and the "
+                          "sqlite3 shell's .recover command copies out what can be read"};
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return {path, what + "another process kept the workspace locked for over " +
+                          std::to_string(Workspace::kWriteAttempts * Workspace::kBusyTimeoutMs /
+                                         1000) +
+                          " s (SQLite: " + sqlite + "); nothing was written, try again"};
+    case SQLITE_TOOBIG:
+        return {path, what + "a value is larger than the workspace holds (SQLite: " + sqlite +
+                          ")"};
+    case SQLITE_IOERR: {
+        const int sys = db ? sqlite3_system_errno(db) : 0;
+        if (sys == ENOSPC || sys == EDQUOT)
+            return describe(db, SQLITE_FULL, path, doing);
+        return {path, what + "input/output error (SQLite: " + sqlite +
+                          (sys ? std::string("; ") + std::strerror(sys) : std::string()) + ")"};
+    }
+    default:
+        return {path, what + sqlite};
+    }
+}
+
+/// SQLite's URI for opening a file read-only and immutable (in a folder that cannot hold
+/// the journal files). Characters with a meaning in URIs are %-escaped.
+std::string immutableUri(const std::string &path)
+{
+    std::string absolute = std::filesystem::absolute(path).string();
+    std::string uri = "file:";
+    for (char c : absolute) {
+        if (c == '%' || c == '?' || c == '#') {
+            char buf[4];
+            std::snprintf(buf, sizeof buf, "%%%02X", static_cast<unsigned char>(c));
+            uri += buf;
+        } else {
+            uri += c;
+        }
+    }
+    return uri + "?immutable=1";
 }
 
 } // namespace
@@ -131,12 +269,16 @@ Workspace::~Workspace()
 Status Workspace::exec(const std::string &sql) const
 {
     char *err = nullptr;
-    if (sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
-        std::string message = err ? err : "unknown SQLite error";
-        sqlite3_free(err);
-        return Status::failure(m_path, message);
-    }
+    const int rc = sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &err);
+    sqlite3_free(err);
+    if (rc != SQLITE_OK)
+        return Status(Problems{failure(rc, {})});
     return Ok{};
+}
+
+Problem Workspace::failure(int rc, const std::string &doing) const
+{
+    return describe(m_db, rc, m_path, doing);
 }
 
 int Workspace::schemaVersion() const
@@ -145,28 +287,88 @@ int Workspace::schemaVersion() const
     return s.ok() && s.step() == SQLITE_ROW ? int(s.integer(0)) : -1;
 }
 
-Result<std::unique_ptr<Workspace>> Workspace::open(const std::string &path)
+std::size_t Workspace::maxValueBytes() const
+{
+    return std::size_t(sqlite3_limit(m_db, SQLITE_LIMIT_LENGTH, -1));
+}
+
+void Workspace::setMaxValueBytes(std::size_t bytes)
+{
+    sqlite3_limit(m_db, SQLITE_LIMIT_LENGTH, int(std::min<std::size_t>(bytes, 2147483647u)));
+}
+
+Result<std::unique_ptr<Workspace>> Workspace::open(const std::string &path, Access access)
 {
     using R = Result<std::unique_ptr<Workspace>>;
     std::error_code ec;
+    const bool existed = std::filesystem::exists(path, ec);
+    if (access == Access::ReadOnly && (!existed || !whyNotWritable(path).empty())) {
+        // Nothing may be written here: read the file as it is on disk, or an empty
+        // workspace when there is none yet.
+        sqlite3 *db = nullptr;
+        int rc = existed ? sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr)
+                         : sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE, nullptr);
+        std::unique_ptr<Workspace> ws(new Workspace(path, db));
+        if (rc != SQLITE_OK)
+            return R(Problems{ws->failure(rc, "cannot open the workspace")});
+        sqlite3_busy_timeout(db, kBusyTimeoutMs);
+        if (!existed) {
+            if (auto st = ws->migrate(); !st)
+                return R(st.problems());
+            ws->m_readOnly = true;
+            return R(std::move(ws));
+        }
+        rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr);
+        if ((rc & 0xff) == SQLITE_CANTOPEN || (rc & 0xff) == SQLITE_READONLY) {
+            // A WAL workspace in a read-only folder: SQLite cannot create the shared-memory
+            // file. Without unfinished writes in the -wal file the database file is whole.
+            if (std::filesystem::file_size(path + "-wal", ec) > 0 && !ec)
+                return R::failure(path, "cannot read the workspace: its folder cannot be "
+                                        "written and " + path + "-wal holds writes not yet in "
+                                        "the database file; open it once where it can be "
+                                        "written");
+            sqlite3_close(db);
+            ws->m_db = nullptr;
+            rc = sqlite3_open_v2(immutableUri(path).c_str(), &ws->m_db,
+                                 SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+            if (rc == SQLITE_OK)
+                rc = sqlite3_exec(ws->m_db, "SELECT count(*) FROM sqlite_master", nullptr,
+                                  nullptr, nullptr);
+        }
+        if (rc != SQLITE_OK)
+            return R(Problems{ws->failure(rc, "cannot read the workspace")});
+        const int version = ws->schemaVersion();
+        if (version > kSchemaVersion)
+            return R::failure(path, "workspace schema version " + std::to_string(version) +
+                                        " is newer than this ClusterBench supports (" +
+                                        std::to_string(kSchemaVersion) +
+                                        "); open it with a newer ClusterBench");
+        if (version < 2)
+            return R::failure(path, "the workspace was written by an older ClusterBench and "
+                                    "cannot be updated here (" +
+                                        whyNotWritable(path) +
+                                        "); open it once where it can be written");
+        ws->m_readOnly = true;
+        return R(std::move(ws));
+    }
+
     const auto parent = std::filesystem::path(path).parent_path();
     if (!parent.empty())
         std::filesystem::create_directories(parent, ec);
     sqlite3 *db = nullptr;
-    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-        SQLITE_OK) {
-        const std::string message = db ? sqlite3_errmsg(db) : "out of memory";
-        sqlite3_close(db);
-        return R::failure(path, "cannot open workspace: " + message);
-    }
+    const int opened =
+        sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
     std::unique_ptr<Workspace> ws(new Workspace(path, db));
-    sqlite3_busy_timeout(db, 5000);
+    if (opened != SQLITE_OK)
+        return R(Problems{ws->failure(opened, "cannot open the workspace")});
+    sqlite3_busy_timeout(db, kBusyTimeoutMs);
     // Read the version before touching anything, so a newer file stays untouched.
     std::int64_t tables = 0;
     {
         Statement check(db, "SELECT count(*) FROM sqlite_master");
-        if (!check.ok() || check.step() != SQLITE_ROW)
-            return R::failure(path, "not a ClusterBench workspace (not an SQLite database)");
+        const int rc = check.step();
+        if (rc != SQLITE_ROW)
+            return R(Problems{ws->failure(rc, "cannot open the workspace")});
         tables = check.integer(0);
     } // finalised here: an open statement would hold a read transaction
     const int version = ws->schemaVersion();
@@ -178,7 +380,17 @@ Result<std::unique_ptr<Workspace>> Workspace::open(const std::string &path)
     if (version == 0 && tables > 0)
         return R::failure(path, "not a ClusterBench workspace (an SQLite database with other "
                                 "tables and no ClusterBench schema version)");
-    if (auto st = ws->exec("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"); !st)
+    if (sqlite3_db_readonly(db, "main") == 1)
+        return R(Problems{ws->failure(SQLITE_READONLY, "cannot store runs")});
+    {
+        // WAL: readers never block the writer. Switching needs a moment of exclusive access;
+        // the busy handler waits for it.
+        Statement wal(db, "PRAGMA journal_mode=WAL");
+        const int rc = wal.step();
+        if (rc != SQLITE_ROW)
+            return R(Problems{ws->failure(rc, "cannot set up the workspace")});
+    }
+    if (auto st = ws->exec("PRAGMA foreign_keys=ON"); !st)
         return R(st.problems());
     if (auto st = ws->migrate(); !st)
         return R(st.problems());
@@ -187,29 +399,115 @@ Result<std::unique_ptr<Workspace>> Workspace::open(const std::string &path)
 
 Status Workspace::migrate()
 {
-    int version = schemaVersion();
-    if (version == kSchemaVersion)
+    if (schemaVersion() == kSchemaVersion)
         return Ok{};
-    if (auto st = exec("BEGIN IMMEDIATE"); !st)
+    // One exclusive transaction that reads the version again: a second process creating the
+    // same new workspace waits here, then finds it migrated.
+    int from = 0;
+    std::string refused;
+    auto st = writeTransaction("migrating the workspace schema", [&](std::string &what) {
+        refused.clear();
+        Statement v(m_db, "PRAGMA user_version");
+        if (const int rc = v.step(); rc != SQLITE_ROW)
+            return rc;
+        int version = int(v.integer(0));
+        from = version;
+        if (version == kSchemaVersion)
+            return int(SQLITE_OK);
+        Statement t(m_db, "SELECT count(*) FROM sqlite_master");
+        if (const int rc = t.step(); rc != SQLITE_ROW)
+            return rc;
+        if (version == 0 && t.integer(0) > 0) {
+            refused = "not a ClusterBench workspace (an SQLite database with other tables and "
+                      "no ClusterBench schema version)";
+            return int(SQLITE_OK);
+        }
+        if (version > kSchemaVersion) {
+            refused = "workspace schema version " + std::to_string(version) +
+                      " is newer than this ClusterBench supports (" +
+                      std::to_string(kSchemaVersion) + ")";
+            return int(SQLITE_OK);
+        }
+        const std::pair<int, const char *> steps[] = {
+            {0, kSchemaV1}, {1, kMigrateV1toV2}, {2, kMigrateV2toV3}};
+        for (const auto &[at, sql] : steps) {
+            if (version != at)
+                continue;
+            if (const int rc = sqlite3_exec(m_db, sql, nullptr, nullptr, nullptr);
+                rc != SQLITE_OK) {
+                what = "migration from schema version " + std::to_string(from) + " failed";
+                return rc;
+            }
+            version = at + 1;
+        }
+        const std::string set = "PRAGMA user_version = " + std::to_string(version);
+        if (const int rc = sqlite3_exec(m_db, set.c_str(), nullptr, nullptr, nullptr);
+            rc != SQLITE_OK) {
+            what = "migration from schema version " + std::to_string(from) + " failed";
+            return rc;
+        }
+        return int(SQLITE_OK);
+    });
+    if (!st)
         return st;
-    auto fail = [&](Status st) {
-        (void)exec("ROLLBACK"); // best effort: the error above is what counts
-        return Status::failure(m_path, "migration from schema version " +
-                                           std::to_string(version) + " failed: " + st.error());
-    };
-    if (version == 0) {
-        if (auto st = exec(kSchemaV1); !st)
-            return fail(st);
-        version = 1;
+    if (!refused.empty())
+        return Status::failure(m_path, refused);
+    return Ok{};
+}
+
+Status Workspace::writeTransaction(const std::string &doing,
+                                   const std::function<int(std::string &what)> &body)
+{
+    if (m_readOnly)
+        return Status(Problems{failure(SQLITE_READONLY, doing)});
+    for (int attempt = 1;; ++attempt) {
+        std::string what;
+        int rc = sqlite3_exec(m_db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
+        if (rc == SQLITE_OK) {
+            rc = body(what);
+            if (rc == SQLITE_OK)
+                rc = sqlite3_exec(m_db, "COMMIT", nullptr, nullptr, nullptr);
+            if (rc == SQLITE_OK)
+                return Ok{};
+        }
+        // The message before ROLLBACK, which resets SQLite's error text.
+        const Problem problem = failure(rc, what.empty() ? doing : what);
+        if (!sqlite3_get_autocommit(m_db))
+            sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+        if (!isBusy(rc) || attempt >= kWriteAttempts)
+            return Status(Problems{problem});
+        // Another writer held the lock past the busy timeout: step back briefly, try again.
+        std::this_thread::sleep_for(std::chrono::milliseconds(20 * attempt));
     }
-    if (version == 1) {
-        if (auto st = exec(kMigrateV1toV2); !st)
-            return fail(st);
-        version = 2;
+}
+
+Result<std::vector<std::string>> Workspace::integrityCheck() const
+{
+    std::vector<std::string> problems;
+    {
+        Statement s(m_db, "PRAGMA integrity_check");
+        int rc;
+        while ((rc = s.step()) == SQLITE_ROW)
+            problems.push_back(s.text(0));
+        if (rc != SQLITE_DONE)
+            return Result<std::vector<std::string>>(
+                Problems{failure(rc, "PRAGMA integrity_check failed")});
     }
-    if (auto st = exec("PRAGMA user_version = " + std::to_string(version)); !st)
-        return fail(st);
-    return exec("COMMIT");
+    if (problems.size() == 1 && problems.front() == "ok")
+        problems.clear();
+    {
+        Statement s(m_db, "PRAGMA foreign_key_check");
+        int rc;
+        while ((rc = s.step()) == SQLITE_ROW)
+            problems.push_back("table " + s.text(0) + " row " + s.text(1) +
+                               ": refers to a missing row of " + s.text(2));
+        if (rc != SQLITE_DONE)
+            return Result<std::vector<std::string>>(
+                Problems{failure(rc, "PRAGMA foreign_key_check failed")});
+    }
+    if (problems.empty())
+        problems.push_back("ok");
+    return problems;
 }
 
 Result<StoredScenario> Workspace::addScenario(const Scenario &scenario)
@@ -218,31 +516,47 @@ Result<StoredScenario> Workspace::addScenario(const Scenario &scenario)
     StoredScenario stored;
     stored.digest = Sha256::hex(text);
     stored.name = scenario.name.empty() ? std::string("unnamed") : scenario.name;
-    {
+    const std::string name = stored.name;
+    if (text.size() > maxValueBytes())
+        return Result<StoredScenario>::failure(
+            m_path, "cannot store scenario \"" + name + "\": its text is " +
+                        std::to_string(text.size()) + " bytes, above the " +
+                        std::to_string(maxValueBytes()) +
+                        " bytes a workspace value holds (SQLite's length limit)");
+    auto st = writeTransaction("cannot store scenario \"" + name + "\"", [&](std::string &) {
+        stored.name = name;
         Statement find(m_db, "SELECT name, version, created FROM scenarios WHERE digest = ?");
         find.bind(1, stored.digest);
-        if (find.step() == SQLITE_ROW) {
+        int rc = find.step();
+        if (rc == SQLITE_ROW) {
             stored.name = find.text(0);
             stored.version = int(find.integer(1));
             stored.created = find.text(2);
-            return stored;
+            return int(SQLITE_OK);
         }
-    }
-    Statement next(m_db, "SELECT coalesce(max(version), 0) + 1 FROM scenarios WHERE name = ?");
-    next.bind(1, stored.name);
-    next.step();
-    stored.version = int(next.integer(0));
-    stored.created = nowUtc();
-    Statement insert(m_db, "INSERT INTO scenarios(digest, name, version, content, created) "
-                           "VALUES (?, ?, ?, ?, ?)");
-    insert.bind(1, stored.digest);
-    insert.bind(2, stored.name);
-    insert.bind(3, std::int64_t(stored.version));
-    insert.bind(4, text);
-    insert.bind(5, stored.created);
-    if (insert.step() != SQLITE_DONE)
-        return Result<StoredScenario>::failure(m_path, std::string("cannot store scenario: ") +
-                                                           sqlite3_errmsg(m_db));
+        if (rc != SQLITE_DONE)
+            return rc;
+        Statement next(m_db, "SELECT coalesce(max(version), 0) + 1 FROM scenarios WHERE name = ?");
+        next.bind(1, stored.name);
+        if (rc = next.step(); rc != SQLITE_ROW)
+            return rc;
+        stored.version = int(next.integer(0));
+        stored.created = nowUtc();
+        Statement insert(m_db, "INSERT INTO scenarios(digest, name, version, content, created) "
+                               "VALUES (?, ?, ?, ?, ?)");
+        if (!insert.ok())
+            return insert.rc();
+        insert.bind(1, stored.digest);
+        insert.bind(2, stored.name);
+        insert.bind(3, std::int64_t(stored.version));
+        if (rc = insert.bind(4, text); rc != SQLITE_OK)
+            return rc;
+        insert.bind(5, stored.created);
+        rc = insert.step();
+        return rc == SQLITE_DONE ? int(SQLITE_OK) : rc;
+    });
+    if (!st)
+        return Result<StoredScenario>(st.problems());
     return stored;
 }
 
@@ -250,8 +564,12 @@ Result<std::vector<StoredScenario>> Workspace::scenarios() const
 {
     std::vector<StoredScenario> out;
     Statement s(m_db, "SELECT digest, name, version, created FROM scenarios ORDER BY name, version");
-    while (s.step() == SQLITE_ROW)
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW)
         out.push_back({s.text(0), s.text(1), int(s.integer(2)), s.text(3)});
+    if (rc != SQLITE_DONE)
+        return Result<std::vector<StoredScenario>>(
+            Problems{failure(rc, "cannot read the stored scenarios")});
     return out;
 }
 
@@ -259,66 +577,92 @@ Result<std::string> Workspace::scenarioText(const std::string &digest) const
 {
     Statement s(m_db, "SELECT content FROM scenarios WHERE digest = ?");
     s.bind(1, digest);
-    if (s.step() != SQLITE_ROW)
-        return Result<std::string>::failure(m_path, "no scenario with digest " + digest);
-    return s.text(0);
+    const int rc = s.step();
+    if (rc == SQLITE_ROW)
+        return s.text(0);
+    if (rc != SQLITE_DONE)
+        return Result<std::string>(Problems{failure(rc, "cannot read scenario " + digest)});
+    return Result<std::string>::failure(m_path, "no scenario with digest " + digest);
 }
 
 Result<std::int64_t> Workspace::saveRun(RunRecord run, const std::function<void()> &midWrite)
 {
     using R = Result<std::int64_t>;
-    if (auto st = exec("BEGIN IMMEDIATE"); !st)
-        return R(st.problems());
-    auto fail = [&](const std::string &what) {
-        const std::string message = what + ": " + sqlite3_errmsg(m_db);
-        (void)exec("ROLLBACK"); // best effort: the error above is what counts
-        return R::failure(m_path, message);
-    };
     nlohmann::json metrics = nlohmann::json::object();
     for (const auto &[name, value] : run.metrics)
         metrics[name] = value;
-    Statement insert(m_db,
-                     "INSERT INTO runs(scenario_digest, policy, parameters, seed, program_version,"
-                     " created, metrics, decision_log, kind, status)"
-                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    insert.bind(1, run.scenarioDigest);
-    insert.bind(2, run.policy);
-    insert.bind(3, run.parameters.dump());
-    insert.bind(4, std::int64_t(run.seed));
-    insert.bind(5, run.programVersion.empty() ? std::string(CB_VERSION) : run.programVersion);
-    insert.bind(6, nowUtc());
-    insert.bind(7, metrics.dump());
-    if (run.decisionLog.is_null())
-        insert.bindNull(8);
-    else
-        insert.bind(8, run.decisionLog.dump());
-    insert.bind(9, run.kind);
-    insert.bind(10, run.status);
-    if (insert.step() != SQLITE_DONE)
-        return fail("cannot store run");
-    const std::int64_t id = sqlite3_last_insert_rowid(m_db);
-    Statement metric(m_db, "INSERT INTO metrics(run_id, name, value) VALUES (?, ?, ?)");
-    for (const auto &[name, value] : run.metrics) {
-        metric.bind(1, id);
-        metric.bind(2, name);
-        metric.bind(3, value);
-        if (metric.step() != SQLITE_DONE)
-            return fail("cannot store metric " + name);
-        metric.reset();
-    }
-    if (!run.timeline.is_null()) {
-        Statement timeline(m_db, "INSERT INTO timelines(run_id, content) VALUES (?, ?)");
-        timeline.bind(1, id);
-        timeline.bind(2, run.timeline.dump());
-        if (timeline.step() != SQLITE_DONE)
-            return fail("cannot store timeline");
-    }
-    if (midWrite)
-        midWrite();
-    if (auto st = exec("COMMIT"); !st) {
-        (void)exec("ROLLBACK"); // best effort: the error above is what counts
+    const std::string parameters = run.parameters.dump();
+    const std::string log = run.decisionLog.is_null() ? std::string() : run.decisionLog.dump();
+    const std::string timeline = run.timeline.is_null() ? std::string() : run.timeline.dump();
+    for (const auto &[what, text] : {std::pair<const char *, const std::string &>{"parameters",
+                                                                                  parameters},
+                                     {"decision log", log},
+                                     {"timeline", timeline}})
+        if (text.size() > maxValueBytes())
+            return R::failure(m_path, std::string("cannot store the run: its ") + what + " is " +
+                                          std::to_string(text.size()) + " bytes, above the " +
+                                          std::to_string(maxValueBytes()) +
+                                          " bytes a workspace value holds (SQLite's length "
+                                          "limit)");
+    const bool inSweep = run.kind == "sweep" && run.parameters.is_object() &&
+                         run.parameters.contains("sweep") && run.parameters["sweep"].is_string();
+    std::int64_t id = 0;
+    auto st = writeTransaction("cannot store the run", [&](std::string &what) {
+        Statement insert(m_db, "INSERT INTO runs(scenario_digest, policy, parameters, seed, "
+                               "program_version, created, metrics, decision_log, kind, status, "
+                               "sweep) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        if (!insert.ok())
+            return insert.rc();
+        int rc = SQLITE_OK;
+        auto keep = [&rc](int r) {
+            if (rc == SQLITE_OK)
+                rc = r;
+        };
+        keep(insert.bind(1, run.scenarioDigest));
+        keep(insert.bind(2, run.policy));
+        keep(insert.bind(3, parameters));
+        keep(insert.bind(4, std::int64_t(run.seed)));
+        keep(insert.bind(5, run.programVersion.empty() ? std::string(CB_VERSION)
+                                                       : run.programVersion));
+        keep(insert.bind(6, nowUtc()));
+        keep(insert.bind(7, metrics.dump()));
+        keep(run.decisionLog.is_null() ? insert.bindNull(8) : insert.bind(8, log));
+        keep(insert.bind(9, run.kind));
+        keep(insert.bind(10, run.status));
+        keep(inSweep ? insert.bind(11, run.parameters["sweep"].get<std::string>())
+                     : insert.bindNull(11));
+        if (rc != SQLITE_OK)
+            return rc;
+        if (rc = insert.step(); rc != SQLITE_DONE)
+            return rc;
+        id = sqlite3_last_insert_rowid(m_db);
+        Statement metric(m_db, "INSERT INTO metrics(run_id, name, value) VALUES (?, ?, ?)");
+        for (const auto &[name, value] : run.metrics) {
+            metric.bind(1, id);
+            metric.bind(2, name);
+            metric.bind(3, value);
+            if (rc = metric.step(); rc != SQLITE_DONE) {
+                what = "cannot store metric " + name;
+                return rc;
+            }
+            metric.reset();
+        }
+        if (!run.timeline.is_null()) {
+            Statement t(m_db, "INSERT INTO timelines(run_id, content) VALUES (?, ?)");
+            t.bind(1, id);
+            if (rc = t.bind(2, timeline); rc != SQLITE_OK)
+                return rc;
+            if (rc = t.step(); rc != SQLITE_DONE) {
+                what = "cannot store the timeline";
+                return rc;
+            }
+        }
+        if (midWrite)
+            midWrite();
+        return int(SQLITE_OK);
+    });
+    if (!st)
         return R(st.problems());
-    }
     return id;
 }
 
@@ -329,13 +673,15 @@ Result<std::vector<RunRecord>> Workspace::runs() const
 
 Result<std::vector<RunRecord>> Workspace::selectRuns(std::int64_t onlyId) const
 {
+    using R = Result<std::vector<RunRecord>>;
     std::vector<RunRecord> out;
     Statement s(m_db, "SELECT runs.id, scenario_digest, coalesce(scenarios.name, ''), kind, policy,"
                       " parameters, seed, program_version, runs.created, status"
                       " FROM runs LEFT JOIN scenarios ON scenarios.digest = runs.scenario_digest"
                       " WHERE ?1 < 0 OR runs.id = ?1 ORDER BY runs.id DESC");
     s.bind(1, onlyId);
-    while (s.step() == SQLITE_ROW) {
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW) {
         RunRecord r;
         r.id = s.integer(0);
         r.scenarioDigest = s.text(1);
@@ -349,11 +695,16 @@ Result<std::vector<RunRecord>> Workspace::selectRuns(std::int64_t onlyId) const
         r.status = s.text(9);
         out.push_back(std::move(r));
     }
+    if (rc != SQLITE_DONE)
+        return R(Problems{failure(rc, "cannot read the stored runs")});
     Statement m(m_db, "SELECT name, value FROM metrics WHERE run_id = ? ORDER BY name");
     for (RunRecord &r : out) {
         m.bind(1, r.id);
-        while (m.step() == SQLITE_ROW)
+        while ((rc = m.step()) == SQLITE_ROW)
             r.metrics[m.text(0)] = m.real(1);
+        if (rc != SQLITE_DONE)
+            return R(Problems{failure(rc, "cannot read the metrics of run " +
+                                              std::to_string(r.id))});
         m.reset();
     }
     return out;
@@ -365,15 +716,57 @@ Result<std::int64_t> Workspace::findSweepRun(const std::string &sweepId, int gri
                       " AND json_extract(parameters, '$.sweep') = ?"
                       " AND json_extract(parameters, '$.grid_index') = ? ORDER BY id LIMIT 1");
     if (!s.ok())
-        return Result<std::int64_t>::failure(m_path, sqlite3_errmsg(m_db));
+        return Result<std::int64_t>(Problems{failure(s.rc(), "cannot look up sweep runs")});
     s.bind(1, sweepId);
     s.bind(2, std::int64_t(gridIndex));
     const int rc = s.step();
     if (rc == SQLITE_ROW)
         return s.integer(0);
     if (rc != SQLITE_DONE)
-        return Result<std::int64_t>::failure(m_path, sqlite3_errmsg(m_db));
+        return Result<std::int64_t>(Problems{failure(rc, "cannot look up sweep runs")});
     return std::int64_t(0);
+}
+
+Result<std::string> Workspace::beginSweep(const std::string &base, int points)
+{
+    std::string id;
+    auto st = writeTransaction("cannot record the sweep", [&](std::string &) {
+        Statement insert(m_db, "INSERT OR IGNORE INTO sweeps(id, created, points, status) "
+                               "VALUES (?, ?, ?, 'running')");
+        if (!insert.ok())
+            return insert.rc();
+        const std::string created = nowUtc();
+        for (int n = 1;; ++n) {
+            id = n == 1 ? base : base + "-" + std::to_string(n);
+            insert.bind(1, id);
+            insert.bind(2, created);
+            insert.bind(3, std::int64_t(points));
+            if (const int rc = insert.step(); rc != SQLITE_DONE)
+                return rc;
+            if (sqlite3_changes(m_db) == 1)
+                return int(SQLITE_OK);
+            insert.reset();
+        }
+    });
+    if (!st)
+        return Result<std::string>(st.problems());
+    return id;
+}
+
+Status Workspace::finishSweep(const std::string &sweepId)
+{
+    return writeTransaction("cannot mark sweep " + sweepId + " complete", [&](std::string &) {
+        for (const char *sql : {"UPDATE runs SET status = 'complete' WHERE sweep = ?",
+                                "UPDATE sweeps SET status = 'complete' WHERE id = ?"}) {
+            Statement s(m_db, sql);
+            if (!s.ok())
+                return s.rc();
+            s.bind(1, sweepId);
+            if (const int rc = s.step(); rc != SQLITE_DONE)
+                return rc;
+        }
+        return int(SQLITE_OK);
+    });
 }
 
 Result<RunRecord> Workspace::run(std::int64_t id) const
@@ -387,42 +780,46 @@ Result<RunRecord> Workspace::run(std::int64_t id) const
     RunRecord r = std::move(found->front());
     Statement log(m_db, "SELECT decision_log FROM runs WHERE id = ?");
     log.bind(1, id);
-    if (log.step() == SQLITE_ROW && !log.isNull(0))
+    int rc = log.step();
+    if (rc == SQLITE_ROW && !log.isNull(0))
         r.decisionLog = parseOrNull(log.text(0));
+    else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return Result<RunRecord>(Problems{failure(rc, "cannot read run " + std::to_string(id))});
     Statement timeline(m_db, "SELECT content FROM timelines WHERE run_id = ?");
     timeline.bind(1, id);
-    if (timeline.step() == SQLITE_ROW)
+    rc = timeline.step();
+    if (rc == SQLITE_ROW)
         r.timeline = parseOrNull(timeline.text(0));
+    else if (rc != SQLITE_DONE)
+        return Result<RunRecord>(Problems{failure(rc, "cannot read run " + std::to_string(id))});
     return r;
 }
 
 Status Workspace::deleteRun(std::int64_t id)
 {
-    if (auto st = exec("BEGIN IMMEDIATE"); !st)
+    bool missing = false;
+    auto st = writeTransaction("cannot delete run " + std::to_string(id), [&](std::string &) {
+        // Children first, explicitly: foreign-key cascades depend on a per-connection pragma.
+        for (const char *sql : {"DELETE FROM metrics WHERE run_id = ?",
+                                "DELETE FROM timelines WHERE run_id = ?"}) {
+            Statement child(m_db, sql);
+            child.bind(1, id);
+            if (const int rc = child.step(); rc != SQLITE_DONE)
+                return rc;
+        }
+        Statement remove(m_db, "DELETE FROM runs WHERE id = ?");
+        remove.bind(1, id);
+        if (const int rc = remove.step(); rc != SQLITE_DONE)
+            return rc;
+        missing = sqlite3_changes(m_db) == 0;
+        return int(SQLITE_OK);
+    });
+    if (!st)
         return st;
-    auto fail = [&](const std::string &what) {
-        const std::string message = what + ": " + sqlite3_errmsg(m_db);
-        (void)exec("ROLLBACK"); // best effort: the error above is what counts
-        return Status::failure(m_path, message);
-    };
-    // Children first, explicitly: foreign-key cascades depend on a per-connection pragma.
-    for (const char *sql : {"DELETE FROM metrics WHERE run_id = ?",
-                            "DELETE FROM timelines WHERE run_id = ?"}) {
-        Statement child(m_db, sql);
-        child.bind(1, id);
-        if (child.step() != SQLITE_DONE)
-            return fail("cannot delete run " + std::to_string(id));
-    }
-    Statement remove(m_db, "DELETE FROM runs WHERE id = ?");
-    remove.bind(1, id);
-    if (remove.step() != SQLITE_DONE)
-        return fail("cannot delete run " + std::to_string(id));
-    if (sqlite3_changes(m_db) == 0) {
-        (void)exec("ROLLBACK"); // nothing was changed
+    if (missing)
         return Status::failure(m_path, "no run " + std::to_string(id) +
                                            " (see clusterbench history)");
-    }
-    return exec("COMMIT");
+    return Ok{};
 }
 
 } // namespace cb

@@ -173,7 +173,7 @@ private slots:
             PRAGMA user_version = 1;)");
         auto ws = Workspace::open(path);
         QVERIFY2(ws.ok(), ws.error().c_str());
-        QCOMPARE(ws.value()->schemaVersion(), 2);
+        QCOMPARE(ws.value()->schemaVersion(), Workspace::kSchemaVersion);
         auto run = ws.value()->run(1);
         QVERIFY2(run.ok(), run.error().c_str());
         QCOMPARE(run->policy, std::string("binpack"));
@@ -181,6 +181,37 @@ private slots:
         QCOMPARE(run->status, std::string("complete"));
         QCOMPARE(run->metrics.size(), std::size_t(1)); // the text value is not a metric
         QCOMPARE(run->metrics.at("makespan_s"), 360.5);
+    }
+
+    void migratesSweepsFromVersionTwo()
+    {
+        // A version-2 workspace with the runs of two sweeps (one with odd parameters): version
+        // 3 names each run's sweep in a column and lists the sweeps, complete.
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("v2.sqlite").toStdString();
+        {
+            auto ws = Workspace::open(path);
+            QVERIFY(ws.ok());
+        }
+        sqlExec(path, R"(
+            DROP TABLE sweeps; DROP INDEX runs_by_sweep; ALTER TABLE runs DROP COLUMN sweep;
+            INSERT INTO runs(id, scenario_digest, policy, parameters, seed, program_version,
+                created, metrics, kind, status) VALUES
+              (1, 'd', 'dltap', '{"sweep": "s1", "grid_index": 0}', 1, '0', '2026-01-01T00:00:00Z', '{}', 'sweep', 'complete'),
+              (2, 'd', 'dltap', '{"sweep": "s1", "grid_index": 1}', 2, '0', '2026-01-01T00:00:01Z', '{}', 'sweep', 'complete'),
+              (3, 'd', 'dltap', '{"sweep": 7}', 3, '0', '2026-01-02T00:00:00Z', '{}', 'sweep', 'complete'),
+              (4, 'd', 'dltap', 'not json', 3, '0', '2026-01-02T00:00:00Z', '{}', 'sweep', 'complete'),
+              (5, 'd', 'dltap', '{"sweep": "s2"}', 3, '0', '2026-01-03T00:00:00Z', '{}', 'sweep', 'complete');
+            PRAGMA user_version = 2;)");
+        auto ws = Workspace::open(path);
+        QVERIFY2(ws.ok(), ws.error().c_str());
+        QCOMPARE(ws.value()->schemaVersion(), 3);
+        QCOMPARE(sqlText(path, "SELECT group_concat(id || ':' || points, ' ') FROM sweeps"),
+                 std::string("s1:2 s2:1"));
+        QCOMPARE(sqlInt(path, "SELECT count(*) FROM runs WHERE sweep = 's1'"), 2);
+        QCOMPARE(sqlInt(path, "SELECT count(*) FROM runs WHERE sweep IS NULL"), 2);
+        // The next sweep of the same base gets a fresh id.
+        QCOMPARE(ws.value()->beginSweep("s1", 3).value(), std::string("s1-2"));
     }
 
     void refusesNewerWorkspaceUntouched()
@@ -195,7 +226,7 @@ private slots:
         auto ws = Workspace::open(path);
         QVERIFY(!ws.ok());
         QVERIFY2(ws.error().find("workspace schema version 9 is newer than this ClusterBench "
-                                 "supports (2); it was left untouched") != std::string::npos,
+                                 "supports (3); it was left untouched") != std::string::npos,
                  ws.error().c_str());
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), before);
