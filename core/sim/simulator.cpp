@@ -963,7 +963,10 @@ struct Simulator::Impl
 
             // Advance: pay for the GPUs, make progress.
             const double dt = t - now;
-            for (const auto &[i, r] : running) {
+            for (const auto &entry : running) {
+                // Not a structured binding: clang 14 (the sanitize preset) cannot capture one.
+                const std::size_t i = entry.first;
+                const auto &r = entry.second;
                 JobRun &jr = result.jobs[i];
                 const auto charge = [&](std::size_t node, double gpus) {
                     const int busy = std::max(1, pool.busyGpus(node));

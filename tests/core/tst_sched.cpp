@@ -61,7 +61,9 @@ json group(const char *role, int cpus, int mem, int gpus = 0, const char *host =
     return g;
 }
 
-json job(const char *id, const char *kind, json tasks, double submit = 0)
+/// The task groups are a vector, not a json: `{group(...)}` with one group is an array under
+/// GCC but a copy of the group under clang (the sanitize preset).
+json job(const char *id, const char *kind, std::vector<json> tasks, double submit = 0)
 {
     return {{"id", id}, {"kind", kind}, {"submit_s", submit}, {"tasks", tasks},
             {"model", {{"name", "m"}, {"parameter_bytes", 1000}}}};
