@@ -8,6 +8,7 @@
 #include "workbench.h"
 #endif
 
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -18,6 +19,9 @@
 
 int main(int argc, char **argv)
 {
+    // Past a file size limit (ulimit -f) a write fails with EFBIG, which every writer reports
+    // and rolls back, instead of SIGXFSZ killing the process mid-write with staging files left.
+    std::signal(SIGXFSZ, SIG_IGN);
     const std::string first = argc > 1 ? argv[1] : "";
     if (first == "--help" || first == "-h" || first == "help") {
         std::cout << cb::cli::mainHelp();

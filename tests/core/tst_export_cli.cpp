@@ -11,6 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <csignal>
+#include <sys/resource.h>
+
 using namespace cb;
 
 namespace {
@@ -137,6 +140,50 @@ private slots:
         const Run r = clusterbench(QStringList{"export", m_scenario} + args);
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+    }
+
+    void fileSizeLimitLeavesTheOldFiles()
+    {
+        // ulimit -f 2 (2 KiB) as a shell sets it, SIGXFSZ at its default: the re-export fails
+        // with a message and exit 1, the old scripts stay as they were, nothing new is left.
+        const QString out = m_dir.filePath("limited");
+        const QString testbed = CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json";
+        const QStringList first = {"export", testbed, "--format", "slurm", "--out", out,
+                                   "--policy", "dltap"};
+        QCOMPARE(clusterbench(first).exitCode, 0);
+        const QStringList before = QDir(out).entryList(QDir::Files | QDir::Hidden | QDir::AllDirs |
+                                                       QDir::NoDotAndDotDot);
+        std::map<QString, QByteArray> old;
+        for (const QString &name : before) {
+            QFile f(out + "/" + name);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            old[name] = f.readAll();
+        }
+        QCOMPARE(before.size(), 9);
+
+        QProcess p;
+        p.setChildProcessModifier([] {
+            std::signal(SIGXFSZ, SIG_DFL);
+            struct rlimit limit {};
+            limit.rlim_cur = limit.rlim_max = 2048;
+            setrlimit(RLIMIT_FSIZE, &limit);
+        });
+        p.start(CB_CLUSTERBENCH, {"export", testbed, "--format", "slurm", "--out", out,
+                                  "--policy", "binpack"});
+        QVERIFY(p.waitForFinished(120000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY2(err.contains("File too large") && err.contains("nothing in " + out + " was changed"),
+                 qPrintable(err));
+        const QStringList after = QDir(out).entryList(QDir::Files | QDir::Hidden | QDir::AllDirs |
+                                                      QDir::NoDotAndDotDot);
+        QCOMPARE(after, before);
+        for (const QString &name : after) {
+            QFile f(out + "/" + name);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QCOMPARE(f.readAll(), old[name]);
+        }
     }
 
     void placementProblemsNameTheFile()
