@@ -26,7 +26,7 @@ Command simulateCommand()
     Command c;
     c.name = "simulate";
     c.synopsis = "simulate SCENARIO --policy P [--seed S] [--out RUN.json] [--json] "
-                 "[--fail NODE@T[+R],...] [--cost energy|gpu-hours] [--multi-node]";
+                 "[--fail NODE@T[+R],...] [--cost energy|gpu-hours|catalogue] [--multi-node]";
     c.summary = "Replay the job queue over time: completion times, traffic, energy and cost";
     c.description =
         "A discrete-event simulation: jobs arrive at their submit time and are placed by the "
@@ -52,7 +52,10 @@ Command simulateCommand()
                  {"out", "RUN.json", "write the run file here"},
                  {"json", "", "print the summary as JSON"},
                  {"fail", "NODE@T[+R],...", "node failures at T seconds (repaired R later)"},
-                 {"cost", "MODEL", "energy (default: energy x price x PUE) or gpu-hours"},
+                 {"cost", "MODEL",
+                  "energy (default: energy x price x PUE), gpu-hours (list price per GPU-hour) "
+                  "or catalogue (the STS authors' price per GPU type and GPUs busy on the node, "
+                  "what stochastic policies pay; for comparing with them)"},
                  {"power-down-idle", "", "nodes running no task draw nothing (powered down)"},
                  {"multi-node", "", "stochastic policies: split a configuration that fits no "
                                     "single node over several (always on for sts-net)"}};
@@ -81,8 +84,9 @@ Command simulateCommand()
         }
         const std::string cost = args.value("cost", "energy");
         const auto model = costModelFromString(cost);
-        if (!model || *model == CostModel::Catalogue) {
-            io.err << "clusterbench simulate: --cost: expected energy or gpu-hours, found \""
+        if (!model) {
+            io.err << "clusterbench simulate: --cost: expected energy, gpu-hours or catalogue, "
+                      "found \""
                    << cost << "\"\n";
             return int(ExitBadInput);
         }

@@ -25,7 +25,7 @@ std::string runSummaryText(const Run &run)
         << formatFixed(r.totalBytes() / 1e9, 3) << " GB\n"
         << "  energy          " << formatFixed(r.energyKWh, 3) << " kWh\n"
         << "  cost            " << formatFixed(r.cost, 2) << " (" << toString(r.costModel)
-        << (stochastic && !run.pricesFrom.empty() ? ": " + run.pricesFrom : std::string())
+        << (!run.pricesFrom.empty() ? ": " + run.pricesFrom : std::string())
         << ")\n"
         << "  tardiness       " << formatFixed(r.totalTardinessSeconds(), 1) << " s, cost "
         << formatFixed(r.tardinessCost, 2) << "\n"

@@ -179,6 +179,12 @@ ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topol
     for (double b : s.gpuBusySeconds)
         busy.push_back(finiteOrNull(b));
     series["gpu_busy_s"] = busy;
+    if (!s.cost.empty()) {
+        ordered_json cost = ordered_json::array();
+        for (double c : s.cost)
+            cost.push_back(finiteOrNull(c));
+        series["cost"] = cost;
+    }
     ordered_json links = ordered_json::array();
     for (int l = 0; l < topology.directedLinkCount(); ++l) {
         if (run.linkBytes[std::size_t(l)] <= 0)
@@ -439,6 +445,14 @@ Result<RunResult> runFromJson(const nlohmann::json &j, const Cluster &cluster)
         series.bucketSeconds = r.number(*s, "/series", "bucket_s");
         for (const auto &b : r.array(*s, "/series", "gpu_busy_s"))
             series.gpuBusySeconds.push_back(b.is_number() ? b.get<double>() : 0.0);
+        if (s->contains("cost")) {
+            for (const auto &c : r.array(*s, "/series", "cost"))
+                series.cost.push_back(c.is_number() ? c.get<double>() : 0.0);
+            if (series.cost.size() != series.gpuBusySeconds.size())
+                r.problems.push_back({"/series/cost", "expected one value per bucket (" +
+                                                          std::to_string(series.gpuBusySeconds.size()) +
+                                                          ")"});
+        }
         series.linkBytes.resize(std::size_t(r.integer(*s, "/series", "link_buckets")));
         const nlohmann::json &lb = r.array(*s, "/series", "link_bytes");
         for (std::size_t i = 0; i < lb.size(); ++i) {

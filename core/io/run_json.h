@@ -16,7 +16,7 @@
 //              segments: [{start_s, end_s, config?: {gpu_type, gpus, fraction}, iterations,
 //                          placement?}]}],
 //              (a segment's placement is written only when it differs from the job's)
-//    "series": {bucket_s, gpu_utilisation: [...], gpu_busy_s: [...],
+//    "series": {bucket_s, gpu_utilisation: [...], gpu_busy_s: [...], cost?: [...] (catalogue),
 //               links: [{link, capacity_gbps, bytes, utilisation: [...]}], (links that carried bytes)
 //               link_buckets, link_bytes: [{bucket, link, bytes}],
 //               pair_buckets, node_pairs: [{bucket, from, to, bytes}]},

@@ -96,6 +96,17 @@ Result<Run> placementRun(const Scenario &scenario, const RunRequest &request)
         options.seed = request.seed;
         options.failures = request.failures;
         options.costModel = request.costModel;
+        if (request.costModel == CostModel::Catalogue) {
+            // The STS authors' price list (or the scenario's list prices): the same
+            // charges a stochastic run pays, so the two compare on one cost.
+            const Result<StsAuthorsData> &data = builtinData();
+            if (!data)
+                return data.problems();
+            const StsPrices prices = stsCloudPrices(data.value(), scenario);
+            options.catalogue = std::make_shared<PriceCatalogue>(prices.catalogue);
+            run.pricesFrom = prices.from;
+            run.parameters["prices"] = prices.from;
+        }
         options.powerDownIdleNodes = request.powerDownIdleNodes;
         options.progress = request.progress;
         if (Status simulated = simulateInto(run, scenario, options, request); !simulated)
@@ -285,12 +296,12 @@ RunRecord runRecord(const Run &run, const Scenario &scenario)
     record.scenarioName = run.scenarioName;
     record.metrics = run.metrics;
     const Topology topology(scenario.cluster);
-    if (run.family == SchedulerFamily::Stochastic) {
+    if (run.family == SchedulerFamily::Stochastic)
         record.decisionLog = {{"kind", "stochastic"}, {"log", run.stsLog.toJson()}};
-        record.parameters["prices_from"] = run.pricesFrom;
-    } else {
+    else
         record.decisionLog = storedDecisionLog(run.decisions);
-    }
+    if (!run.pricesFrom.empty())
+        record.parameters["prices_from"] = run.pricesFrom;
     record.timeline = storedTimeline(run.placedScenario, topology, run.placement, run.traffic,
                                      run.result ? &*run.result : nullptr);
     return record;
@@ -318,11 +329,11 @@ Result<Run> runFromRecord(const RunRecord &record, const Scenario &scenario)
         if (!log)
             return R(prefixed(log.problems(), where + ": decision_log/log"));
         run.stsLog = std::move(log.value());
-        if (record.parameters.is_object() && record.parameters.contains("prices_from") &&
-            record.parameters["prices_from"].is_string())
-            run.pricesFrom = record.parameters["prices_from"].get<std::string>();
         placementRecord.decisionLog = nullptr;
     }
+    if (record.parameters.is_object() && record.parameters.contains("prices_from") &&
+        record.parameters["prices_from"].is_string())
+        run.pricesFrom = record.parameters["prices_from"].get<std::string>();
     // A stochastic run's placement refers to the jobs as they first ran: decode against
     // those shapes (the simulation says which they were).
     Scenario placed = scenario;
@@ -392,6 +403,14 @@ std::pair<Scenario, Placement> stochasticScheduleAt(const Scenario &scenario,
         placement.jobs.push_back(std::move(jp));
     }
     return {std::move(placed), std::move(placement)};
+}
+
+TrafficReport stochasticTrafficAt(const Scenario &scenario, const RunResult &result,
+                                  double atSeconds)
+{
+    auto [shaped, placement] = stochasticScheduleAt(scenario, result, atSeconds);
+    const Topology topology(scenario.cluster);
+    return computeTraffic(shaped.jobs, scenario.cluster, topology, placement);
 }
 
 void oneTaskPerNode(Scenario &scenario, Placement &placement)

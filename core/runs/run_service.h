@@ -63,7 +63,10 @@ struct RunRequest
     LogDetail logDetail;
     // Simulation options.
     std::vector<NodeFailure> failures;
-    CostModel costModel = CostModel::Energy; ///< placement policies; stochastic: Catalogue
+    /// Placement policies: energy, GPU-hours, or the catalogue stochastic runs pay (the STS
+    /// authors' prices per GPU type and busy GPUs), so both compare on one cost.
+    /// Stochastic policies always pay the catalogue.
+    CostModel costModel = CostModel::Energy;
     bool powerDownIdleNodes = false;
     // Stochastic options.
     bool multiNode = false;    ///< split configurations that fit no node (on for sts-net)
@@ -97,7 +100,7 @@ struct Run
     TrafficReport traffic;         ///< per iteration of `placement`
     std::optional<RunResult> result; ///< the simulation
     std::map<std::string, double> metrics;
-    std::string pricesFrom;        ///< stochastic runs: where the catalogue came from
+    std::string pricesFrom;        ///< catalogue runs: where the prices came from
 
     /// "dltap seed 1", with " (simulated)" when simulated; STS methods by their names.
     std::string label() const;
@@ -128,6 +131,11 @@ Result<std::pair<Run, Scenario>> readRun(const Workspace &workspace, std::int64_
 std::pair<Scenario, Placement> stochasticScheduleAt(const Scenario &scenario,
                                                     const RunResult &result,
                                                     std::optional<double> atSeconds = {});
+
+/// Per-iteration traffic of the configurations a stochastic run has running at `atSeconds`
+/// (what its "decision" heatmap shows at the scrubber); empty before the first start.
+TrafficReport stochasticTrafficAt(const Scenario &scenario, const RunResult &result,
+                                  double atSeconds);
 
 /// The same jobs with one task per node holding all of the job's GPUs there (how a
 /// data-parallel job is deployed: one pod or Slurm task per node, its GPUs as local ranks),

@@ -93,6 +93,9 @@ struct RunSeries
     std::vector<double> gpuBusySeconds;                   ///< whole-GPU equivalents x seconds
     std::vector<std::map<int, double>> linkBytes;         ///< directed link -> bytes
     std::vector<std::map<std::pair<int, int>, double>> pairBytes; ///< node pair -> bytes
+    /// Cost accrued per bucket, kept for the catalogue cost model (a rate per GPUs busy on
+    /// a node, which the views cannot derive from the jobs); empty otherwise.
+    std::vector<double> cost;
     bool operator==(const RunSeries &) const = default;
 };
 

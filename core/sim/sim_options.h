@@ -78,6 +78,10 @@ struct SimOptions
     std::function<bool(double done)> progress;
     /// Set: a stochastic scheduler decides instead of `policy` (which then only names it).
     std::shared_ptr<const StochasticRun> stochastic;
+    /// The prices of CostModel::Catalogue for a placement policy's run (a stochastic run
+    /// brings its own): rate per GPU type and GPUs busy on the node, shared by the jobs on
+    /// the node in proportion to their GPUs, as STS charges.
+    std::shared_ptr<const PriceCatalogue> catalogue;
 };
 
 } // namespace cb

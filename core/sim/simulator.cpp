@@ -48,6 +48,8 @@ struct Simulator::Impl
         double busyWatts = 0;  ///< of the allocated shares, before PUE
         double idleWatts = 0;  ///< what the same shares draw idle
         double pricePerHour = 0;
+        /// Catalogue cost model: (node, GPU share there) of the job's GPU tasks.
+        std::vector<std::pair<int, double>> nodeShares;
     };
 
     struct Down
@@ -87,6 +89,11 @@ struct Simulator::Impl
 
     RunResult result;
     TimeBuckets buckets;
+    /// Catalogue cost model of a placement policy's run: tasks per GPU slot and the jobs
+    /// running on every node (a job's rate changes whenever its node's busy count does).
+    std::vector<std::vector<int>> slotUse;
+    std::vector<int> busyOnNode;
+    std::vector<std::vector<int>> jobsOnNode;
 
     Impl(Simulator *s, const Scenario &scenario, SimOptions options)
         : self(s), sc(scenario), opt(std::move(options)), topo(scenario.cluster),
@@ -210,6 +217,56 @@ struct Simulator::Impl
             jr.cost += price.cost(jobWatts, a, b);
         else if (result.costModel == CostModel::GpuHours)
             jr.cost += gpuHourCost;
+        else if (!opt.stochastic && opt.catalogue) {
+            // Constant over [a, b]: every job on a node is advanced when its busy count
+            // changes (catalogueChange).
+            double amount = 0;
+            for (const auto &[n, share] : js.nodeShares) {
+                const Node &node = sc.cluster.nodes[std::size_t(n)];
+                const int busy = std::max(1, busyOnNode[std::size_t(n)]);
+                amount += dt / 3600 * opt.catalogue->ratePerHour(node.gpuType, busy) * share / busy;
+            }
+            jr.cost += amount;
+            buckets.addCost(a, b, amount);
+        }
+    }
+
+    /// Catalogue cost model: job i takes (delta +1) or gives back (-1) its GPU slots. Every
+    /// other job on those nodes is advanced first, at the busy count that held until now.
+    void catalogueChange(int i, int delta)
+    {
+        if (opt.stochastic || !opt.catalogue || result.costModel != CostModel::Catalogue)
+            return;
+        JobState &js = jobs[std::size_t(i)];
+        std::vector<int> nodes;
+        for (const TaskAssignment &a : js.placement.tasks)
+            if (auto it = nodeIdx.find(a.node); it != nodeIdx.end())
+                nodes.push_back(it->second);
+        std::sort(nodes.begin(), nodes.end());
+        nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+        for (int n : nodes)
+            for (int j : jobsOnNode[std::size_t(n)])
+                if (j != i)
+                    advance(j);
+        for (const TaskAssignment &a : js.placement.tasks) {
+            auto it = nodeIdx.find(a.node);
+            if (it == nodeIdx.end())
+                continue;
+            std::vector<int> &use = slotUse[std::size_t(it->second)];
+            for (int g : a.gpuIndices)
+                if (g >= 0 && std::size_t(g) < use.size())
+                    use[std::size_t(g)] += delta;
+        }
+        for (int n : nodes) {
+            const std::vector<int> &use = slotUse[std::size_t(n)];
+            busyOnNode[std::size_t(n)] = int(std::count_if(use.begin(), use.end(),
+                                                           [](int u) { return u > 0; }));
+            std::vector<int> &on = jobsOnNode[std::size_t(n)];
+            if (delta > 0)
+                on.push_back(i);
+            else
+                on.erase(std::remove(on.begin(), on.end(), i), on.end());
+        }
     }
 
     void advance(int i)
@@ -262,6 +319,7 @@ struct Simulator::Impl
     void attachPower(JobState &js, const Job &job, const JobPlacement &placement) const
     {
         js.gpuShare = js.busyWatts = js.idleWatts = js.pricePerHour = 0;
+        js.nodeShares.clear();
         for (const TaskAssignment &a : placement.tasks) {
             const TaskGroup &g = job.tasks[std::size_t(a.group)];
             if (g.gpus <= 0)
@@ -269,6 +327,8 @@ struct Simulator::Impl
             const double share = g.gpus * std::min(1.0, g.gpuFraction);
             js.gpuShare += share;
             auto n = nodeIdx.find(a.node);
+            if (n != nodeIdx.end())
+                js.nodeShares.emplace_back(n->second, share);
             const GpuType *t = n == nodeIdx.end()
                                    ? nullptr
                                    : sc.cluster.gpuType(sc.cluster.nodes[std::size_t(n->second)]
@@ -298,6 +358,7 @@ struct Simulator::Impl
         jr.startSeconds = now;
         jr.placement = js.placement;
         countTasks(js.placement, +1);
+        catalogueChange(i, +1);
 
         attachFlows(i, job, js.placement);
         js.compute = jobComputeSeconds(job, js.placement, sc.cluster, nodeIdx);
@@ -411,6 +472,7 @@ struct Simulator::Impl
         advance(i);
         js.remaining = 0;
         closeSegment(i);
+        catalogueChange(i, -1);
         stopFlows(js);
         placer.release(*js.job, js.placement);
         countTasks(js.placement, -1);
@@ -428,6 +490,7 @@ struct Simulator::Impl
         JobState &js = jobs[std::size_t(i)];
         advance(i);
         closeSegment(i);
+        catalogueChange(i, -1);
         stopFlows(js);
         placer.release(*js.job, js.placement);
         countTasks(js.placement, -1);
@@ -617,6 +680,14 @@ struct Simulator::Impl
         }
         double watts = 0;
         tasksOn.assign(sc.cluster.nodes.size(), 0);
+        slotUse.resize(sc.cluster.nodes.size());
+        for (std::size_t n = 0; n < sc.cluster.nodes.size(); ++n)
+            slotUse[n].assign(std::size_t(std::max(0, sc.cluster.nodes[n].gpus)), 0);
+        busyOnNode.assign(sc.cluster.nodes.size(), 0);
+        jobsOnNode.assign(sc.cluster.nodes.size(), {});
+        if (opt.costModel == CostModel::Catalogue && !opt.stochastic && !opt.catalogue)
+            return Result<RunResult>::failure(
+                "--cost", "the catalogue cost model needs a price catalogue");
         if (!opt.powerDownIdleNodes)
             for (std::size_t n = 0; n < sc.cluster.nodes.size(); ++n)
                 watts += nodeIdleWatts(int(n));
@@ -973,11 +1044,13 @@ struct Simulator::Impl
                     jr.cost += dt / 3600 * sr.prices.ratePerHour(r.config.gpuType, busy) * gpus /
                                busy * r.config.fraction;
                 };
+                const double before = jr.cost;
                 if (r.at.parts.empty())
                     charge(r.at.node, r.config.shared() ? 1.0 : double(r.config.gpus));
                 else
                     for (const auto &[node, count] : r.at.parts)
                         charge(node, double(count));
+                buckets.addCost(now, t, jr.cost - before);
                 const double epochs = dt * r.speed;
                 done[i] += epochs;
                 const double iterations = epochs * sj[i].iterationsPerEpoch;

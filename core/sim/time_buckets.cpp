@@ -12,6 +12,7 @@ TimeBuckets::TimeBuckets(RunSeries &series, double initialWidth, int maxBuckets,
     m_series.gpuBusySeconds.clear();
     m_series.linkBytes.clear();
     m_series.pairBytes.clear();
+    m_series.cost.clear();
 }
 
 std::size_t TimeBuckets::index(double t) const
@@ -40,6 +41,12 @@ void TimeBuckets::merge()
             s.pairBytes[i] = std::move(pairs);
         }
     }
+    if (!s.cost.empty()) {
+        for (std::size_t i = 0; i < n; ++i)
+            s.cost[i] = s.cost[2 * i] + (2 * i + 1 < s.cost.size() ? s.cost[2 * i + 1] : 0.0);
+        s.cost.resize(n);
+    }
+    // (the cost series, when on, has as many buckets as gpuBusySeconds)
     s.gpuBusySeconds.resize(n);
     s.linkBytes.resize(n);
     if (m_pairs)
@@ -57,6 +64,8 @@ void TimeBuckets::ensure(double t)
         m_series.linkBytes.resize(need);
         if (m_pairs)
             m_series.pairBytes.resize(need);
+        if (!m_series.cost.empty())
+            m_series.cost.resize(need, 0.0);
     }
 }
 
@@ -110,6 +119,15 @@ void TimeBuckets::addPairBytes(double t0, double t1,
         for (const auto &[p, v] : bytes)
             m[p] += v * scale * f;
     });
+}
+
+void TimeBuckets::addCost(double t0, double t1, double amount)
+{
+    ensure(t1);
+    // Once on, the cost series has one value per bucket like the others.
+    if (m_series.cost.size() < m_series.gpuBusySeconds.size())
+        m_series.cost.resize(m_series.gpuBusySeconds.size(), 0.0);
+    spread(t0, t1, [&](std::size_t b, double f) { m_series.cost[b] += amount * f; });
 }
 
 } // namespace cb

@@ -24,6 +24,8 @@ public:
     void addPairBytes(double t0, double t1,
                       const std::vector<std::pair<std::pair<int, int>, double>> &bytes,
                       double scale);
+    /// Adds `amount` of cost spread over [t0, t1] (turns the cost series on).
+    void addCost(double t0, double t1, double amount);
     /// Makes the series cover [0, t].
     void extendTo(double t);
 

@@ -199,6 +199,72 @@ private slots:
         QVERIFY2(found, "STS-net split no job in seeds 1-10");
     }
 
+    void catalogueCostForPlacementRuns()
+    {
+        // One node with 2 K80s priced 1 per GPU-second alone and 2 per GPU-second when both
+        // are busy (14,400 per hour for two). A runs [0, 100], B [50, 150], one GPU each:
+        // A pays 50 x 1 + 50 x 2 = 150, B 50 x 2 + 50 x 1 = 150.
+        Scenario s;
+        s.name = "catalogue";
+        GpuType k80;
+        k80.name = "K80";
+        s.cluster.gpuTypes = {k80};
+        Node n;
+        n.id = "n0";
+        n.cpus = 8;
+        n.memoryGiB = 64;
+        n.gpus = 2;
+        n.gpuType = "K80";
+        s.cluster.nodes = {n};
+        for (const auto &[id, submit] : {std::pair{"a", 0.0}, std::pair{"b", 50.0}}) {
+            Job j;
+            j.id = id;
+            j.kind = JobKind::Single;
+            j.submitSeconds = submit;
+            TaskGroup t;
+            t.role = TaskRole::Single;
+            t.gpus = 1;
+            j.tasks = {t};
+            j.model.iterations = 100;
+            j.model.computeSecondsPerIteration = 1;
+            s.jobs.push_back(j);
+        }
+        auto prices = std::make_shared<PriceCatalogue>();
+        prices->set("K80", 1, 3600);
+        prices->set("K80", 2, 14400);
+        SimOptions options;
+        options.policy = resolvePolicy("k8s-default", {}).value();
+        options.costModel = CostModel::Catalogue;
+        options.catalogue = prices;
+        auto r = simulate(s, options);
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().c_str());
+        QCOMPARE(r->jobs[0].finishSeconds.value_or(-1), 100.0);
+        QCOMPARE(r->jobs[1].finishSeconds.value_or(-1), 150.0);
+        QCOMPARE(r->jobs[0].cost, 150.0);
+        QCOMPARE(r->jobs[1].cost, 150.0);
+        QCOMPARE(r->cost, 300.0);
+        QCOMPARE(r->costModel, CostModel::Catalogue);
+        double series = 0;
+        for (double c : r->series.cost)
+            series += c;
+        QCOMPARE(series, 300.0);
+        // Without prices the model is refused, not silently free.
+        options.catalogue.reset();
+        auto refused = simulate(s, options);
+        QVERIFY(!refused);
+        QCOMPARE(refused.problems().front().where, std::string("--cost"));
+        // Through the run service a placement policy pays the STS authors' prices, as STS.
+        RunRequest request;
+        request.policy = "k8s-default";
+        request.costModel = CostModel::Catalogue;
+        auto run = executeRun(sample("sts-datacenter.json"), request);
+        QVERIFY(run.ok());
+        QCOMPARE(run->result->costModel, CostModel::Catalogue);
+        QVERIFY(run->result->cost > 0);
+        QVERIFY2(run->pricesFrom.find("GPU-cost_server.csv") != std::string::npos,
+                 run->pricesFrom.c_str());
+    }
+
     void unavailableSaysWhy()
     {
         const Scenario s = sample("dltap-testbed.json");

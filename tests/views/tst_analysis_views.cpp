@@ -10,7 +10,7 @@
 #include "analysis/plot_export.h"
 #include "analysis/run_session.h"
 #include "analysis/run_timeline.h"
-#include "analysis/timeline_series.h"
+#include "runs/timeline_series.h"
 #include "analysis/traffic_heatmap.h"
 #include "document/document.h"
 #include "io/scenario_json.h"

@@ -66,7 +66,7 @@ private slots:
         ComparisonModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setRuns({handRun(1, 200, 0, {100, 300}), handRun(2, 150, 4e9, {50, 100, 300})}, 0);
-        QCOMPARE(model.rowCount(), 6);
+        QCOMPARE(model.rowCount(), 9); // comparedMetrics(): six, then tardiness cost, total cost, violations
         QCOMPARE(model.columnCount(), 7);
         // Row 1 = mean JCT; run 2's value, delta and percent.
         const int v = ComparisonModel::valueColumn(1);
@@ -98,7 +98,7 @@ private slots:
         view.resize(1200, 800);
         view.setRuns({handRun(1, 200, 0, {100, 300}), handRun(2, 150, 4e9, {50, 100, 300})});
         QCOMPARE(view.cdfPlot()->graphCount(), 2);
-        QCOMPARE(view.barsPlot()->axisRectCount(), 6);
+        QCOMPARE(view.barsPlot()->axisRectCount(), 9);
         // Empty charts say why: neither run records tardiness, energy or cost here.
         auto noteOf = [&view](const char *key) {
             auto *note = view.barsPlot()->findChild<QCPItemText *>(QStringLiteral("note:") +
@@ -114,7 +114,11 @@ private slots:
         view.setRuns(onTime);
         QCOMPARE(noteOf("tardiness_s"), QStringLiteral("no tardiness: every job met its due date"));
         QCOMPARE(noteOf("cross_node_bytes"), QStringLiteral("zero in every run"));
-        QCOMPARE(view.barsPlot()->itemCount(), 4); // tardiness, traffic, energy, cost
+        QCOMPARE(noteOf("violations"), QStringLiteral("not recorded"));
+        QCOMPARE(noteOf("tardiness_cost"), QStringLiteral("not recorded"));
+        QCOMPARE(noteOf("total_cost"), QStringLiteral("not recorded"));
+        // tardiness, traffic, energy, cost, violations, tardiness cost, total cost
+        QCOMPARE(view.barsPlot()->itemCount(), 7);
         view.setRuns({handRun(1, 200, 0, {100, 300}), handRun(2, 150, 4e9, {50, 100, 300})});
         const QString png = m_dir.filePath(QStringLiteral("compare.png"));
         const QString pdf = m_dir.filePath(QStringLiteral("compare.pdf"));

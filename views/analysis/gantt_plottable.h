@@ -3,7 +3,7 @@
 // of the node), key axis = time in hours, value axis = row (node) number. Draws only what is
 // in view; hit-testing by geometry for tooltips.
 
-#include "analysis/timeline_series.h"
+#include "runs/timeline_series.h"
 
 #include <qcustomplot.h>
 

@@ -237,8 +237,9 @@ void RunTimeline::rebuild()
     m_util->setData(keys, util, true);
     m_power->setData(keys, power, true);
     m_cost->setData(costKeys, costValues, true);
-    m_costRect->axis(QCPAxis::atLeft)->setLabel(
-        r.costModel == CostModel::Energy ? tr("energy cost") : tr("GPU-hour cost"));
+    m_costRect->axis(QCPAxis::atLeft)->setLabel(r.costModel == CostModel::Energy   ? tr("energy cost")
+                                                : r.costModel == CostModel::GpuHours ? tr("GPU-hour cost")
+                                                                                     : tr("GPU cost (price list)"));
     m_useRect->axis(QCPAxis::atLeft)->setRange(0, 105);
     bool found = false;
     QCPRange pr = m_power->getValueRange(found);
@@ -321,13 +322,22 @@ QString RunTimeline::toolTipAt(const QPoint &pos) const
         QString gpus;
         for (int g : b.gpus)
             gpus += (gpus.isEmpty() ? QString() : QStringLiteral(", ")) + QString::number(g);
-        return tr("%1 on %2%3\n%4 – %5 (%6)%7")
+        // A stochastic run's job runs on one configuration per segment: name it and say
+        // which of the job's configurations this is.
+        const QString config =
+            b.config.empty()
+                ? QString()
+                : tr(" (%1, configuration %2 of %3)")
+                      .arg(QString::fromStdString(b.config))
+                      .arg(b.segment + 1)
+                      .arg(jr.segments.size());
+        return tr("%1 on %2%3%8\n%4 – %5 (%6)%7")
             .arg(QString::fromStdString(jr.id),
                  QString::fromStdString(m_session->scenario.cluster.nodes[std::size_t(b.node)].id),
                  gpus.isEmpty() ? tr(", no GPU") : tr(", GPU %1").arg(gpus),
                  formatDuration(b.start), formatDuration(b.end),
                  formatDuration(b.end - b.start),
-                 b.finished ? QString() : tr("\nstill running at the end of the run"));
+                 b.finished ? QString() : tr("\nstill running at the end of the run"), config);
     }
     for (QCPAxisRect *rect : {m_useRect, m_costRect})
         if (rect->rect().contains(pos) && m_series.buckets() > 0) {

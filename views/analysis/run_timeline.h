@@ -5,7 +5,7 @@
 // is shared with the heatmap through timeChanged().
 
 #include "analysis/run_session.h"
-#include "analysis/timeline_series.h"
+#include "runs/timeline_series.h"
 
 #include <QWidget>
 

@@ -1,5 +1,9 @@
 #include "analysis/traffic_heatmap.h"
 
+#include "analysis/sts_session.h"
+#include "runs/run_service.h"
+#include "models/quantity_format.h"
+
 #include "runs/decision_replay.h"
 #include "analysis/plot_export.h"
 #include "sched/traffic.h"
@@ -140,7 +144,9 @@ void TrafficHeatmap::updateSourceChoices()
 {
     const QSignalBlocker block(m_sourceBox);
     m_sourceBox->clear();
-    m_sourceBox->addItem(tr("Placement traffic at the decision (bytes per iteration)"),
+    m_sourceBox->addItem(m_session && m_session->sts
+                             ? tr("Traffic of the configurations at the scrubber (per iteration)")
+                             : tr("Placement traffic at the decision (bytes per iteration)"),
                          int(Source::Decision));
     const bool simulated = m_session && m_session->result;
     if (simulated) {
@@ -353,6 +359,17 @@ void TrafficHeatmap::updateAxes()
 
 void TrafficHeatmap::fillDecision()
 {
+    if (m_session && m_session->sts && m_session->result) {
+        // A stochastic run: the configurations running at the scrubber (the STS stepper's
+        // event moves it).
+        const TrafficReport t =
+            stochasticTrafficAt(m_session->scenario, *m_session->result, m_time);
+        for (const auto &[pair, bytes] : t.pairBytes)
+            if (pair.first < m_ny && pair.second < m_nx)
+                m_values[std::size_t(pair.first) * std::size_t(m_nx) + std::size_t(pair.second)] =
+                    bytes;
+        return;
+    }
     if (!m_replay)
         return;
     m_values = m_replay->matrix();
@@ -415,6 +432,10 @@ void TrafficHeatmap::finish()
         text = tr("%1 links carry traffic; busiest bucket %2 % of capacity")
                    .arg(m_ny)
                    .arg(hi * 100, 0, 'f', 1);
+    else if (m_source == Source::Decision && m_session->sts)
+        text = tr("At %1: %2 per iteration of the configurations running")
+                   .arg(formatDuration(m_time))
+                   .arg(formatBytesExact(sum).section(QLatin1Char(' '), 0, 1));
     else if (m_source == Source::Decision || m_source == Source::Links)
         text = tr("Decision %1: %2 per iteration in total")
                    .arg(m_replay ? m_replay->cursor() + 1 : 0)
@@ -479,6 +500,11 @@ void TrafficHeatmap::setTime(double seconds)
         m_timeLine->point1->setCoords(x, 0);
         m_timeLine->point2->setCoords(x, 1);
         m_plot->replot(QCustomPlot::rpQueuedReplot);
+    } else if (m_source == Source::Decision && m_session->sts) {
+        std::fill(m_values.begin(), m_values.end(), 0.0);
+        fillDecision();
+        refreshMap();
+        finish();
     } else if ((m_source == Source::Bucket || m_source == Source::Cumulative) &&
                bucket() != before) {
         std::fill(m_values.begin(), m_values.end(), 0.0);

@@ -44,6 +44,7 @@ std::pair<double, QString> axisScale(ComparedMetric::Unit unit, double maxValue)
         return {1, QObject::tr("seconds")};
     case ComparedMetric::Unit::KWh: return {1, QStringLiteral("kWh")};
     case ComparedMetric::Unit::Money: return {1, QObject::tr("cost units")};
+    case ComparedMetric::Unit::Count: return {1, QObject::tr("jobs")};
     }
     return {1, {}};
 }
@@ -90,9 +91,9 @@ ComparisonView::ComparisonView(QWidget *parent)
     m_cdfTitle = new QCPTextElement(m_cdf, QString(), QFont(font().family(), 10, QFont::Bold));
     m_cdf->plotLayout()->addElement(0, 0, m_cdfTitle);
     m_note->setWordWrap(true);
-    m_note->setText(tr("Runs of both kinds are compared: for placement-only runs cross-node "
-                       "traffic is bytes per training iteration, for simulated runs the bytes "
-                       "of the whole run; times, energy and cost exist only for simulated runs."));
+    m_kindsNote = tr("Runs of both kinds are compared: for placement-only runs cross-node "
+                     "traffic is bytes per training iteration, for simulated runs the bytes "
+                     "of the whole run; times, energy and cost exist only for simulated runs.");
     m_note->setStyleSheet(QStringLiteral("color: #8a5300"));
     m_note->hide();
 
@@ -137,10 +138,26 @@ void ComparisonView::setRuns(std::vector<ComparedRun> runs, int baseline)
     }
     rebuildBars();
     rebuildCdf();
-    std::set<std::string> kinds;
-    for (const ComparedRun &r : m_model->runs())
+    std::set<std::string> kinds, models;
+    QStringList modelOfRun;
+    for (const ComparedRun &r : m_model->runs()) {
         kinds.insert(r.kind);
-    m_note->setVisible(kinds.size() > 1);
+        if (!r.costModel.empty()) {
+            models.insert(r.costModel);
+            modelOfRun << QStringLiteral("%1: %2").arg(r.label, QString::fromStdString(r.costModel));
+        }
+    }
+    QStringList notes;
+    if (kinds.size() > 1)
+        notes << m_kindsNote;
+    // Costs under different models are different quantities (electricity against a price
+    // list): say so rather than let the bars suggest a saving.
+    if (models.size() > 1)
+        notes << tr("Cost and total cost are under different cost models (%1): run them with "
+                    "the same cost model to compare those rows; energy compares as it is.")
+                     .arg(modelOfRun.join(QStringLiteral(", ")));
+    m_note->setText(notes.join(QStringLiteral("\n")));
+    m_note->setVisible(!notes.isEmpty());
 }
 
 void ComparisonView::rebuildBars()

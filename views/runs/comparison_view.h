@@ -47,6 +47,7 @@ private:
     QCustomPlot *m_cdf;
     QTableView *m_table;
     QLabel *m_note;
+    QString m_kindsNote;
     QCPTextElement *m_cdfTitle = nullptr;
 };
 

@@ -9,11 +9,13 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QFormLayout>
+#include <QSignalBlocker>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -29,7 +31,8 @@
 namespace cb::views {
 
 namespace {
-constexpr int kShownRun = -1; ///< item data of the "shown run" source
+constexpr int kShownRun = -1;      ///< item data of the "shown run" source
+constexpr int kShownSchedule = -2; ///< item data of a stochastic run's schedule at a time
 } // namespace
 
 ExportDialog::ExportDialog(const Scenario &scenario, std::optional<Placement> shown,
@@ -39,6 +42,8 @@ ExportDialog::ExportDialog(const Scenario &scenario, std::optional<Placement> sh
     , m_shown(std::move(shown))
     , m_source(new QComboBox(this))
     , m_seed(new QSpinBox(this))
+    , m_atLabel(new QLabel(tr("at"), this))
+    , m_at(new QDoubleSpinBox(this))
     , m_format(new QComboBox(this))
     , m_formatInfo(new QLabel(this))
     , m_pinning(new QComboBox(this))
@@ -88,6 +93,15 @@ ExportDialog::ExportDialog(const Scenario &scenario, std::optional<Placement> sh
     sourceRow->addWidget(m_source, 1);
     sourceRow->addWidget(new QLabel(tr("seed"), this));
     sourceRow->addWidget(m_seed);
+    sourceRow->addWidget(m_atLabel);
+    sourceRow->addWidget(m_at);
+    m_at->setObjectName(QStringLiteral("exportScheduleTime"));
+    m_at->setSuffix(tr(" s"));
+    m_at->setDecimals(1);
+    m_at->setToolTip(tr("Export the jobs as the schedule runs them at this time; the jobs not "
+                        "running then are listed as waiting"));
+    m_atLabel->setVisible(false);
+    m_at->setVisible(false);
 
     auto *form = new QFormLayout;
     form->addRow(tr("Placement:"), sourceRow);
@@ -99,6 +113,7 @@ ExportDialog::ExportDialog(const Scenario &scenario, std::optional<Placement> sh
     form->addRow(QString(), m_blocks);
     form->addRow(tr("Output folder:"), folderRow);
 
+    m_source->setObjectName(QStringLiteral("exportSource"));
     m_files->setObjectName(QStringLiteral("exportFiles"));
     m_text->setObjectName(QStringLiteral("exportPreview"));
     m_text->setReadOnly(true);
@@ -143,6 +158,7 @@ ExportDialog::ExportDialog(const Scenario &scenario, std::optional<Placement> sh
     auto refreshOn = [this](auto *w, auto signal) { connect(w, signal, this, &ExportDialog::refresh); };
     refreshOn(m_source, &QComboBox::currentIndexChanged);
     refreshOn(m_seed, &QSpinBox::valueChanged);
+    refreshOn(m_at, &QDoubleSpinBox::valueChanged);
     refreshOn(m_format, &QComboBox::currentIndexChanged);
     refreshOn(m_pinning, &QComboBox::currentIndexChanged);
     refreshOn(m_namespace, &QLineEdit::textChanged);
@@ -152,6 +168,39 @@ ExportDialog::ExportDialog(const Scenario &scenario, std::optional<Placement> sh
         m_write->setEnabled(!m_result.files.empty() && !m_folder->text().trimmed().isEmpty());
     });
     refresh();
+}
+
+void ExportDialog::setShownSchedule(const QString &label, ScheduleAt scheduleAt,
+                                    double endSeconds, double atSeconds)
+{
+    m_scheduleAt = std::move(scheduleAt);
+    {
+        const QSignalBlocker block(m_at);
+        m_at->setRange(0, std::max(0.0, endSeconds));
+        m_at->setValue(std::clamp(atSeconds, 0.0, std::max(0.0, endSeconds)));
+    }
+    int i = m_source->findData(kShownSchedule);
+    if (i < 0) {
+        m_source->insertItem(0, QString(), kShownSchedule);
+        i = 0;
+    }
+    m_source->setItemText(i, tr("Shown run: %1, its schedule").arg(label));
+    m_atLabel->setVisible(true);
+    m_at->setVisible(true);
+    if (m_source->currentIndex() == i)
+        refresh();
+    else
+        m_source->setCurrentIndex(i);
+}
+
+double ExportDialog::scheduleTime() const
+{
+    return m_at->value();
+}
+
+void ExportDialog::setScheduleTime(double seconds)
+{
+    m_at->setValue(seconds);
 }
 
 void ExportDialog::setFormat(const QString &name)
@@ -200,8 +249,14 @@ QStringList ExportDialog::warnings() const
 std::optional<Placement> ExportDialog::currentPlacement(QString *problem)
 {
     const QVariant source = m_source->currentData();
+    m_exported = m_scenario;
     if (source.userType() == QMetaType::Int && source.toInt() == kShownRun)
         return m_shown;
+    if (source.userType() == QMetaType::Int && source.toInt() == kShownSchedule) {
+        auto [scenario, placement] = m_scheduleAt(m_at->value());
+        m_exported = std::move(scenario);
+        return placement;
+    }
     auto presets = userPresets(m_scenario, {});
     if (!presets) {
         *problem = QString::fromStdString(presets.error());
@@ -220,7 +275,9 @@ void ExportDialog::refresh()
 {
     const Exporter *exporter = ExporterRegistry::find(m_format->currentData().toString().toStdString());
     const bool shownRun = m_source->currentData().userType() == QMetaType::Int;
+    const bool schedule = shownRun && m_source->currentData().toInt() == kShownSchedule;
     m_seed->setEnabled(!shownRun && exporter && exporter->needsPlacement());
+    m_at->setEnabled(schedule && exporter && exporter->needsPlacement());
     m_source->setEnabled(exporter && exporter->needsPlacement());
     const bool slurm = exporter && exporter->name().rfind("slurm", 0) == 0;
     m_pinning->setEnabled(!slurm);
@@ -241,13 +298,14 @@ void ExportDialog::refresh()
         options.defaultImage = m_image->text().trimmed().toStdString();
         options.slurmBlocks = m_blocks->isChecked();
         QString problem;
+        m_exported = m_scenario;
         std::optional<Placement> placement = exporter->needsPlacement()
                                                  ? currentPlacement(&problem)
                                                  : std::optional<Placement>(Placement{});
         if (!placement) {
             m_error = problem.isEmpty() ? tr("No placement") : problem;
         } else {
-            auto exported = exporter->exportPlacement(m_scenario, *placement, options);
+            auto exported = exporter->exportPlacement(m_exported, *placement, options);
             if (exported)
                 m_result = std::move(exported).value();
             else

@@ -1,7 +1,7 @@
 #pragma once
 // The export dialog for the Kubernetes and Slurm exporters (core/io/export registry): choose
-// the placement (the shown run, or a policy and seed placed now), the format and its options
-// and an output folder; every file is previewed before anything is written, the exporter's
+// the placement (the shown run, or a policy and seed placed now; for a stochastic run its
+// schedule at a chosen time), the format and its options and an output folder; every file is previewed before anything is written, the exporter's
 // warnings (what it relaxed) are listed, and writing is atomic per file.
 
 #include "io/export/exporter.h"
@@ -10,10 +10,13 @@
 
 #include <QDialog>
 
+#include <functional>
 #include <optional>
+#include <utility>
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -31,6 +34,17 @@ public:
     /// `shown` is the placement of the run on screen (offered first, labelled `shownLabel`).
     ExportDialog(const Scenario &scenario, std::optional<Placement> shown = {},
                  const QString &shownLabel = {}, QWidget *parent = nullptr);
+
+    /// The jobs as a stochastic run has them at a time (seconds): the scenario shaped as they
+    /// run then and their placement.
+    using ScheduleAt = std::function<std::pair<Scenario, Placement>(double)>;
+    /// Offers a stochastic run (STS or a baseline) first: its schedule at `atSeconds` (the
+    /// scrubber's time), editable between 0 and `endSeconds`. Selects it.
+    void setShownSchedule(const QString &label, ScheduleAt scheduleAt, double endSeconds,
+                          double atSeconds);
+    /// The time of the shown stochastic schedule (seconds).
+    double scheduleTime() const;
+    void setScheduleTime(double seconds);
 
     void setFormat(const QString &name);
     void setOutputFolder(const QString &dir);
@@ -56,11 +70,16 @@ private:
 
     Scenario m_scenario;
     std::optional<Placement> m_shown;
+    ScheduleAt m_scheduleAt;
+    /// The scenario the preview exports (the open one, or a stochastic run's reshaped jobs).
+    Scenario m_exported;
     ExportResult m_result;
     QString m_error;
 
     QComboBox *m_source;
     QSpinBox *m_seed;
+    QLabel *m_atLabel;
+    QDoubleSpinBox *m_at;
     QComboBox *m_format;
     QLabel *m_formatInfo;
     QComboBox *m_pinning;

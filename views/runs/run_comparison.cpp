@@ -22,6 +22,11 @@ const std::vector<ComparedMetric> &comparedMetrics()
         {"energy_kwh", QT_TRANSLATE_NOOP("cb::views::ComparisonModel", "Energy"), U::KWh},
         {"cost", QT_TRANSLATE_NOOP("cb::views::ComparisonModel", "Cost"), U::Money},
         {"tardiness_s", QT_TRANSLATE_NOOP("cb::views::ComparisonModel", "Tardiness"), U::Seconds},
+        // What STS minimises, and what every run can be compared on: resource cost plus the
+        // tardiness cost of late jobs, and how many jobs missed their due date.
+        {"tardiness_cost", QT_TRANSLATE_NOOP("cb::views::ComparisonModel", "Tardiness cost"), U::Money},
+        {"total_cost", QT_TRANSLATE_NOOP("cb::views::ComparisonModel", "Total cost"), U::Money},
+        {"violations", QT_TRANSLATE_NOOP("cb::views::ComparisonModel", "Due-date violations"), U::Count},
     };
     return metrics;
 }
@@ -38,6 +43,9 @@ ComparedRun comparedRun(const RunRecord &record)
     if (record.kind == "place")
         run.label += QStringLiteral(" (placed)");
     run.metrics = record.metrics;
+    if (record.parameters.is_object() && record.parameters.contains("cost") &&
+        record.parameters["cost"].is_string())
+        run.costModel = record.parameters["cost"].get<std::string>();
     // The stored timeline is a run file, possibly wrapped as {"run": {...}}.
     const nlohmann::json *doc = &record.timeline;
     if (doc->is_object() && doc->contains("run") && (*doc)["run"].is_object())
@@ -87,6 +95,7 @@ QString formatMetricValue(ComparedMetric::Unit unit, double value)
         return value < 0 ? QStringLiteral("−") + formatDuration(-value) : formatDuration(value);
     case ComparedMetric::Unit::KWh: return locale.toString(value, 'f', 1) + QStringLiteral(" kWh");
     case ComparedMetric::Unit::Money: return locale.toString(value, 'f', 2);
+    case ComparedMetric::Unit::Count: return locale.toString(value, 'f', value == std::round(value) ? 0 : 1);
     }
     return {};
 }

@@ -22,10 +22,11 @@ struct ComparedMetric
 {
     const char *key;
     const char *title;
-    enum class Unit { Bytes, Seconds, KWh, Money } unit;
+    enum class Unit { Bytes, Seconds, KWh, Money, Count } unit;
 };
 
-/// Cross-node traffic, mean JCT, makespan, energy, cost, tardiness, in that order.
+/// Cross-node traffic, mean JCT, makespan, energy, cost, tardiness, tardiness cost, total
+/// cost and due-date violations, in that order.
 const std::vector<ComparedMetric> &comparedMetrics();
 
 struct ComparedRun
@@ -33,6 +34,7 @@ struct ComparedRun
     std::int64_t id = 0;
     QString label;                        ///< "#12 dltap seed 1", "(placed)" when not simulated
     std::string kind;                     ///< "simulate", "place", ...
+    std::string costModel;                ///< energy, gpu-hours, catalogue (simulated runs)
     std::map<std::string, double> metrics;
     std::vector<double> jctSeconds;       ///< finished jobs' completion times, ascending
 };

@@ -6,6 +6,7 @@
 #include "store/workspace.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -34,6 +35,7 @@ RunPanel::RunPanel(Document *document, QWidget *parent)
     , m_seeds(new QLineEdit(this))
     , m_simulate(new QCheckBox(tr("Simulate over time (else place the queue only)"), this))
     , m_keepLog(new QCheckBox(tr("Keep every decision for the stepper (else metrics only)"), this))
+    , m_costModel(new QComboBox(this))
     , m_run(new QPushButton(tr("&Run"), this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
     , m_progress(new QProgressBar(this))
@@ -63,9 +65,20 @@ RunPanel::RunPanel(Document *document, QWidget *parent)
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_cancel->setEnabled(false);
 
+    m_costModel->setObjectName(QStringLiteral("runCostModel"));
+    m_costModel->addItem(tr("energy drawn × price"), int(CostModel::Energy));
+    m_costModel->addItem(tr("GPU-hours at list price"), int(CostModel::GpuHours));
+    m_costModel->addItem(tr("price list per busy GPUs (what STS pays)"),
+                         int(CostModel::Catalogue));
+    m_costModel->setToolTip(tr("How placement policies' simulated runs are charged. STS and "
+                               "its baselines always pay the STS authors' price list per GPU "
+                               "type and GPUs busy on the node; choose it here to compare "
+                               "a placement policy with them on one cost."));
+
     auto *resetWeights = new QPushButton(tr("Reset Weights"), this);
     auto *form = new QFormLayout;
     form->addRow(tr("Seeds:"), m_seeds);
+    form->addRow(tr("Cost:"), m_costModel);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
@@ -298,6 +311,7 @@ Result<std::vector<PanelRequest>> RunPanel::requests() const
         base.policy = p.toStdString();
         base.simulate = m_simulate->isChecked();
         base.decisionLog = m_keepLog->isChecked();
+        base.costModel = CostModel(m_costModel->currentData().toInt());
         auto policy = resolvePolicy(base.policy, presets ? presets.value() : std::vector<Policy>{});
         if (const auto it = m_overrides.find(base.policy); it != m_overrides.end() && policy)
             for (const auto &[plugin, weight] : it->second) {
@@ -351,9 +365,10 @@ bool RunPanel::start()
                 break;
             const PanelRequest &req = batchCopy[std::size_t(i)];
             // One pipeline for every policy: the run service, then the store, then the views.
-            auto run = executeRun(scenarioForRequest(original, req),
-                                  runRequestFor(requestPolicyName(req), req.seed, req.simulate,
-                                                cancelFlag.get(), req.decisionLog));
+            cb::RunRequest request = runRequestFor(requestPolicyName(req), req.seed, req.simulate,
+                                                   cancelFlag.get(), req.decisionLog);
+            request.costModel = req.costModel;
+            auto run = executeRun(scenarioForRequest(original, req), request);
             std::shared_ptr<const RunSession> shared;
             qint64 id = 0;
             QString error;
@@ -450,6 +465,7 @@ void RunPanel::updateButtons()
     m_seeds->setEnabled(!running);
     m_simulate->setEnabled(!running);
     m_keepLog->setEnabled(!running);
+    m_costModel->setEnabled(!running);
 }
 
 } // namespace cb::views

@@ -18,6 +18,7 @@
 #include <vector>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -87,6 +88,7 @@ private:
     QLineEdit *m_seeds;
     QCheckBox *m_simulate;
     QCheckBox *m_keepLog;
+    QComboBox *m_costModel;
     QPushButton *m_run;
     QPushButton *m_cancel;
     QProgressBar *m_progress;

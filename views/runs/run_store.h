@@ -4,6 +4,7 @@
 // the window and on the terminal sit side by side in the history.
 
 #include "analysis/run_session.h"
+#include "sim/sim_options.h"
 #include "store/workspace.h"
 #include "util/result.h"
 
@@ -23,6 +24,7 @@ struct PanelRequest
     std::uint64_t seed = 1;
     bool simulate = true;
     bool decisionLog = true;               ///< false: metrics only, no decision log
+    CostModel costModel = CostModel::Energy; ///< placement policies' simulated runs
 };
 
 /// The preset name the request runs under: the base name, or with overrides

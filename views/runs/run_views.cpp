@@ -1,6 +1,7 @@
 #include "runs/run_views.h"
 
 #include "analysis/run_session.h"
+#include "analysis/run_timeline.h"
 #include "commands/replace_scenario_command.h"
 #include "document/document.h"
 #include "runs/comparison_view.h"
@@ -9,6 +10,7 @@
 #include "runs/history_panel.h"
 #include "runs/link_dialog.h"
 #include "runs/run_panel.h"
+#include "runs/run_service.h"
 #include "runs/trace_import_dialog.h"
 #include "store/workspace.h"
 #include "topology/topology_view.h"
@@ -164,15 +166,25 @@ void RunViews::chooseWorkspace()
 void RunViews::exportPlacement()
 {
     const auto run = m_window->currentRun();
+    const Scenario &open = m_window->document()->scenario();
+    const bool sameJobs = run && run->scenario.cluster == open.cluster &&
+                          run->scenario.jobs == open.jobs;
     std::optional<Placement> shown;
     QString label;
-    // An STS run has no placement to export (its configurations change over time).
-    if (run && !run->sts && run->scenario.cluster == m_window->document()->scenario().cluster &&
-        run->scenario.jobs == m_window->document()->scenario().jobs) {
+    if (sameJobs && !run->sts) {
         shown = run->placement;
         label = run->label;
     }
-    ExportDialog dialog(m_window->document()->scenario(), shown, label, m_window);
+    ExportDialog dialog(open, shown, label, m_window);
+    // A stochastic run's configurations change over time: it is exported as it runs at the
+    // scrubber's time (editable in the dialog).
+    if (sameJobs && run->sts && run->result) {
+        auto kept = run;
+        dialog.setShownSchedule(
+            run->label,
+            [kept](double t) { return cb::stochasticScheduleAt(kept->scenario, *kept->result, t); },
+            run->result->makespanSeconds, m_window->runTimeline()->time());
+    }
     dialog.exec();
 }
 

@@ -1,11 +1,12 @@
 #include "window/main_window.h"
 
 #include "analysis/decision_stepper.h"
+#include "analysis/run_chooser.h"
 #include "analysis/sts_session.h"
 #include "analysis/sts_stepper.h"
 #include "analysis/place_run_dialog.h"
 #include "analysis/run_timeline.h"
-#include "analysis/timeline_series.h"
+#include "runs/timeline_series.h"
 #include "analysis/traffic_heatmap.h"
 #include "analysis/run_session.h"
 #include "document/document.h"
@@ -36,6 +37,7 @@
 #include <QThread>
 #include <QToolBar>
 #include <QUndoStack>
+#include <QVBoxLayout>
 
 static void initClusterBenchResources()
 {
@@ -143,9 +145,16 @@ void MainWindow::createAnalysisDocks()
     m_stepperModes = new QStackedWidget(this); // placement decisions, or an STS run's events
     m_stepperModes->addWidget(m_stepper);
     m_stepperModes->addWidget(m_stsStepper);
+    m_runChooser = new RunChooser(this);
+    connect(m_runChooser, &RunChooser::runChosen, this, &MainWindow::showRun);
+    auto *stepperPane = new QWidget(this);
+    auto *stepperLayout = new QVBoxLayout(stepperPane);
+    stepperLayout->setContentsMargins(0, 0, 0, 0);
+    stepperLayout->addWidget(m_runChooser);
+    stepperLayout->addWidget(m_stepperModes, 1);
     auto *stepperDock = new QDockWidget(tr("Decisions"), this);
     stepperDock->setObjectName(QStringLiteral("stepperDock"));
-    stepperDock->setWidget(m_stepperModes);
+    stepperDock->setWidget(stepperPane);
     addDockWidget(Qt::RightDockWidgetArea, stepperDock);
     connect(m_stepper, &DecisionStepper::cursorChanged, this, &MainWindow::updateRunOverlay);
 
@@ -166,6 +175,11 @@ void MainWindow::createAnalysisDocks()
     if (auto *jobDock = findChild<QDockWidget *>(QStringLiteral("jobDock")))
         tabifyDockWidget(jobDock, timelineDock);
     connect(m_timeline, &RunTimeline::timeChanged, m_heatmap, &TrafficHeatmap::setTime);
+    // An STS run's event cursor moves the scrubber: the heatmap and the timeline follow.
+    connect(m_stsStepper, &StsStepper::cursorChanged, this, [this](int event) {
+        if (m_run && m_run->sts && event >= 0 && event < int(m_run->sts->log.events().size()))
+            m_timeline->setTime(m_run->sts->log.events()[std::size_t(event)].time);
+    });
     connect(m_timeline, &RunTimeline::timeChanged, this, &MainWindow::updateLinkUtilisation);
     stepperDock->raise();
     // Room for the stepper's table and the timeline's charts, the cluster tree still readable.
@@ -573,13 +587,15 @@ void MainWindow::showRun(std::shared_ptr<const RunSession> session)
     m_runMatchesCluster = m_run && m_run->scenario.cluster == m_document->scenario().cluster;
     // The heatmap reads the stepper's replay: let go of the old one before it is replaced.
     m_heatmap->setSession(nullptr, nullptr);
-    // An STS run has no placement log, traffic or timeline: the stepper's STS mode shows it.
+    // An STS run has no placement log: the stepper's STS mode steps its events, and the
+    // heatmap and timeline follow its scrubber.
     const bool sts = m_run && m_run->sts;
     const auto placementRun = sts ? nullptr : m_run;
     m_stepper->setSession(placementRun);
-    m_heatmap->setSession(placementRun, m_stepper->replay());
-    m_timeline->setSession(placementRun);
+    m_heatmap->setSession(m_run, sts ? nullptr : m_stepper->replay());
+    m_timeline->setSession(m_run);
     m_stsStepper->setSession(sts ? m_run : nullptr);
+    m_runChooser->setCurrent(m_run);
     m_stepperModes->setCurrentWidget(sts ? static_cast<QWidget *>(m_stsStepper) : m_stepper);
     updateRunOverlay();
     updateLinkUtilisation();

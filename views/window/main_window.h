@@ -20,6 +20,7 @@ namespace cb::views {
 class ClusterPanel;
 class DecisionStepper;
 class StsStepper;
+class RunChooser;
 class RunTimeline;
 class TrafficHeatmap;
 class Document;
@@ -116,6 +117,7 @@ private:
     QMenu *m_viewMenu = nullptr;
     QAction *m_saveAction = nullptr;
     std::shared_ptr<const RunSession> m_run;
+    RunChooser *m_runChooser = nullptr;
     QThread *m_runThread = nullptr;
     std::shared_ptr<std::atomic<bool>> m_runCancel;
     QList<QDockWidget *> m_dockVisible; ///< docks to show again when leaving the start page

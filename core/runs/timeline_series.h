@@ -1,18 +1,21 @@
 #pragma once
 // Time series of a simulated run for the timelines, in the run's buckets: GPU utilisation
 // (from RunSeries::gpuBusySeconds, exact), and the power drawn and the cost accrued, derived
-// from the jobs as the simulator accounts them: the baseline (node base watts and idle GPUs)
-// all the time, plus (busy - idle) watts of each job's GPU shares while it runs, x PUE,
-// priced by the scenario's price schedule (or per GPU-hour). Only a job's last attempt is
-// known to the run result, so runs with node failures or requeues show those attempts'
-// extra draw missing (nodes are also assumed up throughout). Plain C++: no Qt.
+// from the jobs' segments as the simulator accounts them: the baseline (node base watts and
+// idle GPUs) all the time, plus (busy - idle) watts of each segment's GPU shares while it
+// runs, x PUE, priced by the scenario's price schedule (or per GPU-hour); the catalogue cost
+// of stochastic runs comes from the run's own cost series. Every attempt and every
+// configuration of a job is a segment, so requeues and reconfigurations are drawn as they
+// ran (nodes are assumed up throughout). Plain C++: no Qt.
 
 #include "model/scenario.h"
 #include "sim/run_result.h"
 
+#include <string>
+
 #include <vector>
 
-namespace cb::views {
+namespace cb {
 
 struct TimelineSeries
 {
@@ -35,16 +38,18 @@ struct GanttBar
     std::vector<int> gpus; ///< GPU slots (empty for CPU tasks)
     double start = 0, end = 0;
     bool finished = true; ///< false: still running when the run ended
+    int segment = 0;    ///< index in JobRun::segments (a later one after a reconfiguration)
+    std::string config; ///< the segment's configuration ("K80 x4"), empty for placements
 };
 
-/// Bars of the last attempt of every started job, in job then task order.
+/// Bars of every segment of every started job, in job, segment, then task order.
 std::vector<GanttBar> ganttBars(const cb::Scenario &scenario, const cb::RunResult &run);
 
-} // namespace cb::views
+} // namespace cb
 
-namespace cb::views {
+namespace cb {
 /// Utilisation per cluster link (the busier direction) in the time bucket holding `seconds`:
 /// bytes moved / (capacity x bucket width). Empty without buckets.
 std::vector<double> linkUtilisationAt(const cb::Scenario &scenario, const cb::RunResult &run,
                                       double seconds);
-} // namespace cb::views
+} // namespace cb

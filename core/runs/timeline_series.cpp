@@ -1,12 +1,13 @@
-#include "analysis/timeline_series.h"
+#include "runs/timeline_series.h"
 
 #include "sim/price_schedule.h"
+#include "sim/stochastic_jobs.h"
 
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
-namespace cb::views {
+namespace cb {
 
 TimelineSeries timelineSeries(const cb::Scenario &scenario, const cb::RunResult &run)
 {
@@ -54,40 +55,50 @@ TimelineSeries timelineSeries(const cb::Scenario &scenario, const cb::RunResult 
             cost[std::size_t(k)] = price.cost(baseline, a, b);
     }
     const double end = n * s.bucketSeconds;
+    const bool catalogue = run.costModel == CostModel::Catalogue && !s.cost.empty();
     for (const JobRun &jr : run.jobs) {
-        if (!jr.startSeconds)
+        const Job *original = scenario.job(jr.id);
+        if (!original)
             continue;
-        const Job *job = scenario.job(jr.id);
-        if (!job)
-            continue;
-        double extra = 0, perHour = 0;
-        for (const TaskAssignment &a : jr.placement.tasks) {
-            const TaskGroup &g = job->tasks[std::size_t(a.group)];
-            if (g.gpus <= 0)
-                continue;
-            auto it = nodeIndex.find(a.node);
-            const GpuType *t =
-                it == nodeIndex.end() ? nullptr : c.gpuType(c.nodes[std::size_t(it->second)].gpuType);
-            if (!t)
-                continue;
-            const double share = g.gpus * std::min(1.0, g.gpuFraction);
-            extra += share * (t->busyWatts - t->idleWatts) * pue;
-            perHour += share * t->pricePerHour;
-        }
-        const double t0 = *jr.startSeconds;
-        const double t1 = std::min(jr.finishSeconds.value_or(run.makespanSeconds), end);
-        for (int k = std::max(0, int(t0 / s.bucketSeconds)); k < n; ++k) {
-            const double a = std::max(t0, k * s.bucketSeconds);
-            const double b = std::min(t1, (k + 1) * s.bucketSeconds);
-            if (b <= a) {
-                if (k * s.bucketSeconds >= t1)
-                    break;
-                continue;
+        for (const JobSegment &seg : jr.segments) {
+            const Job job = seg.config ? configurationJob(*original, *seg.config) : *original;
+            double extra = 0, perHour = 0;
+            for (const TaskAssignment &a : seg.placement.tasks) {
+                if (a.group < 0 || a.group >= int(job.tasks.size()))
+                    continue;
+                const TaskGroup &g = job.tasks[std::size_t(a.group)];
+                if (g.gpus <= 0)
+                    continue;
+                auto it = nodeIndex.find(a.node);
+                const GpuType *t = it == nodeIndex.end()
+                                       ? nullptr
+                                       : c.gpuType(c.nodes[std::size_t(it->second)].gpuType);
+                if (!t)
+                    continue;
+                const double share = g.gpus * std::min(1.0, g.gpuFraction);
+                extra += share * (t->busyWatts - t->idleWatts) * pue;
+                perHour += share * t->pricePerHour;
             }
-            joules[std::size_t(k)] += extra * (b - a);
-            cost[std::size_t(k)] += energyModel ? price.cost(extra, a, b) : perHour * (b - a) / 3600;
+            const double t0 = seg.startSeconds;
+            const double t1 = std::min(seg.endSeconds.value_or(run.makespanSeconds), end);
+            for (int k = std::max(0, int(t0 / s.bucketSeconds)); k < n; ++k) {
+                const double a = std::max(t0, k * s.bucketSeconds);
+                const double b = std::min(t1, (k + 1) * s.bucketSeconds);
+                if (b <= a) {
+                    if (k * s.bucketSeconds >= t1)
+                        break;
+                    continue;
+                }
+                joules[std::size_t(k)] += extra * (b - a);
+                if (!catalogue)
+                    cost[std::size_t(k)] +=
+                        energyModel ? price.cost(extra, a, b) : perHour * (b - a) / 3600;
+            }
         }
     }
+    if (catalogue)
+        for (int k = 0; k < n && k < int(s.cost.size()); ++k)
+            cost[std::size_t(k)] = s.cost[std::size_t(k)];
     out.powerWatts.resize(std::size_t(n));
     out.energyKWh.resize(std::size_t(n));
     out.cost.resize(std::size_t(n));
@@ -111,28 +122,31 @@ std::vector<GanttBar> ganttBars(const cb::Scenario &scenario, const cb::RunResul
         nodeIndex.emplace(scenario.cluster.nodes[i].id, int(i));
     for (std::size_t j = 0; j < run.jobs.size(); ++j) {
         const JobRun &jr = run.jobs[j];
-        if (!jr.startSeconds)
-            continue;
-        for (const TaskAssignment &a : jr.placement.tasks) {
-            auto it = nodeIndex.find(a.node);
-            if (it == nodeIndex.end())
-                continue;
-            GanttBar bar;
-            bar.job = int(j);
-            bar.node = it->second;
-            bar.gpus = a.gpuIndices;
-            bar.start = *jr.startSeconds;
-            bar.finished = jr.finishSeconds.has_value();
-            bar.end = jr.finishSeconds.value_or(run.makespanSeconds);
-            bars.push_back(std::move(bar));
+        for (std::size_t k = 0; k < jr.segments.size(); ++k) {
+            const JobSegment &seg = jr.segments[k];
+            for (const TaskAssignment &a : seg.placement.tasks) {
+                auto it = nodeIndex.find(a.node);
+                if (it == nodeIndex.end())
+                    continue;
+                GanttBar bar;
+                bar.job = int(j);
+                bar.node = it->second;
+                bar.gpus = a.gpuIndices;
+                bar.start = seg.startSeconds;
+                bar.finished = seg.endSeconds.has_value();
+                bar.end = seg.endSeconds.value_or(run.makespanSeconds);
+                bar.segment = int(k);
+                bar.config = seg.config ? seg.config->toString() : std::string();
+                bars.push_back(std::move(bar));
+            }
         }
     }
     return bars;
 }
 
-} // namespace cb::views
+} // namespace cb
 
-namespace cb::views {
+namespace cb {
 
 std::vector<double> linkUtilisationAt(const cb::Scenario &scenario, const cb::RunResult &run,
                                       double seconds)
@@ -154,4 +168,4 @@ std::vector<double> linkUtilisationAt(const cb::Scenario &scenario, const cb::Ru
     return out;
 }
 
-} // namespace cb::views
+} // namespace cb
