@@ -1,14 +1,15 @@
 #include "cli/command.h"
 #include "cli/progress.h"
-#include "io/import/import_into_scenario.h"
 #include "io/import/importer_registry.h"
+#include "io/import/scenario_import.h"
 #include "io/import/text_fields.h"
-#include "io/scenario_json.h"
-#include "model/validation.h"
+#include "io/import/time_column.h"
+#include "io/import/yaml_expansion.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <ostream>
 
 namespace cb::cli {
@@ -18,21 +19,82 @@ namespace {
 std::string formatList()
 {
     std::string s;
-    for (const Importer *i : importers()) {
-        std::string left = "  " + i->name();
-        left.resize(std::max<std::size_t>(left.size() + 2, 20), ' ');
-        s += left + i->description() + "\n";
-    }
+    const auto section = [&](const char *title, auto wanted) {
+        s += std::string(title) + ":\n";
+        for (const Importer *i : importers()) {
+            if (!wanted(i->produces()))
+                continue;
+            std::string left = "  " + i->name();
+            left.resize(std::max<std::size_t>(left.size() + 2, 22), ' ');
+            s += left + i->description() + "\n";
+        }
+    };
+    using P = Importer::Produces;
+    section("Cluster formats", [](P p) { return p == P::Cluster || p == P::ClusterAndJobs; });
+    section("Trace formats", [](P p) { return p == P::Jobs; });
+    section("Model data", [](P p) { return p == P::ModelData; });
     return s;
 }
 
-int failImport(Io &io, bool json, int code, const std::string &message)
+std::string description()
+{
+    return "Reads a cluster (Kubernetes nodes, Slurm configuration, a topology file) and/or a "
+           "job trace into a scenario. Without FORMAT the format of each FILE is detected "
+           "from its content and named in the report; a cluster file and a trace may be given "
+           "together (the trace's jobs go to that cluster). A FORMAT that does not fit a file "
+           "says what the file looks like instead.\n\n"
+           "Trace jobs go to the cluster of --cluster SCENARIO (its jobs are not kept), to "
+           "--append-to SCENARIO (its cluster and jobs are kept), to a cluster among the "
+           "inputs, or else to a default cluster of 4 nodes with 8 V100 GPUs each (--gpu-type "
+           "picks another model). A job is left out, with its file and line, when it cannot "
+           "run on the cluster, when a value is beyond the scenario format's range, or when "
+           "it never started (--pending skip, the default; --pending wait keeps such jobs "
+           "waiting from their submit time with the default length). The report counts the "
+           "rows read and the jobs written, and groups the rows left out by reason with the "
+           "first line numbers of each (--all-skipped lists every one); it goes to stderr, "
+           "or to stdout as JSON with --json, on success and on failure.\n\n"
+           "Times: each time column's format is detected from its first value: a date-time "
+           "(\"2017-10-09 07:01:55\", also with T, fractions, a zone such as Z, +08:00 or "
+           "PDT; without a zone it is read as UTC), a number from 10^11 up (epoch "
+           "milliseconds), from 10^8 up (epoch seconds), or a smaller number (seconds from "
+           "the trace's start). --time-format FORMAT or --time-format COLUMN=FORMAT "
+           "overrides it, with FORMAT one of " +
+           timeFormatNames() +
+           ". Jobs are rebased so the first submission is at 0 s.\n\n"
+           "csv-mapping reads any CSV trace through a JSON mapping given as its first file, "
+           "e.g. mapping.json:\n"
+           "  {\"delimiter\": \",\", \"header\": true, \"time_format\": \"auto\",\n"
+           "   \"columns\": {\"id\": \"job_id\", \"submit\": \"submit_time\", \"gpus\": "
+           "\"num_gpu\",\n"
+           "               \"duration\": \"duration\", \"model\": \"model_name\"},\n"
+           "   \"defaults\": {\"gpus\": 1}}\n"
+           "  clusterbench import csv-mapping mapping.json trace.csv --out s.json\n"
+           "Roles: id, submit, gpus, duration, start, end, iterations, model, name, cpus, "
+           "memory_gib, workers; a column is a header name, or a 0-based index with "
+           "\"header\": false; time_scale multiplies numeric times (60: minutes).\n\n"
+           "Topology formats that name nodes but not their contents (topology.conf or "
+           "topology.yaml alone, topograph, SimGrid) take --node-template "
+           "gpus=8,gpu-type=H100,cpus=96,memory-gib=1024, or a node file (NCCL or hwloc "
+           "XML) whose node is copied. YAML aliases may make a document stand for at most " +
+           std::to_string(kYamlExpansionFactor) + " times its written nodes plus " +
+           std::to_string(kYamlExpansionAllowance) +
+           ".\n\nExit codes: 0 with the scenario written; 1 when nothing usable was found "
+           "(every row left out) or the file could not be written; 2 on bad usage or input "
+           "that cannot be read as its format. On any failure nothing is written. A progress "
+           "bar covers reading, checking and writing when stderr is a terminal.\n\n" +
+           formatList();
+}
+
+int failImport(Io &io, bool json, int code, const std::string &message,
+               const ImportReport *report = nullptr)
 {
     if (json) {
-        nlohmann::ordered_json j;
+        nlohmann::ordered_json j = report ? report->toJson() : nlohmann::ordered_json::object();
         j["written"] = false;
         j["error"] = message;
-        io.out << j.dump(2) << "\n";
+        io.out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    } else if (report && (report->rowsRead > 0 || report->skippedCount > 0)) {
+        io.err << report->toText();
     }
     io.err << "clusterbench import: " << message << "\n";
     return code;
@@ -44,113 +106,129 @@ Command importCommand()
 {
     Command c;
     c.name = "import";
-    c.synopsis = "import FORMAT FILE... --out SCENARIO.json [--cluster SCENARIO] [--json]";
-    c.summary = "Import a cluster (Kubernetes nodes, Slurm config) or a job trace";
-    c.description =
-        "Cluster formats make a new scenario holding that cluster. Trace formats add their "
-        "jobs to the scenario given with --cluster, or to a default cluster of 4 nodes with "
-        "8 V100 GPUs each on one switch. pollux-throughput attaches a measured step-time "
-        "table to a model profile of the --cluster scenario (or of a new one on that default "
-        "cluster); jobs of that model then take their iteration time from it. A progress bar "
-        "follows the bytes read when stderr is a terminal. The report (counts, every skipped row with its "
-        "line, every assumption) goes to stderr, or to stdout as JSON with --json. The "
-        "scenario is written atomically; on any fatal error nothing is written.\n\nFormats:\n" +
-        formatList();
+    c.synopsis = "import [FORMAT] FILE... --out SCENARIO.json [--cluster S | --append-to S] "
+                 "[--json]";
+    c.summary = "Import a cluster (Kubernetes, Slurm, topology files) and/or a job trace";
+    c.description = description();
     c.options = {
         {"out", "FILE", "scenario file to write (required)"},
-        {"cluster", "SCENARIO", "trace formats: add the jobs to this scenario's cluster"},
+        {"cluster", "SCENARIO", "trace jobs go to this scenario's cluster (its jobs not kept)"},
+        {"append-to", "SCENARIO", "trace jobs are added to this scenario (its jobs kept)"},
         {"name", "NAME", "scenario name (default: the first input's file name)"},
+        {"time-format", "[COLUMN=]FORMAT", "how to read time columns (default: detected)"},
+        {"pending", "skip|wait", "jobs that never started: left out (skip) or kept waiting"},
+        {"gpu-type", "TYPE", "GPU model where the input names none, and of the default cluster"},
+        {"node-template", "SPEC|FILE", "node contents for topology-only formats"},
+        {"nodes", "N", "nccl-topo, hwloc: identical nodes the one-node file stands for (1)"},
+        {"throughputs", "FILE", "gavel: Gavel throughputs JSON (default: built in)"},
         {"default-model", "MODEL", "model profile for jobs naming no known model (resnet50)"},
         {"seconds-per-iteration", "S", "reference-GPU time per iteration for durations (0.1)"},
-        {"date", "YYYY-MM-DD", "helios-gpus: the day to build the cluster from (default: the last)"},
-        {"model", "NAME", "pollux-throughput: model profile the table is for (default: from "
-                          "the file names)"},
+        {"date", "YYYY-MM-DD",
+         "helios-gpus: the day to build the cluster from (default: the last)"},
+        {"model", "NAME",
+         "pollux-throughput: model profile the table is for (default: from "
+         "the file names)"},
+        {"all-skipped", "", "list every skipped row, not the first of each reason"},
         {"json", "", "print the report as JSON on stdout"},
     };
     c.run = [](const Args &args, Io &io) {
         const bool json = args.flag("json");
         const auto &pos = args.positional();
-        if (pos.size() < 2)
+        if (pos.empty())
             return failImport(io, json, ExitBadInput,
-                              "expected FORMAT and at least one FILE "
-                              "(see --help)");
-        const Importer *importer = findImporter(pos[0]);
-        if (!importer)
-            return failImport(io, json, ExitBadInput,
-                              "unknown format \"" + pos[0] + "\"; formats:\n" + formatList());
+                              "expected [FORMAT] and at least one FILE (see --help)");
+        ImportRequest request;
+        std::size_t first = 0;
+        if (findImporter(pos[0])) {
+            request.format = pos[0];
+            first = 1;
+        } else {
+            std::error_code ec;
+            if (!std::filesystem::exists(pos[0], ec)) {
+                std::string msg = "\"" + pos[0] + "\" is neither a format nor a file";
+                if (pos.size() > 1)
+                    msg += "; formats: ";
+                else
+                    msg += " (see --help for the formats)";
+                if (pos.size() > 1)
+                    for (const Importer *i : importers())
+                        msg += i->name() + (i == importers().back() ? "" : ", ");
+                return failImport(io, json, ExitBadInput, msg);
+            }
+        }
+        request.files.assign(pos.begin() + std::ptrdiff_t(first), pos.end());
+        if (request.files.empty())
+            return failImport(io, json, ExitBadInput, "expected at least one FILE after " + pos[0]);
         if (!args.has("out"))
             return failImport(io, json, ExitBadInput, "--out FILE is required");
-        ImportOptions options;
+        ImportOptions &options = request.options;
         if (args.has("default-model"))
             options.defaultModel = args.value("default-model");
         if (args.has("seconds-per-iteration")) {
             auto v = importtext::parseNumber(args.value("seconds-per-iteration"));
-            if (!v || *v <= 0)
+            if (!v || *v <= 0 || *v > 1e6)
                 return failImport(io, json, ExitBadInput,
                                   "--seconds-per-iteration: expected a positive number");
             options.secondsPerIteration = *v;
         }
+        for (const std::string &spec : args.values("time-format"))
+            if (auto ok = options.timeFormats.add(spec); !ok)
+                return failImport(io, json, ExitBadInput, ok.error());
+        if (args.has("pending")) {
+            const std::string p = args.value("pending");
+            if (p != "skip" && p != "wait")
+                return failImport(io, json, ExitBadInput,
+                                  "--pending: expected skip or wait, found \"" + p + "\"");
+            options.pending = p == "wait" ? PendingJobs::Wait : PendingJobs::Skip;
+        }
+        if (args.has("nodes")) {
+            auto n = args.integer("nodes", 1);
+            if (!n || n.value() < 1 || n.value() > 100000)
+                return failImport(io, json, ExitBadInput,
+                                  "--nodes: expected a whole number from 1 to 100000");
+            options.nodeCount = int(n.value());
+        }
+        options.gpuType = args.value("gpu-type", "");
+        options.throughputsFile = args.value("throughputs", "");
         options.date = args.value("date", "");
         options.model = args.value("model", "");
-        const std::vector<std::string> files(pos.begin() + 1, pos.end());
-        ProgressBar bar(io, "import " + importer->name() + " (KiB)");
-        options.progress = [&bar](std::size_t done, std::size_t total) {
-            const auto kib = [](std::size_t bytes) { return (long long)((bytes + 1023) / 1024); };
-            bar.update(done >= total ? kib(total) : (long long)(done / 1024), kib(total));
-        };
-        auto imported = importFiles(*importer, files, options);
+        request.clusterFile = args.value("cluster", "");
+        request.appendTo = args.value("append-to", "");
+        request.nodeTemplate = args.value("node-template", "");
+        request.name = args.value("name", "");
+
+        ProgressBar bar(io, "import");
+        ScenarioImport import(std::move(request), [&bar](const std::string &phase, double f) {
+            bar.updateFraction(f, phase);
+            return true;
+        });
+        const bool ok = import.run() && import.write(args.value("out"));
         bar.finish();
-        if (!imported)
-            return failImport(io, json, ExitBadInput, imported.error());
-        ImportReport report = std::move(imported.value());
-        // Checking and writing a big trace takes longer than reading it: say so on a terminal.
-        if (io.errIsTerminal && report.jobs.size() >= 10000)
-            io.err << "import " << importer->name() << ": checking " << report.jobs.size()
-                   << " jobs and writing " << args.value("out") << " ..." << std::endl;
-
-        Scenario scenario;
-        std::string base = files.front();
-        if (auto slash = base.find_last_of('/'); slash != std::string::npos)
-            base = base.substr(slash + 1);
-        scenario.name = args.value("name", base);
-        scenario.description = "Imported with clusterbench import " + importer->name() + ".";
-        if (report.cluster) {
-            if (args.has("cluster"))
-                return failImport(io, json, ExitBadInput,
-                                  "--cluster cannot be combined with input that defines a cluster");
-            scenario.cluster = *report.cluster;
-        } else if (args.has("cluster")) {
-            auto loaded = loadScenarioFile(args.value("cluster"));
-            if (!loaded)
-                return failImport(io, json, ExitBadInput, loaded.error(args.value("cluster")));
-            scenario = std::move(loaded.value());
-            if (args.has("name"))
-                scenario.name = args.value("name");
-        } else if (!report.jobs.empty() || !report.stepTimeModels.empty()) {
-            scenario.cluster = defaultImportCluster();
-            report.assume("no --cluster given: default cluster of 4 nodes x 8 V100 GPUs "
-                          "(64 CPUs, 512 GiB each) on one switch");
+        if (!ok) {
+            const int code =
+                import.failure() == ImportFailure::BadInput ? ExitBadInput : ExitFailure;
+            std::string message = formatProblems(import.problems());
+            if (import.failure() == ImportFailure::BadInput &&
+                message.find('\n') == std::string::npos)
+                message += "; nothing written";
+            else
+                message =
+                    (import.failure() == ImportFailure::BadInput ? "nothing written:\n" : "") +
+                    message;
+            return failImport(io, json, code, message, &import.report());
         }
-        if (importer->produces() != Importer::Produces::Cluster)
-            addImportedJobs(scenario, report);
-
-        const Problems problems = validateScenario(scenario);
-        if (!problems.empty())
-            return failImport(io, json, ExitBadInput,
-                              "the imported scenario is not valid, nothing written:\n" +
-                                  formatProblems(problems, args.value("out")));
-        if (auto saved = saveScenarioFile(args.value("out"), scenario); !saved)
-            return failImport(io, json, ExitFailure, saved.error());
+        const ImportReport &report = import.report();
         if (json) {
             nlohmann::ordered_json j = report.toJson();
-            j["scenario_jobs"] = scenario.jobs.size();
+            j["detected"] = import.detected();
+            j["scenario_jobs"] = import.scenario().jobs.size();
             j["out"] = args.value("out");
             j["written"] = true;
-            io.out << j.dump(2) << "\n";
+            io.out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         } else {
-            io.err << report.toText() << "wrote " << args.value("out") << " ("
-                   << scenario.cluster.nodes.size() << " nodes, " << scenario.jobs.size()
-                   << " jobs)\n";
+            for (const std::string &d : import.detected())
+                io.err << "detected " << d << "\n";
+            io.err << report.toText(args.flag("all-skipped"));
         }
         return int(ExitOk);
     };

@@ -6,8 +6,7 @@
 
 namespace cb::cli {
 
-std::string ProgressBar::text(const std::string &label, long long done, long long total,
-                              int width)
+std::string ProgressBar::text(const std::string &label, long long done, long long total, int width)
 {
     total = std::max(total, 1LL);
     done = std::clamp(done, 0LL, total);
@@ -17,11 +16,36 @@ std::string ProgressBar::text(const std::string &label, long long done, long lon
            std::to_string(total) + " " + std::to_string(done * 100 / total) + "%";
 }
 
+std::string ProgressBar::fractionText(const std::string &label, double fraction,
+                                      const std::string &phase, int width)
+{
+    fraction = std::clamp(fraction, 0.0, 1.0);
+    const int filled = int(fraction * width);
+    const int percent = int(fraction * 100);
+    return label + " [" + std::string(std::size_t(filled), '#') +
+           std::string(std::size_t(width - filled), '-') + "] " +
+           (percent < 10    ? "  "
+            : percent < 100 ? " "
+                            : "") +
+           std::to_string(percent) + "% " + phase;
+}
+
+void ProgressBar::updateFraction(double fraction, const std::string &phase)
+{
+    if (!m_io.errIsTerminal)
+        return;
+    draw(fractionText(m_label, fraction, phase));
+}
+
 void ProgressBar::update(long long done, long long total)
 {
     if (!m_io.errIsTerminal)
         return;
-    const std::string t = text(m_label, done, total);
+    draw(text(m_label, done, total));
+}
+
+void ProgressBar::draw(const std::string &t)
+{
     if (t == m_last)
         return;
     // \r and erase-to-end-of-line: a shorter line leaves nothing behind.

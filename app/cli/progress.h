@@ -19,14 +19,21 @@ public:
 
     /// Redraws when the shown figures change.
     void update(long long done, long long total);
+    /// The same with a fraction of the work (0 to 1) and what is being done now:
+    ///   label [##########----------]  50% checking
+    void updateFraction(double fraction, const std::string &phase);
     /// Ends the bar's line (once; also on destruction).
     void finish();
 
     /// The bar's text for done of total (no carriage return), `width` columns of bar.
     static std::string text(const std::string &label, long long done, long long total,
                             int width = 30);
+    static std::string fractionText(const std::string &label, double fraction,
+                                    const std::string &phase, int width = 30);
 
 private:
+    void draw(const std::string &text);
+
     Io &m_io;
     std::string m_label;
     std::string m_last;

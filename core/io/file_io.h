@@ -4,6 +4,7 @@
 #include "util/result.h"
 
 #include <string>
+#include <string_view>
 
 namespace cb {
 
@@ -14,5 +15,34 @@ Result<std::string> readTextFile(const std::string &path);
 /// over `path`: readers see the old file or the new one, never half of one. On failure the
 /// old file is untouched and the temporary file removed.
 Status writeFileAtomically(const std::string &path, const std::string &content);
+
+/// The same as writeFileAtomically for content written in pieces (a file too big to hold in
+/// memory): write() appends to a temporary file beside `path`, commit() flushes it to disk and
+/// renames it over `path`. Without a successful commit (an error, or destruction first) the
+/// temporary file is removed and `path` is untouched.
+class AtomicFileWriter
+{
+public:
+    explicit AtomicFileWriter(std::string path);
+    ~AtomicFileWriter();
+    AtomicFileWriter(const AtomicFileWriter &) = delete;
+    AtomicFileWriter &operator=(const AtomicFileWriter &) = delete;
+
+    /// Creates the temporary file; fails naming `path`.
+    Status open();
+    /// Appends `data` (buffered); false once anything failed.
+    bool write(std::string_view data);
+    Status commit();
+
+private:
+    bool flushBuffer();
+    Status fail(const std::string &what);
+
+    std::string m_path, m_tmpPath;
+    int m_fd = -1;
+    std::string m_buffer;
+    std::string m_error;
+    bool m_committed = false;
+};
 
 } // namespace cb

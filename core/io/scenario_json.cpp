@@ -2,6 +2,7 @@
 
 #include "io/file_io.h"
 #include "io/json_reader.h"
+#include "io/scenario_limits.h"
 #include "model/validation.h"
 
 #include <cmath>
@@ -17,27 +18,15 @@ namespace {
 constexpr auto Req = ObjectReader::Required;
 constexpr auto Opt = ObjectReader::Optional;
 
-// Sane upper bounds: anything beyond is a unit mistake, not a cluster.
-constexpr double kMaxCpus = 1e6;
-constexpr double kMaxMemoryGiB = 1e9;
-constexpr std::int64_t kMaxGpusPerNode = 4096;
-constexpr double kMaxGbps = 1e7;
-constexpr double kMaxLatencyUs = 1e9;
-constexpr double kMaxWatts = 1e7;
-constexpr double kMaxPrice = 1e9;
-constexpr double kMaxSeconds = 1e12;
-constexpr std::int64_t kMaxReplicas = 100000;
-constexpr std::int64_t kMaxBytes = std::int64_t(1e15);
-constexpr std::int64_t kMaxIterations = std::int64_t(1e12);
-constexpr std::int64_t kMaxLocalBatch = 100000000;
+// The value ranges are in scenario_limits.h (the importers check against them too).
+using namespace limits;
 
 std::string at(const std::string &base, std::size_t i)
 {
     return base + "/" + std::to_string(i);
 }
 
-template<typename Fn>
-void forEachIn(const json *array, const std::string &pointer, Fn fn)
+template<typename Fn> void forEachIn(const json *array, const std::string &pointer, Fn fn)
 {
     if (!array)
         return;
@@ -138,8 +127,8 @@ TaskGroup readTaskGroup(const json &v, const std::string &ptr, Problems &p)
     if (auto parsed = taskRoleFromString(role))
         g.role = *parsed;
     else if (r.has("role"))
-        r.problem("role", "expected one of ps, worker, chief, evaluator, single; found \"" +
-                              role + "\"");
+        r.problem("role",
+                  "expected one of ps, worker, chief, evaluator, single; found \"" + role + "\"");
     g.replicas = int(r.integer("replicas", Opt, 1, 1, kMaxReplicas));
     g.cpus = r.number("cpus", Opt, g.cpus, 0, kMaxCpus);
     g.memoryGiB = r.number("memory_gib", Opt, g.memoryGiB, 0, kMaxMemoryGiB);
@@ -163,8 +152,7 @@ ModelProfile readModel(const json &v, const std::string &ptr, Problems &p)
     if (const json *by = r.object("compute_s_by_gpu_type", Opt)) {
         ObjectReader byReader(*by, r.pointer("compute_s_by_gpu_type"), p);
         for (auto it = by->begin(); it != by->end(); ++it)
-            m.computeSecondsByGpuType[it.key()] =
-                byReader.number(it.key(), Req, 0, 0, kMaxSeconds);
+            m.computeSecondsByGpuType[it.key()] = byReader.number(it.key(), Req, 0, 0, kMaxSeconds);
     }
     m.localBatch = int(r.integer("local_batch", Opt, 0, 1, kMaxLocalBatch));
     r.finish();
@@ -281,8 +269,7 @@ Settings readSettings(const json &v, const std::string &ptr, Problems &p)
                   s.priceSchedule.push_back(period);
               });
     s.pue = r.number("pue", Opt, s.pue, 1.0, 10.0);
-    s.seed = std::uint64_t(
-        r.integer("seed", Opt, 1, 0, std::numeric_limits<std::int64_t>::max()));
+    s.seed = std::uint64_t(r.integer("seed", Opt, 1, 0, std::numeric_limits<std::int64_t>::max()));
     s.overlap = r.number("overlap", Opt, s.overlap, 0.0, 1.0);
     if (const json *limits = r.object("limits", Opt)) {
         ObjectReader lr(*limits, r.pointer("limits"), p);
@@ -319,11 +306,11 @@ Result<Scenario> scenarioFromJson(const json &doc)
     if (!p.empty())
         return Result<Scenario>(p);
     if (version != Scenario::kFormatVersion)
-        return Result<Scenario>::failure(
-            "/version", "format version " + std::to_string(version) +
-                            " is newer than this ClusterBench understands (" +
-                            std::to_string(Scenario::kFormatVersion) +
-                            "); open it with a newer ClusterBench");
+        return Result<Scenario>::failure("/version",
+                                         "format version " + std::to_string(version) +
+                                             " is newer than this ClusterBench understands (" +
+                                             std::to_string(Scenario::kFormatVersion) +
+                                             "); open it with a newer ClusterBench");
 
     Scenario s;
     s.name = r.string("name", Opt);
@@ -368,13 +355,12 @@ Result<Scenario> scenarioFromJson(const json &doc)
             s.distributions[it.key()] = std::move(pmf);
         }
     }
-    forEachIn(r.array("jobs", Opt), "/jobs", [&](const json &v, const std::string &ptr) {
-        s.jobs.push_back(readJob(v, ptr, p));
-    });
+    forEachIn(r.array("jobs", Opt), "/jobs",
+              [&](const json &v, const std::string &ptr) { s.jobs.push_back(readJob(v, ptr, p)); });
     if (const json *m = r.object("step_time_models", Opt))
         for (auto it = m->begin(); it != m->end(); ++it)
-            s.stepTimeModels[it.key()] = readStepTimeTable(
-                it.value(), "/step_time_models/" + jsonPointerToken(it.key()), p);
+            s.stepTimeModels[it.key()] =
+                readStepTimeTable(it.value(), "/step_time_models/" + jsonPointerToken(it.key()), p);
     forEachIn(r.array("policies", Opt), "/policies", [&](const json &v, const std::string &ptr) {
         if (!v.is_object() || !v.contains("name") || !v["name"].is_string())
             p.push_back({ptr, "expected a policy object with a \"name\" string"});
@@ -530,7 +516,20 @@ ordered_json toJson(const Job &job)
 
 } // namespace
 
+namespace {
+
+ordered_json scenarioToJson(const Scenario &s, bool withJobs);
+
+} // namespace
+
 ordered_json scenarioToJson(const Scenario &s)
+{
+    return scenarioToJson(s, true);
+}
+
+namespace {
+
+ordered_json scenarioToJson(const Scenario &s, bool withJobs)
 {
     ordered_json doc;
     doc["format"] = Scenario::kFormatName;
@@ -592,8 +591,9 @@ ordered_json scenarioToJson(const Scenario &s)
         doc["distributions"] = d;
     }
     doc["jobs"] = ordered_json::array();
-    for (const Job &job : s.jobs)
-        doc["jobs"].push_back(toJson(job));
+    if (withJobs)
+        for (const Job &job : s.jobs)
+            doc["jobs"].push_back(toJson(job));
     if (!s.stepTimeModels.empty()) {
         ordered_json models;
         for (const auto &[name, table] : s.stepTimeModels) {
@@ -627,6 +627,8 @@ ordered_json scenarioToJson(const Scenario &s)
     return doc;
 }
 
+} // namespace
+
 std::string scenarioToText(const Scenario &scenario)
 {
     return scenarioToJson(scenario).dump(2) + "\n";
@@ -635,6 +637,52 @@ std::string scenarioToText(const Scenario &scenario)
 Status saveScenarioFile(const std::string &path, const Scenario &scenario)
 {
     return writeFileAtomically(path, scenarioToText(scenario));
+}
+
+Status writeScenarioFile(const std::string &path, const Scenario &scenario,
+                         const std::function<bool(std::size_t)> &progress)
+{
+    // The text without jobs, then the jobs spliced in one by one where dump(2) puts them:
+    // "  \"jobs\": [\n    {...},\n    {...}\n  ]" (each job indented four spaces).
+    std::string text;
+    try {
+        text = scenarioToJson(scenario, false).dump(2) + "\n";
+    } catch (const nlohmann::json::exception &e) {
+        return Status::failure(path, std::string("cannot write the scenario: ") + e.what());
+    }
+    const std::string marker = "\n  \"jobs\": []";
+    const std::size_t at = text.find(marker);
+    if (at == std::string::npos)
+        return Status::failure(path, "internal error: no jobs array in the scenario text");
+    AtomicFileWriter out(path);
+    if (auto opened = out.open(); !opened)
+        return opened;
+    const std::size_t open = at + marker.size() - 1; // the ']'
+    out.write(std::string_view(text).substr(0, open));
+    std::string piece;
+    for (std::size_t i = 0; i < scenario.jobs.size(); ++i) {
+        std::string job;
+        try {
+            job = toJson(scenario.jobs[i]).dump(2);
+        } catch (const nlohmann::json::exception &e) {
+            return Status::failure(path, "cannot write job " + std::to_string(i) + " (\"" +
+                                             scenario.jobs[i].id + "\"): " + e.what());
+        }
+        piece.assign(i == 0 ? "\n    " : ",\n    ");
+        for (char c : job) {
+            piece += c;
+            if (c == '\n')
+                piece += "    ";
+        }
+        if (!out.write(piece))
+            break;
+        if (progress && (i % 4096 == 4095) && !progress(i + 1))
+            return Status::failure(path, "cancelled; nothing written");
+    }
+    if (!scenario.jobs.empty())
+        out.write("\n  ");
+    out.write(std::string_view(text).substr(open));
+    return out.commit();
 }
 
 } // namespace cb

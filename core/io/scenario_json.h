@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <string>
 
 namespace cb {
@@ -25,5 +26,11 @@ nlohmann::ordered_json scenarioToJson(const Scenario &scenario);
 /// Canonical text: 2-space indent, trailing newline.
 std::string scenarioToText(const Scenario &scenario);
 Status saveScenarioFile(const std::string &path, const Scenario &scenario);
+/// Writes the same bytes as saveScenarioFile, atomically, but builds the JSON text one job at
+/// a time, so a scenario of millions of jobs needs little memory beyond the scenario itself.
+/// `progress(jobs written)`, if set, is called every few thousand jobs; returning false
+/// cancels (nothing is written).
+Status writeScenarioFile(const std::string &path, const Scenario &scenario,
+                         const std::function<bool(std::size_t)> &progress = {});
 
 } // namespace cb

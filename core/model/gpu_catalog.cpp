@@ -80,8 +80,10 @@ struct Alias
     bool needs32 = false; ///< ... or 32 GB
 };
 
-constexpr std::array<Alias, 20> kAliases{{
+constexpr std::array<Alias, 22> kAliases{{
     {"h100", "H100-80GB", nullptr, 0, 0},
+    {"h200", nullptr, "H200", 141, 700},
+    {"b200", nullptr, "B200", 180, 1000},
     {"a100", "A100-80GB", nullptr, 0, 0, true},
     {"a100", "A100-40GB", nullptr, 0, 0},
     {"a30", nullptr, "A30", 24, 165},
@@ -127,7 +129,8 @@ GpuRecognition recogniseGpu(const std::string &name)
             return fromEntry(e);
     // "V100M32" and "V100-SXM2-32GB" say 32 GB; "A100-SXM4-80GB" and "A100 80G" say 80 GB.
     const bool says80 = key.find("80g") != std::string::npos;
-    const bool says32 = key.find("32g") != std::string::npos || key.find("m32") != std::string::npos;
+    const bool says32 =
+        key.find("32g") != std::string::npos || key.find("m32") != std::string::npos;
     for (const Alias &a : kAliases) {
         if (key.find(a.token) == std::string::npos || (a.needs80 && !says80) ||
             (a.needs32 && !says32))

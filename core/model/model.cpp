@@ -2,6 +2,7 @@
 #include "model/job.h"
 #include "model/scenario.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>

@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace cb {
 
@@ -96,8 +98,8 @@ void checkJob(const Scenario &s, const Job &job, const std::string &ptr, Problem
                          "a GPU fraction below 1 needs exactly one GPU per task, found " +
                              std::to_string(g.gpus)});
         if (!g.gpuType.empty() && !s.cluster.gpuType(g.gpuType))
-            p.push_back({tptr + "/gpu_type", "unknown GPU type \"" + g.gpuType +
-                                                 "\" (not in /cluster/gpu_types)"});
+            p.push_back({tptr + "/gpu_type",
+                         "unknown GPU type \"" + g.gpuType + "\" (not in /cluster/gpu_types)"});
         bool fits = false;
         for (const Node &node : s.cluster.nodes)
             if (taskFitsEmptyNode(g, node)) {
@@ -106,14 +108,16 @@ void checkJob(const Scenario &s, const Job &job, const std::string &ptr, Problem
             }
         if (!fits && !s.cluster.nodes.empty())
             p.push_back({tptr, "no node can hold this task even when the cluster is empty "
-                               "(needs " + describe(g) + ")"});
+                               "(needs " +
+                                   describe(g) + ")"});
     }
     switch (job.kind) {
     case JobKind::ParameterServer:
         if (ps < 1 || workers < 1)
             p.push_back({ptr + "/tasks", "a parameter-server job needs at least one ps and one "
-                                         "worker task, found " + std::to_string(ps) + " ps and " +
-                                         std::to_string(workers) + " worker"});
+                                         "worker task, found " +
+                                             std::to_string(ps) + " ps and " +
+                                             std::to_string(workers) + " worker"});
         break;
     case JobKind::AllReduce:
         if (ps > 0 || workers < 1)
@@ -136,9 +140,9 @@ void checkJob(const Scenario &s, const Job &job, const std::string &ptr, Problem
                          "unknown GPU type \"" + type + "\""});
     if (job.sts) {
         if (!job.sts->termination.empty() && !s.distributions.count(job.sts->termination))
-            p.push_back({ptr + "/sts/termination", "unknown distribution \"" +
-                                                       job.sts->termination +
-                                                       "\" (not in /distributions)"});
+            p.push_back(
+                {ptr + "/sts/termination",
+                 "unknown distribution \"" + job.sts->termination + "\" (not in /distributions)"});
         for (std::size_t e = 0; e < job.sts->executionTimes.size(); ++e) {
             const ExecutionTime &t = job.sts->executionTimes[e];
             const std::string eptr = ptr + "/sts/execution_times/" + std::to_string(e);
@@ -207,8 +211,8 @@ Problems validateScenario(const Scenario &s)
         }
         auto [it, fresh] = ids.emplace(id, ptr);
         if (!fresh)
-            p.push_back({ptr + "/id", "duplicate id \"" + id + "\" (first used at " +
-                                          it->second + ")"});
+            p.push_back(
+                {ptr + "/id", "duplicate id \"" + id + "\" (first used at " + it->second + ")"});
     };
     for (std::size_t i = 0; i < c.nodes.size(); ++i) {
         const Node &n = c.nodes[i];
@@ -221,8 +225,8 @@ Problems validateScenario(const Scenario &s)
         if (n.gpus > 0 && n.gpuType.empty())
             p.push_back({ptr + "/gpu_type", "a node with GPUs needs a gpu_type"});
         else if (n.gpus > 0 && !c.gpuType(n.gpuType))
-            p.push_back({ptr + "/gpu_type", "unknown GPU type \"" + n.gpuType +
-                                                "\" (not in /cluster/gpu_types)"});
+            p.push_back({ptr + "/gpu_type",
+                         "unknown GPU type \"" + n.gpuType + "\" (not in /cluster/gpu_types)"});
         if (!(n.interconnect.bandwidthGbps > 0))
             p.push_back({ptr + "/interconnect/bandwidth_gbps", "expected a positive bandwidth"});
         else if (n.interconnect.bandwidthGbps < s.settings.limits.minLinkGbps)
@@ -233,9 +237,8 @@ Problems validateScenario(const Scenario &s)
             for (int g : n.interconnect.nvlinkDomains[d]) {
                 const std::string dptr = ptr + "/interconnect/nvlink_domains/" + std::to_string(d);
                 if (g >= n.gpus)
-                    p.push_back({dptr, "GPU index " + std::to_string(g) +
-                                           " is beyond the node's " + std::to_string(n.gpus) +
-                                           " GPUs"});
+                    p.push_back({dptr, "GPU index " + std::to_string(g) + " is beyond the node's " +
+                                           std::to_string(n.gpus) + " GPUs"});
                 else if (!seen.insert(g).second)
                     p.push_back({dptr, "GPU " + std::to_string(g) + " is in two NVLink domains"});
             }
@@ -247,11 +250,13 @@ Problems validateScenario(const Scenario &s)
         const Link &l = c.links[i];
         const std::string ptr = idx("/cluster/links", i);
         if (!ids.count(l.a))
-            p.push_back({ptr + "/a", "unknown endpoint \"" + l.a + "\" (no node or switch "
-                                                                   "has this id)"});
+            p.push_back({ptr + "/a", "unknown endpoint \"" + l.a +
+                                         "\" (no node or switch "
+                                         "has this id)"});
         if (!ids.count(l.b))
-            p.push_back({ptr + "/b", "unknown endpoint \"" + l.b + "\" (no node or switch "
-                                                                   "has this id)"});
+            p.push_back({ptr + "/b", "unknown endpoint \"" + l.b +
+                                         "\" (no node or switch "
+                                         "has this id)"});
         if (l.a == l.b)
             p.push_back({ptr, "a link from \"" + l.a + "\" to itself forms a loop"});
         if (!(l.capacityGbps > 0))
@@ -266,8 +271,8 @@ Problems validateScenario(const Scenario &s)
         for (std::size_t i = 1; i < c.nodes.size(); ++i)
             if (comp[i] != comp[0])
                 p.push_back({idx("/cluster/nodes", i),
-                             "node \"" + c.nodes[i].id + "\" cannot reach node \"" +
-                                 c.nodes[0].id + "\": no path of links connects them"});
+                             "node \"" + c.nodes[i].id + "\" cannot reach node \"" + c.nodes[0].id +
+                                 "\": no path of links connects them"});
     }
 
     for (const auto &[name, pmf] : s.distributions) {
@@ -284,7 +289,10 @@ Problems validateScenario(const Scenario &s)
             p.push_back({ptr, "probabilities sum to " + numberText(sum) + ", expected 1"});
     }
 
-    std::set<std::string> jobIds;
+    // Views into the jobs' own ids: a scenario of millions of jobs is checked without copying
+    // them.
+    std::unordered_set<std::string_view> jobIds;
+    jobIds.reserve(s.jobs.size());
     std::int64_t allTasks = 0;
     const ScenarioLimits &limits = s.settings.limits;
     for (std::size_t i = 0; i < s.jobs.size(); ++i) {
@@ -317,8 +325,8 @@ Problems validateScenario(const Scenario &s)
     const auto &schedule = s.settings.priceSchedule;
     for (std::size_t i = 0; i < schedule.size(); ++i) {
         if (i == 0 && schedule[i].fromHour != 0)
-            p.push_back({"/settings/price_schedule/0/from_hour",
-                         "the first period must start at hour 0"});
+            p.push_back(
+                {"/settings/price_schedule/0/from_hour", "the first period must start at hour 0"});
         if (i > 0 && schedule[i].fromHour <= schedule[i - 1].fromHour)
             p.push_back({idx("/settings/price_schedule", i) + "/from_hour",
                          "periods must be in increasing hour order"});

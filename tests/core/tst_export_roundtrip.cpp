@@ -58,7 +58,8 @@ Result<ImportReport> reimport(const std::string &format, const ExportResult &exp
     std::vector<ImportInput> inputs;
     for (const ExportedFile &f : exported.files)
         inputs.push_back({f.path, f.content});
-    return findImporter(format)->read(inputs, {});
+    static const ImportOptions defaults;
+    return findImporter(format)->read(inputs, defaults);
 }
 
 QString describe(const std::set<Pair> &pairs)

@@ -155,8 +155,8 @@ private slots:
         QCOMPARE(c.gpuType("V100M32")->memoryGiB, 32.0);
         QCOMPARE(c.gpuType("G2")->memoryGiB, 16.0);
         QCOMPARE(report.assumptions.size(), std::size_t(2));
-        QVERIFY2(report.assumptions[0].find("GPU types V100M32 (V100): memory and power from "
-                                            "the GPU catalogue") == 0,
+        QVERIFY2(report.assumptions[0].find("GPU types V100M32 (V100, relative speed 1): memory, "
+                                            "power and relative speed from the GPU catalogue") == 0,
                  report.assumptions[0].c_str());
         QVERIFY2(report.assumptions[1].find("GPU types not in the catalogue: G2") == 0,
                  report.assumptions[1].c_str());

@@ -222,9 +222,12 @@ private slots:
         QCOMPARE(int(t.points.size()), 1183 + 329);
         QCOMPARE(t.source, std::string("Pollux cifar10_placements.csv, cifar10_scalability.csv"));
         QVERIFY(stepTimeProblems(t).empty());
-        QVERIFY(QString::fromStdString(r->assumptions.front())
-                    .contains("model profile \"resnet18\" (from the file name: application "
-                              "cifar10; Pollux application cifar10 trains ResNet-18)"));
+        QVERIFY(
+            QString::fromStdString(r->assumptions.front())
+                .contains(
+                    "model profile \"resnet18\" (from the file name: application "
+                    "cifar10; Pollux application cifar10 trains the CIFAR-10 ResNet-18 (11,173,962 "
+                    "parameters))"));
 
         auto at = [&](std::vector<int> p, int b) { return lookupStepTime(t, p, b).value(); };
         QVERIFY(at({1}, 32).stepSeconds == 0.0427886962890625);

@@ -1,5 +1,7 @@
 #include "io/import/csv_mapping_importer.h"
 
+#include "io/import/csv_rows.h"
+#include "io/import/format_detection.h"
 #include "io/import/text_fields.h"
 #include "io/import/trace_builder.h"
 #include "io/json_reader.h"
@@ -20,7 +22,7 @@ struct Mapping
     char delimiter = ',';
     bool header = true;
     std::map<std::string, std::string> columns; // role -> header name or index text
-    bool datetime = false;
+    TimeFormat timeFormat = TimeFormat::Auto;   ///< "time_format"; per-column --time-format wins
     double scale = 1;
     std::optional<double> defaultGpus, defaultSubmit;
 };
@@ -41,10 +43,11 @@ Result<Mapping> readMapping(const ImportInput &in)
     else
         m.delimiter = delim[0];
     m.header = r.boolean("header", ObjectReader::Optional, true);
-    const std::string tf = r.string("time_format", ObjectReader::Optional, "seconds");
-    if (tf != "seconds" && tf != "datetime")
-        r.problem("time_format", "expected \"seconds\" or \"datetime\", found \"" + tf + "\"");
-    m.datetime = tf == "datetime";
+    const std::string tf = r.string("time_format", ObjectReader::Optional, "auto");
+    if (auto f = timeFormatFromString(tf))
+        m.timeFormat = *f;
+    else
+        r.problem("time_format", "expected one of " + timeFormatNames() + ", found \"" + tf + "\"");
     m.scale = r.number("time_scale", ObjectReader::Optional, 1, 1e-12, 1e12);
     if (const nlohmann::json *cols = r.object("columns", ObjectReader::Required)) {
         ObjectReader c(*cols, r.pointer("columns"), problems);
@@ -86,10 +89,27 @@ Result<Mapping> readMapping(const ImportInput &in)
 
 } // namespace
 
+FormatMatch CsvMappingImporter::detect(const ImportSample &sample) const
+{
+    if (detection::firstSignificant(sample.head) == '{' &&
+        detection::jsonKey(sample.head, "columns"))
+        return {3, "a JSON object with \"columns\": a CSV column mapping"};
+    // Any CSV could be read through a mapping: the name fits, the content does not say.
+    if (!detection::firstRow(sample.head).empty())
+        return {1, "a CSV file"};
+    return {};
+}
+
 Result<ImportReport> CsvMappingImporter::read(const std::vector<ImportInput> &inputs,
                                               const ImportOptions &options) const
 {
-    auto mapping = readMapping(inputs.front());
+    auto mappingText = inputs.front().wholeText();
+    if (!mappingText)
+        return mappingText.problems();
+    ImportInput mappingInput = inputs.front();
+    mappingInput.text = std::move(mappingText.value());
+    mappingInput.path.clear();
+    auto mapping = readMapping(mappingInput);
     if (!mapping)
         return mapping.problems();
     inputs.front().done();
@@ -97,23 +117,23 @@ Result<ImportReport> CsvMappingImporter::read(const std::vector<ImportInput> &in
     ImportReport report;
     report.format = name();
     TraceBuilder builder("job", options);
+    TimeFormats formats = options.timeFormats;
+    if (formats.all == TimeFormat::Auto)
+        formats.all = m.timeFormat;
     for (std::size_t f = 1; f < inputs.size(); ++f) {
         const ImportInput &in = inputs[f];
-        Result<CsvTable> table = Result<CsvTable>::failure(in.name, "not read");
         std::map<std::string, std::string> col = m.columns; // role -> table column name
+        Result<CsvInput> table = Result<CsvInput>::failure(in.name, "not read");
         if (m.header) {
             std::vector<std::string> required;
             for (const auto &[role, c] : m.columns)
                 required.push_back(c);
-            table = CsvTable::withHeader(in.text, in.name, required, m.delimiter, in.progress);
+            table = openCsvInput(in, required, m.delimiter);
         } else {
-            auto probe = CsvReader(m.delimiter).read(in.text, in.name);
-            if (!probe)
-                return probe.problems();
-            const std::size_t width = probe->empty() ? 0 : probe->front().fields.size();
-            std::vector<std::string> names;
-            for (std::size_t i = 0; i < width; ++i)
-                names.push_back(std::to_string(i));
+            table = openCsvInputWithColumns(in, {}, m.delimiter, true);
+            if (!table)
+                return table.problems();
+            const std::size_t width = table->columns.columns().size();
             for (const auto &[role, c] : m.columns) {
                 auto idx = importtext::parseInteger(c);
                 if (!idx || *idx < 0 || std::size_t(*idx) >= width)
@@ -123,24 +143,23 @@ Result<ImportReport> CsvMappingImporter::read(const std::vector<ImportInput> &in
                             std::to_string(width == 0 ? 0 : width - 1) + " (" + in.name + " has " +
                             std::to_string(width) + " fields)");
             }
-            table = CsvTable::withColumns(in.text, in.name, names, m.delimiter, true, in.progress);
         }
         if (!table)
             return table.problems();
         auto has = [&](const char *role) { return col.count(role) > 0; };
-        forEachCsvRow(table.value(), report, [&](CsvRowReader &r) {
+        builder.expectBytes(in.size());
+        std::map<std::string, TimeColumn> times;
+        for (const char *role : {"submit", "start", "end"})
+            if (has(role))
+                times.emplace(role, TimeColumn(col[role], formats));
+        const Status read = forEachCsvRow(table.value(), report, [&](CsvRowReader &r) {
             auto time = [&](const char *role) -> std::optional<double> {
-                const std::string t = r.text(col[role]);
-                if (t.empty())
+                auto v = times.at(role).read(r);
+                if (!v)
                     return std::nullopt;
-                auto v = m.datetime ? importtext::parseDateTime(t) : importtext::parseNumber(t);
-                if (!v) {
-                    r.fail("column " + col[role] + ": expected " +
-                           (m.datetime ? "\"YYYY-MM-DD HH:MM:SS\"" : "a number") + ", found \"" +
-                           t + "\"");
-                    return std::nullopt;
-                }
-                return m.datetime ? *v : *v * m.scale;
+                const TimeFormat f = times.at(role).format();
+                const bool numeric = f != TimeFormat::DateTime;
+                return numeric ? *v * m.scale : *v;
             };
             TraceRecord rec;
             rec.file = in.name;
@@ -185,8 +204,12 @@ Result<ImportReport> CsvMappingImporter::read(const std::vector<ImportInput> &in
                 rec.workers = int(r.integer(col["workers"], 0, 100000, 0));
             if (!r.ok())
                 return;
-            builder.add(std::move(rec));
+            builder.add(std::move(rec), report);
         });
+        for (const auto &[role, t] : times)
+            builder.noteTimeColumn(t);
+        if (!read)
+            return read.problems();
     }
     builder.finish(report);
     if (!m.columns.count("gpus"))
@@ -194,6 +217,9 @@ Result<ImportReport> CsvMappingImporter::read(const std::vector<ImportInput> &in
                       importtext::formatNumber(*m.defaultGpus) + " GPUs");
     if (!m.columns.count("submit"))
         report.assume("no submit column mapped: every job is submitted at defaults.submit");
+    if (m.scale != 1)
+        report.assume("numeric times and durations multiplied by time_scale " +
+                      importtext::formatNumber(m.scale));
     return report;
 }
 

@@ -14,10 +14,13 @@ namespace cb {
 ///      "time_format": "seconds", "time_scale": 1,
 ///      "defaults": {"gpus": 1, "submit": 0}}
 ///
-/// A column is a header name, or a 0-based index when "header" is false. time_format
-/// "seconds" reads numbers (multiplied by time_scale: 0.001 for ms, 60 for minutes);
-/// "datetime" reads "YYYY-MM-DD HH:MM:SS". Only submit (or defaults.submit) and gpus (or
-/// defaults.gpus) are needed; the duration is the duration column, else end - start.
+/// A column is a header name, or a 0-based index when "header" is false. time_format is one
+/// of the time formats of time_column.h ("auto", the default, detects each column's from its
+/// first value; "datetime", "epoch", "epoch-ms", "seconds", "ms", "minutes", "hours");
+/// --time-format COLUMN=FORMAT overrides it per column. time_scale multiplies numeric times
+/// and the duration column (60 for minutes written as numbers). Only submit (or
+/// defaults.submit) and gpus (or defaults.gpus) are needed; the duration is the duration
+/// column, else end - start.
 class CsvMappingImporter : public Importer
 {
 public:
@@ -28,6 +31,7 @@ public:
     }
     Produces produces() const override { return Produces::Jobs; }
     std::pair<int, int> fileCount() const override { return {2, 0}; }
+    FormatMatch detect(const ImportSample &sample) const override;
     Result<ImportReport> read(const std::vector<ImportInput> &inputs,
                               const ImportOptions &options) const override;
 };

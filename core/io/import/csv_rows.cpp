@@ -1,11 +1,69 @@
 #include "io/import/csv_rows.h"
 
+#include "io/import/text_fields.h"
+
 namespace cb {
 
-void reportBadRows(const CsvTable &table, ImportReport &report)
+Result<CsvInput> openCsvInput(const ImportInput &in, const std::vector<std::string> &required,
+                              char delimiter)
 {
-    for (const auto &[line, reason] : table.badRows())
-        report.skip(table.file(), line, reason);
+    auto stream = CsvStream::open(in, delimiter);
+    if (!stream)
+        return stream.problems();
+    CsvRow header;
+    if (!stream.value()->next(header)) {
+        if (stream.value()->failed())
+            return stream.value()->problems();
+        return Result<CsvInput>::failure(in.name, "the file is empty (expected a header row)");
+    }
+    std::vector<std::string> names;
+    for (const std::string &f : header.fields)
+        names.push_back(importtext::trim(f));
+    CsvInput csv{CsvColumns(in.name, std::move(names)), std::move(stream.value()), {}, header.line};
+    if (auto ok = csv.columns.require(required, header.line); !ok)
+        return ok.problems();
+    return csv;
+}
+
+Result<CsvInput> openCsvInputWithColumns(const ImportInput &in, std::vector<std::string> columns,
+                                         char delimiter, bool quoting)
+{
+    auto stream = CsvStream::open(in, delimiter, quoting);
+    if (!stream)
+        return stream.problems();
+    CsvInput csv{{}, std::move(stream.value()), {}, 0};
+    CsvRow first;
+    if (csv.stream->next(first))
+        csv.pending = std::move(first);
+    else if (csv.stream->failed())
+        return csv.stream->problems();
+    if (columns.empty() && csv.pending)
+        for (std::size_t i = 0; i < csv.pending->fields.size(); ++i)
+            columns.push_back(std::to_string(i));
+    csv.columns = CsvColumns(in.name, std::move(columns));
+    return csv;
+}
+
+std::string csvRowProblem(const CsvInput &in, const CsvRow &row, std::string &reason)
+{
+    const std::size_t want = in.columns.columns().size();
+    if (row.fields.size() != want) {
+        reason = "wrong number of fields (expected " + std::to_string(want) + ")";
+        return "expected " + std::to_string(want) + " fields, found " +
+               std::to_string(row.fields.size());
+    }
+    for (std::size_t i = 0; i < row.fields.size(); ++i)
+        if (auto at = importtext::invalidUtf8At(row.fields[i])) {
+            const std::string &name = in.columns.columns()[i];
+            char byte[8];
+            std::snprintf(byte, sizeof byte, "0x%02X",
+                          static_cast<unsigned char>(row.fields[i][*at]));
+            reason = "text that is not UTF-8 (convert the file, e.g. iconv -f latin1 -t utf-8)";
+            return "column " + name + " is not UTF-8 text (byte " + byte + " at character " +
+                   std::to_string(*at + 1) + " of " + importtext::shown(row.fields[i]) +
+                   "): convert the file to UTF-8, e.g. iconv -f latin1 -t utf-8";
+        }
+    return {};
 }
 
 } // namespace cb

@@ -1,7 +1,9 @@
 #include "io/import/helios_gpu_count_importer.h"
 
 #include "io/import/cluster_links.h"
-#include "io/import/csv_table.h"
+#include "io/import/csv_rows.h"
+#include "io/import/format_detection.h"
+#include "io/import/imported_gpu_types.h"
 #include "io/import/text_fields.h"
 #include "io/import/trace_builder.h"
 
@@ -34,19 +36,26 @@ std::string nodeName(const std::string &vc, int index)
 
 } // namespace
 
+FormatMatch HeliosGpuCountImporter::detect(const ImportSample &sample) const
+{
+    const auto row = detection::firstRow(sample.head);
+    if (!row.empty() && row.front() == "date" && row.size() >= 2 &&
+        (detection::hasAll(row, {"total"}) || row[1].starts_with("vc")))
+        return {3, "header " + detection::headerText(row) + " (GPUs per virtual cluster per day)"};
+    return {};
+}
+
 Result<ImportReport> HeliosGpuCountImporter::read(const std::vector<ImportInput> &inputs,
                                                   const ImportOptions &options) const
 {
     const ImportInput &in = inputs.front();
     ImportReport report;
     report.format = name();
-    std::string text = in.text;
-    importtext::stripBom(text);
-    auto table = CsvTable::withHeader(text, in.name, {"date"}, ',', in.progress);
+    auto table = openCsvInput(in, {"date"});
     if (!table)
         return table.problems();
     std::vector<std::string> vcs;
-    for (const std::string &c : table->columns())
+    for (const std::string &c : table->columns.columns())
         if (c != "date" && c != "total")
             vcs.push_back(c);
     if (vcs.empty())
@@ -59,26 +68,30 @@ Result<ImportReport> HeliosGpuCountImporter::read(const std::vector<ImportInput>
     std::map<std::string, Day> days; // by date
     std::string previous;
     std::size_t outOfOrder = 0;
-    forEachCsvRow(table.value(), report, [&](CsvRowReader &r) {
+    const bool hasTotal = table->columns.hasColumn("total");
+    const Status read = forEachCsvRow(table.value(), report, [&](CsvRowReader &r) {
         Day d;
         d.date = r.text("date");
         d.line = r.line();
         if (!isDate(d.date))
-            r.fail("column date: expected YYYY-MM-DD, found \"" + d.date + "\"");
+            r.fail("column date: expected YYYY-MM-DD, found " + importtext::shown(d.date),
+                   "column date: expected YYYY-MM-DD");
         long long sum = 0;
         for (const std::string &vc : vcs) {
             d.gpus.push_back(r.integer(vc, 0, 1000000));
             sum += d.gpus.back();
         }
-        if (r.ok() && table->hasColumn("total")) {
+        if (r.ok() && hasTotal) {
             const long long total = r.integer("total", 0, 100000000);
             if (r.ok() && total != sum)
                 r.fail("column total: " + std::to_string(total) +
-                       " differs from the sum of the virtual clusters, " + std::to_string(sum));
+                           " differs from the sum of the virtual clusters, " + std::to_string(sum),
+                       "column total differs from the sum of the virtual clusters");
         }
         if (r.ok() && days.count(d.date))
             r.fail("date " + d.date + " again (first on line " + std::to_string(days[d.date].line) +
-                   ")");
+                       ")",
+                   "a date given twice");
         if (!r.ok())
             return;
         if (!previous.empty() && d.date < previous)
@@ -86,6 +99,8 @@ Result<ImportReport> HeliosGpuCountImporter::read(const std::vector<ImportInput>
         previous = std::max(previous, d.date);
         days.emplace(d.date, std::move(d));
     });
+    if (!read)
+        return read.problems();
     if (days.empty())
         return Result<ImportReport>::failure(in.name, "no usable day in the file");
     if (outOfOrder > 0)
@@ -107,8 +122,7 @@ Result<ImportReport> HeliosGpuCountImporter::read(const std::vector<ImportInput>
     }
 
     Cluster c;
-    GpuType gpu;
-    gpu.name = "unknown-gpu";
+    const GpuType gpu = importedGpuType(unnamedGpuType(options.gpuType));
     c.gpuTypes.push_back(gpu);
     std::size_t partial = 0, emptyVcs = 0;
     for (std::size_t v = 0; v < vcs.size(); ++v) {
@@ -154,8 +168,11 @@ Result<ImportReport> HeliosGpuCountImporter::read(const std::vector<ImportInput>
     if (emptyVcs > 0)
         report.assume(std::to_string(emptyVcs) + " virtual clusters have no GPU on " + day->date +
                       ": no nodes");
-    report.assume("the file gives GPU counts only: GPU type \"unknown-gpu\" (16 GiB, 250 W), " +
-                  importtext::formatNumber(kCpusPerNode) + " CPUs and " +
+    report.assume("the file gives GPU counts only: GPU type " +
+                  (options.gpuType.empty() ? "\"unknown-gpu\" (16 GiB, 250 W; --gpu-type names "
+                                             "the model)"
+                                           : gpu.name + " (--gpu-type)") +
+                  ", " + importtext::formatNumber(kCpusPerNode) + " CPUs and " +
                   importtext::formatNumber(kMemoryGiBPerNode) + " GiB per node");
     reportLinkDefaults(report);
     report.cluster = std::move(c);

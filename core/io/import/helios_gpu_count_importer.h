@@ -28,6 +28,7 @@ public:
                "the cluster, a partition per virtual cluster (--date, default the last day)";
     }
     Produces produces() const override { return Produces::Cluster; }
+    FormatMatch detect(const ImportSample &sample) const override;
     Result<ImportReport> read(const std::vector<ImportInput> &inputs,
                               const ImportOptions &options) const override;
 };

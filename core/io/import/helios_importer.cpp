@@ -1,27 +1,19 @@
 #include "io/import/helios_importer.h"
 
+#include "io/import/csv_rows.h"
+#include "io/import/format_detection.h"
 #include "io/import/text_fields.h"
 #include "io/import/trace_builder.h"
 
 namespace cb {
 
-namespace {
-
-// A time field: a date-time or a number of seconds. Empty gives nullopt without a problem.
-std::optional<double> timeField(CsvRowReader &r, const std::string &column)
+FormatMatch HeliosImporter::detect(const ImportSample &sample) const
 {
-    const std::string t = r.text(column);
-    if (t.empty())
-        return std::nullopt;
-    if (auto v = importtext::parseDateTime(t))
-        return v;
-    if (auto v = importtext::parseNumber(t))
-        return v;
-    r.fail("column " + column + ": expected a date-time or seconds, found \"" + t + "\"");
-    return std::nullopt;
+    const auto row = detection::firstRow(sample.head);
+    if (detection::hasAll(row, {"job_id", "gpu_num", "submit_time"}))
+        return {3, "header " + detection::headerText(row)};
+    return {};
 }
-
-} // namespace
 
 Result<ImportReport> HeliosImporter::read(const std::vector<ImportInput> &inputs,
                                           const ImportOptions &options) const
@@ -29,40 +21,59 @@ Result<ImportReport> HeliosImporter::read(const std::vector<ImportInput> &inputs
     ImportReport report;
     report.format = name();
     TraceBuilder builder(name(), options);
-    std::size_t cpuOnly = 0;
+    std::size_t cpuOnly = 0, pending = 0;
     for (const ImportInput &in : inputs) {
-        const Status read =
-            readCsvInput(in, {"job_id", "gpu_num", "submit_time"}, report, [&](CsvRowReader &r) {
-                TraceRecord rec;
-                rec.file = in.name;
-                rec.line = r.line();
-                rec.id = r.text("job_id");
-                if (rec.id.empty())
-                    r.fail("column job_id is empty");
-                rec.name = rec.id;
-                rec.gpus = int(r.integer("gpu_num", 0, 100000));
-                if (r.hasColumn("cpu_num"))
-                    if (double c = r.number("cpu_num", 0, 1e7, 0.0); c > 0)
-                        rec.cpus = c;
-                if (r.hasColumn("node_num"))
-                    rec.workers = int(r.integer("node_num", 0, 100000, 0));
-                const auto submit = timeField(r, "submit_time");
-                if (!submit && r.ok())
-                    r.fail("column submit_time is empty");
-                rec.submitSeconds = submit.value_or(0);
-                if (r.hasColumn("duration") && !r.text("duration").empty()) {
-                    rec.durationSeconds = r.number("duration", 0, 1e15);
-                } else {
-                    const auto start = timeField(r, "start_time");
-                    const auto end = timeField(r, "end_time");
-                    if (start && end && *end >= *start)
-                        rec.durationSeconds = *end - *start;
-                }
-                if (!r.ok())
+        TimeColumn submit("submit_time", options.timeFormats);
+        builder.expectBytes(in.size());
+        TimeColumn start("start_time", options.timeFormats);
+        TimeColumn end("end_time", options.timeFormats);
+        auto csv = openCsvInput(in, {"job_id", "gpu_num", "submit_time"});
+        if (!csv)
+            return csv.problems();
+        const bool hasStart = csv->columns.hasColumn("start_time");
+        const Status read = forEachCsvRow(csv.value(), report, [&](CsvRowReader &r) {
+            TraceRecord rec;
+            rec.file = in.name;
+            rec.line = r.line();
+            rec.id = r.text("job_id");
+            if (rec.id.empty())
+                r.fail("column job_id is empty");
+            rec.name = rec.id;
+            rec.gpus = int(r.integer("gpu_num", 0, 100000));
+            if (r.hasColumn("cpu_num"))
+                if (double c = r.number("cpu_num", 0, 1e7, 0.0); c > 0)
+                    rec.cpus = c;
+            if (r.hasColumn("node_num"))
+                rec.workers = int(r.integer("node_num", 0, 100000, 0));
+            const auto s = submit.read(r);
+            if (!s && r.ok())
+                r.fail("column submit_time is empty");
+            rec.submitSeconds = s.value_or(0);
+            const auto st = start.read(r);
+            const auto en = end.read(r);
+            if (r.hasColumn("duration") && !r.text("duration").empty())
+                rec.durationSeconds = r.number("duration", 0, 1e15);
+            else if (st && en && *en >= *st)
+                rec.durationSeconds = *en - *st;
+            if (!r.ok())
+                return;
+            if (hasStart && !st && !rec.durationSeconds) {
+                // Never started: no start time and no duration.
+                if (options.pending == PendingJobs::Skip) {
+                    r.leaveOut("job " + importtext::shown(rec.id) +
+                                   " never started (no start_time): left out (--pending wait "
+                                   "keeps it)",
+                               "never started (pending): left out, --pending wait keeps them");
                     return;
-                cpuOnly += rec.gpus == 0;
-                builder.add(std::move(rec));
-            });
+                }
+                rec.pending = true;
+                ++pending;
+            }
+            cpuOnly += rec.gpus == 0;
+            builder.add(std::move(rec), report);
+        });
+        for (const TimeColumn *c : {&submit, &start, &end})
+            builder.noteTimeColumn(*c);
         if (!read)
             return read.problems();
     }

@@ -19,6 +19,7 @@ public:
     }
     Produces produces() const override { return Produces::Jobs; }
     std::pair<int, int> fileCount() const override { return {1, 0}; }
+    FormatMatch detect(const ImportSample &sample) const override;
     Result<ImportReport> read(const std::vector<ImportInput> &inputs,
                               const ImportOptions &options) const override;
 };

@@ -1,5 +1,6 @@
 #include "io/import/import_report.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace cb {
@@ -12,9 +13,27 @@ std::string ImportNote::toString() const
     return s + ": " + message;
 }
 
-void ImportReport::skip(const std::string &file, int line, std::string reason)
+void ImportReport::skip(const std::string &file, int line, std::string message, std::string reason)
 {
-    skipped.push_back({file, line, std::move(reason)});
+    ImportNote note{file, line, std::move(message), std::move(reason)};
+    ++skippedCount;
+    auto [it, fresh] = m_groupIndex.emplace(note.group(), skipGroups.size());
+    if (fresh)
+        skipGroups.push_back({note.group(), 0, {}});
+    SkipGroup &g = skipGroups[it->second];
+    ++g.count;
+    // The first lines of the group in file order (rows may be skipped out of order, after the
+    // jobs are sorted by time): keep the kFirstPerGroup smallest.
+    const auto before = [](const ImportNote &a, const ImportNote &b) {
+        return a.file != b.file ? a.file < b.file : a.line < b.line;
+    };
+    if (g.first.size() < kFirstPerGroup || before(note, g.first.back())) {
+        g.first.insert(std::upper_bound(g.first.begin(), g.first.end(), note, before), note);
+        if (g.first.size() > kFirstPerGroup)
+            g.first.pop_back();
+    }
+    if (skipped.size() < kMaxListed)
+        skipped.push_back(std::move(note));
 }
 
 void ImportReport::assume(std::string what)
@@ -22,18 +41,107 @@ void ImportReport::assume(std::string what)
     assumptions.push_back(std::move(what));
 }
 
-std::string ImportReport::toText() const
+int ImportReport::fileIndex(const std::string &file)
+{
+    for (std::size_t i = 0; i < files.size(); ++i)
+        if (files[i] == file)
+            return int(i);
+    files.push_back(file);
+    return int(files.size() - 1);
+}
+
+ImportNote ImportReport::origin(std::size_t job) const
+{
+    if (job >= jobOrigins.size())
+        return {};
+    const ImportOrigin &o = jobOrigins[job];
+    return {o.file >= 0 && std::size_t(o.file) < files.size() ? files[std::size_t(o.file)]
+                                                              : std::string(),
+            o.line, job < jobs.size() ? jobs[job].id : std::string()};
+}
+
+void ImportReport::merge(const ImportReport &other)
+{
+    for (const SkipGroup &g : other.skipGroups) {
+        // Replay the group's notes, then count the ones not listed.
+        for (const ImportNote &n : g.first)
+            skip(n.file, n.line, n.message, n.reason);
+        const std::size_t unlisted = g.count - g.first.size();
+        if (unlisted > 0) {
+            auto it = m_groupIndex.find(g.reason);
+            skipGroups[it->second].count += unlisted;
+            skippedCount += unlisted;
+        }
+    }
+    for (const std::string &a : other.assumptions)
+        assume(a);
+    rowsRead += other.rowsRead;
+}
+
+namespace {
+
+std::string plural(std::size_t n, const char *one, const char *many)
+{
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// "a.csv:3, 17, 99, b.csv:4": lines of the same file after the first name it once.
+std::string firstLines(const SkipGroup &g)
+{
+    std::string s, lastFile;
+    for (const ImportNote &n : g.first) {
+        if (!s.empty())
+            s += ", ";
+        if (n.file != lastFile || n.line == 0) {
+            s += n.file;
+            if (n.line > 0)
+                s += ":";
+            lastFile = n.file;
+        }
+        if (n.line > 0)
+            s += std::to_string(n.line);
+    }
+    if (g.count > g.first.size())
+        s += ", ...";
+    return s;
+}
+
+} // namespace
+
+std::string ImportReport::toText(bool allSkipped) const
 {
     std::ostringstream s;
     s << "import " << format << ":";
+    if (rowsRead > 0)
+        s << " " << plural(rowsRead, "row", "rows") << " read;";
     if (cluster)
-        s << " " << cluster->nodes.size() << " nodes, " << cluster->totalGpus() << " GPUs, "
-          << cluster->switches.size() << " switches;";
+        s << " cluster of " << plural(cluster->nodes.size(), "node", "nodes") << ", "
+          << plural(std::size_t(cluster->totalGpus()), "GPU", "GPUs") << ", "
+          << plural(cluster->switches.size(), "switch", "switches") << ";";
     for (const auto &[model, table] : stepTimeModels)
         s << " step-time model for " << model << " (" << table.points.size() << " points);";
-    s << " " << jobs.size() << " jobs, " << skipped.size() << " skipped rows\n";
-    for (const ImportNote &n : skipped)
-        s << "skipped " << n.toString() << "\n";
+    if (!out.empty()) {
+        s << " " << plural(jobsWritten, "job", "jobs") << " written to " << out;
+        if (jobsBefore > 0)
+            s << " (after the " << plural(jobsBefore, "job", "jobs") << " it had)";
+        s << ";";
+    } else if (!jobs.empty())
+        s << " " << plural(jobs.size(), "job", "jobs") << " read, nothing written yet;";
+    s << " " << plural(skippedCount, "row", "rows") << " skipped\n";
+    if (allSkipped) {
+        for (const ImportNote &n : skipped)
+            s << "skipped " << n.toString() << "\n";
+        if (skippedCount > skipped.size())
+            s << "(" << skippedCount - skipped.size() << " more skipped rows not listed)\n";
+    } else if (skippedCount > 0) {
+        for (const SkipGroup &g : skipGroups) {
+            s << "skipped " << plural(g.count, "row", "rows") << ": " << g.reason;
+            if (g.count == 1 && g.first.size() == 1 && g.first.front().message != g.reason)
+                s << " (" << g.first.front().toString() << ")\n";
+            else
+                s << " (" << firstLines(g) << ")\n";
+        }
+    }
     for (const std::string &a : assumptions)
         s << "assumed: " << a << "\n";
     return s.str();
@@ -43,6 +151,7 @@ nlohmann::ordered_json ImportReport::toJson() const
 {
     nlohmann::ordered_json j;
     j["format"] = format;
+    j["rows"] = rowsRead;
     if (cluster) {
         j["nodes"] = cluster->nodes.size();
         j["gpus"] = cluster->totalGpus();
@@ -54,10 +163,19 @@ nlohmann::ordered_json ImportReport::toJson() const
             m[model] = table.points.size();
         j["step_time_points"] = m;
     }
-    j["jobs"] = jobs.size();
-    j["skipped"] = nlohmann::ordered_json::array();
+    j["jobs"] = out.empty() ? jobs.size() : jobsWritten;
+    j["skipped"] = skippedCount;
+    j["skipped_by_reason"] = nlohmann::ordered_json::array();
+    for (const SkipGroup &g : skipGroups) {
+        nlohmann::ordered_json first = nlohmann::ordered_json::array();
+        for (const ImportNote &n : g.first)
+            first.push_back({{"file", n.file}, {"line", n.line}, {"message", n.message}});
+        j["skipped_by_reason"].push_back(
+            {{"reason", g.reason}, {"count", g.count}, {"first", first}});
+    }
+    j["skipped_rows"] = nlohmann::ordered_json::array();
     for (const ImportNote &n : skipped)
-        j["skipped"].push_back({{"file", n.file}, {"line", n.line}, {"reason", n.message}});
+        j["skipped_rows"].push_back({{"file", n.file}, {"line", n.line}, {"reason", n.message}});
     j["assumptions"] = assumptions;
     return j;
 }

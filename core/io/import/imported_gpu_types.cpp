@@ -1,7 +1,9 @@
 #include "io/import/imported_gpu_types.h"
 
+#include "io/import/text_fields.h"
 #include "model/gpu_catalog.h"
 
+#include <algorithm>
 #include <set>
 
 namespace cb {
@@ -15,6 +17,8 @@ GpuType importedGpuType(const std::string &name, bool *recognised)
         t.memoryGiB = r.memoryGiB;
         t.busyWatts = r.busyWatts;
         t.idleWatts = r.idleWatts;
+        if (r.entry)
+            t.relativeSpeed = r.entry->type.relativeSpeed;
     } else {
         t.memoryGiB = 16;
         t.busyWatts = 250;
@@ -31,23 +35,48 @@ void addMissingGpuTypes(Cluster &cluster, ImportReport &report)
     for (const Node &n : cluster.nodes)
         if (n.gpus > 0 && !cluster.gpuType(n.gpuType))
             needed.insert(n.gpuType);
-    std::string unknown, known;
+    std::string unknown, known, datasheet;
     for (const std::string &name : needed) {
         bool ok = false;
         cluster.gpuTypes.push_back(importedGpuType(name, &ok));
-        std::string &list = ok ? known : unknown;
+        const GpuRecognition r = recogniseGpu(name);
+        std::string &list = !ok ? unknown : r.entry ? known : datasheet;
         list += (list.empty() ? "" : ", ") + name;
-        if (ok)
-            list += " (" + recogniseGpu(name).model + ")";
+        if (ok && r.entry)
+            list += " (" + r.model + ", relative speed " +
+                    importtext::formatNumber(r.entry->type.relativeSpeed) + ")";
+        else if (ok)
+            list += " (" + r.model + ")";
     }
     if (!known.empty())
         report.assume("GPU types " + known +
-                      ": memory and power from the GPU catalogue (vendor datasheets), "
-                      "relative speed 1.0, price 0");
+                      ": memory, power and relative speed from the GPU catalogue (vendor "
+                      "datasheets; speeds relative to a V100), price 0");
+    if (!datasheet.empty())
+        report.assume("GPU types " + datasheet +
+                      ": memory and power from the vendor's datasheet; not in the GPU "
+                      "catalogue, so relative speed 1.0 (a V100's), price 0");
     if (!unknown.empty())
         report.assume("GPU types not in the catalogue: " + unknown +
                       ": default entry (16 GiB, 50 W idle, 250 W busy, relative speed 1.0, "
-                      "price 0)");
+                      "price 0); --gpu-type names the model of GPUs a source does not name");
+}
+
+std::string unnamedGpuType(const std::string &gpuTypeOption)
+{
+    return gpuTypeOption.empty() ? std::string(kUnknownGpuType) : gpuTypeOption;
+}
+
+void reportUnusedGpuType(const Cluster &cluster, const std::string &gpuType, ImportReport &report)
+{
+    if (gpuType.empty())
+        return;
+    const bool used = std::any_of(cluster.nodes.begin(), cluster.nodes.end(), [&](const Node &n) {
+        return n.gpus > 0 && n.gpuType == gpuType;
+    });
+    if (!used)
+        report.assume("--gpu-type " + gpuType +
+                      " not used: the input names the model of every GPU node");
 }
 
 } // namespace cb

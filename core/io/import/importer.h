@@ -1,36 +1,29 @@
 #pragma once
 // One importer per external format (a Kubernetes node list, a Slurm configuration, a job
-// trace), all behind this interface. The GUI, the CLI and the tests reach them through the
-// registry (importer_registry.h), so adding a format touches only this folder.
+// trace, a topology file), all behind this interface. The GUI, the CLI and the tests reach
+// them through the registry (importer_registry.h), so adding a format touches only this
+// folder.
 
-#include "io/import/csv_reader.h"
+#include "io/import/import_input.h"
 #include "io/import/import_report.h"
+#include "io/import/node_template.h"
+#include "io/import/time_column.h"
 #include "util/result.h"
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace cb {
 
-/// One input file, already read: `name` is what messages call it (usually the path).
-struct ImportInput
-{
-    std::string name;
-    std::string text;
-    /// Bytes of `text` read so far (importFiles sets it; may be empty). CSV readers call it
-    /// as they go; importers of JSON, YAML and line formats call done() after each input.
-    ReadProgress progress{};
+/// What to do with jobs a trace lists but that never started (pending pods, tasks with no
+/// start time): leave them out (named in the report), or keep them waiting from their submit
+/// time with the default length.
+enum class PendingJobs { Skip, Wait };
 
-    void done() const
-    {
-        if (progress)
-            progress(text.size());
-    }
-};
-
-/// Defaults for what traces leave out; every use is stated in the report.
+/// Defaults for what inputs leave out; every use is stated in the report.
 struct ImportOptions
 {
     /// Model profile for jobs whose trace names no known model.
@@ -46,9 +39,35 @@ struct ImportOptions
     /// pollux-throughput: the model profile name the measured table is for; empty: taken
     /// from the file names (Pollux application names map through the model catalogue).
     std::string model{};
+    /// Time formats the user named (time_column.h); the rest are detected.
+    TimeFormats timeFormats{};
+    PendingJobs pending = PendingJobs::Skip;
+    /// GPU type for clusters whose source names none (and for the default cluster).
+    std::string gpuType{};
+    /// Node specification for topology-only formats (NodeTemplate).
+    NodeTemplate nodeTemplate{};
+    /// Identical nodes a one-node description (NCCL or hwloc XML) stands for.
+    int nodeCount = 1;
+    /// gavel: measured throughputs (Gavel's throughputs JSON); empty: the built-in table.
+    std::string throughputsFile{};
     /// Bytes read over all inputs and their total, as reading goes (never decreasing; the
-    /// last call has done == total). Set by the terminal command for its progress bar.
+    /// last call has done == total).
     std::function<void(std::size_t done, std::size_t total)> progress{};
+};
+
+/// The start of an input, for format detection.
+struct ImportSample
+{
+    std::string name; ///< file name as given
+    std::string head; ///< the first bytes (up to 64 KiB), a byte-order mark removed
+};
+
+/// How much an input looks like a format: 0 not at all, 1 its file name only, 2 its content
+/// fits, 3 its content can only be this format. `why` says what was recognised.
+struct FormatMatch
+{
+    int score = 0;
+    std::string why;
 };
 
 class Importer
@@ -65,6 +84,8 @@ public:
     virtual Produces produces() const = 0;
     /// How many input files it takes (min, max); max 0 means unlimited.
     virtual std::pair<int, int> fileCount() const { return {1, 1}; }
+    /// Whether `sample` looks like this format (for `import FILE` without a format name).
+    virtual FormatMatch detect(const ImportSample &sample) const = 0;
     /// Reads the inputs. A fatal problem (unreadable structure, missing required column)
     /// fails with the file and line; bad rows are skipped and listed in the report.
     virtual Result<ImportReport> read(const std::vector<ImportInput> &inputs,

@@ -1,22 +1,27 @@
 #include "io/import/importer_registry.h"
 
-#include "io/file_io.h"
 #include "io/import/alibaba_gpu2023_importer.h"
 #include "io/import/alibaba_pai2020_importer.h"
 #include "io/import/csv_mapping_importer.h"
 #include "io/import/gavel_importer.h"
 #include "io/import/helios_gpu_count_importer.h"
 #include "io/import/helios_importer.h"
+#include "io/import/hwloc_importer.h"
 #include "io/import/k8s_nodes_importer.h"
+#include "io/import/nccl_topology_importer.h"
 #include "io/import/philly_job_log_importer.h"
 #include "io/import/philly_pollux_importer.h"
+#include "io/import/pollux_throughput_importer.h"
 #include "io/import/pollux_workload_importer.h"
 #include "io/import/scontrol_nodes_importer.h"
+#include "io/import/simgrid_platform_importer.h"
 #include "io/import/slurm_conf_importer.h"
-#include "io/import/pollux_throughput_importer.h"
+#include "io/import/tiresias_cluster_importer.h"
 #include "io/import/tiresias_importer.h"
+#include "io/import/topograph_importer.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 
 namespace cb {
@@ -37,9 +42,16 @@ const std::vector<const Importer *> &importers()
     static const GavelImporter gavel;
     static const TiresiasImporter tiresias;
     static const CsvMappingImporter csvMapping;
+    static const NcclTopologyImporter ncclTopo;
+    static const HwlocImporter hwloc;
+    static const SimgridPlatformImporter simgrid;
+    static const TopographImporter topograph;
+    static const TiresiasClusterImporter tiresiasCluster;
     static const std::vector<const Importer *> all = {
-        &k8sNodes, &slurm,  &scontrol, &heliosGpus, &alibabaGpu2023, &alibabaPai2020, &philly,
-        &phillyPollux, &pollux, &polluxThroughput, &helios, &gavel, &tiresias, &csvMapping,
+        &k8sNodes,       &slurm,     &scontrol,        &ncclTopo,   &hwloc,
+        &simgrid,        &topograph, &tiresiasCluster, &heliosGpus, &alibabaGpu2023,
+        &alibabaPai2020, &philly,    &phillyPollux,    &pollux,     &polluxThroughput,
+        &helios,         &gavel,     &tiresias,        &csvMapping,
     };
     return all;
 }
@@ -52,6 +64,42 @@ const Importer *findImporter(const std::string &format)
     return nullptr;
 }
 
+Result<ImportSample> sampleFile(const std::string &path)
+{
+    ImportInput in;
+    in.name = path;
+    in.path = path;
+    auto head = in.head(64 * 1024);
+    if (!head)
+        return head.problems();
+    ImportSample s{path, std::move(head.value())};
+    if (s.head.compare(0, 3, "\xEF\xBB\xBF") == 0)
+        s.head.erase(0, 3);
+    return s;
+}
+
+const Importer *detectFormat(const ImportSample &sample, FormatMatch *match)
+{
+    const Importer *best = nullptr;
+    FormatMatch bestMatch;
+    for (const Importer *i : importers()) {
+        const FormatMatch m = i->detect(sample);
+        if (m.score > bestMatch.score) {
+            best = i;
+            bestMatch = m;
+        }
+    }
+    if (match)
+        *match = bestMatch;
+    return bestMatch.score >= 2 ? best : nullptr;
+}
+
+Result<ImportReport> importFiles(const Importer &importer, const std::vector<std::string> &paths)
+{
+    static const ImportOptions defaults;
+    return importFiles(importer, paths, defaults);
+}
+
 Result<ImportReport> importFiles(const Importer &importer, const std::vector<std::string> &paths,
                                  const ImportOptions &options)
 {
@@ -62,17 +110,24 @@ Result<ImportReport> importFiles(const Importer &importer, const std::vector<std
                            : hi == 0 ? "at least " + std::to_string(lo)
                                      : std::to_string(lo) + " to " + std::to_string(hi);
         return Result<ImportReport>::failure(importer.name(), "expected " + want + " input file" +
-                                                                  (hi == 1 ? "" : "s") + ", got " +
-                                                                  std::to_string(n));
+                                                                  (want == "1" ? "" : "s") +
+                                                                  ", got " + std::to_string(n));
     }
     std::vector<ImportInput> inputs;
     std::size_t total = 0;
     for (const std::string &p : paths) {
-        auto text = readTextFile(p);
-        if (!text)
-            return text.problems();
-        total += text->size();
-        inputs.push_back({p, std::move(text.value()), {}});
+        std::error_code ec;
+        if (std::filesystem::is_directory(p, ec))
+            return Result<ImportReport>::failure(p, "is a directory, expected a file");
+        const auto size = std::filesystem::file_size(p, ec);
+        if (ec)
+            return Result<ImportReport>::failure(p, "cannot open: " + ec.message());
+        ImportInput in;
+        in.name = p;
+        in.path = p;
+        in.fileSize = std::size_t(size);
+        total += in.fileSize;
+        inputs.push_back(std::move(in));
     }
     if (options.progress) {
         // Each input's bytes, offset by the inputs before it; never backwards.
@@ -83,7 +138,7 @@ Result<ImportReport> importFiles(const Importer &importer, const std::vector<std
                 *done = std::max(*done, before + bytes);
                 options.progress(*done, total);
             };
-            before += in.text.size();
+            before += in.size();
         }
     }
     auto report = importer.read(inputs, options);

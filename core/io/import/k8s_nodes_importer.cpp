@@ -1,9 +1,11 @@
 #include "io/import/k8s_nodes_importer.h"
 
 #include "io/import/cluster_links.h"
+#include "io/import/format_detection.h"
 #include "io/import/imported_gpu_types.h"
 #include "io/import/k8s_quantity.h"
 #include "io/import/text_fields.h"
+#include "io/import/yaml_expansion.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -36,7 +38,8 @@ struct Counters
 };
 
 void readNode(const YAML::Node &doc, const std::string &file, Cluster &c,
-              std::set<std::string> &ids, ImportReport &report, Counters &k)
+              std::set<std::string> &ids, ImportReport &report, Counters &k,
+              const std::string &gpuTypeOption)
 {
     const int line = lineOf(doc);
     const std::string kind = scalar(child(doc, "kind"));
@@ -119,19 +122,23 @@ void readNode(const YAML::Node &doc, const std::string &file, Cluster &c,
         n.gpus = int(*g);
     }
     if (n.gpus > 0) {
-        for (const char *key : {"clusterbench.io/gpu-type", "nvidia.com/gpu.product",
-                                "alibabacloud.com/gpu-card-model",
-                                "cloud.google.com/gke-accelerator"})
+        for (const char *key :
+             {"clusterbench.io/gpu-type", "nvidia.com/gpu.product",
+              "alibabacloud.com/gpu-card-model", "cloud.google.com/gke-accelerator"})
             if (n.gpuType.empty() && n.labels.count(key))
                 n.gpuType = n.labels[key];
         if (n.gpuType.empty()) {
-            n.gpuType = "unknown-gpu";
+            n.gpuType = unnamedGpuType(gpuTypeOption);
             ++k.untyped;
         }
     }
+    // Generic rack and block labels ("example.com/rack", "cloud.provider.com/topology-
+    // block"); the cloud's own block labels have their tiers in buildTopology.
     for (const auto &[key, value] : n.labels) {
+        if (key.starts_with("cloud.google.com/gce-topology"))
+            continue;
         const std::string last = importtext::lower(key.substr(key.find_last_of('/') + 1));
-        if ((last == "rack" || last == "block") && n.rack.empty())
+        if ((last.ends_with("rack") || last.ends_with("block")) && n.rack.empty())
             n.rack = value;
     }
     // Written by `clusterbench export --format k8s-nodes`.
@@ -142,13 +149,13 @@ void readNode(const YAML::Node &doc, const std::string &file, Cluster &c,
 }
 
 void collect(const YAML::Node &doc, const std::string &file, Cluster &c, std::set<std::string> &ids,
-             ImportReport &report, Counters &k)
+             ImportReport &report, Counters &k, const std::string &gpuTypeOption)
 {
     if (!doc || doc.IsNull())
         return;
     if (doc.IsSequence()) {
         for (const YAML::Node &item : doc)
-            collect(item, file, c, ids, report, k);
+            collect(item, file, c, ids, report, k, gpuTypeOption);
         return;
     }
     if (!doc.IsMap()) {
@@ -158,10 +165,10 @@ void collect(const YAML::Node &doc, const std::string &file, Cluster &c, std::se
     const YAML::Node items = doc["items"];
     if (items && items.IsSequence()) {
         for (const YAML::Node &item : items)
-            collect(item, file, c, ids, report, k);
+            collect(item, file, c, ids, report, k, gpuTypeOption);
         return;
     }
-    readNode(doc, file, c, ids, report, k);
+    readNode(doc, file, c, ids, report, k, gpuTypeOption);
 }
 
 // NVIDIA's GPU feature discovery labels each GPU node with nvidia.com/gpu.memory (MiB per
@@ -194,77 +201,175 @@ void gpuMemoryFromLabels(Cluster &c, ImportReport &report)
         report.assume("GPU memory of " + used + " from the nodes' nvidia.com/gpu.memory label");
 }
 
-std::string zoneOf(const Node &n)
+// Topology labels, coarse to fine. A node's switches are the tiers it has labels for. GKE's
+// host label names the physical host: when every node has its own, it is no switch.
+struct Tier
 {
-    for (const char *key :
-         {"topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone"})
-        if (auto it = n.labels.find(key); it != n.labels.end() && !it->second.empty())
+    const char *label;  ///< label key, or "" for the rack/block fallback
+    const char *prefix; ///< switch id prefix
+    const char *tier;   ///< Switch::tier
+};
+
+constexpr Tier kTiers[] = {
+    {"topology.kubernetes.io/region", "region", "region"},
+    {"topology.kubernetes.io/zone", "zone", "aggregation"},
+    {"topology.k8s.aws/network-node-layer-1", "layer1", "network-node-layer-1"},
+    {"topology.k8s.aws/network-node-layer-2", "layer2", "network-node-layer-2"},
+    {"topology.k8s.aws/network-node-layer-3", "layer3", "network-node-layer-3"},
+    {"topology.k8s.aws/network-node-layer-4", "layer4", "network-node-layer-4"},
+    {"cloud.google.com/gce-topology-block", "block", "block"},
+    {"cloud.google.com/gce-topology-subblock", "subblock", "subblock"},
+    {"cloud.google.com/gce-topology-host", "host", "host"},
+    {"network.topology.nvidia.com/core", "core", "core"},
+    {"network.topology.nvidia.com/spine", "spine", "spine"},
+    {"network.topology.nvidia.com/leaf", "leaf", "leaf"},
+    {"fabric.topograph.run/tier-3", "tier3", "tier-3"},
+    {"fabric.topograph.run/tier-2", "tier2", "tier-2"},
+    {"fabric.topograph.run/tier-1", "tier1", "tier-1"},
+    {"fabric.topograph.run/tier-0", "tier0", "tier-0"},
+    {"", "rack", "tor"},
+};
+
+// The deprecated zone and region labels stand in for the current ones.
+std::string tierValue(const Node &n, const Tier &t)
+{
+    if (!*t.label)
+        return n.rack;
+    if (auto it = n.labels.find(t.label); it != n.labels.end() && !it->second.empty())
+        return it->second;
+    const std::string key = t.label;
+    if (key == "topology.kubernetes.io/zone" || key == "topology.kubernetes.io/region") {
+        const std::string old =
+            "failure-domain.beta.kubernetes.io/" + key.substr(key.find('/') + 1);
+        if (auto it = n.labels.find(old); it != n.labels.end())
             return it->second;
+    }
     return {};
 }
 
-// Rack switches under zone switches under one core switch, from the labels.
 void buildTopology(Cluster &c, ImportReport &report)
 {
-    bool any = false;
+    constexpr std::size_t kTierCount = sizeof kTiers / sizeof kTiers[0];
+    // Which tiers are used, and by how many distinct values.
+    std::vector<std::map<std::string, int>> values(kTierCount);
     for (const Node &n : c.nodes)
-        any = any || !n.rack.empty() || !zoneOf(n).empty();
-    if (!any) {
-        linkAllNodesToOneSwitch(c, report, "no zone, rack or block labels");
+        for (std::size_t t = 0; t < kTierCount; ++t)
+            if (const std::string v = tierValue(n, kTiers[t]); !v.empty())
+                ++values[t][v];
+    std::vector<std::size_t> used;
+    std::string usedNames, dropped;
+    for (std::size_t t = 0; t < kTierCount; ++t) {
+        if (values[t].empty())
+            continue;
+        bool shared = false;
+        for (const auto &[v, count] : values[t])
+            shared = shared || count > 1;
+        const std::string label = *kTiers[t].label ? kTiers[t].label : "rack/block labels";
+        if (!shared && c.nodes.size() > 1 &&
+            std::string(kTiers[t].label) == "cloud.google.com/gce-topology-host") {
+            dropped += (dropped.empty() ? "" : ", ") + label;
+            continue;
+        }
+        used.push_back(t);
+        usedNames += (usedNames.empty() ? "" : " > ") + label;
+    }
+    if (used.empty()) {
+        linkAllNodesToOneSwitch(c, report,
+                                "no topology labels (zone, rack, block, network "
+                                "layers)");
         return;
     }
     std::set<std::string> switchIds;
-    auto addSwitch = [&](const std::string &id, const char *tier) {
-        if (switchIds.insert(id).second)
-            c.switches.push_back({id, tier});
-    };
+    std::map<std::string, std::string> parentOf; // switch id -> parent id ("" = top)
     std::set<std::pair<std::string, std::string>> linked;
     auto link = [&](const std::string &a, const std::string &b, bool host) {
         if (linked.insert({a, b}).second)
             addImportLink(c, a, b, host);
     };
-    std::vector<std::string> tops; // switches or nodes that hang from the core
+    std::vector<std::string> tops; // switches or nodes under nothing
     std::set<std::string> topSet;
-    auto top = [&](const std::string &id) {
-        if (topSet.insert(id).second)
-            tops.push_back(id);
-    };
+    std::set<std::string> nodeIds;
+    for (const Node &n : c.nodes)
+        nodeIds.insert(n.id);
     const std::vector<Node> nodes = c.nodes;
     for (const Node &n : nodes) {
-        const std::string zone = zoneOf(n);
-        std::string up;
-        if (!n.rack.empty()) {
-            const std::string rack = "rack-" + n.rack;
-            addSwitch(rack, "tor");
-            link(n.id, rack, true);
-            up = rack;
+        std::string parent; // the switch above, coarse to fine
+        for (std::size_t t : used) {
+            const std::string v = tierValue(n, kTiers[t]);
+            if (v.empty())
+                continue;
+            std::string id = std::string(kTiers[t].prefix) + "-" + v;
+            // Values are opaque and may repeat under different parents (a rack name inside
+            // each block): such a switch is named after its parent too.
+            if (auto it = parentOf.find(id); it != parentOf.end() && it->second != parent)
+                id = parent + "." + id;
+            while (nodeIds.count(id))
+                id += "_";
+            if (switchIds.insert(id).second) {
+                c.switches.push_back({id, kTiers[t].tier});
+                parentOf[id] = parent;
+                if (parent.empty()) {
+                    if (topSet.insert(id).second)
+                        tops.push_back(id);
+                } else {
+                    link(id, parent, false);
+                }
+            }
+            parent = id;
         }
-        if (!zone.empty()) {
-            const std::string zs = "zone-" + zone;
-            addSwitch(zs, "aggregation");
-            if (up.empty())
-                link(n.id, zs, true);
-            else
-                link(up, zs, false);
-            up = zs;
+        if (parent.empty()) {
+            if (topSet.insert(n.id).second)
+                tops.push_back(n.id);
+        } else {
+            link(n.id, parent, true);
         }
-        top(up.empty() ? n.id : up);
     }
     if (tops.size() > 1) {
-        addSwitch("core", "core");
+        std::string core = "core";
+        while (switchIds.count(core) || nodeIds.count(core))
+            core += "_";
+        c.switches.push_back({core, "core"});
         for (const std::string &t : tops)
-            link(t, "core", !switchIds.count(t));
+            link(t, core, !switchIds.count(t));
     }
-    report.assume("topology from zone and rack/block labels: a switch per rack under a "
-                  "switch per zone" +
-                  std::string(tops.size() > 1 ? " under one core switch" : ""));
+    report.assume("topology from node labels, a switch per value of each level: " + usedNames +
+                  (tops.size() > 1 ? ", under one core switch" : "") +
+                  "; nodes without a level's label hang from the level above");
+    if (!dropped.empty())
+        report.assume("GKE host labels differ on every node (one node per host): not used as "
+                      "switches");
+    std::size_t accelerator = 0;
+    for (const Node &n : c.nodes)
+        for (const char *key : {"network.topology.nvidia.com/accelerator",
+                                "accelerator.topograph.run/domain", "nvidia.com/gpu.clique"})
+            accelerator += n.labels.count(key);
+    if (accelerator > 0)
+        report.assume("NVLink domain labels on " + std::to_string(accelerator) +
+                      " nodes kept as labels: NVLink between nodes is not modelled");
     reportLinkDefaults(report);
 }
 
 } // namespace
 
+FormatMatch K8sNodesImporter::detect(const ImportSample &sample) const
+{
+    const std::string &h = sample.head;
+    const char c = detection::firstSignificant(h);
+    const bool json = c == '{' || c == '[';
+    const bool node = json ? h.find("\"kind\": \"Node\"") != std::string::npos ||
+                                 h.find("\"kind\":\"Node\"") != std::string::npos
+                           : h.find("kind: Node") != std::string::npos;
+    if (node)
+        return {3, "Kubernetes Node objects (kind: Node)"};
+    const bool list = json ? h.find("\"kind\": \"List\"") != std::string::npos
+                           : h.find("kind: List") != std::string::npos;
+    if (list && (detection::yamlKey(h, "items") || detection::jsonKey(h, "items")))
+        return {2, "a Kubernetes List"};
+    return {};
+}
+
 Result<ImportReport> K8sNodesImporter::read(const std::vector<ImportInput> &inputs,
-                                            const ImportOptions &) const
+                                            const ImportOptions &options) const
 {
     ImportReport report;
     report.format = name();
@@ -272,8 +377,13 @@ Result<ImportReport> K8sNodesImporter::read(const std::vector<ImportInput> &inpu
     std::set<std::string> ids;
     Counters k;
     for (const ImportInput &in : inputs) {
-        std::string text = in.text;
+        auto read = in.wholeUtf8Text();
+        if (!read)
+            return read.problems();
+        std::string text = std::move(read.value());
         importtext::stripBom(text);
+        if (auto ok = checkYamlExpansion(text, in.name); !ok)
+            return ok.problems();
         std::vector<YAML::Node> docs;
         try {
             docs = YAML::LoadAll(text);
@@ -284,7 +394,7 @@ Result<ImportReport> K8sNodesImporter::read(const std::vector<ImportInput> &inpu
         }
         try {
             for (const YAML::Node &d : docs)
-                collect(d, in.name, c, ids, report, k);
+                collect(d, in.name, c, ids, report, k, options.gpuType);
         } catch (const YAML::Exception &e) {
             return Result<ImportReport>::failure(in.name + ":" + std::to_string(e.mark.line + 1),
                                                  e.msg);
@@ -300,8 +410,10 @@ Result<ImportReport> K8sNodesImporter::read(const std::vector<ImportInput> &inpu
         report.assume(std::to_string(k.gpuFromLabel) + " nodes list no GPU resource: GPU count "
                                                        "from the nvidia.com/gpu.count label");
     if (k.untyped > 0)
-        report.assume(std::to_string(k.untyped) + " GPU nodes carry no GPU product label: GPU "
-                                                  "type \"unknown-gpu\"");
+        report.assume(std::to_string(k.untyped) +
+                      " GPU nodes carry no GPU product label: GPU "
+                      "type " +
+                      unnamedGpuType(options.gpuType));
     addMissingGpuTypes(c, report);
     gpuMemoryFromLabels(c, report);
     buildTopology(c, report);

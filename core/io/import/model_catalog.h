@@ -1,8 +1,12 @@
 #pragma once
-// Parameter counts of well-known training models, to give imported jobs a model size when a
-// trace names the model (Tiresias "vgg16", Gavel "ResNet-50 (batch size 64)", Pollux
-// "imagenet"). Counts are the published ones (torchvision model cards for the CNNs, the
-// original papers otherwise), rounded to 0.1 M. Weights are fp32: 4 bytes per parameter.
+// Parameter counts of the training models that public traces name, to give imported jobs a
+// model size: Tiresias ("vgg16"), Gavel ("ResNet-50 (batch size 64)", "Transformer", "LM",
+// "A3C", "CycleGAN"), Pollux applications ("imagenet", "cifar10", "bert", "yolov3", "ncf").
+// Counts are the published ones (torchvision's model documentation for the CNNs, the original
+// papers otherwise) or computed from the model code the trace's authors ran; the source of
+// each is beside it in model_catalog.cpp. Weights are fp32: 4 bytes per parameter. Names
+// whose size a trace cannot tell (Gavel's Recommendation, Pollux's deepspeech2) are known as
+// such and reported with the reason.
 
 #include <optional>
 #include <string>
@@ -12,7 +16,7 @@ namespace cb {
 
 struct KnownModel
 {
-    std::string name;      ///< canonical name, e.g. "resnet50"
+    std::string name;      ///< canonical profile name, e.g. "resnet50"
     double parameters = 0; ///< count
     std::string note;      ///< where the mapping comes from, when it is not the name itself
     long long parameterBytes() const { return static_cast<long long>(parameters) * 4; }
@@ -21,5 +25,9 @@ struct KnownModel
 /// Finds a model by a trace's name for it: case, punctuation and a trailing
 /// "(batch size N)" are ignored; application aliases (Pollux "imagenet" = ResNet-50) apply.
 std::optional<KnownModel> findKnownModel(std::string_view traceName);
+
+/// Why a model the traces name has no size here ("Recommendation": it depends on the data's
+/// preprocessing), or empty when the name is not known at all.
+std::string findModelSizeNote(std::string_view traceName);
 
 } // namespace cb

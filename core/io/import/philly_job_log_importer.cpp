@@ -1,5 +1,6 @@
 #include "io/import/philly_job_log_importer.h"
 
+#include "io/import/format_detection.h"
 #include "io/import/text_fields.h"
 #include "io/import/trace_builder.h"
 #include "io/json_reader.h"
@@ -57,6 +58,16 @@ std::optional<double> timeOf(const nlohmann::json &obj, const char *key)
 
 } // namespace
 
+FormatMatch PhillyJobLogImporter::detect(const ImportSample &sample) const
+{
+    const char c = detection::firstSignificant(sample.head);
+    if ((c == '[' || c == '{') && detection::jsonKey(sample.head, "jobid") &&
+        (detection::jsonKey(sample.head, "attempts") ||
+         detection::jsonKey(sample.head, "submitted_time")))
+        return {3, "JSON jobs with jobid, attempts and submitted_time"};
+    return {};
+}
+
 Result<ImportReport> PhillyJobLogImporter::read(const std::vector<ImportInput> &inputs,
                                                 const ImportOptions &options) const
 {
@@ -65,7 +76,10 @@ Result<ImportReport> PhillyJobLogImporter::read(const std::vector<ImportInput> &
     TraceBuilder builder(name(), options);
     std::size_t unfinishedAttempts = 0;
     for (const ImportInput &in : inputs) {
-        auto doc = parseJsonText(in.text);
+        auto text = in.wholeText();
+        if (!text)
+            return text.problems();
+        auto doc = parseJsonText(text.value());
         if (!doc)
             return Result<ImportReport>::failure(in.name, doc.error());
         in.done();
@@ -75,13 +89,16 @@ Result<ImportReport> PhillyJobLogImporter::read(const std::vector<ImportInput> &
         if (!list.is_array())
             return Result<ImportReport>::failure(in.name, "expected a JSON list of jobs, found " +
                                                               jsonTypeName(list));
-        const std::vector<int> lines = elementLines(in.text);
+        const std::vector<int> lines = elementLines(text.value());
+        text = std::string();
+        report.rowsRead += list.size();
         for (std::size_t i = 0; i < list.size(); ++i) {
             const nlohmann::json &j = list[i];
             const int line = i < lines.size() ? lines[i] : 0;
             const std::string where = "/" + std::to_string(i);
             if (!j.is_object()) {
-                report.skip(in.name, line, where + ": expected a job object");
+                report.skip(in.name, line, where + ": expected a job object",
+                            "expected a job object");
                 continue;
             }
             TraceRecord rec;
@@ -90,14 +107,16 @@ Result<ImportReport> PhillyJobLogImporter::read(const std::vector<ImportInput> &
             if (j.contains("jobid") && j["jobid"].is_string())
                 rec.id = j["jobid"].get<std::string>();
             if (rec.id.empty()) {
-                report.skip(in.name, line, where + "/jobid: expected a job id string");
+                report.skip(in.name, line, where + "/jobid: expected a job id string",
+                            "jobid: expected a job id string");
                 continue;
             }
             rec.name = rec.id;
             const auto submitted = timeOf(j, "submitted_time");
             if (!submitted) {
                 report.skip(in.name, line,
-                            where + "/submitted_time: expected \"YYYY-MM-DD HH:MM:SS\"");
+                            where + "/submitted_time: expected \"YYYY-MM-DD HH:MM:SS\"",
+                            "submitted_time: expected a date-time");
                 continue;
             }
             rec.submitSeconds = *submitted;
@@ -131,14 +150,15 @@ Result<ImportReport> PhillyJobLogImporter::read(const std::vector<ImportInput> &
                 report.skip(in.name, line,
                             "job " + rec.id +
                                 " never ran on a GPU (no attempt "
-                                "lists GPUs): no size to import");
+                                "lists GPUs): no size to import",
+                            "never ran on a GPU (pending or failed at once): no size to import");
                 continue;
             }
             rec.gpus = gpus;
             rec.workers = machines;
             if (anyRun)
                 rec.durationSeconds = runSeconds;
-            builder.add(std::move(rec));
+            builder.add(std::move(rec), report);
         }
     }
     builder.finish(report);

@@ -1,6 +1,7 @@
 #include "io/import/pollux_throughput_importer.h"
 
 #include "io/import/csv_rows.h"
+#include "io/import/format_detection.h"
 #include "io/import/model_catalog.h"
 
 #include <map>
@@ -39,6 +40,15 @@ std::string applicationOf(const std::string &path)
 
 } // namespace
 
+FormatMatch PolluxThroughputImporter::detect(const ImportSample &sample) const
+{
+    const auto row = detection::firstRow(sample.head);
+    if (detection::hasAll(row, {"placement", "local_bsz", "step_time"}) ||
+        detection::hasAll(row, {"num_nodes", "num_replicas", "local_bsz", "step_time"}))
+        return {3, "step-time header " + detection::headerText(row)};
+    return {};
+}
+
 Result<ImportReport> PolluxThroughputImporter::read(const std::vector<ImportInput> &inputs,
                                                     const ImportOptions &options) const
 {
@@ -53,8 +63,9 @@ Result<ImportReport> PolluxThroughputImporter::read(const std::vector<ImportInpu
         auto probe = openCsvInput(in, {});
         if (!probe)
             return probe.problems();
-        const bool placements = probe->hasColumn("placement");
-        const bool scalability = probe->hasColumn("num_nodes") || probe->hasColumn("num_replicas");
+        const bool placements = probe->columns.hasColumn("placement");
+        const bool scalability =
+            probe->columns.hasColumn("num_nodes") || probe->columns.hasColumn("num_replicas");
         if (placements == scalability)
             return Result<ImportReport>::failure(
                 in.name + ":1", std::string("expected the header of placements.csv (placement, "
@@ -67,19 +78,12 @@ Result<ImportReport> PolluxThroughputImporter::read(const std::vector<ImportInpu
                 ? std::vector<std::string>{"placement", "local_bsz", "step_time", "sync_time"}
                 : std::vector<std::string>{"num_nodes", "num_replicas", "local_bsz", "step_time",
                                            "sync_time"};
-        for (const std::string &c : required)
-            if (!probe->hasColumn(c)) {
-                std::string have;
-                for (const std::string &h : probe->columns())
-                    have += (have.empty() ? "" : ", ") + h;
-                return Result<ImportReport>::failure(in.name + ":1",
-                                                     "missing column \"" + c +
-                                                         "\" in the header (found: " + have + ")");
-            }
+        if (auto ok = probe->columns.require(required, probe->headerLine); !ok)
+            return ok.problems();
         if (application.empty())
             application = applicationOf(in.name);
         Problems duplicates;
-        forEachCsvRow(probe.value(), report, [&](CsvRowReader &r) {
+        const Status read = forEachCsvRow(probe.value(), report, [&](CsvRowReader &r) {
             StepTimePoint pt;
             if (placements) {
                 const std::string text = r.text("placement");
@@ -127,6 +131,8 @@ Result<ImportReport> PolluxThroughputImporter::read(const std::vector<ImportInpu
             }
             table.points.push_back(std::move(pt));
         });
+        if (!read)
+            return read.problems();
         if (!duplicates.empty())
             return duplicates;
         table.source += (table.source.empty() ? "Pollux " : ", ") + baseName(in.name);

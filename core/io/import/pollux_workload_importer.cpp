@@ -1,8 +1,18 @@
 #include "io/import/pollux_workload_importer.h"
 
+#include "io/import/csv_rows.h"
+#include "io/import/format_detection.h"
 #include "io/import/trace_builder.h"
 
 namespace cb {
+
+FormatMatch PolluxWorkloadImporter::detect(const ImportSample &sample) const
+{
+    const auto row = detection::firstRow(sample.head);
+    if (detection::hasAll(row, {"name", "time", "application", "num_replicas"}))
+        return {3, "header " + detection::headerText(row)};
+    return {};
+}
 
 Result<ImportReport> PolluxWorkloadImporter::read(const std::vector<ImportInput> &inputs,
                                                   const ImportOptions &options) const
@@ -11,6 +21,8 @@ Result<ImportReport> PolluxWorkloadImporter::read(const std::vector<ImportInput>
     report.format = name();
     TraceBuilder builder(name(), options);
     for (const ImportInput &in : inputs) {
+        TimeColumn time("time", options.timeFormats);
+        builder.expectBytes(in.size());
         const Status read = readCsvInput(
             in, {"name", "time", "application", "num_replicas"}, report, [&](CsvRowReader &r) {
                 TraceRecord rec;
@@ -20,7 +32,10 @@ Result<ImportReport> PolluxWorkloadImporter::read(const std::vector<ImportInput>
                 if (rec.id.empty())
                     r.fail("column name is empty");
                 rec.name = rec.id;
-                rec.submitSeconds = r.number("time", 0, 1e15);
+                const auto t = time.read(r);
+                if (!t && r.ok())
+                    r.fail("column time is empty (expected a number)");
+                rec.submitSeconds = t.value_or(0);
                 rec.model = r.text("application");
                 rec.gpus = int(r.integer("num_replicas", 1, 100000));
                 rec.workers = rec.gpus;
@@ -29,8 +44,9 @@ Result<ImportReport> PolluxWorkloadImporter::read(const std::vector<ImportInput>
                     if (long long b = r.integer("batch_size", 1, 100000000, 0); b > 0)
                         rec.localBatch = int((b + rec.gpus - 1) / rec.gpus);
                 if (r.ok())
-                    builder.add(std::move(rec));
+                    builder.add(std::move(rec), report);
             });
+        builder.noteTimeColumn(time);
         if (!read)
             return read.problems();
     }

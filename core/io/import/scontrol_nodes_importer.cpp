@@ -1,9 +1,11 @@
 #include "io/import/scontrol_nodes_importer.h"
 
 #include "io/import/cluster_links.h"
+#include "io/import/format_detection.h"
 #include "io/import/imported_gpu_types.h"
 #include "io/import/slurm_config_text.h"
 #include "io/import/text_fields.h"
+#include "io/scenario_limits.h"
 
 #include <map>
 #include <set>
@@ -52,8 +54,18 @@ std::vector<Record> records(const std::string &input)
 
 } // namespace
 
+FormatMatch ScontrolNodesImporter::detect(const ImportSample &sample) const
+{
+    const std::string &h = sample.head;
+    if (detection::lineStartsWithKey(h, "NodeName") &&
+        (h.find("CPUAlloc=") != std::string::npos || h.find("AllocMem=") != std::string::npos ||
+         h.find("CPUTot=") != std::string::npos))
+        return {3, "scontrol show node records (NodeName=... CPUAlloc=...)"};
+    return {};
+}
+
 Result<ImportReport> ScontrolNodesImporter::read(const std::vector<ImportInput> &inputs,
-                                                 const ImportOptions &) const
+                                                 const ImportOptions &options) const
 {
     ImportReport report;
     report.format = name();
@@ -61,8 +73,12 @@ Result<ImportReport> ScontrolNodesImporter::read(const std::vector<ImportInput> 
     std::set<std::string> ids;
     std::size_t multiType = 0;
     for (const ImportInput &in : inputs) {
-        const std::vector<Record> recs = records(in.text);
+        auto text = in.wholeUtf8Text();
+        if (!text)
+            return text.problems();
+        const std::vector<Record> recs = records(text.value());
         in.done();
+        report.rowsRead += recs.size();
         if (recs.empty())
             return Result<ImportReport>::failure(in.name, "no \"NodeName=\" record found "
                                                           "(expected `scontrol show node` output)");
@@ -106,19 +122,29 @@ Result<ImportReport> ScontrolNodesImporter::read(const std::vector<ImportInput> 
                 continue;
             }
             int types = 0;
+            long long gpus = 0;
             for (const SlurmGres &g : *gres)
                 if (g.name == "gpu") {
-                    n.gpus += int(g.count);
+                    gpus += g.count; // each at most kMaxGresCount: no overflow
                     if (n.gpuType.empty())
                         n.gpuType = g.type;
                     ++types;
                 }
+            if (gpus > limits::kMaxGpusPerNode) {
+                report.skip(in.name, r.line,
+                            "node " + importtext::shown(n.id) + ": Gres: " + std::to_string(gpus) +
+                                " GPUs; a node holds at most " +
+                                std::to_string(limits::kMaxGpusPerNode),
+                            "Gres: more GPUs than a node can hold");
+                continue;
+            }
+            n.gpus = int(gpus);
             if (types > 1) {
                 ++multiType;
                 n.labels["slurm.gres/gpu"] = get("gres");
             }
             if (n.gpus > 0 && n.gpuType.empty())
-                n.gpuType = "unknown-gpu";
+                n.gpuType = unnamedGpuType(options.gpuType);
             for (const std::string &f : importtext::split(get("availablefeatures"), ','))
                 if (!importtext::trim(f).empty() && importtext::trim(f) != "(null)")
                     n.labels["slurm.feature/" + importtext::trim(f)] = "true";

@@ -16,6 +16,7 @@ public:
     std::string description() const override { return "Slurm `scontrol show node` output"; }
     Produces produces() const override { return Produces::Cluster; }
     std::pair<int, int> fileCount() const override { return {1, 0}; }
+    FormatMatch detect(const ImportSample &sample) const override;
     Result<ImportReport> read(const std::vector<ImportInput> &inputs,
                               const ImportOptions &options) const override;
 };

@@ -1,10 +1,13 @@
 #include "io/import/slurm_conf_importer.h"
 
 #include "io/import/cluster_links.h"
-#include "io/import/imported_gpu_types.h"
+#include "io/import/format_detection.h"
 #include "io/import/hostlist.h"
+#include "io/import/imported_gpu_types.h"
 #include "io/import/slurm_config_text.h"
+#include "io/import/slurm_topology_yaml.h"
 #include "io/import/text_fields.h"
+#include "io/scenario_limits.h"
 
 #include <algorithm>
 #include <map>
@@ -28,7 +31,7 @@ Kind classify(const Lines &lines)
 {
     for (const SlurmConfigLine &l : lines) {
         const std::string &k = l.firstKey();
-        if (k == "switchname" || k == "blockname" || k == "blocksizes")
+        if (k == "switchname" || k == "blockname" || k == "blocksizes" || k == "ringname")
             return Kind::Topology;
     }
     for (const SlurmConfigLine &l : lines)
@@ -137,16 +140,24 @@ Status readSlurmConf(const ImportInput &in, const Lines &lines, Builder &b)
             }
             if (bad)
                 continue;
-            int gpus = 0;
+            long long gpus = 0;
             std::string type, types;
             for (const SlurmGres &g : gres) {
                 if (g.name != "gpu")
                     continue;
-                gpus += int(g.count);
+                gpus += g.count; // each at most kMaxGresCount: no overflow
                 if (type.empty())
                     type = g.type;
                 types += (types.empty() ? "" : ", ") + (g.type.empty() ? "gpu" : g.type) + ":" +
                          std::to_string(g.count);
+            }
+            if (gpus > limits::kMaxGpusPerNode) {
+                b.report.skip(in.name, l.line,
+                              "Gres: " + std::to_string(gpus) + " GPUs on one node (" + names +
+                                  "); a node holds at most " +
+                                  std::to_string(limits::kMaxGpusPerNode),
+                              "Gres: more GPUs than a node can hold");
+                continue;
             }
             if (types.find(',') != std::string::npos)
                 ++multiType;
@@ -161,7 +172,7 @@ Status readSlurmConf(const ImportInput &in, const Lines &lines, Builder &b)
                 Node &n = b.ensure(h);
                 n.cpus = cpus;
                 n.memoryGiB = memMiB / 1024.0;
-                n.gpus = gpus;
+                n.gpus = int(gpus);
                 n.gpuType = type;
                 b.defaultMemory += noMemory;
                 std::string features = p.count("features") ? p["features"] : p["feature"];
@@ -243,9 +254,10 @@ Status readGres(const ImportInput &in, const Lines &lines, Builder &b, bool have
         }
         if (l.has("count")) {
             auto c = importtext::parseInteger(l.value("count"));
-            if (!c || *c < 0) {
+            if (!c || *c < 0 || *c > limits::kMaxGpusPerNode) {
                 b.report.skip(in.name, l.line,
-                              "Count: expected a whole number, found \"" + l.value("count") + "\"");
+                              "Count: expected a whole number, found \"" + l.value("count") + "\"",
+                              "Count: expected a whole number");
                 continue;
             }
             if (g.files.empty())
@@ -270,7 +282,7 @@ Status readGres(const ImportInput &in, const Lines &lines, Builder &b, bool have
             GresGpus &acc = perNode[h][g.type];
             acc.type = g.type;
             acc.files.insert(g.files.begin(), g.files.end());
-            acc.count += g.count;
+            acc.count = std::min<long long>(acc.count + g.count, limits::kMaxGpusPerNode + 1);
         }
     }
     if (!otherNames.empty()) {
@@ -306,6 +318,14 @@ Status readGres(const ImportInput &in, const Lines &lines, Builder &b, bool have
             if (n.gpuType.empty())
                 n.gpuType = type;
         }
+        if (total > limits::kMaxGpusPerNode) {
+            b.report.skip(in.name, 0,
+                          "node " + importtext::shown(host) + ": " + std::to_string(total) +
+                              " GPUs in gres.conf; a node holds at most " +
+                              std::to_string(limits::kMaxGpusPerNode) + ": no GPUs kept",
+                          "more GPUs than a node can hold");
+            total = 0;
+        }
         n.gpus = int(total);
     }
     if (!haveConf && !perNode.empty())
@@ -317,8 +337,28 @@ Status readGres(const ImportInput &in, const Lines &lines, Builder &b, bool have
     return Ok{};
 }
 
-Status readTopology(const ImportInput &in, const Lines &lines, Builder &b, bool haveNodes)
+Status readTopology(const ImportInput &in, const Lines &allLines, Builder &b, bool haveNodes)
 {
+    // One topology plugin at a time: a file with tree and block (or ring) lines, such as the
+    // man page's example of all three, is read as its tree.
+    bool tree = false, block = false;
+    std::size_t rings = 0;
+    for (const SlurmConfigLine &l : allLines) {
+        tree = tree || l.firstKey() == "switchname";
+        block = block || l.firstKey() == "blockname" || l.firstKey() == "blocksizes";
+        rings += l.firstKey() == "ringname";
+    }
+    Lines lines;
+    for (const SlurmConfigLine &l : allLines)
+        if (!(tree && (l.firstKey() == "blockname" || l.firstKey() == "blocksizes")))
+            lines.push_back(l);
+    if (tree && block)
+        b.report.assume(in.name + " has tree (SwitchName) and block (BlockName) lines; a "
+                                  "cluster uses one topology plugin: the tree is used, the "
+                                  "blocks are not");
+    if (rings > 0)
+        b.report.assume(in.name + ": " + std::to_string(rings) +
+                        " RingName lines (topology/ring) are not modelled");
     Cluster &c = b.cluster;
     // child switch -> its parent switches (several in a fat-tree: an aggregation switch
     // sits under every core switch it links to)
@@ -432,16 +472,50 @@ Status readTopology(const ImportInput &in, const Lines &lines, Builder &b, bool 
 
 } // namespace
 
+FormatMatch SlurmConfImporter::detect(const ImportSample &sample) const
+{
+    const std::string &h = sample.head;
+    if (looksLikeSlurmTopologyYaml(h))
+        return {3, "a Slurm topology.yaml (- topology: with tree, block or flat)"};
+    // scontrol show node output names CPUAlloc or AllocMem: not a configuration file.
+    if (detection::lineStartsWithKey(h, "NodeName") &&
+        (h.find("CPUAlloc=") != std::string::npos || h.find("AllocMem=") != std::string::npos))
+        return {};
+    for (const char *key : {"SwitchName", "BlockName", "BlockSizes"})
+        if (detection::lineStartsWithKey(h, key))
+            return {3, std::string("topology.conf lines (") + key + "=)"};
+    for (const char *key : {"ClusterName", "SlurmctldHost", "ControlMachine", "PartitionName",
+                            "SelectType", "NodeName"})
+        if (detection::lineStartsWithKey(h, key))
+            return {3, std::string("slurm.conf lines (") + key + "=)"};
+    for (const char *key : {"Name", "AutoDetect"})
+        if (detection::lineStartsWithKey(h, key))
+            return {3, std::string("gres.conf lines (") + key + "=)"};
+    return {};
+}
+
 Result<ImportReport> SlurmConfImporter::read(const std::vector<ImportInput> &inputs,
-                                             const ImportOptions &) const
+                                             const ImportOptions &options) const
 {
     ImportReport report;
     report.format = name();
     Files f;
     for (const ImportInput &in : inputs) {
-        Lines lines = parseSlurmConfig(in.text);
+        auto text = in.wholeUtf8Text();
+        if (!text)
+            return text.problems();
+        const bool yaml = looksLikeSlurmTopologyYaml(text.value());
+        Lines lines;
+        if (yaml) {
+            auto converted = slurmTopologyYamlLines(text.value(), in.name, report);
+            if (!converted)
+                return converted.problems();
+            lines = std::move(converted.value());
+        } else {
+            lines = parseSlurmConfig(text.value());
+        }
         in.done();
-        const Kind kind = classify(lines);
+        const Kind kind = yaml ? Kind::Topology : classify(lines);
         const ImportInput **slot = kind == Kind::Topology ? &f.topology
                                    : kind == Kind::Gres   ? &f.gres
                                                           : &f.conf;
@@ -471,22 +545,52 @@ Result<ImportReport> SlurmConfImporter::read(const std::vector<ImportInput> &inp
             return s.problems();
     if (b.cluster.nodes.empty())
         return Result<ImportReport>::failure(inputs.front().name, "no node is defined");
-    if (!f.conf)
-        report.assume("no slurm.conf: nodes take Slurm's defaults of 1 CPU and 1 MiB memory");
-    else if (b.defaultMemory > 0)
+    const NodeTemplate &t = options.nodeTemplate;
+    if (!f.conf && !t.empty()) {
+        // The template fills what the files do not say: GPUs from gres.conf stay.
+        for (Node &n : b.cluster.nodes) {
+            const int gresGpus = n.gpus;
+            const std::string gresType = n.gpuType;
+            applyNodeTemplate(t, n);
+            if (f.gres && gresGpus > 0) {
+                n.gpus = gresGpus;
+                n.gpuType = gresType.empty() ? t.gpuType : gresType;
+            }
+        }
+        report.assume("no slurm.conf: the " + std::to_string(b.cluster.nodes.size()) +
+                      " nodes take the node template (" + t.source + "): " + t.toString() +
+                      (f.gres ? "; GPUs from gres.conf where it names the node" : ""));
+        if (!t.cpus || !t.memoryGiB)
+            report.assume(std::string("the node template gives no ") +
+                          (!t.cpus && !t.memoryGiB ? "CPUs or memory"
+                           : !t.cpus               ? "CPUs"
+                                                   : "memory") +
+                          ": Slurm's defaults of 1 CPU and 1 MiB where it says nothing");
+    } else if (!f.conf) {
+        report.assume("no slurm.conf: nodes take Slurm's defaults of 1 CPU and 1 MiB memory" +
+                      std::string(f.gres ? "" : " and have no GPUs") +
+                      ", which runs no training job: give slurm.conf (NodeName lines), "
+                      "gres.conf or --node-template gpus=8,gpu-type=H100,cpus=96,"
+                      "memory-gib=1024");
+    } else if (b.defaultMemory > 0)
         report.assume(std::to_string(b.defaultMemory) + " nodes give no RealMemory: Slurm's "
                                                         "default of 1 MiB");
     std::size_t untyped = 0;
     for (Node &n : b.cluster.nodes)
         if (n.gpus > 0 && n.gpuType.empty()) {
-            n.gpuType = "unknown-gpu";
+            n.gpuType = unnamedGpuType(options.gpuType);
             ++untyped;
         }
     if (untyped > 0)
-        report.assume(std::to_string(untyped) + " GPU nodes name no GPU type: \"unknown-gpu\"");
+        report.assume(std::to_string(untyped) + " GPU nodes name no GPU type: " +
+                      (options.gpuType.empty() ? "\"unknown-gpu\" (--gpu-type names it)"
+                                               : options.gpuType + " (--gpu-type)"));
     addMissingGpuTypes(b.cluster, report);
-    if (!f.topology)
-        linkAllNodesToOneSwitch(b.cluster, report, "no topology.conf");
+    if (!f.topology || b.cluster.switches.empty()) {
+        const bool flat = f.topology != nullptr;
+        linkAllNodesToOneSwitch(b.cluster, report,
+                                flat ? "the topology has no switches" : "no topology.conf");
+    }
     report.cluster = std::move(b.cluster);
     return report;
 }

@@ -27,6 +27,7 @@ public:
     }
     Produces produces() const override { return Produces::Cluster; }
     std::pair<int, int> fileCount() const override { return {1, 3}; }
+    FormatMatch detect(const ImportSample &sample) const override;
     Result<ImportReport> read(const std::vector<ImportInput> &inputs,
                               const ImportOptions &options) const override;
 };

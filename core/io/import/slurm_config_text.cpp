@@ -97,6 +97,24 @@ std::vector<SlurmConfigLine> parseSlurmConfig(const std::string &input)
     return out;
 }
 
+namespace {
+
+// "-3", "99999999999999999999", "4K": written as a count, whatever its value.
+bool looksLikeCount(const std::string &s)
+{
+    std::size_t i = s.empty() || s[0] != '-' ? 0 : 1;
+    const std::size_t digits = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9')
+        ++i;
+    if (i == digits)
+        return false;
+    if (i + 1 == s.size() && std::string("KkMmGg").find(s[i]) != std::string::npos)
+        ++i;
+    return i == s.size();
+}
+
+} // namespace
+
 std::optional<std::vector<SlurmGres>> parseSlurmGres(const std::string &spec, std::string *error)
 {
     std::vector<SlurmGres> out;
@@ -124,6 +142,8 @@ std::optional<std::vector<SlurmGres>> parseSlurmGres(const std::string &spec, st
         std::erase(parts, std::string("no_consume"));
         SlurmGres g;
         g.name = importtext::lower(parts[0]);
+        // A count, with an optional K, M or G suffix (1024-based, as Slurm reads them), up to
+        // kMaxGresCount: beyond that it is not a count of devices.
         auto countOf = [](std::string s) -> std::optional<long long> {
             long long mult = 1;
             if (!s.empty() && (s.back() == 'K' || s.back() == 'k'))
@@ -135,22 +155,31 @@ std::optional<std::vector<SlurmGres>> parseSlurmGres(const std::string &spec, st
             if (mult > 1)
                 s.pop_back();
             auto v = importtext::parseInteger(s);
-            if (!v || *v < 0)
+            if (!v || *v < 0 || *v > kMaxGresCount / mult)
                 return std::nullopt;
             return *v * mult;
         };
         if (parts.size() == 2) {
-            if (auto c = countOf(parts[1]))
+            if (auto c = countOf(parts[1])) {
                 g.count = *c;
-            else
+            } else if (looksLikeCount(parts[1])) {
+                if (error)
+                    *error = "expected a count from 0 to " + std::to_string(kMaxGresCount) +
+                             " after \"" + parts[0] + ":\", found \"" + parts[1] + "\"";
+                return std::nullopt;
+            } else {
                 g.type = parts[1]; // "gpu:tesla" means one GPU of that type
+            }
         } else if (parts.size() >= 3) {
             g.type = parts[1];
             auto c = countOf(parts[2]);
             if (!c) {
                 if (error)
                     *error = "expected a count after \"" + parts[0] + ":" + parts[1] +
-                             ":\", found \"" + parts[2] + "\"";
+                             ":\", found \"" + parts[2] + "\"" +
+                             (looksLikeCount(parts[2])
+                                  ? " (a count is from 0 to " + std::to_string(kMaxGresCount) + ")"
+                                  : std::string());
                 return std::nullopt;
             }
             g.count = *c;

@@ -36,8 +36,13 @@ struct SlurmGres
     long long count = 1;
 };
 
+/// The largest GRES count read (10^12: MPS shares and memory sizes are counted too); a
+/// negative or larger count is malformed.
+inline constexpr long long kMaxGresCount = 1000000000000LL;
+
 /// Parses "gpu:a100:4,gpu:2(S:0-1),mps:100" (a socket binding in parentheses and the
-/// no_consume flag are ignored). nullopt with `error` set on a malformed item.
+/// no_consume flag are ignored). nullopt with `error` set on a malformed item: a count that
+/// is negative or above kMaxGresCount included.
 std::optional<std::vector<SlurmGres>> parseSlurmGres(const std::string &spec,
                                                      std::string *error = nullptr);
 

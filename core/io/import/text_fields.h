@@ -21,9 +21,20 @@ std::optional<double> parseNumber(std::string_view s);
 std::optional<long long> parseInteger(std::string_view s);
 /// Shortest round-trip text of a number, for messages.
 std::string formatNumber(double v);
-/// "YYYY-MM-DD HH:MM:SS" (or with 'T'; optional fractional seconds) as seconds since
-/// 1970-01-01 00:00:00, read as UTC (traces rebase times, so the zone does not matter).
+/// A date-time as seconds since 1970-01-01 00:00:00 UTC: "YYYY-MM-DD HH:MM:SS" (or with
+/// 'T' or '/', fractional seconds, no seconds, or a date alone), optionally followed by a
+/// zone: "Z", "+08:00", "-0700", "UTC", "GMT" or a US zone abbreviation (PST, PDT, MST, MDT,
+/// CST, CDT, EST, EDT), which is applied. Without a zone it is read as UTC.
 std::optional<double> parseDateTime(std::string_view s);
+/// Whether parseDateTime found a zone in `s` (assumes it parses).
+bool dateTimeHasZone(std::string_view s);
+/// Seconds since 1970 as "YYYY-MM-DD HH:MM:SS" (UTC), for messages.
+std::string formatDateTime(double epochSeconds);
+/// Offset of the first byte that is not part of valid UTF-8, or nullopt when all is valid.
+std::optional<std::size_t> invalidUtf8At(std::string_view s);
+/// `s` for a message: quoted, with control characters and bytes that are not UTF-8 written
+/// as \xNN (so it is safe on a terminal and in JSON), cut after 60 characters.
+std::string shown(std::string_view s);
 /// Removes a UTF-8 byte-order mark at the start, if present; returns whether there was one.
 bool stripBom(std::string &text);
 

@@ -1,8 +1,18 @@
 #include "io/import/tiresias_importer.h"
 
+#include "io/import/csv_rows.h"
+#include "io/import/format_detection.h"
 #include "io/import/trace_builder.h"
 
 namespace cb {
+
+FormatMatch TiresiasImporter::detect(const ImportSample &sample) const
+{
+    const auto row = detection::firstRow(sample.head);
+    if (detection::hasAll(row, {"job_id", "num_gpu", "submit_time"}))
+        return {3, "header " + detection::headerText(row)};
+    return {};
+}
 
 Result<ImportReport> TiresiasImporter::read(const std::vector<ImportInput> &inputs,
                                             const ImportOptions &options) const
@@ -11,8 +21,10 @@ Result<ImportReport> TiresiasImporter::read(const std::vector<ImportInput> &inpu
     report.format = name();
     TraceBuilder builder(name(), options);
     for (const ImportInput &in : inputs) {
-        const Status read = readCsvInput(
-            in, {"job_id", "num_gpu", "submit_time"}, report, [&](CsvRowReader &r) {
+        TimeColumn submit("submit_time", options.timeFormats);
+        builder.expectBytes(in.size());
+        const Status read =
+            readCsvInput(in, {"job_id", "num_gpu", "submit_time"}, report, [&](CsvRowReader &r) {
                 TraceRecord rec;
                 rec.file = in.name;
                 rec.line = r.line();
@@ -20,7 +32,10 @@ Result<ImportReport> TiresiasImporter::read(const std::vector<ImportInput> &inpu
                 if (rec.id.empty())
                     r.fail("column job_id is empty");
                 rec.gpus = int(r.integer("num_gpu", 0, 1000000));
-                rec.submitSeconds = r.number("submit_time", 0, 1e15);
+                const auto t = submit.read(r);
+                if (!t && r.ok())
+                    r.fail("column submit_time is empty (expected a number)");
+                rec.submitSeconds = t.value_or(0);
                 if (r.hasColumn("iterations"))
                     if (long long it = r.integer("iterations", 0, 1000000000000000LL, 0); it > 0)
                         rec.iterations = it;
@@ -30,8 +45,9 @@ Result<ImportReport> TiresiasImporter::read(const std::vector<ImportInput> &inpu
                 rec.model = r.text("model_name");
                 rec.name = rec.model.empty() ? rec.id : rec.model + "-" + rec.id;
                 if (r.ok())
-                    builder.add(std::move(rec));
+                    builder.add(std::move(rec), report);
             });
+        builder.noteTimeColumn(submit);
         if (!read)
             return read.problems();
     }

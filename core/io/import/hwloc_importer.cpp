@@ -1,0 +1,250 @@
+#include "io/import/hwloc_importer.h"
+
+#include "io/import/cluster_links.h"
+#include "io/import/format_detection.h"
+#include "io/import/imported_gpu_types.h"
+#include "io/import/node_hardware.h"
+#include "io/import/text_fields.h"
+#include "io/import/xml_document.h"
+#include "model/gpu_catalog.h"
+
+#include <cctype>
+#include <map>
+
+namespace cb {
+
+namespace {
+
+std::string stem(const std::string &path)
+{
+    std::string base = path.substr(path.find_last_of('/') + 1);
+    if (auto dot = base.rfind('.'); dot != std::string::npos && dot > 0)
+        base.resize(dot);
+    std::string out;
+    for (char c : base)
+        out += std::isalnum(static_cast<unsigned char>(c)) ? char(std::tolower(c)) : '-';
+    return out.empty() ? std::string("node") : out;
+}
+
+bool isGpuOsDev(const std::string &name)
+{
+    // Compute backends only: card* and renderD* are display devices (a server's BMC VGA).
+    for (const char *p : {"nvml", "cuda", "opencl", "rsmi"})
+        if (name.starts_with(p))
+            return true;
+    return false;
+}
+
+bool isNetOsDev(const XmlElement &o)
+{
+    const std::string name = o.attribute("name", "");
+    const std::string type = o.attribute("osdev_type", "");
+    // 2.x: 2 = network; 3.0: bit 16 = network.
+    if (type == "2")
+        return true;
+    if (auto v = importtext::parseInteger(type); v && *v >= 16 && (*v & 16))
+        return true;
+    return name.starts_with("eth") || name.starts_with("ib") || name.starts_with("en");
+}
+
+std::string info(const XmlElement &o, const std::string &name)
+{
+    for (const XmlElement &i : o.children("info"))
+        if (i.attribute("name", "") == name)
+            return i.attribute("value", "");
+    return {};
+}
+
+struct Walk
+{
+    NodeHardware hw;
+    int pus = 0;
+    double memoryBytes = 0;
+    std::map<std::string, int> gpuOf;     // "OSDev:802" / "PCIDev:581" -> GPU index
+    std::map<std::string, bool> switchOf; // "PCIDev:703" -> NVSwitch
+    std::string hostName;
+};
+
+void walk(const XmlElement &e, Walk &w)
+{
+    for (const XmlElement &o : e.children("object")) {
+        const std::string type = o.attribute("type", "");
+        const std::string gp = o.attribute("gp_index", "");
+        if (type == "Machine" && w.hostName.empty())
+            w.hostName = info(o, "HostName");
+        if (type == "PU")
+            ++w.pus;
+        if (type == "NUMANode")
+            w.memoryBytes += importtext::parseNumber(o.attribute("local_memory", "0")).value_or(0);
+        if (type == "PCIDev") {
+            const std::string pciType = o.attribute("pci_type", "");
+            if (o.attribute("subtype", "") == "NVSwitch" || pciType.starts_with("0680")) {
+                w.switchOf["PCIDev:" + gp] = true;
+                ++w.hw.nvswitches;
+            } else if (pciType.starts_with("03")) {
+                std::vector<XmlElement> gpuDevs;
+                for (const XmlElement &c : o.children("object"))
+                    if (c.attribute("type", "") == "OSDev" && isGpuOsDev(c.attribute("name", "")))
+                        gpuDevs.push_back(c);
+                if (!gpuDevs.empty()) {
+                    HardwareGpu g;
+                    g.busId = o.attribute("pci_busid", "");
+                    for (const XmlElement &d : gpuDevs)
+                        if (g.model.empty())
+                            g.model = info(d, "GPUModel");
+                    if (g.model.empty()) {
+                        // "0302 [10de:1db8] ..." -> 0x1db8
+                        const auto colon = pciType.find(':');
+                        if (colon != std::string::npos)
+                            g.model = gpuModelOfPciDevice("0x" + pciType.substr(colon + 1, 4));
+                    }
+                    // pci_link_speed is GB/s for the whole link.
+                    g.pcieGbps =
+                        importtext::parseNumber(o.attribute("pci_link_speed", "0")).value_or(0) * 8;
+                    g.nvlinkKnown = false;
+                    const int index = int(w.hw.gpus.size());
+                    w.gpuOf["PCIDev:" + gp] = index;
+                    for (const XmlElement &d : gpuDevs)
+                        w.gpuOf["OSDev:" + d.attribute("gp_index", "")] = index;
+                    w.hw.gpus.push_back(std::move(g));
+                }
+            }
+        }
+        if (type == "OSDev" && isNetOsDev(o))
+            w.hw.nics.emplace_back(o.attribute("name", "nic"), 0.0);
+        walk(o, w);
+    }
+}
+
+// The NVLinkBandwidth matrix: "OSDev:802 ..." indexes and row-major MB/s values.
+void readNvlink(const XmlElement &root, Walk &w, std::string &note)
+{
+    for (const XmlElement &d : root.children("distances2hetero")) {
+        if (d.attribute("name", "") != "NVLinkBandwidth")
+            continue;
+        std::vector<std::string> ids;
+        for (const XmlElement &i : d.children("indexes"))
+            for (const std::string &s : importtext::splitWhitespace(i.text()))
+                ids.push_back(s);
+        std::vector<double> values;
+        for (const XmlElement &v : d.children("u64values"))
+            for (const std::string &s : importtext::splitWhitespace(v.text()))
+                values.push_back(importtext::parseNumber(s).value_or(0));
+        const std::size_t n = ids.size();
+        if (n == 0 || values.size() != n * n) {
+            note = "the NVLinkBandwidth matrix has " + std::to_string(values.size()) +
+                   " values for " + std::to_string(n) + " objects: not used";
+            return;
+        }
+        for (HardwareGpu &g : w.hw.gpus)
+            g.nvlinkKnown = true;
+        for (std::size_t a = 0; a < n; ++a) {
+            auto ga = w.gpuOf.find(ids[a]);
+            if (ga == w.gpuOf.end())
+                continue;
+            for (std::size_t b = 0; b < n; ++b) {
+                if (a == b)
+                    continue; // the diagonal is set artificially high
+                const double gbps = values[a * n + b] / 1000.0; // MB/s -> GB/s
+                if (gbps <= 0)
+                    continue;
+                if (w.switchOf.count(ids[b]))
+                    w.hw.gpus[std::size_t(ga->second)].nvswitchGBps += gbps;
+                else if (auto gb = w.gpuOf.find(ids[b]);
+                         gb != w.gpuOf.end() && gb->second != ga->second)
+                    w.hw.gpus[std::size_t(ga->second)].peers.emplace_back(gb->second, gbps);
+            }
+        }
+        return;
+    }
+}
+
+} // namespace
+
+FormatMatch HwlocImporter::detect(const ImportSample &sample) const
+{
+    if (detection::xmlRoot(sample.head) == "topology" &&
+        sample.head.find("<object type=") != std::string::npos)
+        return {3, "XML root <topology> with hwloc <object type=...> elements"};
+    return {};
+}
+
+Result<ImportReport> HwlocImporter::read(const std::vector<ImportInput> &inputs,
+                                         const ImportOptions &options) const
+{
+    const ImportInput &in = inputs.front();
+    ImportReport report;
+    report.format = name();
+    auto text = in.wholeText();
+    if (!text)
+        return text.problems();
+    auto doc = XmlDocument::parse(text.value(), in.name);
+    if (!doc)
+        return doc.problems();
+    in.done();
+    const XmlElement root = doc->root();
+    if (root.name() != "topology")
+        return Result<ImportReport>::failure(in.name + ":" + std::to_string(root.line()),
+                                             "expected an hwloc topology (root <topology>), "
+                                             "found <" +
+                                                 root.name() + ">");
+    const std::string version = root.attribute("version", "1.x");
+    Walk w;
+    walk(root, w);
+    if (w.pus == 0 && w.hw.gpus.empty())
+        return Result<ImportReport>::failure(in.name + ":" + std::to_string(root.line()),
+                                             "no PU and no GPU object: nothing describes a "
+                                             "machine");
+    std::string note;
+    readNvlink(root, w, note);
+    if (!note.empty())
+        report.assume(in.name + ": " + note);
+    if (w.pus > 0)
+        w.hw.cpus = w.pus;
+    if (w.memoryBytes > 0)
+        w.hw.memoryGiB = w.memoryBytes / 1073741824.0;
+    report.assume(in.name + ": hwloc format " + version + ": " + std::to_string(w.pus) +
+                  " PUs as CPUs, " + importtext::formatNumber(w.memoryBytes / 1073741824.0) +
+                  " GiB of NUMA memory, " + std::to_string(w.hw.gpus.size()) + " GPUs, " +
+                  std::to_string(w.hw.nics.size()) + " network devices");
+    if (w.hw.gpus.empty() && !options.nodeTemplate.gpus)
+        report.assume(in.name + ": no GPU in the file: a CPU-only node (--node-template "
+                                "gpus=N,gpu-type=MODEL adds them)");
+    Cluster c;
+    const std::string base = w.hostName.empty() ? stem(in.name) : w.hostName;
+    NodeHardware hw = w.hw;
+    if (hw.gpus.empty() && !options.nodeTemplate.gpus) {
+        // A CPU-only machine: no GPU to require.
+        NodeTemplate t = options.nodeTemplate;
+        t.gpus = 0;
+        if (auto ok = addHardwareNodes(hw, in.name, base, std::max(1, options.nodeCount),
+                                       options.gpuType, t, c, report);
+            !ok)
+            return ok.problems();
+    } else if (auto ok = addHardwareNodes(hw, in.name, base, std::max(1, options.nodeCount),
+                                          options.gpuType, options.nodeTemplate, c, report);
+               !ok) {
+        return ok.problems();
+    }
+    addMissingGpuTypes(c, report);
+    double nic = double(w.hw.nics.size()) * kImportHostLinkGbps;
+    if (nic <= 0)
+        nic = kImportHostLinkGbps;
+    c.switches.push_back({"switch0", "tor"});
+    for (const Node &n : c.nodes) {
+        Link l;
+        l.a = n.id;
+        l.b = "switch0";
+        l.capacityGbps = nic;
+        l.latencyUs = 1;
+        c.links.push_back(l);
+    }
+    report.assume("hwloc gives no network speeds: " + std::to_string(c.nodes.size()) +
+                  " node(s) on one switch \"switch0\", " +
+                  importtext::formatNumber(kImportHostLinkGbps) + " Gbit/s per network device (" +
+                  importtext::formatNumber(nic) + " Gbit/s per node), 1 us");
+    report.cluster = std::move(c);
+    return report;
+}
+
+} // namespace cb

@@ -1,0 +1,404 @@
+#include "io/import/scenario_import.h"
+
+#include "io/file_io.h"
+#include "io/import/import_into_scenario.h"
+#include "io/import/imported_gpu_types.h"
+#include "io/import/importer_registry.h"
+#include "io/import/text_fields.h"
+#include "io/scenario_json.h"
+#include "io/scenario_limits.h"
+#include "model/validation.h"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace cb {
+
+namespace {
+
+std::string baseName(const std::string &path)
+{
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string formatList()
+{
+    std::string s;
+    for (const Importer *i : importers())
+        s += (s.empty() ? "" : ", ") + i->name();
+    return s;
+}
+
+bool producesCluster(const Importer &i)
+{
+    return i.produces() == Importer::Produces::Cluster ||
+           i.produces() == Importer::Produces::ClusterAndJobs;
+}
+
+} // namespace
+
+ScenarioImport::ScenarioImport(ImportRequest request, Progress progress)
+    : m_request(std::move(request)), m_progress(std::move(progress))
+{}
+
+std::string ScenarioImport::formats() const
+{
+    std::string s;
+    for (const std::string &f : m_formats)
+        s += (s.empty() ? "" : " + ") + f;
+    return s;
+}
+
+bool ScenarioImport::fail(ImportFailure kind, Problems problems)
+{
+    m_failure = kind;
+    m_problems = std::move(problems);
+    return false;
+}
+
+bool ScenarioImport::report(const std::string &phase, double fraction)
+{
+    if (m_progress && !m_progress(phase, std::clamp(fraction, 0.0, 1.0))) {
+        m_failure = ImportFailure::Cancelled;
+        m_problems = {{{}, "import cancelled; nothing written"}};
+        return false;
+    }
+    return true;
+}
+
+bool ScenarioImport::resolveFormats(std::vector<Group> &groups)
+{
+    const auto &files = m_request.files;
+    if (!m_request.format.empty()) {
+        const Importer *imp = findImporter(m_request.format);
+        if (!imp)
+            return fail(
+                ImportFailure::BadInput,
+                {{{}, "unknown format \"" + m_request.format + "\"; formats: " + formatList()}});
+        // A file that cannot be this format but looks like another: say so, rather than
+        // what the parser makes of it.
+        for (const std::string &f : files) {
+            auto sample = sampleFile(f);
+            if (!sample)
+                return fail(ImportFailure::BadInput, sample.problems());
+            if (imp->detect(sample.value()).score > 0)
+                continue;
+            FormatMatch other;
+            if (const Importer *o = detectFormat(sample.value(), &other); o && o != imp)
+                return fail(ImportFailure::BadInput,
+                            {{f, "this is not " + imp->name() + " input; it looks like " +
+                                     o->name() + " (" + other.why + "): clusterbench import " +
+                                     o->name() + " " + f + " ..."}});
+        }
+        groups.push_back({imp, files});
+        m_formats.push_back(imp->name());
+        return true;
+    }
+    for (const std::string &f : files) {
+        auto sample = sampleFile(f);
+        if (!sample)
+            return fail(ImportFailure::BadInput, sample.problems());
+        FormatMatch match;
+        const Importer *imp = detectFormat(sample.value(), &match);
+        if (!imp)
+            return fail(ImportFailure::BadInput,
+                        {{f, "cannot tell which format this is" +
+                                 (match.why.empty() ? std::string() : " (" + match.why + ")") +
+                                 "; name it: clusterbench import FORMAT FILE..., with FORMAT "
+                                 "one of " +
+                                 formatList()}});
+        m_detected.push_back(f + ": " + imp->name() + " (" + match.why + ")");
+        // A CSV mapping takes every file after it.
+        if (!groups.empty() && groups.back().importer->name() == "csv-mapping") {
+            groups.back().files.push_back(f);
+            continue;
+        }
+        auto it = std::find_if(groups.begin(), groups.end(),
+                               [&](const Group &g) { return g.importer == imp; });
+        if (it == groups.end())
+            groups.push_back({imp, {f}});
+        else
+            it->files.push_back(f);
+    }
+    if (groups.size() > 2 || (groups.size() == 2 && producesCluster(*groups[0].importer) ==
+                                                        producesCluster(*groups[1].importer))) {
+        std::string list;
+        for (const std::string &d : m_detected)
+            list += "\n  " + d;
+        return fail(ImportFailure::BadInput,
+                    {{{},
+                      "the files are of formats that do not go together (at most one "
+                      "cluster format and one trace format):" +
+                          list}});
+    }
+    // The cluster first, so the trace's jobs go to it.
+    std::stable_sort(groups.begin(), groups.end(), [](const Group &a, const Group &b) {
+        return producesCluster(*a.importer) && !producesCluster(*b.importer);
+    });
+    for (const Group &g : groups)
+        m_formats.push_back(g.importer->name());
+    return true;
+}
+
+bool ScenarioImport::resolveNodeTemplate()
+{
+    const std::string &spec = m_request.nodeTemplate;
+    if (spec.empty())
+        return true;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(spec, ec)) {
+        auto t = NodeTemplate::parse(spec);
+        if (!t)
+            return fail(ImportFailure::BadInput, t.problems());
+        m_request.options.nodeTemplate = t.value();
+        return true;
+    }
+    // A node description: its first node is the template.
+    auto sample = sampleFile(spec);
+    if (!sample)
+        return fail(ImportFailure::BadInput, sample.problems());
+    FormatMatch match;
+    const Importer *imp = detectFormat(sample.value(), &match);
+    if (!imp || !producesCluster(*imp))
+        return fail(ImportFailure::BadInput,
+                    {{"--node-template " + spec,
+                      "expected KEY=VALUE,... or a file describing a node (NCCL topology XML, "
+                      "hwloc XML)" +
+                          std::string(imp ? ", found " + imp->name() + " input" : "")}});
+    ImportOptions options;
+    auto r = importFiles(*imp, {spec}, options);
+    if (!r)
+        return fail(ImportFailure::BadInput, r.problems());
+    if (!r->cluster || r->cluster->nodes.empty())
+        return fail(ImportFailure::BadInput, {{spec, "describes no node"}});
+    const Node &n = r->cluster->nodes.front();
+    NodeTemplate t;
+    t.cpus = n.cpus;
+    t.memoryGiB = n.memoryGiB;
+    t.gpus = n.gpus;
+    t.gpuType = n.gpuType;
+    t.interconnect = n.interconnect;
+    t.source = spec + " (" + imp->name() + ")";
+    m_request.options.nodeTemplate = t;
+    for (const std::string &a : r->assumptions)
+        m_report.assume("node template " + baseName(spec) + ": " + a);
+    return true;
+}
+
+bool ScenarioImport::run()
+{
+    m_ran = false;
+    m_failure = ImportFailure::None;
+    m_problems.clear();
+    m_report = ImportReport{};
+    m_formats.clear();
+    m_detected.clear();
+    if (m_request.files.empty())
+        return fail(ImportFailure::BadInput, {{{}, "expected at least one input FILE"}});
+    if (!m_request.clusterFile.empty() && !m_request.appendTo.empty())
+        return fail(ImportFailure::BadInput,
+                    {{"--cluster", "give --cluster (its cluster only) or --append-to (its "
+                                   "cluster and jobs), not both"}});
+    std::vector<Group> groups;
+    if (!resolveFormats(groups) || !resolveNodeTemplate())
+        return false;
+
+    // Reading: the bytes of every input, over all groups.
+    std::size_t total = 0, before = 0;
+    for (const Group &g : groups)
+        for (const std::string &f : g.files) {
+            std::error_code ec;
+            total += std::size_t(std::filesystem::file_size(f, ec));
+        }
+    total = std::max<std::size_t>(total, 1);
+    bool cancelled = false;
+    std::vector<ImportReport> reports;
+    for (const Group &g : groups) {
+        ImportOptions options = m_request.options;
+        std::size_t groupBytes = 0;
+        options.progress = [&, this](std::size_t done, std::size_t) {
+            groupBytes = done;
+            if (!cancelled &&
+                !report("reading", kImportReadShare * double(before + done) / double(total)))
+                cancelled = true;
+        };
+        auto r = importFiles(*g.importer, g.files, options);
+        if (cancelled)
+            return fail(ImportFailure::Cancelled, {{{}, "import cancelled; nothing written"}});
+        if (!r)
+            return fail(ImportFailure::BadInput, r.problems());
+        before += groupBytes;
+        reports.push_back(std::move(r.value()));
+    }
+
+    // The scenario the jobs go to.
+    const bool inputCluster =
+        std::any_of(reports.begin(), reports.end(),
+                    [](const ImportReport &r) { return r.cluster.has_value(); });
+    const bool anyJobs = std::any_of(groups.begin(), groups.end(), [](const Group &g) {
+        return g.importer->produces() == Importer::Produces::Jobs ||
+               g.importer->produces() == Importer::Produces::ClusterAndJobs;
+    });
+    m_report.format = formats();
+    Scenario &s = m_scenario;
+    s = Scenario{};
+    s.name = m_request.name.empty() ? baseName(m_request.files.front()) : m_request.name;
+    s.description = "Imported with clusterbench import " + formats() + ".";
+    const std::string &base =
+        !m_request.appendTo.empty() ? m_request.appendTo : m_request.clusterFile;
+    if (!base.empty()) {
+        const char *option = m_request.appendTo.empty() ? "--cluster" : "--append-to";
+        if (inputCluster)
+            return fail(ImportFailure::BadInput,
+                        {{option, std::string(option) + " " + base +
+                                      " cannot be combined with input that defines a cluster (" +
+                                      formats() + ")"}});
+        auto loaded = loadScenarioFile(base);
+        if (!loaded)
+            return fail(ImportFailure::BadInput, prefixed(loaded.problems(), base + ":"));
+        if (!m_request.appendTo.empty()) {
+            s = std::move(loaded.value());
+            if (!m_request.name.empty())
+                s.name = m_request.name;
+            m_report.jobsBefore = s.jobs.size();
+            if (!s.jobs.empty())
+                m_report.assume("--append-to " + base + ": its " + std::to_string(s.jobs.size()) +
+                                " jobs are kept");
+        } else {
+            // Everything but the jobs: the cluster, and the settings and model data that go
+            // with it (step-time tables, distributions, policies).
+            const std::string name = s.name, description = s.description;
+            const std::size_t dropped = loaded->jobs.size();
+            s = std::move(loaded.value());
+            s.jobs.clear();
+            s.name = name;
+            s.description = description;
+            m_report.assume("--cluster " + base + ": its cluster" +
+                            (s.stepTimeModels.empty() ? std::string() : ", its step-time models") +
+                            " and settings" +
+                            (dropped > 0 ? "; its " + std::to_string(dropped) +
+                                               " jobs are not kept (--append-to keeps them)"
+                                         : std::string()));
+        }
+        m_clusterSources = {base};
+    }
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        ImportReport &r = reports[i];
+        if (r.cluster) {
+            s.cluster = std::move(*r.cluster);
+            r.cluster.reset();
+            m_clusterSources = groups[i].files;
+        }
+    }
+    if (inputCluster && !m_request.options.gpuType.empty())
+        reportUnusedGpuType(s.cluster, m_request.options.gpuType, m_report);
+    if (s.cluster.nodes.empty() && base.empty()) {
+        const bool needed =
+            anyJobs || std::any_of(reports.begin(), reports.end(),
+                                   [](const ImportReport &r) { return !r.stepTimeModels.empty(); });
+        if (needed) {
+            s.cluster = defaultImportCluster(m_request.options.gpuType);
+            const std::string type =
+                m_request.options.gpuType.empty() ? "V100" : m_request.options.gpuType;
+            m_report.assume("no cluster given (--cluster, or a cluster file among the inputs): "
+                            "default cluster of 4 nodes x 8 " +
+                            type + " GPUs (64 CPUs, 512 GiB each) on one switch");
+        }
+    }
+
+    // The jobs: checked against the cluster and the format's limits.
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        ImportReport &r = reports[i];
+        const std::size_t jobs = r.jobs.size();
+        const double from = kImportReadShare;
+        const bool ok = addImportedJobs(s, r, [&, this](std::size_t done) {
+            return report("checking", from + kImportCheckShare * double(done) /
+                                                 double(std::max<std::size_t>(jobs, 1)));
+        });
+        if (!ok)
+            return fail(ImportFailure::Cancelled, {{{}, "import cancelled; nothing written"}});
+        m_report.files.insert(m_report.files.end(), r.files.begin(), r.files.end());
+        m_report.merge(r);
+        m_report.jobsWritten += r.jobsWritten;
+        for (const auto &[model, table] : r.stepTimeModels)
+            m_report.stepTimeModels[model] = table;
+        // Origins of the added jobs, re-pointed into the merged list of files.
+        const int offset = int(m_report.files.size() - r.files.size());
+        for (ImportOrigin o : r.jobOrigins) {
+            o.file += offset;
+            m_report.jobOrigins.push_back(o);
+        }
+    }
+    if (!s.cluster.nodes.empty())
+        m_report.cluster = s.cluster;
+
+    // Something usable?
+    if (anyJobs && m_report.jobsWritten == 0) {
+        std::string why = "no job could be kept from " + formats() +
+                          " input: " + std::to_string(m_report.rowsRead) + " rows read, " +
+                          std::to_string(m_report.skippedCount) + " skipped";
+        if (!m_report.skipGroups.empty())
+            why += " (" + m_report.skipGroups.front().reason +
+                   (m_report.skipGroups.size() > 1 ? ", and more: see the list" : "") + ")";
+        return fail(ImportFailure::NothingUsable, {{m_request.files.back(), why}});
+    }
+    if (s.cluster.nodes.empty())
+        return fail(ImportFailure::NothingUsable,
+                    {{m_request.files.front(), "no node could be imported"}});
+
+    // The checks `validate` makes, blamed on the inputs.
+    Problems problems = limits::clusterProblems(s.cluster);
+    for (const Problem &p : validateScenario(s))
+        problems.push_back(p);
+    if (!problems.empty()) {
+        const std::size_t first = s.jobs.size() - m_report.jobOrigins.size();
+        Problems blamed;
+        for (const Problem &p : problems) {
+            std::string where = p.where;
+            if (p.where.starts_with("/jobs/")) {
+                const std::size_t k = std::stoul(p.where.substr(6));
+                if (k >= first && k - first < m_report.jobOrigins.size()) {
+                    const ImportOrigin &o = m_report.jobOrigins[k - first];
+                    where = m_report.files[std::size_t(o.file)] + ":" + std::to_string(o.line) +
+                            ": job " + importtext::shown(s.jobs[k].id) + " (" + p.where + ")";
+                } else if (!base.empty()) {
+                    where = base + ":" + p.where;
+                }
+            } else {
+                std::string from;
+                for (const std::string &f : m_clusterSources)
+                    from += (from.empty() ? "" : ", ") + f;
+                where = (from.empty() ? std::string("the default cluster") : from) +
+                        ": the cluster it gives (" + p.where + ")";
+            }
+            blamed.push_back({where, p.message});
+        }
+        return fail(ImportFailure::BadInput, blamed);
+    }
+    m_ran = true;
+    return report("checking", kImportReadShare + kImportCheckShare);
+}
+
+bool ScenarioImport::write(const std::string &path)
+{
+    if (!m_ran)
+        return fail(ImportFailure::WriteFailed, {{path, "nothing to write"}});
+    const double from = kImportReadShare + kImportCheckShare;
+    const std::size_t jobs = std::max<std::size_t>(m_scenario.jobs.size(), 1);
+    bool cancelled = false;
+    const Status written = writeScenarioFile(path, m_scenario, [&, this](std::size_t done) {
+        if (!report("writing", from + (1 - from) * double(done) / double(jobs)))
+            cancelled = true;
+        return !cancelled;
+    });
+    if (cancelled)
+        return false;
+    if (!written)
+        return fail(ImportFailure::WriteFailed, written.problems());
+    m_report.out = path;
+    m_report.nodesWritten = m_scenario.cluster.nodes.size();
+    return report("writing", 1.0);
+}
+
+} // namespace cb

@@ -1,0 +1,441 @@
+// `clusterbench import` as a user meets it: one test per exit-code rule (0 with the scenario
+// written, 1 when nothing usable was found, 2 on usage or unreadable input), nothing written
+// and a JSON answer on every failure, errors that name the input file and line, what the
+// report counts, --cluster against --append-to, encoding errors, overflowing GPU counts,
+// YAML alias bombs, and the streamed writer against the plain one.
+
+#include "io/import/import_report.h"
+#include "io/import/scenario_import.h"
+#include "io/import/yaml_expansion.h"
+#include "io/scenario_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QDir>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+using namespace cb;
+
+namespace {
+
+const QString kData = QStringLiteral(CB_TEST_DATA "/import/");
+
+struct Run
+{
+    int code = -1;
+    QString out, err;
+};
+
+Run cli(const QStringList &args)
+{
+    QProcess p;
+    p.start(CB_CLUSTERBENCH, QStringList{"import"} + args);
+    p.waitForFinished(120000);
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+void write(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestImportCli : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+
+private slots:
+    // Each exit-code rule, and with --json a JSON answer on stdout; a failure leaves the
+    // file that was there untouched.
+    void exitCodes_data()
+    {
+        QTest::addColumn<QStringList>("args"); // "OUT" is replaced by the output path
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("message"); // in stderr
+
+        QTest::newRow("0: jobs written")
+            << QStringList{"tiresias", kData + "traces/tiresias/60_job.csv", "--out", "OUT"} << 0
+            << "60 jobs written to";
+        QTest::newRow("0: a cluster written")
+            << QStringList{kData + "topology/tiresias/tiresias_n1g4.csv", "--out", "OUT"} << 0
+            << "detected";
+        QTest::newRow("1: every row left out")
+            << QStringList{"tiresias", kData + "malformed/tiresias_all_too_big.csv", "--out", "OUT"}
+            << 1 << "no job could be kept from tiresias input: 3 rows read, 3 skipped";
+        QTest::newRow("1: cannot write")
+            << QStringList{"tiresias", kData + "traces/tiresias/60_job.csv", "--out",
+                           "NODIR/s.json"}
+            << 1 << "no/such/dir/s.json: cannot create a temporary file";
+        QTest::newRow("2: no file") << QStringList{"tiresias", "--out", "OUT"} << 2
+                                    << "expected at least one FILE after tiresias";
+        QTest::newRow("2: neither format nor file")
+            << QStringList{"tiresia", "x.csv", "--out", "OUT"} << 2
+            << "\"tiresia\" is neither a format nor a file";
+        QTest::newRow("2: no --out")
+            << QStringList{"tiresias", kData + "traces/tiresias/60_job.csv"} << 2
+            << "--out FILE is required";
+        QTest::newRow("2: bad --time-format")
+            << QStringList{"tiresias",      kData + "traces/tiresias/60_job.csv",
+                           "--time-format", "submit_time=fortnights",
+                           "--out",         "OUT"}
+            << 2 << "expected FORMAT or COLUMN=FORMAT";
+        QTest::newRow("2: bad --pending")
+            << QStringList{"tiresias",  kData + "traces/tiresias/60_job.csv",
+                           "--pending", "maybe",
+                           "--out",     "OUT"}
+            << 2 << "--pending: expected skip or wait";
+        QTest::newRow("2: --cluster and --append-to")
+            << QStringList{"tiresias",    kData + "traces/tiresias/60_job.csv",
+                           "--cluster",   "a.json",
+                           "--append-to", "b.json",
+                           "--out",       "OUT"}
+            << 2 << "not both";
+        QTest::newRow("2: missing column")
+            << QStringList{"tiresias", kData + "malformed/tiresias_missing_column.csv", "--out",
+                           "OUT"}
+            << 2 << "tiresias_missing_column.csv:1: missing column \"num_gpu\"";
+        QTest::newRow("2: wrong format named")
+            << QStringList{"k8s-nodes",
+                           kData + "topology/nccl/simllm_perlmutter_a100_nid001056_nccl_topo.xml",
+                           "--out", "OUT"}
+            << 2 << "this is not k8s-nodes input; it looks like nccl-topo";
+        QTest::newRow("2: format not detected")
+            << QStringList{kData + "traces/tiresias/LICENSE.tiresias-Apache-2.0", "--out", "OUT"}
+            << 2 << "cannot tell which format this is";
+    }
+    void exitCodes()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, code);
+        QFETCH(QString, message);
+        QVERIFY(m_dir.isValid());
+        const QString out = path("out.json");
+        write(out, "old content\n");
+        QStringList a;
+        for (const QString &s : args)
+            a << (s == "OUT" ? out : s.startsWith("NODIR/") ? path("no/such/dir/s.json") : s);
+        const Run r = cli(a);
+        QVERIFY2(r.code == code, qPrintable(QString::number(r.code) + "\n" + r.err));
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        if (code == 0) {
+            auto s = loadScenarioFile(out.toStdString());
+            QVERIFY2(s.ok(), s.error().c_str());
+        } else {
+            QCOMPARE(readAll(out), QByteArray("old content\n"));
+            QVERIFY(QDir(m_dir.path())
+                        .entryList({".out.json.*"}, QDir::Hidden | QDir::Files)
+                        .isEmpty());
+        }
+        // The same with --json: stdout is one JSON object saying whether it was written.
+        a << "--json";
+        const Run j = cli(a);
+        QCOMPARE(j.code, code);
+        const auto doc = nlohmann::json::parse(j.out.toStdString(), nullptr, false);
+        QVERIFY2(doc.is_object(), qPrintable(j.out));
+        QCOMPARE(doc["written"].get<bool>(), code == 0);
+        if (code != 0)
+            QVERIFY2(QString::fromStdString(doc["error"].get<std::string>()).contains(message) ||
+                         r.err.contains(message),
+                     qPrintable(j.out));
+    }
+
+    // What import writes, `validate` accepts: a duration too long for the format's iteration
+    // limit is left out with its line, the rest written.
+    void writtenScenarioValidates()
+    {
+        const QString out = path("long.json");
+        const Run r = cli({"tiresias", kData + "malformed/tiresias_too_long.csv", "--out", out});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("tiresias_too_long.csv:3: job \"2\": too long: "
+                                "10000000000000000 iterations is beyond the scenario format's "
+                                "10^12"),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains("2 jobs written to " + out), qPrintable(r.err));
+        QVERIFY2(!r.err.contains(out + ":"), qPrintable(r.err)); // never blames the output
+        QProcess v;
+        v.start(CB_CLUSTERBENCH, {"validate", out});
+        QVERIFY(v.waitForFinished(60000));
+        QCOMPARE(v.exitCode(), 0);
+    }
+
+    // Every malformed and real trace file either fails with exit 2 (nothing written) or
+    // writes a scenario `validate` accepts.
+    void everyImportValidates_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const QString dir : {"malformed", "traces/tiresias", "traces/gavel", "traces/pollux",
+                                  "traces/alibaba-gpu2023", "handmade"})
+            for (const QString &f :
+                 QDir(kData + dir).entryList({"*.csv", "*.trace", "*.json"}, QDir::Files))
+                QTest::newRow(qPrintable(dir + "/" + f)) << kData + dir + "/" + f;
+    }
+    void everyImportValidates()
+    {
+        QFETCH(QString, file);
+        const QString out = path("any.json");
+        QFile::remove(out);
+        const Run r = cli({file, "--out", out});
+        if (r.code != 0) {
+            QVERIFY2(r.code == 1 || r.code == 2, qPrintable(r.err));
+            QVERIFY(!QFile::exists(out));
+            QVERIFY2(r.err.contains("clusterbench import: "), qPrintable(r.err));
+            return;
+        }
+        QProcess v;
+        v.start(CB_CLUSTERBENCH, {"validate", out});
+        QVERIFY(v.waitForFinished(60000));
+        QVERIFY2(v.exitCode() == 0, v.readAllStandardError().constData());
+    }
+
+    // The summary counts what was written and groups the rows left out by reason, with the
+    // first line numbers of each in file order.
+    void summaryGroupsSkippedRows()
+    {
+        const QString in = path("groups.csv");
+        write(in, "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+                  "1,x,0,10,vgg16,100,0\n"  // line 2: bad number
+                  "2,64,5,10,vgg16,100,0\n" // line 3: too many GPUs
+                  "3,1,9,10,vgg16,100,0\n"
+                  "4,y,1,10,vgg16,100,0\n"  // line 5: bad number
+                  "5,64,2,10,vgg16,100,0\n" // line 6: too many GPUs
+                  "6,z,3,10,vgg16,100,0\n");
+        const QString out = path("groups.json");
+        const Run r = cli({"tiresias", in, "--out", out});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("import tiresias: 6 rows read; cluster of 4 nodes, 32 GPUs, 1 "
+                                "switch; 1 job written to " +
+                                out + "; 5 rows skipped\n"),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains("skipped 3 rows: column num_gpu: expected an integer (" + in +
+                                ":2, 5, 7)\n"),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains("skipped 2 rows: cannot run on this cluster: needs more GPUs at "
+                                "once than the cluster has (32) (" +
+                                in + ":3, 6)\n"),
+                 qPrintable(r.err));
+        const Run all = cli({"tiresias", in, "--out", out, "--all-skipped"});
+        QVERIFY2(all.err.contains("skipped " + in +
+                                  ":5: column num_gpu: expected an integer, "
+                                  "found \"y\""),
+                 qPrintable(all.err));
+        const Run j = cli({"tiresias", in, "--out", out, "--json"});
+        const auto doc = nlohmann::json::parse(j.out.toStdString());
+        QCOMPARE(doc["rows"].get<int>(), 6);
+        QCOMPARE(doc["jobs"].get<int>(), 1);
+        QCOMPARE(doc["skipped"].get<int>(), 5);
+        QCOMPARE(doc["skipped_by_reason"][0]["count"].get<int>(), 3);
+        QCOMPARE(doc["skipped_by_reason"][0]["first"][1]["line"].get<int>(), 5);
+    }
+
+    // --cluster takes the scenario's cluster (and its settings and model data), not its jobs;
+    // --append-to keeps the jobs, and the report says which.
+    void clusterAgainstAppendTo()
+    {
+        const QString base = path("base.json");
+        QCOMPARE(cli({"tiresias", kData + "traces/tiresias/60_job.csv", "--out", base}).code, 0);
+        const QString out = path("gavel.json");
+        const QString trace = kData + "traces/gavel/msr_seed0_925e2b.trace";
+        Run r = cli({"gavel", trace, "--cluster", base, "--out", out});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("its 60 jobs are not kept (--append-to keeps them)"),
+                 qPrintable(r.err));
+        QCOMPARE(int(loadScenarioFile(out.toStdString())->jobs.size()), 4);
+        r = cli({"gavel", trace, "--append-to", base, "--out", out});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("4 jobs written to " + out + " (after the 60 jobs it had)"),
+                 qPrintable(r.err));
+        QCOMPARE(int(loadScenarioFile(out.toStdString())->jobs.size()), 64);
+        // A cluster file among the inputs and --cluster do not go together.
+        r = cli({kData + "topology/tiresias/tiresias_n1g4.csv", trace, "--cluster", base, "--out",
+                 out});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("cannot be combined with input that defines a cluster"),
+                 qPrintable(r.err));
+    }
+
+    // A cell that is not UTF-8 skips its row with file, line and column; with every row bad
+    // nothing is written and --json still answers.
+    void invalidUtf8()
+    {
+        const QString in = path("latin1.csv");
+        write(in, "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+                  "caf\xe9,1,0,10,vgg16,100,0\n"
+                  "ok,1,5,10,vgg16,100,0\n");
+        const QString out = path("latin1.json");
+        Run r = cli({"tiresias", in, "--out", out});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("skipped 1 row: text that is not UTF-8 (convert the file, e.g. "
+                                "iconv -f latin1 -t utf-8) (" +
+                                in +
+                                ":2: column job_id is not UTF-8 text (byte 0xE9 at "
+                                "character 4 of \"caf\\xE9\")"),
+                 qPrintable(r.err));
+        r = cli({"tiresias", in, "--out", out, "--all-skipped"});
+        QVERIFY2(r.err.contains("skipped " + in +
+                                ":2: column job_id is not UTF-8 text (byte 0xE9 at character 4 "
+                                "of \"caf\\xE9\"): convert the file to UTF-8"),
+                 qPrintable(r.err));
+        const QString bad = path("allbad.csv");
+        write(bad, "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+                   "\xff\xfe,1,0,10,vgg16,100,0\n");
+        const QString none = path("none.json");
+        r = cli({"tiresias", bad, "--out", none, "--json"});
+        QCOMPARE(r.code, 1);
+        QVERIFY(!QFile::exists(none));
+        const auto doc = nlohmann::json::parse(r.out.toStdString(), nullptr, false);
+        QVERIFY2(doc.is_object(), qPrintable(r.out));
+        QCOMPARE(doc["written"].get<bool>(), false);
+        QCOMPARE(doc["skipped_rows"][0]["line"].get<int>(), 2);
+        QVERIFY(!r.err.contains("type_error"));
+        // A structured file (Slurm) with a byte that is not UTF-8 fails naming line and
+        // column.
+        const QString conf = path("slurm.conf");
+        write(conf, "NodeName=n1 CPUs=4\nNodeName=n\xe9 CPUs=4\n");
+        r = cli({"slurm", conf, "--out", none});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(conf + ":2: column 11: byte 0xE9 is not UTF-8 text"),
+                 qPrintable(r.err));
+    }
+
+    // Slurm GRES counts that are negative or do not fit: a clear message, never a wrapped
+    // or negative GPU count (the sanitizer build runs this too).
+    void gresOverflow_data()
+    {
+        QTest::addColumn<QByteArray>("conf");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("negative") << QByteArray("NodeName=a CPUs=4 Gres=gpu:-1\n")
+                                  << "expected a count from 0 to 1000000000000 after \"gpu:\", "
+                                     "found \"-1\"";
+        QTest::newRow("huge") << QByteArray("NodeName=a CPUs=4 Gres=gpu:99999999999999999999\n")
+                              << "found \"99999999999999999999\"";
+        QTest::newRow("huge with a suffix")
+            << QByteArray("NodeName=a CPUs=4 Gres=gpu:v100:9999999999999G\n")
+            << "(a count is from 0 to 1000000000000)";
+        QTest::newRow("more than a node holds")
+            << QByteArray("NodeName=a CPUs=4 Gres=gpu:3000,gpu:t4:3000\n")
+            << "Gres: 6000 GPUs on one node (a); a node holds at most 4096";
+    }
+    void gresOverflow()
+    {
+        QFETCH(QByteArray, conf);
+        QFETCH(QString, message);
+        const QString in = path("gres.conf.txt");
+        write(in, QByteArray("NodeName=ok CPUs=8 Gres=gpu:2\n") + conf);
+        const QString out = path("gres.json");
+        const Run r = cli({"slurm", in, "--out", out, "--all-skipped"});
+        QCOMPARE(r.code, 0); // the good node is kept
+        QVERIFY2(r.err.contains(in + ":2: ") && r.err.contains(message), qPrintable(r.err));
+        auto s = loadScenarioFile(out.toStdString());
+        QVERIFY2(s.ok(), s.error().c_str());
+        QCOMPARE(int(s->cluster.nodes.size()), 1);
+        QCOMPARE(s->cluster.totalGpus(), 2);
+    }
+
+    // A 468-byte alias bomb is refused at once with the line of the alias, not expanded.
+    void yamlAliasBomb()
+    {
+        std::string bomb = "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\","
+                           "\"lol\"]\n";
+        const char *names = "abcdefghi";
+        for (int i = 1; i < 9; ++i) {
+            bomb += std::string(1, names[i]) + ": &" + names[i] + " [";
+            for (int k = 0; k < 9; ++k)
+                bomb += std::string(k ? "," : "") + "*" + names[i - 1];
+            bomb += "]\n";
+        }
+        const auto status = checkYamlExpansion(bomb, "bomb.yaml");
+        QVERIFY(!status.ok());
+        QVERIFY2(QString::fromStdString(status.error())
+                     .contains("bomb.yaml:6: YAML aliases here make the document stand for more "
+                               "than"),
+                 status.error().c_str());
+        // Small documents with a few aliases are fine.
+        QVERIFY(checkYamlExpansion("x: &x {cpu: 1}\ny: *x\nz: *x\n", "ok.yaml").ok());
+        const QString file = path("bomb.yaml");
+        write(file, QByteArray::fromStdString(bomb));
+        const Run r = cli({"k8s-nodes", file, "--out", path("bomb.json")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("an alias bomb?"), qPrintable(r.err));
+    }
+
+    // The streamed writer gives the same bytes as the plain save, for every sample scenario
+    // and for an imported trace.
+    void streamedWriterMatchesSave_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const QString &f :
+             QDir(QStringLiteral(CB_SOURCE_DIR "/sample-clusters")).entryList({"*.json"}))
+            QTest::newRow(qPrintable(f)) << QStringLiteral(CB_SOURCE_DIR "/sample-clusters/") + f;
+    }
+    void streamedWriterMatchesSave()
+    {
+        QFETCH(QString, file);
+        auto s = loadScenarioFile(file.toStdString());
+        QVERIFY2(s.ok(), s.error().c_str());
+        const QString out = path("streamed.json");
+        std::size_t calls = 0;
+        QVERIFY(writeScenarioFile(out.toStdString(), s.value(), [&](std::size_t) {
+                    return ++calls > 0;
+                }).ok());
+        QCOMPARE(readAll(out), QByteArray::fromStdString(scenarioToText(s.value())));
+        // No jobs at all: the empty array as saveScenarioFile writes it.
+        Scenario empty = s.value();
+        empty.jobs.clear();
+        QVERIFY(writeScenarioFile(out.toStdString(), empty).ok());
+        QCOMPARE(readAll(out), QByteArray::fromStdString(scenarioToText(empty)));
+    }
+
+    // The pipeline without a terminal (what the window calls): detection, the report and the
+    // failure kind.
+    void pipelineWithoutTerminal()
+    {
+        ImportRequest req;
+        req.files = {(kData + "topology/tiresias/tiresias_n160g8.csv").toStdString(),
+                     (kData + "traces/tiresias/60_job.csv").toStdString()};
+        req.options.gpuType = "V100";
+        std::vector<std::string> phases;
+        ScenarioImport imp(req, [&](const std::string &phase, double f) {
+            if (phases.empty() || phases.back() != phase)
+                phases.push_back(phase);
+            return f >= 0 && f <= 1;
+        });
+        QVERIFY2(imp.run(), formatProblems(imp.problems()).c_str());
+        QCOMPARE(QString::fromStdString(imp.formats()), QString("tiresias-cluster + tiresias"));
+        QCOMPARE(imp.detected().size(), std::size_t(2));
+        QCOMPARE(int(imp.scenario().cluster.nodes.size()), 160);
+        QCOMPARE(int(imp.scenario().jobs.size()), 60);
+        const QString out = path("pipeline.json");
+        QVERIFY(imp.write(out.toStdString()));
+        QCOMPARE(imp.report().jobsWritten, std::size_t(60));
+        QCOMPARE(phases, (std::vector<std::string>{"reading", "checking", "writing"}));
+
+        ImportRequest bad;
+        bad.files = {(kData + "malformed/tiresias_all_too_big.csv").toStdString()};
+        bad.format = "tiresias";
+        ScenarioImport nothing(bad);
+        QVERIFY(!nothing.run());
+        QCOMPARE(nothing.failure(), ImportFailure::NothingUsable);
+        QCOMPARE(nothing.report().skippedCount, std::size_t(3));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestImportCli)
+#include "tst_import_cli.moc"
