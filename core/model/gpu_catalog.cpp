@@ -68,7 +68,14 @@ std::string gpuKey(const std::string &s)
 
 // Names as other sources write them, matched after gpuKey(), most specific first. A model
 // in the catalogue points at its entry; one known only by its datasheet (memory, board power
-// per GPU) carries those figures, idle power estimated at 15 % of board power.
+// per GPU) carries those figures, idle power estimated at 15 % of board power, and a relative
+// speed scaled from the catalogue entry of its generation by the datasheets' peak dense
+// BF16 tensor throughput (FP32 for Pascal boards, which have no tensor cores):
+// - H200: the H100's GH100 die and 989 TFLOPS, so the H100's 4.0;
+// - B200: 2.25 PFLOPS (HGX B200: 18 dense for 8 GPUs) / 989 x 4.0 = 9.1;
+// - A30 165, A10 125, L40 181 TFLOPS against the A100's 312 (2.2): 1.16, 0.88, 1.28;
+// - P40 11.8, Titan Xp 12.1, Titan X (Pascal) 11.0 TFLOPS FP32 against the GTX 1080 Ti's
+//   11.3 (0.55): 0.57, 0.59, 0.53; a 16 GB V100 runs as the 32 GB one (1.0).
 struct Alias
 {
     const char *token;   ///< normalised fragment that identifies the model
@@ -76,33 +83,34 @@ struct Alias
     const char *model;   ///< model name when not in the catalogue
     double memoryGiB;
     double tdpWatts;
+    double relativeSpeed; ///< against a V100, for models not in the catalogue
     bool needs80 = false; ///< the name must also say 80 GB
     bool needs32 = false; ///< ... or 32 GB
 };
 
 constexpr std::array<Alias, 22> kAliases{{
-    {"h100", "H100-80GB", nullptr, 0, 0},
-    {"h200", nullptr, "H200", 141, 700},
-    {"b200", nullptr, "B200", 180, 1000},
-    {"a100", "A100-80GB", nullptr, 0, 0, true},
-    {"a100", "A100-40GB", nullptr, 0, 0},
-    {"a30", nullptr, "A30", 24, 165},
-    {"a10", nullptr, "A10", 24, 150},
-    {"l40", nullptr, "L40", 48, 300},
-    {"l4", "L4", nullptr, 0, 0},
-    {"v100", "V100", nullptr, 0, 0, false, true},
-    {"v100m32", "V100", nullptr, 0, 0},
-    {"v100", nullptr, "V100-16GB", 16, 300},
-    {"p100", "P100", nullptr, 0, 0},
-    {"p40", nullptr, "P40", 24, 250},
-    {"t4", "T4", nullptr, 0, 0},
-    {"k80", "K80", nullptr, 0, 0},
-    {"m60", "M60", nullptr, 0, 0},
-    {"1080ti", "GTX1080Ti", nullptr, 0, 0},
-    {"quadrop600", "QuadroP600", nullptr, 0, 0},
-    {"p600", "QuadroP600", nullptr, 0, 0},
-    {"titanxp", nullptr, "TitanXp", 12, 250},
-    {"titanx", nullptr, "TitanX", 12, 250},
+    {"h100", "H100-80GB", nullptr, 0, 0, 0},
+    {"h200", nullptr, "H200", 141, 700, 4.0},
+    {"b200", nullptr, "B200", 180, 1000, 9.1},
+    {"a100", "A100-80GB", nullptr, 0, 0, 0, true},
+    {"a100", "A100-40GB", nullptr, 0, 0, 0},
+    {"a30", nullptr, "A30", 24, 165, 1.16},
+    {"a10", nullptr, "A10", 24, 150, 0.88},
+    {"l40", nullptr, "L40", 48, 300, 1.28},
+    {"l4", "L4", nullptr, 0, 0, 0},
+    {"v100", "V100", nullptr, 0, 0, 0, false, true},
+    {"v100m32", "V100", nullptr, 0, 0, 0},
+    {"v100", nullptr, "V100-16GB", 16, 300, 1.0},
+    {"p100", "P100", nullptr, 0, 0, 0},
+    {"p40", nullptr, "P40", 24, 250, 0.57},
+    {"t4", "T4", nullptr, 0, 0, 0},
+    {"k80", "K80", nullptr, 0, 0, 0},
+    {"m60", "M60", nullptr, 0, 0, 0},
+    {"1080ti", "GTX1080Ti", nullptr, 0, 0, 0},
+    {"quadrop600", "QuadroP600", nullptr, 0, 0, 0},
+    {"p600", "QuadroP600", nullptr, 0, 0, 0},
+    {"titanxp", nullptr, "TitanXp", 12, 250, 0.59},
+    {"titanx", nullptr, "TitanX", 12, 250, 0.53},
 }};
 
 GpuRecognition fromEntry(const GpuCatalogEntry &e)
@@ -114,6 +122,7 @@ GpuRecognition fromEntry(const GpuCatalogEntry &e)
     r.memoryGiB = e.type.memoryGiB;
     r.busyWatts = e.type.busyWatts;
     r.idleWatts = e.type.idleWatts;
+    r.relativeSpeed = e.type.relativeSpeed;
     return r;
 }
 
@@ -143,6 +152,7 @@ GpuRecognition recogniseGpu(const std::string &name)
         r.memoryGiB = a.memoryGiB;
         r.busyWatts = a.tdpWatts;
         r.idleWatts = std::round(a.tdpWatts * 0.15);
+        r.relativeSpeed = a.relativeSpeed;
         return r;
     }
     return {};

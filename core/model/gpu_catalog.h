@@ -39,6 +39,9 @@ struct GpuRecognition
     double memoryGiB = 0;    ///< datasheet memory per GPU
     double busyWatts = 0;    ///< datasheet board power per GPU
     double idleWatts = 0;
+    /// Training speed against a V100: the catalogue's, or for a model known only by its
+    /// datasheet, scaled from its generation's catalogue entry by peak throughput.
+    double relativeSpeed = 1;
 };
 
 /// Recognises a GPU name: a catalogue name or product label (any case), else the model whose

@@ -137,6 +137,15 @@ private slots:
         QCOMPARE(a30.memoryGiB, 24.0);
         QCOMPARE(a30.busyWatts, 165.0);
         QCOMPARE(a30.idleWatts, 25.0); // 15 % of 165 W, rounded
+        // ... and a speed scaled from its generation by peak dense BF16: 2.2 x 165 / 312.
+        QCOMPARE(a30.relativeSpeed, 1.16);
+        QCOMPARE(importedGpuType("NVIDIA-A30").relativeSpeed, 1.16);
+        // An H200 is an H100 die (989 TFLOPS), a B200 2.25 PFLOPS: not a V100's 1.0.
+        QCOMPARE(importedGpuType("H200").relativeSpeed, 4.0);
+        QCOMPARE(importedGpuType("NVIDIA-B200").relativeSpeed, 9.1);
+        QCOMPARE(importedGpuType("Tesla-T4").relativeSpeed,
+                 findGpuCatalogEntry("T4")->type.relativeSpeed);
+        QCOMPARE(importedGpuType("G2").relativeSpeed, 1.0); // unknown: the reference speed
         QVERIFY(!recogniseGpu("").recognised);
         QVERIFY(!recogniseGpu("unknown-gpu").recognised);
         QVERIFY(!recogniseGpu("tesla").recognised); // a product family (gres.conf man page)

@@ -77,6 +77,20 @@ private slots:
         QTest::newRow("0: a cluster written")
             << QStringList{kData + "topology/tiresias/tiresias_n1g4.csv", "--out", "OUT"} << 0
             << "detected";
+        // A format that reads nodes or jobs, given nodes only: a cluster, not an empty trace.
+        QTest::newRow("0: an Alibaba node table alone")
+            << QStringList{kData + "handmade/alibaba2023_nodes.csv", "--out", "OUT"} << 0
+            << "cluster of 5 nodes, 22 GPUs";
+        QTest::newRow("0: a PAI machine table alone")
+            << QStringList{kData + "handmade/pai_machine_spec.csv", "--out", "OUT"} << 0
+            << "cluster of 4 nodes, 18 GPUs";
+        QTest::newRow("1: a PAI job table without its task table")
+            << QStringList{kData + "handmade/pai_job.csv", "--out", "OUT"} << 1
+            << "no job could be kept from alibaba-pai2020 input: 3 rows read, 0 skipped";
+        QTest::newRow("2: gres.conf without slurm.conf")
+            << QStringList{kData + "slurm/giovtorres_docker-centos7-slurm_gres.conf", "--out",
+                           "OUT"}
+            << 2 << "give slurm.conf (its NodeName lines) too";
         QTest::newRow("1: every row left out")
             << QStringList{"tiresias", kData + "malformed/tiresias_all_too_big.csv", "--out", "OUT"}
             << 1 << "no job could be kept from tiresias input: 3 rows read, 3 skipped";
@@ -269,6 +283,43 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("cannot be combined with input that defines a cluster"),
                  qPrintable(r.err));
+    }
+
+    // The Alibaba release's own pairing: its Node YAML as the cluster and a pod list (here one
+    // without time columns) as the trace. 14 nodes with 2x1 + 3x2 + 3x4 + 6x8 = 68 GPUs (the
+    // capacity lines of the YAML); 50 pods, the largest openb-pod-0017 with 88 CPUs and 8 GPUs,
+    // which a 96-CPU 8-GPU node holds, so none is left out. Two cluster sources are refused.
+    void clusterFileWithPodList()
+    {
+        const QString out = path("alibaba.json");
+        const QString nodes = kData + "k8s-nodes/alibaba_openb2023_gpu_nodes_sample.yaml";
+        const QString pods = kData + "traces/alibaba-gpu2023/openb_pod_list_multigpu50_head50.csv";
+        Run r = cli({nodes, pods, "--name", "alibaba", "--out", out});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("import k8s-nodes + alibaba-gpu2023: 50 rows read; cluster of 14 "
+                                "nodes, 68 GPUs"),
+                 qPrintable(r.err));
+        auto s = loadScenarioFile(out.toStdString());
+        QVERIFY(s);
+        QCOMPARE(int(s->cluster.nodes.size()), 14);
+        QCOMPARE(int(s->jobs.size()), 50);
+        const Job *big = nullptr;
+        for (const Job &j : s->jobs)
+            if (j.id == "openb-pod-0017")
+                big = &j;
+        QVERIFY(big);
+        QCOMPARE(big->gpuCount(), 8);
+        QCOMPARE(big->submitSeconds, 0.0);
+        // The other order on the command line gives the same scenario.
+        const QString out2 = path("alibaba2.json");
+        QCOMPARE(cli({pods, nodes, "--name", "alibaba", "--out", out2}).code, 0);
+        QCOMPARE(readAll(out2), readAll(out));
+        // A second cluster (Alibaba's node CSV) beside the YAML: which one? Nothing written.
+        const QString none = path("two-clusters.json");
+        r = cli({nodes, kData + "handmade/alibaba2023_nodes.csv", pods, "--out", none});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("the inputs define more than one cluster"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(none));
     }
 
     // A cell that is not UTF-8 skips its row with file, line and column; with every row bad

@@ -223,6 +223,23 @@ private slots:
         QCOMPARE(cpu->cluster->nodes.front().cpus, 24.0);
         QCOMPARE(hostLink(cpu->cluster.value(), cpu->cluster->nodes.front().id), 400.0);
         checkValid(cpu->cluster.value());
+        // 16 PUs, one NUMA node that gives no memory size, no GPU, no network device: the
+        // report says so, rather than "0 GiB", "64 per GPU" or "per network device".
+        auto small = run("hwloc", {"topology/hwloc/hwloc-v2.14_16em64t-4s2c2t.xml"});
+        QVERIFY2(small.ok(), small.error().c_str());
+        QCOMPARE(small->cluster->nodes.front().cpus, 16.0);
+        QCOMPARE(small->cluster->nodes.front().memoryGiB, 64.0);
+        QVERIFY2(has(small.value(), "16 PUs as CPUs, no NUMA memory size, 0 GPUs, 0 network"),
+                 notes(small.value()).c_str());
+        QVERIFY2(has(small.value(), "64 GiB (64 per GPU, at least 64) assumed"),
+                 notes(small.value()).c_str());
+        QVERIFY2(has(small.value(), "no network device in the file: 100 Gbit/s per node"),
+                 notes(small.value()).c_str());
+        QVERIFY2(!has(small.value(), "node template"), notes(small.value()).c_str());
+        // The DGX-2's 1.51 TiB of NUMA memory, rounded for the report.
+        auto dgx = run("hwloc", {"topology/hwloc/hwloc-v2.14_nvidiaDGX2.xml"});
+        QVERIFY2(dgx.ok(), dgx.error().c_str());
+        QVERIFY2(has(dgx.value(), "1510.58 GiB of NUMA memory"), notes(dgx.value()).c_str());
     }
 
     // SimGrid: the fat tree "2;4,4;1,2;1,2" has 16 hosts, 4 leaves and 2 top switches (each

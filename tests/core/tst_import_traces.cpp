@@ -319,9 +319,15 @@ private slots:
         own.throughputsFile = file.toStdString();
         auto mine = run("gavel", {"traces/gavel/physical_cluster_small_test.trace"}, own);
         QVERIFY2(mine.ok(), mine.error().c_str());
-        // Transformer at scale 1 only: the first job (scale 2) is not measured there.
-        QVERIFY(mine->jobs.front().model.computeSecondsByGpuType.empty());
-        QVERIFY(has(mine.value(), "no measured throughput for"));
+        // Transformer at scale 1 only: the first job (scale 2) takes the one-GPU step time,
+        // 1 / 4.0 s per iteration on a V100 (the network adds the exchange), not 2 / 4.0 and
+        // not the reference 0.1 s; the other job types are not in the file at all.
+        QCOMPARE(mine->jobs.front().model.computeSecondsByGpuType.size(), std::size_t(1));
+        QCOMPARE(mine->jobs.front().model.computeSecondsByGpuType.at("V100"), 0.25);
+        QVERIFY2(has(mine.value(), "measured on one GPU only: Transformer (batch size 128) at "
+                                   "scale 2"),
+                 notes(mine.value()).c_str());
+        QVERIFY2(has(mine.value(), "no measured throughput for"), notes(mine.value()).c_str());
     }
 
     // Every model name in the Gavel, Tiresias and Pollux traces of tests/data maps to a

@@ -85,7 +85,7 @@ Result<ImportReport> GavelImporter::read(const std::vector<ImportInput> &inputs,
     }
     TraceBuilder builder(name(), options);
     std::size_t sevenFieldFiles = 0, withSlo = 0, measured = 0, zero = 0;
-    std::set<std::string> unmeasured;
+    std::set<std::string> unmeasured, oneGpuOnly;
     for (const ImportInput &in : inputs) {
         // Commands contain quotes and commas; fields are split on tabs only.
         auto csv = openCsvInputWithColumns(in, {}, '\t', false);
@@ -140,6 +140,18 @@ Result<ImportReport> GavelImporter::read(const std::vector<ImportInput> &inputs,
                 rec.secondsByGpuType[model] = double(scale) / *v;
                 any = true;
             }
+            if (!any && scale > 1) {
+                // Measured on one GPU only (a table without scale factors, or a job type Gavel
+                // does not distribute): each data-parallel iteration takes one GPU's step
+                // time, and the network model adds the exchange between the GPUs.
+                for (const auto &[worker, model] : workers)
+                    if (const auto v = throughputs.find(worker, rec.name, 1); v && *v > 0) {
+                        rec.secondsByGpuType[model] = 1.0 / *v;
+                        any = true;
+                    }
+                if (any)
+                    oneGpuOnly.insert(rec.name + " at scale " + std::to_string(scale));
+            }
             if (any) {
                 ++measured;
                 // The reference GPU (relative speed 1) is the V100.
@@ -181,6 +193,14 @@ Result<ImportReport> GavelImporter::read(const std::vector<ImportInput> &inputs,
                       " job/GPU-type pairs have a measured throughput of 0 in Gavel's table "
                       "(the job does not fit that GPU): that GPU type runs them at its "
                       "relative speed instead");
+    if (!oneGpuOnly.empty()) {
+        std::string list;
+        for (const std::string &u : oneGpuOnly)
+            list += (list.empty() ? "" : "; ") + u;
+        report.assume("measured on one GPU only: " + list +
+                      ": each iteration takes the one-GPU step time (1 / steps-per-second), "
+                      "the network model adding the exchange between the job's GPUs");
+    }
     if (!unmeasured.empty()) {
         std::string list;
         for (const std::string &u : unmeasured)

@@ -9,13 +9,14 @@
 #include "model/gpu_catalog.h"
 
 #include <cctype>
+#include <cmath>
 #include <map>
 
 namespace cb {
 
 namespace {
 
-std::string stem(const std::string &path)
+std::string hwlocStem(const std::string &path)
 {
     std::string base = path.substr(path.find_last_of('/') + 1);
     if (auto dot = base.rfind('.'); dot != std::string::npos && dot > 0)
@@ -203,19 +204,24 @@ Result<ImportReport> HwlocImporter::read(const std::vector<ImportInput> &inputs,
         w.hw.cpus = w.pus;
     if (w.memoryBytes > 0)
         w.hw.memoryGiB = w.memoryBytes / 1073741824.0;
+    const double gib = std::round(w.memoryBytes / 1073741824.0 * 100) / 100;
     report.assume(in.name + ": hwloc format " + version + ": " + std::to_string(w.pus) +
-                  " PUs as CPUs, " + importtext::formatNumber(w.memoryBytes / 1073741824.0) +
-                  " GiB of NUMA memory, " + std::to_string(w.hw.gpus.size()) + " GPUs, " +
+                  " PUs as CPUs, " +
+                  (w.memoryBytes > 0 ? importtext::formatNumber(gib) + " GiB of NUMA memory"
+                                     : std::string("no NUMA memory size")) +
+                  ", " + std::to_string(w.hw.gpus.size()) + " GPUs, " +
                   std::to_string(w.hw.nics.size()) + " network devices");
     if (w.hw.gpus.empty() && !options.nodeTemplate.gpus)
         report.assume(in.name + ": no GPU in the file: a CPU-only node (--node-template "
                                 "gpus=N,gpu-type=MODEL adds them)");
     Cluster c;
-    const std::string base = w.hostName.empty() ? stem(in.name) : w.hostName;
+    const std::string base = w.hostName.empty() ? hwlocStem(in.name) : w.hostName;
     NodeHardware hw = w.hw;
     if (hw.gpus.empty() && !options.nodeTemplate.gpus) {
         // A CPU-only machine: no GPU to require.
         NodeTemplate t = options.nodeTemplate;
+        if (t.empty())
+            t.source.clear(); // ours, not the user's: not reported as a template
         t.gpus = 0;
         if (auto ok = addHardwareNodes(hw, in.name, base, std::max(1, options.nodeCount),
                                        options.gpuType, t, c, report);
@@ -241,8 +247,12 @@ Result<ImportReport> HwlocImporter::read(const std::vector<ImportInput> &inputs,
     }
     report.assume("hwloc gives no network speeds: " + std::to_string(c.nodes.size()) +
                   " node(s) on one switch \"switch0\", " +
-                  importtext::formatNumber(kImportHostLinkGbps) + " Gbit/s per network device (" +
-                  importtext::formatNumber(nic) + " Gbit/s per node), 1 us");
+                  (w.hw.nics.empty() ? "no network device in the file: " +
+                                           importtext::formatNumber(nic) + " Gbit/s per node"
+                                     : importtext::formatNumber(kImportHostLinkGbps) +
+                                           " Gbit/s per network device (" +
+                                           importtext::formatNumber(nic) + " Gbit/s per node)") +
+                  ", 1 us");
     report.cluster = std::move(c);
     return report;
 }

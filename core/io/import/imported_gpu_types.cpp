@@ -17,8 +17,7 @@ GpuType importedGpuType(const std::string &name, bool *recognised)
         t.memoryGiB = r.memoryGiB;
         t.busyWatts = r.busyWatts;
         t.idleWatts = r.idleWatts;
-        if (r.entry)
-            t.relativeSpeed = r.entry->type.relativeSpeed;
+        t.relativeSpeed = r.relativeSpeed;
     } else {
         t.memoryGiB = 16;
         t.busyWatts = 250;
@@ -46,7 +45,8 @@ void addMissingGpuTypes(Cluster &cluster, ImportReport &report)
             list += " (" + r.model + ", relative speed " +
                     importtext::formatNumber(r.entry->type.relativeSpeed) + ")";
         else if (ok)
-            list += " (" + r.model + ")";
+            list += " (" + r.model + ", relative speed " +
+                    importtext::formatNumber(r.relativeSpeed) + ")";
     }
     if (!known.empty())
         report.assume("GPU types " + known +
@@ -55,7 +55,9 @@ void addMissingGpuTypes(Cluster &cluster, ImportReport &report)
     if (!datasheet.empty())
         report.assume("GPU types " + datasheet +
                       ": memory and power from the vendor's datasheet; not in the GPU "
-                      "catalogue, so relative speed 1.0 (a V100's), price 0");
+                      "catalogue, so the relative speed is scaled from its generation's "
+                      "catalogue entry by the datasheets' peak throughput (dense BF16, FP32 "
+                      "before tensor cores), price 0");
     if (!unknown.empty())
         report.assume("GPU types not in the catalogue: " + unknown +
                       ": default entry (16 GiB, 50 W idle, 250 W busy, relative speed 1.0, "

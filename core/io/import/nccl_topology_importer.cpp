@@ -16,7 +16,7 @@ namespace cb {
 
 namespace {
 
-std::string stem(const std::string &path)
+std::string ncclStem(const std::string &path)
 {
     std::string base = path.substr(path.find_last_of('/') + 1);
     if (auto dot = base.rfind('.'); dot != std::string::npos && dot > 0)
@@ -197,7 +197,7 @@ Result<ImportReport> NcclTopologyImporter::read(const std::vector<ImportInput> &
     }
     Cluster c;
     double hostLink = 0;
-    const std::string base = stem(in.name);
+    const std::string base = ncclStem(in.name);
     const bool several = hosts.size() > 1;
     int k = 0;
     for (const std::string &hash : order) {

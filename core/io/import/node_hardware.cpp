@@ -253,12 +253,12 @@ Status addHardwareNodes(const NodeHardware &hw, const std::string &file, const s
     n.memoryGiB = t.memoryGiB ? *t.memoryGiB : hw.memoryGiB.value_or(defaultMemory);
     if (!t.cpus && !hw.cpus)
         report.assume(file + ": no CPU count in the file: " + importtext::formatNumber(n.cpus) +
-                      " (8 per GPU) assumed; --node-template cpus=N gives it");
+                      " (8 per GPU, at least 8) assumed; --node-template cpus=N gives it");
     if (!t.memoryGiB && !hw.memoryGiB)
-        report.assume(file +
-                      ": no memory size in the file: " + importtext::formatNumber(n.memoryGiB) +
-                      " GiB (64 per GPU) assumed; --node-template memory-gib=N gives it");
-    if (!t.empty())
+        report.assume(
+            file + ": no memory size in the file: " + importtext::formatNumber(n.memoryGiB) +
+            " GiB (64 per GPU, at least 64) assumed; --node-template memory-gib=N gives it");
+    if (!t.empty() && !t.source.empty())
         report.assume(file + ": node template " + t.toString());
 
     const std::string prefix = importtext::lower(base);

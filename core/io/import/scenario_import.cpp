@@ -16,7 +16,7 @@ namespace cb {
 
 namespace {
 
-std::string baseName(const std::string &path)
+std::string importBaseName(const std::string &path)
 {
     const auto slash = path.find_last_of('/');
     return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -121,8 +121,14 @@ bool ScenarioImport::resolveFormats(std::vector<Group> &groups)
         else
             it->files.push_back(f);
     }
-    if (groups.size() > 2 || (groups.size() == 2 && producesCluster(*groups[0].importer) ==
-                                                        producesCluster(*groups[1].importer))) {
+    // One cluster format and one trace format; a format that gives either (the Alibaba CSVs)
+    // goes with both, and whether two clusters came of it is checked once the files are read.
+    const auto both = [&](const Group &g) {
+        return g.importer->produces() == Importer::Produces::ClusterAndJobs;
+    };
+    if (groups.size() > 2 ||
+        (groups.size() == 2 && !both(groups[0]) && !both(groups[1]) &&
+         producesCluster(*groups[0].importer) == producesCluster(*groups[1].importer))) {
         std::string list;
         for (const std::string &d : m_detected)
             list += "\n  " + d;
@@ -133,9 +139,18 @@ bool ScenarioImport::resolveFormats(std::vector<Group> &groups)
                           list}});
     }
     // The cluster first, so the trace's jobs go to it.
-    std::stable_sort(groups.begin(), groups.end(), [](const Group &a, const Group &b) {
-        return producesCluster(*a.importer) && !producesCluster(*b.importer);
-    });
+    const auto rank = [](const Group &g) {
+        switch (g.importer->produces()) {
+        case Importer::Produces::Cluster:
+            return 0;
+        case Importer::Produces::ClusterAndJobs:
+            return 1;
+        default:
+            return 2;
+        }
+    };
+    std::stable_sort(groups.begin(), groups.end(),
+                     [&](const Group &a, const Group &b) { return rank(a) < rank(b); });
     for (const Group &g : groups)
         m_formats.push_back(g.importer->name());
     return true;
@@ -182,7 +197,7 @@ bool ScenarioImport::resolveNodeTemplate()
     t.source = spec + " (" + imp->name() + ")";
     m_request.options.nodeTemplate = t;
     for (const std::string &a : r->assumptions)
-        m_report.assume("node template " + baseName(spec) + ": " + a);
+        m_report.assume("node template " + importBaseName(spec) + ": " + a);
     return true;
 }
 
@@ -232,18 +247,39 @@ bool ScenarioImport::run()
         reports.push_back(std::move(r.value()));
     }
 
-    // The scenario the jobs go to.
+    // The scenario the jobs go to: one cluster among the inputs at most.
+    std::string clusterInputs;
+    int clusters = 0;
+    for (std::size_t i = 0; i < reports.size(); ++i)
+        if (reports[i].cluster) {
+            ++clusters;
+            for (const std::string &f : groups[i].files)
+                clusterInputs += "\n  " + f + " (" + groups[i].importer->name() + ")";
+        }
+    if (clusters > 1)
+        return fail(ImportFailure::BadInput,
+                    {{{},
+                      "the inputs define more than one cluster (give one cluster source "
+                      "and one trace):" +
+                          clusterInputs}});
     const bool inputCluster =
         std::any_of(reports.begin(), reports.end(),
                     [](const ImportReport &r) { return r.cluster.has_value(); });
-    const bool anyJobs = std::any_of(groups.begin(), groups.end(), [](const Group &g) {
-        return g.importer->produces() == Importer::Produces::Jobs ||
-               g.importer->produces() == Importer::Produces::ClusterAndJobs;
-    });
+    // Was a trace given? A format that reads either (the Alibaba tables) was given a trace
+    // unless its files made a cluster and nothing else (a node list alone).
+    bool anyJobs = false;
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+        const Importer::Produces p = groups[i].importer->produces();
+        const ImportReport &r = reports[i];
+        if (p == Importer::Produces::Jobs ||
+            (p == Importer::Produces::ClusterAndJobs &&
+             (!r.cluster || !r.jobs.empty() || r.skippedCount > 0)))
+            anyJobs = true;
+    }
     m_report.format = formats();
     Scenario &s = m_scenario;
     s = Scenario{};
-    s.name = m_request.name.empty() ? baseName(m_request.files.front()) : m_request.name;
+    s.name = m_request.name.empty() ? importBaseName(m_request.files.front()) : m_request.name;
     s.description = "Imported with clusterbench import " + formats() + ".";
     const std::string &base =
         !m_request.appendTo.empty() ? m_request.appendTo : m_request.clusterFile;

@@ -544,7 +544,13 @@ Result<ImportReport> SlurmConfImporter::read(const std::vector<ImportInput> &inp
         if (auto s = readTopology(*f.topology, f.topoLines, b, !b.cluster.nodes.empty()); !s)
             return s.problems();
     if (b.cluster.nodes.empty())
-        return Result<ImportReport>::failure(inputs.front().name, "no node is defined");
+        return Result<ImportReport>::failure(
+            inputs.front().name,
+            f.gres && !f.conf
+                ? "no node is defined: gres.conf lines without NodeName= describe the node the "
+                  "file sits on, which slurm.conf names; give slurm.conf (its NodeName lines) "
+                  "too: clusterbench import slurm slurm.conf gres.conf --out ..."
+                : "no node is defined");
     const NodeTemplate &t = options.nodeTemplate;
     if (!f.conf && !t.empty()) {
         // The template fills what the files do not say: GPUs from gres.conf stay.

@@ -10,12 +10,12 @@ namespace cb {
 
 namespace {
 
-int lineOf(const YAML::Node &n)
+int slurmYamlLineOf(const YAML::Node &n)
 {
     return n.Mark().line >= 0 ? n.Mark().line + 1 : 0;
 }
 
-std::string scalarOf(const YAML::Node &n)
+std::string slurmYamlScalarOf(const YAML::Node &n)
 {
     if (!n || !n.IsScalar())
         return {};
@@ -61,7 +61,7 @@ slurmTopologyYamlLines(const std::string &text, const std::string &file, ImportR
         std::size_t chosen = 0;
         for (std::size_t i = 0; i < doc.size(); ++i)
             if (doc[i].IsMap() && doc[i]["cluster_default"] &&
-                importtext::lower(scalarOf(doc[i]["cluster_default"])) == "true") {
+                importtext::lower(slurmYamlScalarOf(doc[i]["cluster_default"])) == "true") {
                 chosen = i;
                 break;
             }
@@ -69,52 +69,52 @@ slurmTopologyYamlLines(const std::string &text, const std::string &file, ImportR
         for (std::size_t i = 0; i < doc.size(); ++i)
             if (i != chosen)
                 others += (others.empty() ? "" : ", ") +
-                          scalarOf(doc[i].IsMap() ? doc[i]["topology"] : YAML::Node());
+                          slurmYamlScalarOf(doc[i].IsMap() ? doc[i]["topology"] : YAML::Node());
         const YAML::Node t = doc[chosen];
         if (!t.IsMap())
-            return Result<Lines>::failure(file + ":" + std::to_string(lineOf(t)),
+            return Result<Lines>::failure(file + ":" + std::to_string(slurmYamlLineOf(t)),
                                           "expected a topology (topology: NAME, then tree, "
                                           "block or flat)");
-        const std::string name = scalarOf(t["topology"]);
+        const std::string name = slurmYamlScalarOf(t["topology"]);
         Lines out;
         std::string kind;
         if (const YAML::Node tree = t["tree"]) {
             kind = "tree";
             const YAML::Node switches = tree["switches"];
             if (!switches || !switches.IsSequence())
-                return Result<Lines>::failure(file + ":" + std::to_string(lineOf(tree)),
+                return Result<Lines>::failure(file + ":" + std::to_string(slurmYamlLineOf(tree)),
                                               "tree: expected a list \"switches\"");
             for (const YAML::Node &sw : switches) {
-                const std::string id = scalarOf(sw["switch"]);
+                const std::string id = slurmYamlScalarOf(sw["switch"]);
                 if (id.empty())
-                    return Result<Lines>::failure(file + ":" + std::to_string(lineOf(sw)),
+                    return Result<Lines>::failure(file + ":" + std::to_string(slurmYamlLineOf(sw)),
                                                   "tree switch without a name (switch: NAME)");
                 std::vector<std::pair<std::string, std::string>> pairs = {{"switchname", id}};
                 if (sw["children"])
-                    pairs.emplace_back("switches", scalarOf(sw["children"]));
+                    pairs.emplace_back("switches", slurmYamlScalarOf(sw["children"]));
                 if (sw["nodes"])
-                    pairs.emplace_back("nodes", scalarOf(sw["nodes"]));
-                out.push_back(line(lineOf(sw), std::move(pairs)));
+                    pairs.emplace_back("nodes", slurmYamlScalarOf(sw["nodes"]));
+                out.push_back(line(slurmYamlLineOf(sw), std::move(pairs)));
             }
         } else if (const YAML::Node block = t["block"]) {
             kind = "block";
             const YAML::Node blocks = block["blocks"];
             if (!blocks || !blocks.IsSequence())
-                return Result<Lines>::failure(file + ":" + std::to_string(lineOf(block)),
+                return Result<Lines>::failure(file + ":" + std::to_string(slurmYamlLineOf(block)),
                                               "block: expected a list \"blocks\"");
             for (const YAML::Node &b : blocks) {
-                const std::string id = scalarOf(b["block"]);
+                const std::string id = slurmYamlScalarOf(b["block"]);
                 if (id.empty())
-                    return Result<Lines>::failure(file + ":" + std::to_string(lineOf(b)),
+                    return Result<Lines>::failure(file + ":" + std::to_string(slurmYamlLineOf(b)),
                                                   "block without a name (block: NAME)");
-                out.push_back(
-                    line(lineOf(b), {{"blockname", id}, {"nodes", scalarOf(b["nodes"])}}));
+                out.push_back(line(slurmYamlLineOf(b),
+                                   {{"blockname", id}, {"nodes", slurmYamlScalarOf(b["nodes"])}}));
             }
             if (const YAML::Node sizes = block["block_sizes"]; sizes && sizes.IsSequence()) {
                 std::string list;
                 for (const YAML::Node &v : sizes)
-                    list += (list.empty() ? "" : ",") + scalarOf(v);
-                out.push_back(line(lineOf(sizes), {{"blocksizes", list}}));
+                    list += (list.empty() ? "" : ",") + slurmYamlScalarOf(v);
+                out.push_back(line(slurmYamlLineOf(sizes), {{"blocksizes", list}}));
             }
         } else if (t["flat"]) {
             kind = "flat";
@@ -123,18 +123,19 @@ slurmTopologyYamlLines(const std::string &text, const std::string &file, ImportR
             report.assume(file + ": topology " + name + " is a " + kind +
                           ", which is not modelled: its nodes share one switch");
         } else {
-            return Result<Lines>::failure(file + ":" + std::to_string(lineOf(t)),
+            return Result<Lines>::failure(file + ":" + std::to_string(slurmYamlLineOf(t)),
                                           "topology " + name +
                                               ": expected tree, block, flat, ring or torus3d");
         }
-        report.assume(file + ": topology " + name + " (" + kind + ")" +
-                      (doc.size() > 1
-                           ? std::string(chosen > 0 || (t["cluster_default"] &&
-                                                        scalarOf(t["cluster_default"]) == "true")
-                                             ? ", the cluster default"
-                                             : ", the first") +
-                                 "; not used: " + others
-                           : std::string()));
+        report.assume(
+            file + ": topology " + name + " (" + kind + ")" +
+            (doc.size() > 1
+                 ? std::string(chosen > 0 || (t["cluster_default"] &&
+                                              slurmYamlScalarOf(t["cluster_default"]) == "true")
+                                   ? ", the cluster default"
+                                   : ", the first") +
+                       "; not used: " + others
+                 : std::string()));
         return out;
     } catch (const YAML::Exception &e) {
         return Result<Lines>::failure(file + ":" + std::to_string(e.mark.line + 1), e.msg);

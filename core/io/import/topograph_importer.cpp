@@ -17,12 +17,12 @@ namespace cb {
 
 namespace {
 
-int lineOf(const YAML::Node &n)
+int topoLineOf(const YAML::Node &n)
 {
     return n.Mark().line >= 0 ? n.Mark().line + 1 : 0;
 }
 
-std::string scalarOf(const YAML::Node &n)
+std::string topoScalarOf(const YAML::Node &n)
 {
     return n && n.IsScalar() ? n.Scalar() : std::string();
 }
@@ -72,7 +72,7 @@ std::vector<std::string> stringList(const YAML::Node &n)
     std::vector<std::string> out;
     if (n && n.IsSequence())
         for (const YAML::Node &v : n)
-            out.push_back(scalarOf(v));
+            out.push_back(topoScalarOf(v));
     else if (n && n.IsScalar())
         out.push_back(n.Scalar());
     return out;
@@ -83,7 +83,7 @@ std::map<std::string, std::string> stringMap(const YAML::Node &n)
     std::map<std::string, std::string> out;
     if (n && n.IsMap())
         for (const auto &kv : n)
-            out[kv.first.Scalar()] = scalarOf(kv.second);
+            out[kv.first.Scalar()] = topoScalarOf(kv.second);
     return out;
 }
 
@@ -120,26 +120,26 @@ void readModel(const YAML::Node &doc, Model &m)
     if (switches && switches.IsSequence()) {
         m.schema = "v0.1-0.3 (lists of switches and capacity blocks)";
         for (const YAML::Node &s : switches) {
-            SwitchInfo &info = addSwitch(m, scalarOf(at(s, "name")), lineOf(s));
+            SwitchInfo &info = addSwitch(m, topoScalarOf(at(s, "name")), topoLineOf(s));
             info.children = stringList(at(s, "switches"));
             info.labels = metadataLabels(at(s, "metadata"));
             info.blocks = stringList(at(s, "capacity_blocks"));
         }
         if (cbs && cbs.IsSequence())
             for (const YAML::Node &b : cbs) {
-                const std::string name = scalarOf(at(b, "name"));
+                const std::string name = topoScalarOf(at(b, "name"));
                 BlockInfo &info = m.blocks[name];
                 m.blockOrder.push_back(name);
-                info.line = lineOf(b);
+                info.line = topoLineOf(b);
                 info.nodeExprs = stringList(at(b, "nodes"));
-                info.domain = scalarOf(at(b, "nvlink"));
-                info.gpuType = scalarOf(at(b, "type"));
+                info.domain = topoScalarOf(at(b, "nvlink"));
+                info.gpuType = topoScalarOf(at(b, "type"));
             }
         return;
     }
     if (switches && switches.IsMap())
         for (const auto &kv : switches) {
-            SwitchInfo &info = addSwitch(m, kv.first.Scalar(), lineOf(kv.first));
+            SwitchInfo &info = addSwitch(m, kv.first.Scalar(), topoLineOf(kv.first));
             const YAML::Node &s = kv.second;
             info.children = stringList(at(s, "switches"));
             auto labels = stringMap(at(s, "labels"));
@@ -155,8 +155,8 @@ void readModel(const YAML::Node &doc, Model &m)
             const std::string name = "block" + std::to_string(k++);
             BlockInfo &info = m.blocks[name];
             m.blockOrder.push_back(name);
-            info.line = lineOf(b);
-            info.leaf = scalarOf(at(b, "switch"));
+            info.line = topoLineOf(b);
+            info.leaf = topoScalarOf(at(b, "switch"));
             info.nodeExprs = stringList(at(b, "nodes"));
             info.labels = stringMap(at(b, "labels"));
             for (const auto &[k2, v] : stringMap(at(b, "annotations")))
@@ -171,9 +171,9 @@ void readModel(const YAML::Node &doc, Model &m)
             const std::string name = kv.first.Scalar();
             BlockInfo &info = m.blocks[name];
             m.blockOrder.push_back(name);
-            info.line = lineOf(kv.first);
+            info.line = topoLineOf(kv.first);
             info.nodeExprs = stringList(at(kv.second, "nodes"));
-            info.domain = scalarOf(at(at(kv.second, "attributes"), "nvlink"));
+            info.domain = topoScalarOf(at(at(kv.second, "attributes"), "nvlink"));
         }
     } else if (m.schema.empty()) {
         m.schema = "v0.4-0.5 (maps of switches)";
