@@ -91,6 +91,16 @@ private slots:
             << QStringList{kData + "slurm/giovtorres_docker-centos7-slurm_gres.conf", "--out",
                            "OUT"}
             << 2 << "give slurm.conf (its NodeName lines) too";
+        // The Pollux Philly trace's date-times read with a numeric format named: every row
+        // left out, and the reason says what the values are and where to name that.
+        QTest::newRow("1: a time format named wrongly")
+            << QStringList{"philly-pollux", kData + "traces/pollux/philly_osdi21_head200.csv",
+                           "--time-format", "epoch",
+                           "--out",         "OUT"}
+            << 1
+            << "skipped 200 rows: column timestamp: not an epoch time (its values read as "
+               "datetime: name that format, or auto, in --time-format or the mapping's "
+               "time_format)";
         QTest::newRow("1: every row left out")
             << QStringList{"tiresias", kData + "malformed/tiresias_all_too_big.csv", "--out", "OUT"}
             << 1 << "no job could be kept from tiresias input: 3 rows read, 3 skipped";
@@ -135,6 +145,21 @@ private slots:
             << QStringList{kData + "traces/tiresias/LICENSE.tiresias-Apache-2.0", "--out", "OUT"}
             << 2 << "cannot tell which format this is";
     }
+    // --out naming an input would replace the user's trace with the scenario: refused, the
+    // trace untouched.
+    void outIsAnInput()
+    {
+        const QString trace = path("mine.csv");
+        const QByteArray bytes = readAll(kData + "traces/tiresias/60_job.csv");
+        write(trace, bytes);
+        const Run r = cli({trace, "--out", trace});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--out " + trace + ": is the input " + trace +
+                                ", which the scenario would overwrite"),
+                 qPrintable(r.err));
+        QCOMPARE(readAll(trace), bytes);
+    }
+
     void exitCodes()
     {
         QFETCH(QStringList, args);
@@ -282,6 +307,27 @@ private slots:
                  out});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("cannot be combined with input that defines a cluster"),
+                 qPrintable(r.err));
+    }
+
+    // Slurm's 22.05 example slurm.conf (linux[1-32]) with its man page's topology.conf
+    // (dev[0-17] under s0-s2, lines 5-7): the 18 nodes the topology names that slurm.conf does
+    // not are one reason, each line listed once, not 18 lines of one row each.
+    void slurmSkipsGroupedByReason()
+    {
+        const QString conf = kData + "slurm/slurm-22.05.8_etc_slurm.conf.example";
+        const QString topo = kData + "slurm/slurm-22.05.8_man5_topology.conf_EXAMPLE.txt";
+        const Run r = cli({"slurm", conf, topo, "--out", path("slurm.json")});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("cluster of 32 nodes, 0 GPUs, 5 switches; 0 jobs written to " +
+                                path("slurm.json") + "; 18 rows skipped\n"),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains("skipped 18 rows: node not defined by slurm.conf or gres.conf (" +
+                                topo + ":5, 6, 7)\n"),
+                 qPrintable(r.err));
+        QCOMPARE(r.err.count("skipped "), 1);
+        // Its nodes have CPUs=1 and no GPU: written, and said to run no training job.
+        QVERIFY2(r.err.contains("no node has a GPU (no Gres=gpu in slurm.conf, no gres.conf)"),
                  qPrintable(r.err));
     }
 

@@ -140,7 +140,8 @@ private slots:
         QTest::newRow("named minutes")
             << "t=minutes"
             << "2"
-            << "3" << 120.0 << 180.0 << "minutes from the trace's start (--time-format)";
+            << "3" << 120.0 << 180.0
+            << "minutes from the trace's start (--time-format, or the mapping's time_format)";
         QTest::newRow("named for all columns")
             << "hours"
             << "1"

@@ -23,14 +23,21 @@ void ImportReport::skip(const std::string &file, int line, std::string message, 
     SkipGroup &g = skipGroups[it->second];
     ++g.count;
     // The first lines of the group in file order (rows may be skipped out of order, after the
-    // jobs are sorted by time): keep the kFirstPerGroup smallest.
+    // jobs are sorted by time): keep the kFirstPerGroup smallest, each line once (one line of
+    // a Slurm file may name many nodes).
     const auto before = [](const ImportNote &a, const ImportNote &b) {
         return a.file != b.file ? a.file < b.file : a.line < b.line;
     };
-    if (g.first.size() < kFirstPerGroup || before(note, g.first.back())) {
-        g.first.insert(std::upper_bound(g.first.begin(), g.first.end(), note, before), note);
-        if (g.first.size() > kFirstPerGroup)
+    const auto at = std::lower_bound(g.first.begin(), g.first.end(), note, before);
+    const bool seen = at != g.first.end() && !before(note, *at);
+    if (!seen && (g.first.size() < kFirstPerGroup || before(note, g.first.back()))) {
+        g.first.insert(at, note);
+        if (g.first.size() > kFirstPerGroup) {
             g.first.pop_back();
+            g.moreLines = true;
+        }
+    } else if (!seen) {
+        g.moreLines = true;
     }
     if (skipped.size() < kMaxListed)
         skipped.push_back(std::move(note));
@@ -67,11 +74,13 @@ void ImportReport::merge(const ImportReport &other)
         for (const ImportNote &n : g.first)
             skip(n.file, n.line, n.message, n.reason);
         const std::size_t unlisted = g.count - g.first.size();
+        auto it = m_groupIndex.find(g.reason);
         if (unlisted > 0) {
-            auto it = m_groupIndex.find(g.reason);
             skipGroups[it->second].count += unlisted;
             skippedCount += unlisted;
         }
+        if (g.moreLines)
+            skipGroups[it->second].moreLines = true;
     }
     for (const std::string &a : other.assumptions)
         assume(a);
@@ -101,7 +110,7 @@ std::string firstLines(const SkipGroup &g)
         if (n.line > 0)
             s += std::to_string(n.line);
     }
-    if (g.count > g.first.size())
+    if (g.moreLines)
         s += ", ...";
     return s;
 }

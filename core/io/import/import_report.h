@@ -46,7 +46,8 @@ struct SkipGroup
 {
     std::string reason;
     std::size_t count = 0;
-    std::vector<ImportNote> first; ///< at most ImportReport::kFirstPerGroup
+    std::vector<ImportNote> first; ///< at most ImportReport::kFirstPerGroup, one per line
+    bool moreLines = false;        ///< rows of the group on lines not in `first`
 };
 
 struct ImportReport

@@ -44,7 +44,7 @@ void readNode(const YAML::Node &doc, const std::string &file, Cluster &c,
     const int line = lineOf(doc);
     const std::string kind = scalar(child(doc, "kind"));
     if (!kind.empty() && kind != "Node") {
-        report.skip(file, line, "a " + kind + " object, not a Node");
+        report.skip(file, line, "a " + kind + " object, not a Node", "not a Node object");
         return;
     }
     Node n;
@@ -54,7 +54,7 @@ void readNode(const YAML::Node &doc, const std::string &file, Cluster &c,
         return;
     }
     if (ids.count(n.id)) {
-        report.skip(file, line, "duplicate node \"" + n.id + "\"");
+        report.skip(file, line, "duplicate node \"" + n.id + "\"", "duplicate node");
         return;
     }
     const YAML::Node labels = child(child(doc, "metadata"), "labels");
@@ -78,7 +78,8 @@ void readNode(const YAML::Node &doc, const std::string &file, Cluster &c,
         report.skip(file, line,
                     "node \"" + n.id +
                         "\" has no status.allocatable or "
-                        "status.capacity");
+                        "status.capacity",
+                    "Node without status.allocatable or status.capacity");
         return;
     }
     const auto cpu = parseK8sQuantity(scalar(res["cpu"]));

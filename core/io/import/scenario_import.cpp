@@ -420,6 +420,20 @@ bool ScenarioImport::write(const std::string &path)
 {
     if (!m_ran)
         return fail(ImportFailure::WriteFailed, {{path, "nothing to write"}});
+    // The scenario never replaces an input (--append-to S --out S updates S, which is meant).
+    std::vector<std::string> inputs = m_request.files;
+    if (!m_request.clusterFile.empty())
+        inputs.push_back(m_request.clusterFile);
+    if (!m_request.nodeTemplate.empty())
+        inputs.push_back(m_request.nodeTemplate);
+    for (const std::string &in : inputs) {
+        std::error_code ec;
+        if (std::filesystem::equivalent(in, path, ec) && !ec)
+            return fail(ImportFailure::BadInput,
+                        {{"--out " + path, "is the input " + in +
+                                               ", which the scenario would overwrite; give "
+                                               "another path"}});
+    }
     const double from = kImportReadShare + kImportCheckShare;
     const std::size_t jobs = std::max<std::size_t>(m_scenario.jobs.size(), 1);
     bool cancelled = false;

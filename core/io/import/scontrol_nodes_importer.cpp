@@ -91,7 +91,8 @@ Result<ImportReport> ScontrolNodesImporter::read(const std::vector<ImportInput> 
             n.id = get("nodename");
             if (n.id.empty() || ids.count(n.id)) {
                 report.skip(in.name, r.line,
-                            n.id.empty() ? "NodeName is empty" : "duplicate node \"" + n.id + "\"");
+                            n.id.empty() ? "NodeName is empty" : "duplicate node \"" + n.id + "\"",
+                            n.id.empty() ? "NodeName is empty" : "duplicate node");
                 continue;
             }
             const std::string cpuText = get("cputot").empty() ? get("cpus") : get("cputot");

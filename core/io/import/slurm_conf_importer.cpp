@@ -166,7 +166,8 @@ Status readSlurmConf(const ImportInput &in, const Lines &lines, Builder &b)
                     b.report.skip(in.name, l.line,
                                   "node \"" + h +
                                       "\" is defined again; the "
-                                      "first definition is kept");
+                                      "first definition is kept",
+                                  "node defined again (the first definition kept)");
                     continue;
                 }
                 Node &n = b.ensure(h);
@@ -211,7 +212,8 @@ Status readSlurmConf(const ImportInput &in, const Lines &lines, Builder &b)
             auto it = b.index.find(m);
             if (it == b.index.end()) {
                 b.report.skip(in.name, l.line,
-                              "partition " + part + " names unknown node \"" + m + "\"");
+                              "partition " + part + " names unknown node \"" + m + "\"",
+                              "partition names an unknown node");
                 continue;
             }
             Node &n = b.cluster.nodes[it->second];
@@ -276,7 +278,8 @@ Status readGres(const ImportInput &in, const Lines &lines, Builder &b, bool have
             return Status::failure(where(in, l.line), "NodeName: " + hosts.error());
         for (const std::string &h : hosts.value()) {
             if (haveConf && !b.index.count(h)) {
-                b.report.skip(in.name, l.line, "node \"" + h + "\" is not in slurm.conf");
+                b.report.skip(in.name, l.line, "node \"" + h + "\" is not in slurm.conf",
+                              "gres.conf node not in slurm.conf");
                 continue;
             }
             GresGpus &acc = perNode[h][g.type];
@@ -383,12 +386,14 @@ Status readTopology(const ImportInput &in, const Lines &allLines, Builder &b, bo
                 b.report.skip(in.name, l.line,
                               "node \"" + h +
                                   "\" is not defined by the "
-                                  "other files");
+                                  "other files",
+                              "node not defined by slurm.conf or gres.conf");
                 continue;
             }
             if (nodeSwitch.count(h)) {
                 b.report.skip(in.name, l.line,
-                              "node \"" + h + "\" is already under switch " + nodeSwitch[h]);
+                              "node \"" + h + "\" is already under switch " + nodeSwitch[h],
+                              "node already under another switch");
                 continue;
             }
             b.ensure(h).rack = sw;
@@ -536,7 +541,11 @@ Result<ImportReport> SlurmConfImporter::read(const std::vector<ImportInput> &inp
         if (auto s = readSlurmConf(*f.conf, f.confLines, b); !s)
             return s.problems();
     if (f.conf && b.cluster.nodes.empty())
-        return Result<ImportReport>::failure(f.conf->name, "no NodeName line defines a node");
+        return Result<ImportReport>::failure(
+            f.conf->name, f.confLines.empty()
+                              ? "the file is empty (or only comments): expected slurm.conf, "
+                                "gres.conf, topology.conf or topology.yaml lines"
+                              : "no NodeName line defines a node");
     if (f.gres)
         if (auto s = readGres(*f.gres, f.gresLines, b, f.conf != nullptr); !s)
             return s.problems();
@@ -581,6 +590,10 @@ Result<ImportReport> SlurmConfImporter::read(const std::vector<ImportInput> &inp
     } else if (b.defaultMemory > 0)
         report.assume(std::to_string(b.defaultMemory) + " nodes give no RealMemory: Slurm's "
                                                         "default of 1 MiB");
+    if (f.conf && b.cluster.totalGpus() == 0)
+        report.assume("no node has a GPU (no Gres=gpu in slurm.conf, no gres.conf), so no "
+                      "training job runs on this cluster: give gres.conf or Gres=gpu:N on the "
+                      "NodeName lines");
     std::size_t untyped = 0;
     for (Node &n : b.cluster.nodes)
         if (n.gpus > 0 && n.gpuType.empty()) {

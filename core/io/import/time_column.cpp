@@ -116,9 +116,20 @@ std::optional<double> TimeColumn::read(CsvRowReader &row)
         return std::nullopt;
     std::string error;
     auto v = read(t, row.line(), &error);
-    if (!v)
-        row.fail("column " + m_column + ": " + error,
-                 "column " + m_column + ": not a " + std::string(toString(m_format)) + " time");
+    if (!v) {
+        // Grouped by what the values look like, so a format named wrongly says which to name.
+        const std::string name = toString(m_format);
+        std::string reason =
+            "column " + m_column + ": not " + (name.front() == 'e' ? "an " : "a ") + name + " time";
+        if (m_named) {
+            const TimeFormat looks = detect(importtext::trim(t));
+            if (looks != TimeFormat::Auto && looks != m_format)
+                reason += " (its values read as " + std::string(toString(looks)) +
+                          ": name that format, or auto, in --time-format or the mapping's "
+                          "time_format)";
+        }
+        row.fail("column " + m_column + ": " + error, reason);
+    }
     return v;
 }
 
@@ -141,7 +152,8 @@ std::optional<double> TimeColumn::read(const std::string &text, int line, std::s
         m_zone = m_format == TimeFormat::DateTime && importtext::dateTimeHasZone(t);
     }
     const auto how = [&] {
-        return m_named ? std::string(" (--time-format ") + m_column + "=" + toString(m_format) + ")"
+        return m_named ? std::string(" (--time-format ") + m_column + "=" + toString(m_format) +
+                             ", or the mapping's time_format)"
                        : " (as its first value at line " + std::to_string(m_detectedLine) + ", " +
                              importtext::shown(m_detectedFrom) + "; --time-format " + m_column +
                              "=FORMAT overrides)";
@@ -189,7 +201,7 @@ std::string TimeColumn::describe() const
         return {};
     std::string s = "column " + m_column + ": " + describeFormat(m_format, m_zone);
     if (m_named)
-        return s + " (--time-format)";
+        return s + " (--time-format, or the mapping's time_format)";
     return s + ", detected from line " + std::to_string(m_detectedLine) + " (" +
            importtext::shown(m_detectedFrom) + ")";
 }

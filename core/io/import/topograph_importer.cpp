@@ -222,7 +222,9 @@ Result<ImportReport> TopographImporter::read(const std::vector<ImportInput> &inp
             addSwitch(m, m.blocks[b].leaf, m.blocks[b].line);
     // Parents: each switch at most one.
     std::map<std::string, std::string> parent;
-    for (const std::string &s : m.order) {
+    // By index and by value: a child named only here is appended to m.order meanwhile.
+    for (std::size_t i = 0; i < m.order.size(); ++i) {
+        const std::string s = m.order[i];
         SwitchInfo &info = m.switches[s];
         for (const std::string &child : info.children) {
             if (child.empty())
