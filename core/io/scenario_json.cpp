@@ -5,6 +5,7 @@
 #include "io/scenario_limits.h"
 #include "model/validation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -248,6 +249,12 @@ Job readJob(const json &v, const std::string &ptr, Problems &p)
         j.model = readModel(*m, r.pointer("model"), p);
     j.image = r.string("image", Opt);
     j.command = r.stringList("command");
+    if (r.has("time_limit_s"))
+        j.timeLimitSeconds = r.number("time_limit_s", Req, 0, 1, kMaxSeconds);
+    j.account = r.string("account", Opt);
+    if (!j.account.empty() && j.account.find_first_of(" \t\n\"'#") != std::string::npos)
+        r.problem("account", "expected an account name without spaces, quotes or '#', found \"" +
+                                 j.account + "\"");
     if (const json *s = r.object("sts", Opt))
         j.sts = readSts(*s, r.pointer("sts"), p);
     r.finish();
@@ -280,6 +287,15 @@ Settings readSettings(const json &v, const std::string &ptr, Problems &p)
         l.minLinkGbps = lr.number("min_link_gbps", Opt, l.minLinkGbps,
                                   ScenarioLimits::kLeastLinkGbps, kMaxGbps);
         lr.finish();
+    }
+    if (r.has("currency")) {
+        s.currency = r.string("currency", Req);
+        const bool code = s.currency.size() == 3 &&
+                          std::all_of(s.currency.begin(), s.currency.end(),
+                                      [](char c) { return c >= 'A' && c <= 'Z'; });
+        if (!code)
+            r.problem("currency", "expected a three-letter ISO 4217 code such as EUR or USD, "
+                                  "found \"" + s.currency + "\"");
     }
     r.finish();
     return s;
@@ -493,6 +509,10 @@ ordered_json toJson(const Job &job)
         j["image"] = job.image;
     if (!job.command.empty())
         j["command"] = job.command;
+    if (job.timeLimitSeconds)
+        j["time_limit_s"] = jsonNumber(*job.timeLimitSeconds);
+    if (!job.account.empty())
+        j["account"] = job.account;
     if (job.sts) {
         ordered_json s;
         s["max_epochs"] = job.sts->maxEpochs;
@@ -558,6 +578,8 @@ ordered_json scenarioToJson(const Scenario &s, bool withJobs)
                               {"max_tasks_per_job", l.maxTasksPerJob},
                               {"min_link_gbps", jsonNumber(l.minLinkGbps)}};
     }
+    if (s.settings.currency != Settings{}.currency) // the default stays implicit
+        settings["currency"] = s.settings.currency;
     doc["settings"] = settings;
 
     ordered_json cluster;

@@ -88,6 +88,7 @@ Result<Scenario> buildStsScenario(const StsAuthorsData &data, const StsSetupPara
                     std::to_string(params.seed) + ".";
     s.settings.energyPricePerKWh = data.energy.pricePerKWh;
     s.settings.pue = data.energy.pue;
+    s.settings.currency = "EUR"; // the authors' energy price is in EUR per kWh
     s.settings.seed = params.seed;
     s.distributions = data.distributions;
 

@@ -80,6 +80,9 @@ struct Job
     ModelProfile model;
     std::string image;                ///< container image for Kubernetes export
     std::vector<std::string> command; ///< argv for export
+    /// Wall-clock limit the batch system enforces (Slurm --time); exported, not simulated.
+    std::optional<double> timeLimitSeconds;
+    std::string account;              ///< account charged (Slurm --account); empty: none
     std::optional<StsData> sts;
 
     int taskCount() const;

@@ -49,6 +49,8 @@ struct Settings
     std::uint64_t seed = 1;
     double overlap = 0.0;             ///< fraction of communication hidden behind compute, 0..1
     ScenarioLimits limits;
+    /// Currency of every price (energy per kWh, GPU-hour list prices): an ISO 4217 code.
+    std::string currency = "USD";
     bool operator==(const Settings &) const = default;
 };
 

@@ -515,6 +515,45 @@ private slots:
         QVERIFY(text.find("srun --het-group=1 --nodelist='gpu-04'") != std::string::npos);
     }
 
+    void slurmTimeLimitAndAccount_data()
+    {
+        QTest::addColumn<double>("limit");
+        QTest::addColumn<QString>("time");
+        QTest::newRow("minutes") << 90.0 * 60 << "1:30:00";
+        QTest::newRow("rounded up") << 59.2 << "0:01:00";
+        QTest::newRow("a day and more") << 86400.0 + 2 * 3600 + 3 * 60 + 4 << "1-02:03:04";
+    }
+
+    void slurmTimeLimitAndAccount()
+    {
+        QFETCH(double, limit);
+        QFETCH(QString, time);
+        // All-reduce on two nodes: one component, so one --time and one --account.
+        Scenario s = cbtest::exportScenario();
+        s.jobs = {cbtest::exportJob("ring", JobKind::AllReduce,
+                                    {cbtest::exportGroup(TaskRole::Worker, 2, 8, 32, 2)})};
+        s.jobs[0].timeLimitSeconds = limit;
+        s.jobs[0].account = "ml-team";
+        Placement p;
+        p.jobs.push_back({"ring",
+                          {cbtest::exportTask(TaskRole::Worker, 0, 0, "gpu-01"),
+                           cbtest::exportTask(TaskRole::Worker, 0, 1, "gpu-02")},
+                          0});
+        auto r = ExporterRegistry::find("slurm")->exportPlacement(s, p, {});
+        QVERIFY2(r.ok(), r.error().c_str());
+        const std::string &text = r->files[0].content;
+        const std::string expected = "#SBATCH --gres=gpu:a100:2\n#SBATCH --time=" +
+                                     time.toStdString() + "\n#SBATCH --account=ml-team\n";
+        QVERIFY2(text.find(expected) != std::string::npos, text.c_str());
+        // Without them the script says nothing about either.
+        s.jobs[0].timeLimitSeconds.reset();
+        s.jobs[0].account.clear();
+        auto plain = ExporterRegistry::find("slurm")->exportPlacement(s, p, {});
+        QVERIFY(plain.ok());
+        QCOMPARE(plain->files[0].content.find("--time="), std::string::npos);
+        QCOMPARE(plain->files[0].content.find("--account="), std::string::npos);
+    }
+
     void slurmClusterFiles()
     {
         const ExportResult r = exportFixture("slurm-cluster");

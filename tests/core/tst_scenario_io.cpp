@@ -213,6 +213,13 @@ private slots:
                                        {"execution_times", json::array()}};
             }),
             "/jobs/0/sts/termination: unknown distribution \"nope\" (not in /distributions)");
+        row("time limit zero", mutated([](json &j) { j["jobs"][0]["time_limit_s"] = 0; }),
+            "/jobs/0/time_limit_s:");
+        row("account with a space", mutated([](json &j) { j["jobs"][0]["account"] = "ml team"; }),
+            "/jobs/0/account: expected an account name without spaces, quotes or '#', found "
+            "\"ml team\"");
+        row("currency symbol", mutated([](json &j) { j["settings"]["currency"] = "€"; }),
+            "/settings/currency: expected a three-letter ISO 4217 code such as EUR or USD");
     }
 
     void malformed()
@@ -255,6 +262,34 @@ private slots:
         QVERIFY(once.find("\"cpus\": 8,") != std::string::npos);
         QVERIFY(once.find("\"flat\": [\n      0.01,") != std::string::npos);
         QVERIFY(once.back() == '\n');
+    }
+
+    void jobLimitsAccountAndCurrencyRoundTrip()
+    {
+        const std::string text = mutated([](json &j) {
+            j["jobs"][0]["time_limit_s"] = 5400;
+            j["jobs"][0]["account"] = "ml-team";
+            j["settings"]["currency"] = "EUR";
+        });
+        auto s = scenarioFromText(text);
+        QVERIFY2(s.ok(), s.ok() ? "" : s.error().c_str());
+        QCOMPARE(s->jobs[0].timeLimitSeconds.value_or(0), 5400.0);
+        QCOMPARE(s->jobs[0].account, std::string("ml-team"));
+        QCOMPARE(s->settings.currency, std::string("EUR"));
+        const std::string saved = scenarioToText(s.value());
+        QVERIFY(saved.find("\"time_limit_s\": 5400") != std::string::npos);
+        QVERIFY(saved.find("\"account\": \"ml-team\"") != std::string::npos);
+        QVERIFY(saved.find("\"currency\": \"EUR\"") != std::string::npos);
+        QVERIFY(scenarioFromText(saved).value() == s.value());
+        // Absent: no limit, no account, USD; and nothing written for them.
+        auto plain = scenarioFromText(base().dump());
+        QVERIFY(plain.ok());
+        QVERIFY(!plain->jobs[0].timeLimitSeconds);
+        QVERIFY(plain->jobs[0].account.empty());
+        QCOMPARE(plain->settings.currency, std::string("USD"));
+        const std::string plainText = scenarioToText(plain.value());
+        for (const char *key : {"time_limit_s", "account", "currency"})
+            QVERIFY2(plainText.find(key) == std::string::npos, key);
     }
 
     void everySampleRoundTripsByteForByte()

@@ -33,6 +33,18 @@ long long nodeMemMb(const Node &n)
     return std::max(1LL, (long long)std::floor(n.memoryGiB * 1024.0 + 1e-6));
 }
 
+/// Slurm's time format for --time, rounded up to whole seconds: "H:MM:SS", or "D-HH:MM:SS"
+/// from a day on (sbatch(1), -t).
+std::string slurmTimeLimit(double seconds)
+{
+    const auto total = (long long)std::ceil(std::max(1.0, seconds) - 1e-9);
+    const long long d = total / 86400, h = total % 86400 / 3600, m = total % 3600 / 60,
+                    sec = total % 60;
+    auto two = [](long long v) { return (v < 10 ? "0" : "") + std::to_string(v); };
+    return (d > 0 ? std::to_string(d) + "-" + two(h) : std::to_string(h)) + ":" + two(m) + ":" +
+           two(sec);
+}
+
 /// One allocation component: the same request on each of its nodes.
 struct Component
 {
@@ -221,6 +233,10 @@ std::string script(const Scenario &scenario, const PlacedJob &job, const std::st
         s << "#SBATCH --mem=" << c.memMbPerNode << "M\n";
         if (c.gpusPerNode > 0)
             s << "#SBATCH --gres=" << gres(c.gresType, c.gpusPerNode) << "\n";
+        if (j.timeLimitSeconds)
+            s << "#SBATCH --time=" << slurmTimeLimit(*j.timeLimitSeconds) << "\n";
+        if (!j.account.empty())
+            s << "#SBATCH --account=" << j.account << "\n";
     }
     s << "\nset -u\n";
     s << "export CLUSTERBENCH_JOB_ID=" << ShellText::quote(j.id) << "\n";
