@@ -3,6 +3,7 @@
 #include "commands/edit_node_command.h"
 #include "commands/edit_switch_command.h"
 #include "document/document.h"
+#include "model/node_labels.h"
 #include "models/quantity_format.h"
 #include "topology/cluster_layout.h"
 
@@ -302,6 +303,8 @@ bool ClusterTreeModel::setData(const QModelIndex &index, const QVariant &value, 
     case Partition: node.partition = value.toString().trimmed().toStdString(); break;
     default: return false;
     }
+    // Labels that describe the node follow it: hostname, GPU count and type, rack.
+    syncNodeLabels(node, cluster.nodes[std::size_t(nodeIndex)], cluster);
     if (node == cluster.nodes[std::size_t(nodeIndex)])
         return true;
     m_document->undoStack()->push(new EditNodeCommand(m_document, nodeIndex, std::move(node)));

@@ -5,6 +5,7 @@
 #include "commands/remove_switch_command.h"
 #include "document/document.h"
 #include "models/cluster_tree_model.h"
+#include "model/node_labels.h"
 #include "models/quantity_format.h"
 #include "window/switch_dialog.h"
 
@@ -210,8 +211,12 @@ void ClusterPanel::addNodeLikeSelected()
         node.cpus = 32;
         node.memoryGiB = 128;
     }
+    const Node source = node;
     const std::string oldId = node.id;
     node.id = m_document->uniqueNodeId(oldId);
+    // The copy's own labels: its hostname, not the source's (two nodes with one hostname
+    // break the exported node list).
+    syncNodeLabels(node, source, c);
     for (Link &link : links) {
         if (link.a == oldId)
             link.a = node.id;
