@@ -1,6 +1,7 @@
 #include "runs/run_panel.h"
 
 #include "analysis/sts_session.h"
+#include "runs/run_launcher.h"
 #include "document/document.h"
 #include "io/policy_json.h"
 #include "store/workspace.h"
@@ -16,7 +17,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTableWidget>
-#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -26,10 +26,10 @@ namespace {
 constexpr int kPolicyRole = Qt::UserRole + 1;
 } // namespace
 
-RunPanel::RunPanel(Document *document, QWidget *parent)
+RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
     : QWidget(parent)
     , m_document(document)
-    , m_workspacePath(QString::fromStdString(Workspace::defaultPath()))
+    , m_launcher(launcher ? launcher : new RunLauncher(this))
     , m_policies(new QListWidget(this))
     , m_weights(new QTableWidget(0, 2, this))
     , m_seeds(new QLineEdit(this))
@@ -126,20 +126,32 @@ RunPanel::RunPanel(Document *document, QWidget *parent)
         }
     });
     connect(m_document, &Document::scenarioReplaced, this, &RunPanel::reloadPolicies);
+    connect(m_launcher, &RunLauncher::batchStarted, this, &RunPanel::onBatchStarted);
+    connect(m_launcher, &RunLauncher::runFinished, this, &RunPanel::onRunDone);
+    connect(m_launcher, &RunLauncher::batchFinished, this, &RunPanel::onBatchDone);
     reloadPolicies();
 }
 
-RunPanel::~RunPanel()
-{
-    if (m_thread) {
-        m_cancelFlag->store(true);
-        m_thread->wait();
-    }
-}
+RunPanel::~RunPanel() = default;
 
 void RunPanel::setWorkspacePath(const QString &path)
 {
-    m_workspacePath = path;
+    m_launcher->setWorkspacePath(path);
+}
+
+QString RunPanel::workspacePath() const
+{
+    return m_launcher->workspacePath();
+}
+
+bool RunPanel::isRunning() const
+{
+    return m_launcher->isRunning();
+}
+
+const std::vector<std::int64_t> &RunPanel::storedRuns() const
+{
+    return m_launcher->storedRuns();
 }
 
 void RunPanel::reloadPolicies()
@@ -331,77 +343,33 @@ Result<std::vector<PanelRequest>> RunPanel::requests() const
 
 bool RunPanel::start()
 {
-    if (m_thread)
+    if (m_launcher->isRunning())
         return false;
     auto batch = requests();
     if (!batch) {
         m_status->setText(tr("Cannot run: %1").arg(QString::fromStdString(batch.error())));
         return false;
     }
-    m_batch = std::move(batch).value();
-    m_stored.clear();
+    return m_launcher->start(m_document->scenario(), std::move(batch).value());
+}
+
+void RunPanel::onBatchStarted()
+{
+    const auto &batch = m_launcher->batch();
     m_errors.clear();
-    m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
-    m_progress->setRange(0, int(m_batch.size()));
+    m_progress->setRange(0, int(batch.size()));
     m_progress->setValue(0);
     m_progress->setFormat(tr("%v of %m runs"));
-    m_status->setText(tr("Running %1 …").arg(QString::fromStdString(requestPolicyName(m_batch.front()))));
-
-    // The worker gets copies of everything; results come back as queued calls on this panel.
-    const Scenario original = m_document->scenario();
-    const std::vector<PanelRequest> batchCopy = m_batch;
-    const std::string workspacePath = m_workspacePath.toStdString();
-    const auto cancelFlag = m_cancelFlag;
-    RunPanel *panel = this; // outlives the thread: the destructor waits for it
-    m_thread = QThread::create([=] {
-        std::unique_ptr<Workspace> workspace;
-        QString workspaceError;
-        if (auto opened = Workspace::open(workspacePath); opened)
-            workspace = std::move(opened).value();
-        else
-            workspaceError = QString::fromStdString(opened.error());
-        for (int i = 0; i < int(batchCopy.size()); ++i) {
-            if (cancelFlag->load())
-                break;
-            const PanelRequest &req = batchCopy[std::size_t(i)];
-            // One pipeline for every policy: the run service, then the store, then the views.
-            cb::RunRequest request = runRequestFor(requestPolicyName(req), req.seed, req.simulate,
-                                                   cancelFlag.get(), req.decisionLog);
-            request.costModel = req.costModel;
-            auto run = executeRun(scenarioForRequest(original, req), request);
-            std::shared_ptr<const RunSession> shared;
-            qint64 id = 0;
-            QString error;
-            if (!run || cancelFlag->load()) {
-                error = run ? QStringLiteral("cancelled") : QString::fromStdString(run.error());
-            } else {
-                if (!workspace) {
-                    error = tr("not stored: %1").arg(workspaceError);
-                } else if (auto saved = saveRecord(*workspace, original,
-                                                   recordForRun(run.value(), original, req));
-                           saved) {
-                    id = saved.value();
-                } else {
-                    error = tr("not stored: %1").arg(QString::fromStdString(saved.error()));
-                }
-                shared = std::make_shared<const RunSession>(
-                    sessionFromRun(std::move(run.value()), original));
-            }
-            QMetaObject::invokeMethod(
-                panel, [panel, i, shared, id, error] { panel->onRunDone(i, shared, id, error); },
-                Qt::QueuedConnection);
-        }
-    });
-    connect(m_thread, &QThread::finished, this, &RunPanel::onBatchDone);
-    m_thread->start();
+    m_status->setText(
+        tr("Running %1 …").arg(QString::fromStdString(requestPolicyName(batch.front()))));
     updateButtons();
-    return true;
 }
 
 void RunPanel::cancel()
 {
-    if (m_cancelFlag)
-        m_cancelFlag->store(true);
+    if (!m_launcher->isRunning())
+        return;
+    m_launcher->cancel();
     m_status->setText(tr("Cancelling…"));
 }
 
@@ -413,51 +381,41 @@ QString RunPanel::statusText() const
 void RunPanel::onRunDone(int index, std::shared_ptr<const RunSession> session, qint64 id,
                          const QString &error)
 {
-    const QString name = QString::fromStdString(requestPolicyName(m_batch[std::size_t(index)]));
+    const auto &batch = m_launcher->batch();
+    const QString name = QString::fromStdString(requestPolicyName(batch[std::size_t(index)]));
     m_progress->setValue(index + 1);
-    if (!error.isEmpty() && !(m_cancelFlag->load() && error == QStringLiteral("cancelled")))
+    if (!error.isEmpty() && !(m_launcher->isCancelled() && error == QStringLiteral("cancelled")))
         m_errors << QStringLiteral("%1 seed %2: %3")
                         .arg(name)
-                        .arg(m_batch[std::size_t(index)].seed)
+                        .arg(batch[std::size_t(index)].seed)
                         .arg(error);
-    if (id > 0) {
-        m_stored.push_back(id);
+    if (id > 0)
         emit runStored(id);
-    }
-    if (session) {
-        if (id > 0) {
-            auto labelled = std::make_shared<RunSession>(*session);
-            labelled->label = QStringLiteral("#%1 %2").arg(id).arg(session->label);
-            session = std::move(labelled);
-        }
+    if (session)
         emit sessionReady(session);
-    }
-    if (index + 1 < int(m_batch.size()) && !m_cancelFlag->load())
+    if (index + 1 < int(batch.size()) && !m_launcher->isCancelled())
         m_status->setText(tr("Running %1 …").arg(
-            QString::fromStdString(requestPolicyName(m_batch[std::size_t(index) + 1]))));
+            QString::fromStdString(requestPolicyName(batch[std::size_t(index) + 1]))));
 }
 
 void RunPanel::onBatchDone()
 {
-    m_thread->deleteLater();
-    m_thread = nullptr;
-    QString text = m_cancelFlag->load()
-                       ? tr("Cancelled after %n stored run(s).", nullptr, int(m_stored.size()))
-                       : tr("Done: %n run(s) stored in the workspace.", nullptr,
-                            int(m_stored.size()));
-
+    const int stored = int(m_launcher->storedRuns().size());
+    QString text = m_launcher->isCancelled()
+                       ? tr("Cancelled after %n stored run(s).", nullptr, stored)
+                       : tr("Done: %n run(s) stored in the workspace.", nullptr, stored);
     if (!m_errors.isEmpty())
         text += QLatin1Char('\n') + tr("Problems:") + QLatin1Char('\n') +
                 m_errors.join(QLatin1Char('\n'));
     m_status->setText(text);
-    m_status->setToolTip(m_workspacePath);
+    m_status->setToolTip(m_launcher->workspacePath());
     updateButtons();
     emit batchFinished();
 }
 
 void RunPanel::updateButtons()
 {
-    const bool running = m_thread != nullptr;
+    const bool running = m_launcher->isRunning();
     m_run->setEnabled(!running && !checkedPolicies().isEmpty());
     m_cancel->setEnabled(running);
     m_policies->setEnabled(!running);

@@ -1,18 +1,17 @@
 #pragma once
 // The run panel (a dock): pick one or more policies (the built-in presets and the open
-// scenario's own, and STS with its baselines as "sts/METHOD"), override their plugin
-// weights, give seeds ("1-3,7") and place or simulate. STS runs go through core/stochastic
-// (analysis/sts_session.h) and are shown, not stored.
-// The runs go to a worker thread one after another, with progress and Cancel; the window
-// stays responsive. Each finished run is stored in the workspace (history) and the latest
-// one is handed on (sessionReady -> MainWindow::showRun).
+// scenario's own, and STS with its baselines: sts, sts-fifo, ...), override their plugin
+// weights, give seeds ("1-3,7") and place or simulate.
+// The runs go to the window's RunLauncher (one worker thread, one run after another, with
+// progress and Cancel; the window stays responsive). Each finished run is stored in the
+// workspace (history) and handed on (sessionReady). The panel follows every batch the
+// launcher runs, also those started elsewhere (Run > Place and Simulate).
 
 #include "analysis/run_session.h"
 #include "runs/run_store.h"
 
 #include <QWidget>
 
-#include <atomic>
 #include <map>
 #include <memory>
 #include <vector>
@@ -25,23 +24,25 @@ class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QTableWidget;
-class QThread;
 
 namespace cb::views {
 
 class Document;
+class RunLauncher;
 
 class RunPanel : public QWidget
 {
     Q_OBJECT
 
 public:
-    explicit RunPanel(Document *document, QWidget *parent = nullptr);
+    /// Runs go to `launcher` (the window's), or to a launcher of its own when null.
+    explicit RunPanel(Document *document, RunLauncher *launcher = nullptr,
+                      QWidget *parent = nullptr);
     ~RunPanel() override;
 
     /// Where finished runs are stored (default: Workspace::defaultPath()).
     void setWorkspacePath(const QString &path);
-    QString workspacePath() const { return m_workspacePath; }
+    QString workspacePath() const;
 
     /// Policies listed, in order (scenario presets first).
     QStringList policyNames() const;
@@ -60,10 +61,11 @@ public:
     /// the seeds are wrong or a batch is running.
     bool start();
     void cancel();
-    bool isRunning() const { return m_thread != nullptr; }
+    bool isRunning() const;
     QString statusText() const;
     /// Ids of the runs the last batch stored, in order.
-    const std::vector<std::int64_t> &storedRuns() const { return m_stored; }
+    const std::vector<std::int64_t> &storedRuns() const;
+    RunLauncher *launcher() const { return m_launcher; }
 
 signals:
     /// A run finished and was stored (history panels reload).
@@ -77,12 +79,13 @@ private:
     void reloadPolicies();
     void showWeights();
     void updateButtons();
+    void onBatchStarted();
     void onRunDone(int index, std::shared_ptr<const RunSession> session, qint64 id,
                    const QString &error);
     void onBatchDone();
 
     Document *m_document;
-    QString m_workspacePath;
+    RunLauncher *m_launcher;
     QListWidget *m_policies;
     QTableWidget *m_weights;
     QLineEdit *m_seeds;
@@ -95,10 +98,6 @@ private:
     QLabel *m_status;
     /// policy -> plugin -> weight, for the weights the user changed.
     std::map<std::string, std::map<std::string, double>> m_overrides;
-    QThread *m_thread = nullptr;
-    std::shared_ptr<std::atomic<bool>> m_cancelFlag;
-    std::vector<PanelRequest> m_batch;
-    std::vector<std::int64_t> m_stored;
     QStringList m_errors;
     bool m_loadingWeights = false;
 };

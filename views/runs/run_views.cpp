@@ -9,6 +9,7 @@
 #include "runs/generator_dialog.h"
 #include "runs/history_panel.h"
 #include "runs/link_dialog.h"
+#include "runs/run_launcher.h"
 #include "runs/run_panel.h"
 #include "runs/run_service.h"
 #include "runs/trace_import_dialog.h"
@@ -34,7 +35,7 @@ const char *const kWorkspaceKey = "workspace/path";
 RunViews::RunViews(MainWindow *window)
     : QObject(window)
     , m_window(window)
-    , m_runPanel(new RunPanel(window->document(), window))
+    , m_runPanel(new RunPanel(window->document(), window->runLauncher(), window))
     , m_history(new HistoryPanel(window))
     , m_comparison(new ComparisonView(window))
     , m_comparisonDock(new QDockWidget(tr("Comparison"), window))
@@ -65,7 +66,6 @@ RunViews::RunViews(MainWindow *window)
     setWorkspacePath(stored.isEmpty() ? QString::fromStdString(Workspace::defaultPath()) : stored);
 
     connect(m_runPanel, &RunPanel::runStored, m_history, &HistoryPanel::runStored);
-    connect(m_runPanel, &RunPanel::sessionReady, window, &MainWindow::showRun);
     connect(m_history, &HistoryPanel::sessionRequested, window, &MainWindow::showRun);
     connect(m_history, &HistoryPanel::compareRequested, this,
             [this](std::vector<ComparedRun> runs) {

@@ -12,6 +12,7 @@
 #include "document/document.h"
 #include "io/scenario_json.h"
 #include "models/quantity_format.h"
+#include "runs/run_launcher.h"
 #include "runs/run_views.h"
 #include "topology/topology_scene.h"
 #include "topology/topology_view.h"
@@ -34,7 +35,6 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
-#include <QThread>
 #include <QToolBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -65,6 +65,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_view(new TopologyView(m_scene, this))
     , m_clusterPanel(nullptr)
     , m_jobPanel(nullptr)
+    , m_launcher(new RunLauncher(this))
 {
     initClusterBenchResources();
     setObjectName(QStringLiteral("mainWindow"));
@@ -78,6 +79,11 @@ MainWindow::MainWindow(QWidget *parent)
 
     createDocks();
     createActions();
+    connect(m_launcher, &RunLauncher::runFinished, this,
+            [this](int, std::shared_ptr<const RunSession> session, qint64, const QString &error) {
+                onRunFinished(std::move(session), error);
+            });
+    connect(m_launcher, &RunLauncher::batchFinished, this, [this] { m_dialogRun = false; });
     new RunViews(this); // run, history, comparison docks; export, generator, links, import
 
     m_startPage->setSampleFolders(sampleFolders());
@@ -103,12 +109,11 @@ MainWindow::MainWindow(QWidget *parent)
     showStartPage();
 }
 
-MainWindow::~MainWindow()
+MainWindow::~MainWindow() = default;
+
+bool MainWindow::isRunning() const
 {
-    if (m_runThread) {
-        *m_runCancel = true;
-        m_runThread->wait();
-    }
+    return m_launcher->isRunning();
 }
 
 QStringList MainWindow::sampleFolders()
@@ -538,46 +543,44 @@ void MainWindow::placeAndSimulate()
 
 bool MainWindow::startRun(const std::string &policy, std::uint64_t seed, bool simulate)
 {
-    if (m_runThread)
+    PanelRequest request;
+    request.policy = policy;
+    request.seed = seed;
+    request.simulate = simulate;
+    if (!m_launcher->start(m_document->scenario(), {request}))
         return false;
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    auto outcome = std::make_shared<std::optional<Result<RunSession>>>();
-    m_runCancel = cancel;
-    m_runThread = QThread::create(
-        [scenario = m_document->scenario(), policy, seed, simulate, cancel, outcome] {
-            outcome->emplace(computeRunSession(scenario, policy, seed, simulate, cancel.get()));
-        });
+    m_dialogRun = true;
     auto *progress = new QProgressDialog(
         tr("Running %1 (seed %2)…").arg(QString::fromStdString(policy)).arg(seed), tr("Cancel"),
         0, 0, this);
     progress->setWindowTitle(tr("Place and Simulate"));
     progress->setMinimumDuration(300);
     progress->setAutoClose(false);
-    connect(progress, &QProgressDialog::canceled, this, [cancel] { *cancel = true; });
-    connect(m_runThread, &QThread::finished, this, [this, progress, outcome, cancel] {
-        progress->deleteLater();
-        m_runThread->deleteLater();
-        m_runThread = nullptr;
-        if (!outcome->has_value())
-            return;
-        Result<RunSession> &r = **outcome;
-        if (!r.ok()) {
-            if (!*cancel) {
-                // Not modal-blocking: the window stays usable and tests are not stopped.
-                auto *box = new QMessageBox(QMessageBox::Warning, tr("Run failed"),
-                                            QString::fromStdString(r.error()), QMessageBox::Ok,
-                                            this);
-                box->setAttribute(Qt::WA_DeleteOnClose);
-                box->open();
-            }
-            statusBar()->showMessage(*cancel ? tr("Run cancelled") : tr("Run failed"), 5000);
-            emit runShown(nullptr);
-            return;
-        }
-        showRun(std::make_shared<const RunSession>(std::move(r.value())));
-    });
-    m_runThread->start();
+    connect(progress, &QProgressDialog::canceled, m_launcher, &RunLauncher::cancel);
+    connect(m_launcher, &RunLauncher::batchFinished, progress, &QObject::deleteLater);
     return true;
+}
+
+void MainWindow::onRunFinished(std::shared_ptr<const RunSession> session, const QString &error)
+{
+    if (session) {
+        showRun(std::move(session));
+        if (!error.isEmpty()) // computed and shown, but not stored
+            statusBar()->showMessage(tr("Run shown, %1").arg(error), 10000);
+        return;
+    }
+    if (!m_dialogRun)
+        return; // the run panel lists the problems of its batches
+    const bool cancelled = m_launcher->isCancelled();
+    if (!cancelled) {
+        // Not modal-blocking: the window stays usable and tests are not stopped.
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Run failed"), error,
+                                    QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+    statusBar()->showMessage(cancelled ? tr("Run cancelled") : tr("Run failed"), 5000);
+    emit runShown(nullptr);
 }
 
 void MainWindow::showRun(std::shared_ptr<const RunSession> session)
@@ -608,14 +611,15 @@ void MainWindow::showRun(std::shared_ptr<const RunSession> session)
     if (sts) {
         static const cb::RunResult none;
         const cb::RunResult &r = m_run->result ? *m_run->result : none;
+        const QString currency = QString::fromStdString(m_run->scenario.settings.currency);
         statusBar()->showMessage(tr("Run %1: %2 scheduling events; total cost %3 (energy %4, "
-                                    "tardiness %5), %6 due-date violations")
+                                    "tardiness %5), %n due-date violation(s)",
+                                    nullptr, r.violations())
                                      .arg(m_run->label)
                                      .arg(m_run->sts->log.events().size())
-                                     .arg(r.totalCost(), 0, 'f', 2)
-                                     .arg(r.cost, 0, 'f', 2)
-                                     .arg(r.tardinessCost, 0, 'f', 2)
-                                     .arg(r.violations()),
+                                     .arg(formatMoney(r.totalCost(), currency),
+                                          formatMoney(r.cost, currency),
+                                          formatMoney(r.tardinessCost, currency)),
                                  10000);
     } else if (m_run) {
         QString text = tr("Run %1: %2 decisions, %3 jobs placed, %4 waiting")
@@ -624,7 +628,7 @@ void MainWindow::showRun(std::shared_ptr<const RunSession> session)
                            .arg(m_run->placement.jobs.size())
                            .arg(m_run->placement.waiting.size());
         if (m_run->result)
-            text += tr("; simulated makespan %1 s").arg(m_run->result->makespanSeconds, 0, 'f', 0);
+            text += tr("; simulated makespan %1").arg(formatDuration(m_run->result->makespanSeconds));
         statusBar()->showMessage(text, 10000);
     }
     emit runShown(m_run);

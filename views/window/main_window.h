@@ -4,7 +4,6 @@
 
 #include <QMainWindow>
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -13,7 +12,6 @@ class QAction;
 class QDockWidget;
 class QMenu;
 class QStackedWidget;
-class QThread;
 
 namespace cb::views {
 
@@ -25,6 +23,7 @@ class RunTimeline;
 class TrafficHeatmap;
 class Document;
 class JobQueuePanel;
+class RunLauncher;
 struct RunSession;
 class StartPage;
 class TopologyScene;
@@ -59,10 +58,12 @@ public:
 
     /// The run the analysis views show (null before the first run).
     std::shared_ptr<const RunSession> currentRun() const { return m_run; }
-    /// Computes a run of the open scenario on a worker thread (progress dialog with Cancel)
-    /// and shows it when done; false if a run is already going.
+    /// Where every run of the window is launched (run panel batches, Place and Simulate).
+    RunLauncher *runLauncher() const { return m_launcher; }
+    /// Computes a run of the open scenario through the run launcher (progress dialog with
+    /// Cancel), stores it and shows it when done; false if a run is already going.
     bool startRun(const std::string &policy, std::uint64_t seed, bool simulate);
-    bool isRunning() const { return m_runThread != nullptr; }
+    bool isRunning() const;
 
 public slots:
     void showStartPage();
@@ -96,6 +97,7 @@ private:
     void updateOverlay();
     void about();
     void placeAndSimulate();
+    void onRunFinished(std::shared_ptr<const RunSession> session, const QString &error);
     void createAnalysisDocks();
     void updateRunOverlay();
     void updateLinkUtilisation();
@@ -118,8 +120,8 @@ private:
     QAction *m_saveAction = nullptr;
     std::shared_ptr<const RunSession> m_run;
     RunChooser *m_runChooser = nullptr;
-    QThread *m_runThread = nullptr;
-    std::shared_ptr<std::atomic<bool>> m_runCancel;
+    RunLauncher *m_launcher = nullptr;
+    bool m_dialogRun = false; ///< the running batch came from Place and Simulate
     QList<QDockWidget *> m_dockVisible; ///< docks to show again when leaving the start page
 };
 

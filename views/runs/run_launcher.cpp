@@ -1,0 +1,101 @@
+#include "runs/run_launcher.h"
+
+#include "store/workspace.h"
+#include "runs/memory_release.h"
+
+#include <QThread>
+
+namespace cb::views {
+
+RunLauncher::RunLauncher(QObject *parent)
+    : QObject(parent)
+    , m_workspacePath(QString::fromStdString(Workspace::defaultPath()))
+{
+}
+
+RunLauncher::~RunLauncher()
+{
+    if (m_thread) {
+        m_cancel->store(true);
+        m_thread->wait();
+    }
+}
+
+bool RunLauncher::start(const cb::Scenario &scenario, std::vector<PanelRequest> requests)
+{
+    if (m_thread || requests.empty())
+        return false;
+    m_batch = std::move(requests);
+    m_stored.clear();
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+
+    // The worker gets copies of everything; results come back as queued calls.
+    const std::string workspacePath = m_workspacePath.toStdString();
+    const auto cancel = m_cancel;
+    RunLauncher *launcher = this; // outlives the thread: the destructor waits for it
+    m_thread = QThread::create([original = scenario, batch = m_batch, workspacePath, cancel,
+                                launcher] {
+        std::unique_ptr<Workspace> workspace;
+        QString workspaceError;
+        if (auto opened = Workspace::open(workspacePath); opened)
+            workspace = std::move(opened).value();
+        else
+            workspaceError = QString::fromStdString(opened.error());
+        for (int i = 0; i < int(batch.size()); ++i) {
+            if (cancel->load())
+                break;
+            const PanelRequest &req = batch[std::size_t(i)];
+            // One pipeline for every policy: the run service, then the store, then the views.
+            cb::RunRequest request = runRequestFor(requestPolicyName(req), req.seed, req.simulate,
+                                                   cancel.get(), req.decisionLog);
+            request.costModel = req.costModel;
+            auto run = executeRun(scenarioForRequest(original, req), request);
+            std::shared_ptr<const RunSession> shared;
+            qint64 id = 0;
+            QString error;
+            if (!run || cancel->load()) {
+                error = run ? QStringLiteral("cancelled") : QString::fromStdString(run.error());
+            } else {
+                if (!workspace) {
+                    error = tr("not stored: %1").arg(workspaceError);
+                } else if (auto saved = saveRecord(*workspace, original,
+                                                   recordForRun(run.value(), original, req));
+                           saved) {
+                    id = saved.value();
+                } else {
+                    error = tr("not stored: %1").arg(QString::fromStdString(saved.error()));
+                }
+                RunSession session = sessionFromRun(std::move(run.value()), original);
+                if (id > 0)
+                    session.label = QStringLiteral("#%1 %2").arg(id).arg(session.label);
+                shared = std::make_shared<const RunSession>(std::move(session));
+            }
+            // Storing a large run builds and drops big temporary structures.
+            releaseFreedMemory();
+            QMetaObject::invokeMethod(
+                launcher,
+                [launcher, i, shared, id, error] {
+                    if (id > 0)
+                        launcher->m_stored.push_back(id);
+                    emit launcher->runFinished(i, shared, id, error);
+                },
+                Qt::QueuedConnection);
+        }
+    });
+    connect(m_thread, &QThread::finished, this, [this] {
+        m_thread->deleteLater();
+        m_thread = nullptr;
+        emit batchFinished();
+    });
+    m_thread->start();
+    emit batchStarted();
+    return true;
+}
+
+void RunLauncher::cancel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+} // namespace cb::views
