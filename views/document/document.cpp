@@ -1,6 +1,7 @@
 #include "document/document.h"
 
 #include "io/scenario_json.h"
+#include "model/node_labels.h"
 
 #include <QFileInfo>
 #include <QUndoStack>
@@ -190,24 +191,11 @@ std::vector<int> Document::linksOf(const std::string &id) const
     return out;
 }
 
-namespace {
-template<typename Taken>
-std::string uniqueFrom(const std::string &base, Taken taken)
-{
-    if (!taken(base))
-        return base;
-    for (int n = 2;; ++n) {
-        std::string candidate = base + "-" + std::to_string(n);
-        if (!taken(candidate))
-            return candidate;
-    }
-}
-} // namespace
-
 std::string Document::uniqueNodeId(const std::string &base) const
 {
     const Cluster &c = m_scenario.cluster;
-    return uniqueFrom(base, [&c](const std::string &id) {
+    // The next number of the base ("node-31" -> "node-32"), never "node-31-2-2".
+    return nextFreeId(base, [&c](const std::string &id) {
         return c.node(id) != nullptr ||
                std::any_of(c.switches.begin(), c.switches.end(),
                            [&id](const Switch &s) { return s.id == id; });
@@ -216,7 +204,7 @@ std::string Document::uniqueNodeId(const std::string &base) const
 
 std::string Document::uniqueJobId(const std::string &base) const
 {
-    return uniqueFrom(base, [this](const std::string &id) { return m_scenario.job(id) != nullptr; });
+    return nextFreeId(base, [this](const std::string &id) { return m_scenario.job(id) != nullptr; });
 }
 
 } // namespace cb::views

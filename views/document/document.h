@@ -61,7 +61,8 @@ public:
     /// Indices of links with an endpoint `id`, ascending.
     std::vector<int> linksOf(const std::string &id) const;
     /// An id not used by any node, switch (for ids of nodes) or job (for job ids), made from
-    /// `base` by appending "-2", "-3", ...
+    /// `base` by counting up its trailing number ("node-31" -> "node-32"), or by appending
+    /// "-2", "-3", ... (model/node_labels.h, nextFreeId).
     std::string uniqueNodeId(const std::string &base) const;
     std::string uniqueJobId(const std::string &base) const;
 
