@@ -18,7 +18,6 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include <map>
 #include <set>
 
 namespace cb::views {
@@ -208,30 +207,13 @@ bool HistoryPanel::compareRuns(const std::vector<std::int64_t> &ids)
         return false;
     }
     std::vector<ComparedRun> runs;
-    std::map<std::string, QString> currencies; // by scenario digest
     for (std::int64_t id : ids) {
         auto record = ws.value()->run(id);
         if (!record) {
             m_status->setText(QString::fromStdString(record.error()));
             return false;
         }
-        ComparedRun run = comparedRun(record.value());
-        auto known = currencies.find(record->scenarioDigest);
-        if (known == currencies.end()) {
-            QString currency;
-            if (auto text = ws.value()->scenarioText(record->scenarioDigest); text) {
-                const auto doc = nlohmann::json::parse(text.value(), nullptr, false);
-                const auto settings = doc.is_object() ? doc.find("settings") : doc.end();
-                if (doc.is_object() && settings != doc.end() && settings->is_object() &&
-                    settings->contains("currency") && (*settings)["currency"].is_string())
-                    currency = QString::fromStdString((*settings)["currency"].get<std::string>());
-                else
-                    currency = QString::fromStdString(Settings{}.currency);
-            }
-            known = currencies.emplace(record->scenarioDigest, currency).first;
-        }
-        run.currency = known->second;
-        runs.push_back(std::move(run));
+        runs.push_back(comparedRun(record.value()));
     }
     releaseFreedMemory();
     emit compareRequested(std::move(runs));
