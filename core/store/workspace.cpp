@@ -382,13 +382,18 @@ Result<std::unique_ptr<Workspace>> Workspace::open(const std::string &path, Acce
                                 "tables and no ClusterBench schema version)");
     if (sqlite3_db_readonly(db, "main") == 1)
         return R(Problems{ws->failure(SQLITE_READONLY, "cannot store runs")});
-    {
+    for (int attempt = 1;; ++attempt) {
         // WAL: readers never block the writer. Switching needs a moment of exclusive access;
-        // the busy handler waits for it.
+        // the busy handler waits for it, and SQLite returns busy at once when waiting could
+        // deadlock (several processes creating one workspace), so step back and try again
+        // as writes do.
         Statement wal(db, "PRAGMA journal_mode=WAL");
         const int rc = wal.step();
-        if (rc != SQLITE_ROW)
+        if (rc == SQLITE_ROW)
+            break;
+        if (!isBusy(rc) || attempt >= kWriteAttempts)
             return R(Problems{ws->failure(rc, "cannot set up the workspace")});
+        std::this_thread::sleep_for(std::chrono::milliseconds(20 * attempt));
     }
     if (auto st = ws->exec("PRAGMA foreign_keys=ON"); !st)
         return R(st.problems());
