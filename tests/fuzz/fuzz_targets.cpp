@@ -217,7 +217,8 @@ std::string runImporter(std::string_view input, const Target &self)
                                                             : "input-" + std::to_string(i + 1);
         inputs.push_back({name, parts[i], {}});
     }
-    auto report = importer->read(inputs, ImportOptions{});
+    static const ImportOptions defaults; // what `clusterbench import` uses without options
+    auto report = importer->read(inputs, defaults);
     if (!report)
         return checkProblems(report.problems(), importer->name().c_str());
     (void)report->toText();
