@@ -140,6 +140,20 @@ bool isBusy(int rc)
     return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
 }
 
+/// Runs `attempt` (it returns an SQLite result code) until it returns `success` or fails with
+/// something other than busy, at most Workspace::kWriteAttempts times. Between tries it steps
+/// back 20 ms per try so far: another writer held the lock past the busy timeout, or SQLite
+/// answered busy at once because waiting could deadlock. Returns the last code.
+int retryWhileBusy(int success, const std::function<int()> &attempt)
+{
+    for (int n = 1;; ++n) {
+        const int rc = attempt();
+        if (rc == success || !isBusy(rc) || n >= Workspace::kWriteAttempts)
+            return rc;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20 * n));
+    }
+}
+
 std::string folderOf(const std::string &path)
 {
     const auto parent = std::filesystem::path(path).parent_path();
@@ -382,19 +396,18 @@ Result<std::unique_ptr<Workspace>> Workspace::open(const std::string &path, Acce
                                 "tables and no ClusterBench schema version)");
     if (sqlite3_db_readonly(db, "main") == 1)
         return R(Problems{ws->failure(SQLITE_READONLY, "cannot store runs")});
-    for (int attempt = 1;; ++attempt) {
-        // WAL: readers never block the writer. Switching needs a moment of exclusive access;
-        // the busy handler waits for it, and SQLite returns busy at once when waiting could
-        // deadlock (several processes creating one workspace), so step back and try again
-        // as writes do.
+    // WAL: readers never block the writer. Switching needs a moment of exclusive access,
+    // which several processes creating one workspace contend for, so it retries as writes do.
+    Problem walProblem;
+    const int walRc = retryWhileBusy(SQLITE_ROW, [&] {
         Statement wal(db, "PRAGMA journal_mode=WAL");
         const int rc = wal.step();
-        if (rc == SQLITE_ROW)
-            break;
-        if (!isBusy(rc) || attempt >= kWriteAttempts)
-            return R(Problems{ws->failure(rc, "cannot set up the workspace")});
-        std::this_thread::sleep_for(std::chrono::milliseconds(20 * attempt));
-    }
+        if (rc != SQLITE_ROW)
+            walProblem = ws->failure(rc, "cannot set up the workspace");
+        return rc;
+    });
+    if (walRc != SQLITE_ROW)
+        return R(Problems{walProblem});
     if (auto st = ws->exec("PRAGMA foreign_keys=ON"); !st)
         return R(st.problems());
     if (auto st = ws->migrate(); !st)
@@ -465,7 +478,8 @@ Status Workspace::writeTransaction(const std::string &doing,
 {
     if (m_readOnly)
         return Status(Problems{failure(SQLITE_READONLY, doing)});
-    for (int attempt = 1;; ++attempt) {
+    Problem problem;
+    const int last = retryWhileBusy(SQLITE_OK, [&] {
         std::string what;
         int rc = sqlite3_exec(m_db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
         if (rc == SQLITE_OK) {
@@ -473,17 +487,17 @@ Status Workspace::writeTransaction(const std::string &doing,
             if (rc == SQLITE_OK)
                 rc = sqlite3_exec(m_db, "COMMIT", nullptr, nullptr, nullptr);
             if (rc == SQLITE_OK)
-                return Ok{};
+                return rc;
         }
         // The message before ROLLBACK, which resets SQLite's error text.
-        const Problem problem = failure(rc, what.empty() ? doing : what);
+        problem = failure(rc, what.empty() ? doing : what);
         if (!sqlite3_get_autocommit(m_db))
             sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
-        if (!isBusy(rc) || attempt >= kWriteAttempts)
-            return Status(Problems{problem});
-        // Another writer held the lock past the busy timeout: step back briefly, try again.
-        std::this_thread::sleep_for(std::chrono::milliseconds(20 * attempt));
-    }
+        return rc;
+    });
+    if (last == SQLITE_OK)
+        return Ok{};
+    return Status(Problems{problem});
 }
 
 Result<std::vector<std::string>> Workspace::integrityCheck() const

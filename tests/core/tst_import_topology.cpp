@@ -14,6 +14,7 @@
 #include "model/validation.h"
 #include "sched/policy.h"
 #include "sim/simulator.h"
+#include "tst_import_fixtures.h"
 
 #include <QtTest>
 
@@ -23,38 +24,12 @@ using namespace cb;
 
 namespace {
 
-const std::string kData = CB_TEST_DATA "/import/";
+const std::string &kData = cbtest::kImportData;
 const std::string kNccl = "topology/nccl/";
 
-Result<ImportReport> run(const std::string &format, const std::vector<std::string> &files,
-                         const ImportOptions &options)
-{
-    std::vector<std::string> paths;
-    for (const std::string &f : files)
-        paths.push_back(kData + f);
-    return importFiles(*findImporter(format), paths, options);
-}
-
-Result<ImportReport> run(const std::string &format, const std::vector<std::string> &files)
-{
-    static const ImportOptions defaults;
-    return run(format, files, defaults);
-}
-
-std::string notes(const ImportReport &r)
-{
-    std::string s;
-    for (const ImportNote &n : r.skipped)
-        s += n.toString() + "\n";
-    for (const std::string &a : r.assumptions)
-        s += a + "\n";
-    return s;
-}
-
-bool has(const ImportReport &r, const std::string &text)
-{
-    return notes(r).find(text) != std::string::npos;
-}
+using cbtest::importData;
+using cbtest::importNotes;
+using cbtest::importNotesHave;
 
 // The cluster is a valid scenario on its own.
 void checkValid(const Cluster &c)
@@ -126,7 +101,7 @@ private slots:
         QFETCH(double, insideGbps);
         QFETCH(double, nicGbps);
         QFETCH(double, cpus);
-        auto r = run("nccl-topo", {kNccl + file.toStdString()});
+        auto r = importData("nccl-topo", {kNccl + file.toStdString()});
         QVERIFY2(r.ok(), r.error().c_str());
         const Cluster &c = r->cluster.value();
         QCOMPARE(int(c.nodes.size()), 1);
@@ -149,7 +124,7 @@ private slots:
         ImportOptions o;
         o.nodeCount = 4;
         o.gpuType = "V100";
-        auto r = run("nccl-topo", {kNccl + "azhpc-images_ndv2-topo.xml"}, o);
+        auto r = importData("nccl-topo", {kNccl + "azhpc-images_ndv2-topo.xml"}, o);
         QVERIFY2(r.ok(), r.error().c_str());
         QCOMPARE(int(r->cluster->nodes.size()), 4);
         QCOMPARE(QString::fromStdString(r->cluster->nodes[3].id),
@@ -157,22 +132,22 @@ private slots:
         // The V100's NVLink comes from the catalogue (the file does not say).
         QCOMPARE(r->cluster->nodes[0].interconnect.bandwidthGbps, 1200.0);
         // A file of PCI slots only: no GPU, and a message saying what to give.
-        auto g5 = run("nccl-topo", {kNccl + "aws-ofi-nccl_g5.48xl-topo.xml"});
+        auto g5 = importData("nccl-topo", {kNccl + "aws-ofi-nccl_g5.48xl-topo.xml"});
         QVERIFY(!g5.ok());
         QVERIFY2(g5.error().find("no GPU in the file") != std::string::npos, g5.error().c_str());
         ImportOptions t;
         t.nodeTemplate = NodeTemplate::parse("gpus=8,gpu-type=A10G").value();
-        auto g5t = run("nccl-topo", {kNccl + "aws-ofi-nccl_g5.48xl-topo.xml"}, t);
+        auto g5t = importData("nccl-topo", {kNccl + "aws-ofi-nccl_g5.48xl-topo.xml"}, t);
         QVERIFY2(g5t.ok(), g5t.error().c_str());
         QCOMPARE(g5t->cluster->nodes[0].gpus, 8);
         // An NCCL graph file is not a topology.
-        auto graph = run("nccl-topo", {kNccl + "azhpc-images_ncv4-graph.xml"});
+        auto graph = importData("nccl-topo", {kNccl + "azhpc-images_ncv4-graph.xml"});
         QVERIFY(!graph.ok());
         QVERIFY2(graph.error().find("azhpc-images_ncv4-graph.xml:1: an NCCL_GRAPH_FILE") !=
                      std::string::npos,
                  graph.error().c_str());
         // Truncated XML: the file and line.
-        auto cut = run("nccl-topo", {"malformed/nccl_truncated.xml"});
+        auto cut = importData("nccl-topo", {"malformed/nccl_truncated.xml"});
         QVERIFY(!cut.ok());
         QVERIFY2(cut.error().find("nccl_truncated.xml:5: XML: ") != std::string::npos,
                  cut.error().c_str());
@@ -190,7 +165,7 @@ private slots:
     void hwlocDgx2()
     {
         QFETCH(QString, file);
-        auto r = run("hwloc", {"topology/hwloc/" + file.toStdString()});
+        auto r = importData("hwloc", {"topology/hwloc/" + file.toStdString()});
         QVERIFY2(r.ok(), r.error().c_str());
         const Node &n = r->cluster->nodes.front();
         QCOMPARE(n.gpus, 16);
@@ -201,8 +176,8 @@ private slots:
         QCOMPARE(int(n.interconnect.nvlinkDomains.size()), 1);
         QCOMPARE(int(n.interconnect.nvlinkDomains.front().size()), 16);
         QCOMPARE(n.cpus, 4.0); // the test file keeps 4 PUs only
-        QVERIFY2(has(r.value(), "16 GPUs on NVSwitch: one NVLink domain at 150 GB/s"),
-                 notes(r.value()).c_str());
+        QVERIFY2(importNotesHave(r.value(), "16 GPUs on NVSwitch: one NVLink domain at 150 GB/s"),
+                 importNotes(r.value()).c_str());
         checkValid(r->cluster.value());
     }
 
@@ -210,14 +185,14 @@ private slots:
     {
         // POWER8 with 4 P100: NVLink 40 GB/s between GPU 0 and 1 and between 2 and 3 (the
         // GPU-to-CPU links are not between GPUs): two domains, 320 Gbit/s.
-        auto p8 = run("hwloc", {"topology/hwloc/hwloc-v2.14_power8gpudistances.xml"});
+        auto p8 = importData("hwloc", {"topology/hwloc/hwloc-v2.14_power8gpudistances.xml"});
         QVERIFY2(p8.ok(), p8.error().c_str());
         const Node &n = p8->cluster->nodes.front();
         QCOMPARE(n.gpus, 4);
         QCOMPARE(n.interconnect.bandwidthGbps, 320.0);
         QCOMPARE(n.interconnect.nvlinkDomains, (std::vector<std::vector<int>>{{0, 1}, {2, 3}}));
         // A machine without GPUs: 24 PUs, 2 NUMA nodes, 4 network devices.
-        auto cpu = run("hwloc", {"topology/hwloc/hwloc-v2.14_24em64t-2n6c2t-pci.xml"});
+        auto cpu = importData("hwloc", {"topology/hwloc/hwloc-v2.14_24em64t-2n6c2t-pci.xml"});
         QVERIFY2(cpu.ok(), cpu.error().c_str());
         QCOMPARE(cpu->cluster->nodes.front().gpus, 0);
         QCOMPARE(cpu->cluster->nodes.front().cpus, 24.0);
@@ -225,21 +200,25 @@ private slots:
         checkValid(cpu->cluster.value());
         // 16 PUs, one NUMA node that gives no memory size, no GPU, no network device: the
         // report says so, rather than "0 GiB", "64 per GPU" or "per network device".
-        auto small = run("hwloc", {"topology/hwloc/hwloc-v2.14_16em64t-4s2c2t.xml"});
+        auto small = importData("hwloc", {"topology/hwloc/hwloc-v2.14_16em64t-4s2c2t.xml"});
         QVERIFY2(small.ok(), small.error().c_str());
         QCOMPARE(small->cluster->nodes.front().cpus, 16.0);
         QCOMPARE(small->cluster->nodes.front().memoryGiB, 64.0);
-        QVERIFY2(has(small.value(), "16 PUs as CPUs, no NUMA memory size, 0 GPUs, 0 network"),
-                 notes(small.value()).c_str());
-        QVERIFY2(has(small.value(), "64 GiB (64 per GPU, at least 64) assumed"),
-                 notes(small.value()).c_str());
-        QVERIFY2(has(small.value(), "no network device in the file: 100 Gbit/s per node"),
-                 notes(small.value()).c_str());
-        QVERIFY2(!has(small.value(), "node template"), notes(small.value()).c_str());
+        QVERIFY2(importNotesHave(small.value(),
+                                 "16 PUs as CPUs, no NUMA memory size, 0 GPUs, 0 network"),
+                 importNotes(small.value()).c_str());
+        QVERIFY2(importNotesHave(small.value(), "64 GiB (64 per GPU, at least 64) assumed"),
+                 importNotes(small.value()).c_str());
+        QVERIFY2(
+            importNotesHave(small.value(), "no network device in the file: 100 Gbit/s per node"),
+            importNotes(small.value()).c_str());
+        QVERIFY2(!importNotesHave(small.value(), "node template"),
+                 importNotes(small.value()).c_str());
         // The DGX-2's 1.51 TiB of NUMA memory, rounded for the report.
-        auto dgx = run("hwloc", {"topology/hwloc/hwloc-v2.14_nvidiaDGX2.xml"});
+        auto dgx = importData("hwloc", {"topology/hwloc/hwloc-v2.14_nvidiaDGX2.xml"});
         QVERIFY2(dgx.ok(), dgx.error().c_str());
-        QVERIFY2(has(dgx.value(), "1510.58 GiB of NUMA memory"), notes(dgx.value()).c_str());
+        QVERIFY2(importNotesHave(dgx.value(), "1510.58 GiB of NUMA memory"),
+                 importNotes(dgx.value()).c_str());
     }
 
     // SimGrid: the fat tree "2;4,4;1,2;1,2" has 16 hosts, 4 leaves and 2 top switches (each
@@ -253,7 +232,7 @@ private slots:
         QCOMPARE(simgridLatencyUs("0").value_or(-1), 0.0);
         QVERIFY(!simgridBandwidthGbps("fast"));
 
-        auto ft = run("simgrid", {"topology/simgrid/simgrid_cluster_fat_tree.xml"});
+        auto ft = importData("simgrid", {"topology/simgrid/simgrid_cluster_fat_tree.xml"});
         QVERIFY2(ft.ok(), ft.error().c_str());
         const Cluster &c = ft->cluster.value();
         QCOMPARE(int(c.nodes.size()), 16);
@@ -268,7 +247,7 @@ private slots:
         checkValid(c);
 
         // Dragonfly "3,4;4,3;5,1;2": 3 x 4 x 5 routers with 2 hosts each.
-        auto df = run("simgrid", {"topology/simgrid/simgrid_cluster_dragonfly.xml"});
+        auto df = importData("simgrid", {"topology/simgrid/simgrid_cluster_dragonfly.xml"});
         QVERIFY2(df.ok(), df.error().c_str());
         QCOMPARE(int(df->cluster->nodes.size()), 120);
         QCOMPARE(int(df->cluster->switches.size()), 60);
@@ -276,7 +255,7 @@ private slots:
 
         // Griffon: three cabinets of 32, 28 and 32 hosts under one core switch at their
         // backbone's 1.25 GBps = 10 Gbit/s.
-        auto g = run("simgrid", {"topology/simgrid/simgrid_griffon.xml"});
+        auto g = importData("simgrid", {"topology/simgrid/simgrid_griffon.xml"});
         QVERIFY2(g.ok(), g.error().c_str());
         QCOMPARE(int(g->cluster->nodes.size()), 92);
         QCOMPARE(hostLink(g->cluster.value(), "griffon_cluster_cabinet1"), 1.0);
@@ -287,19 +266,19 @@ private slots:
         checkValid(g->cluster.value());
 
         // The torus is not modelled: one switch, and the report says so.
-        auto t = run("simgrid", {"topology/simgrid/simgrid_cluster_torus.xml"});
+        auto t = importData("simgrid", {"topology/simgrid/simgrid_cluster_torus.xml"});
         QVERIFY2(t.ok(), t.error().c_str());
         QCOMPARE(int(t->cluster->nodes.size()), 12);
-        QVERIFY(has(t.value(), "is a torus (3,2,2), which is not modelled"));
+        QVERIFY(importNotesHave(t.value(), "is a torus (3,2,2), which is not modelled"));
         // Hosts hold what the template says.
         ImportOptions o;
         o.nodeTemplate = NodeTemplate::parse("gpus=4,gpu-type=A100-80GB,cpus=32").value();
-        auto b = run("simgrid", {"topology/simgrid/simgrid_cluster_backbone.xml"}, o);
+        auto b = importData("simgrid", {"topology/simgrid/simgrid_cluster_backbone.xml"}, o);
         QVERIFY2(b.ok(), b.error().c_str());
         QCOMPARE(int(b->cluster->nodes.size()), 100);
         QCOMPARE(b->cluster->totalGpus(), 400);
         QCOMPARE(b->cluster->nodes[0].cpus, 32.0);
-        QVERIFY(has(b.value(), "has a backbone of 18 Gbit/s"));
+        QVERIFY(importNotesHave(b.value(), "has a backbone of 18 Gbit/s"));
     }
 
     // topograph models: v1 (switches and blocks), v0.5 (maps with capacity blocks), v0.1
@@ -321,7 +300,7 @@ private slots:
         QFETCH(QString, file);
         QFETCH(int, switches);
         QFETCH(int, nodes);
-        auto r = run("topograph", {"topology/topograph/" + file.toStdString()});
+        auto r = importData("topograph", {"topology/topograph/" + file.toStdString()});
         QVERIFY2(r.ok(), r.error().c_str());
         QCOMPARE(int(r->cluster->switches.size()), switches);
         QCOMPARE(int(r->cluster->nodes.size()), nodes);
@@ -333,7 +312,7 @@ private slots:
     {
         // v1 medium: node 1101 under sw11 under sw21 (zone1) under sw3 (us-west), NVLink
         // domain nvl1.
-        auto r = run("topograph", {"topology/topograph/topograph-v1.0.0_medium.yaml"});
+        auto r = importData("topograph", {"topology/topograph/topograph-v1.0.0_medium.yaml"});
         QVERIFY2(r.ok(), r.error().c_str());
         const Node *n = r->cluster->node("1101");
         QVERIFY(n);
@@ -345,15 +324,15 @@ private slots:
                  QString("nvl1"));
         QCOMPARE(QString::fromStdString(n->rack), QString("sw11"));
         // v0.1: the capacity block's type is the GPU type.
-        auto old = run("topograph", {"topology/topograph/topograph-v0.1.0_small-tree.yaml"});
+        auto old = importData("topograph", {"topology/topograph/topograph-v0.1.0_small-tree.yaml"});
         QVERIFY2(old.ok(), old.error().c_str());
         QCOMPARE(QString::fromStdString(old->cluster->nodes.front().gpuType), QString("H100"));
         // v0.5's empty block cb15 is reported.
-        auto mid = run("topograph", {"topology/topograph/topograph-v0.5.0_medium.yaml"});
+        auto mid = importData("topograph", {"topology/topograph/topograph-v0.5.0_medium.yaml"});
         QVERIFY2(mid.ok(), mid.error().c_str());
-        QVERIFY(has(mid.value(), "block cb15"));
+        QVERIFY(importNotesHave(mid.value(), "block cb15"));
         // A switch with two parents is refused with its line.
-        auto bad = run("topograph", {"malformed/topograph_two_parents.yaml"});
+        auto bad = importData("topograph", {"malformed/topograph_two_parents.yaml"});
         QVERIFY(!bad.ok());
         QVERIFY2(bad.error().find("topograph_two_parents.yaml:6: switch leaf-1 has two parents, "
                                   "spine-1 and spine-2") != std::string::npos,
@@ -363,49 +342,52 @@ private slots:
     // Slurm topology.yaml (25.05+): the cluster-default tree is used.
     void slurmTopologyYaml()
     {
-        auto r = run("slurm", {"slurm/slurm-25.05.0_man5_topology.yaml_EXAMPLE.yaml"});
+        auto r = importData("slurm", {"slurm/slurm-25.05.0_man5_topology.yaml_EXAMPLE.yaml"});
         QVERIFY2(r.ok(), r.error().c_str());
         QCOMPARE(int(r->cluster->nodes.size()), 4);
         QCOMPARE(int(r->cluster->switches.size()), 3);
         QCOMPARE(QString::fromStdString(r->cluster->nodes[0].rack), QString("s1"));
-        QVERIFY2(has(r.value(), "topology topo1 (tree), the cluster default; not used: topo2, "
-                                "topo3"),
-                 notes(r.value()).c_str());
-        auto master = run("slurm", {"slurm/slurm-master_man5_topology.yaml_EXAMPLE.yaml"});
+        QVERIFY2(importNotesHave(r.value(),
+                                 "topology topo1 (tree), the cluster default; not used: topo2, "
+                                 "topo3"),
+                 importNotes(r.value()).c_str());
+        auto master = importData("slurm", {"slurm/slurm-master_man5_topology.yaml_EXAMPLE.yaml"});
         QVERIFY2(master.ok(), master.error().c_str());
         QCOMPARE(int(master->cluster->switches.size()), 3);
-        QVERIFY(has(master.value(), "not used: topo2, topo3, topo3a, topo4, topo5"));
+        QVERIFY(importNotesHave(master.value(), "not used: topo2, topo3, topo3a, topo4, topo5"));
     }
 
     // Block and tree topology.conf files with slurm.conf or a node template.
     void slurmTopologyConf()
     {
         // Slurm's testsuite: 8 blocks of 4 nodes, the nodes from its slurm.conf.
-        auto b = run("slurm", {"slurm/slurm-testsuite_check_topology_slurm.conf",
-                               "slurm/slurm-testsuite_check_topology_block_topology.conf"});
+        auto b = importData("slurm", {"slurm/slurm-testsuite_check_topology_slurm.conf",
+                                      "slurm/slurm-testsuite_check_topology_block_topology.conf"});
         QVERIFY2(b.ok(), b.error().c_str());
         QCOMPARE(int(b->cluster->nodes.size()), 32);
         QCOMPARE(int(b->cluster->switches.size()), 8 + 1); // blocks joined by one switch
         QCOMPARE(b->cluster->nodes[0].memoryGiB, 2000.0 / 1024.0);
         QCOMPARE(b->skippedCount, std::size_t(0));
         // Three trunks with no common root (test_133_1 testcase6) get one.
-        auto t6 = run("slurm", {"slurm/slurm-testsuite_test_133_1_testcase6_topology.conf"});
+        auto t6 = importData("slurm", {"slurm/slurm-testsuite_test_133_1_testcase6_topology.conf"});
         QVERIFY2(t6.ok(), t6.error().c_str());
         QCOMPARE(int(t6->cluster->nodes.size()), 40);
-        QVERIFY(has(t6.value(), "the switch tree has 3 top switches: joined by one switch"));
+        QVERIFY(importNotesHave(t6.value(),
+                                "the switch tree has 3 top switches: joined by one switch"));
         // The man page's example of all three plugins: its tree is used.
-        auto mixed = run("slurm", {"slurm/slurm-master_man5_topology.conf_EXAMPLE.txt"});
+        auto mixed = importData("slurm", {"slurm/slurm-master_man5_topology.conf_EXAMPLE.txt"});
         QVERIFY2(mixed.ok(), mixed.error().c_str());
         QCOMPARE(int(mixed->cluster->nodes.size()), 18);
-        QVERIFY(has(mixed.value(), "the tree is used, the blocks are not"));
-        QVERIFY(has(mixed.value(), "2 RingName lines (topology/ring) are not modelled"));
+        QVERIFY(importNotesHave(mixed.value(), "the tree is used, the blocks are not"));
+        QVERIFY(
+            importNotesHave(mixed.value(), "2 RingName lines (topology/ring) are not modelled"));
         // topology.conf alone says to give node specifications...
-        QVERIFY(has(mixed.value(), "which runs no training job: give slurm.conf"));
+        QVERIFY(importNotesHave(mixed.value(), "which runs no training job: give slurm.conf"));
         // ... and a template gives them.
         ImportOptions o;
         o.nodeTemplate =
             NodeTemplate::parse("gpus=8,gpu-type=H100,cpus=96,memory-gib=1024").value();
-        auto t = run("slurm", {"slurm/slurm-24.05.0_man5_topology.conf_EXAMPLE.txt"}, o);
+        auto t = importData("slurm", {"slurm/slurm-24.05.0_man5_topology.conf_EXAMPLE.txt"}, o);
         QVERIFY2(t.ok(), t.error().c_str());
         for (const Node &n : t->cluster->nodes) {
             QCOMPARE(n.gpus, 8);
@@ -437,18 +419,18 @@ private slots:
     {
         ImportOptions o;
         o.gpuType = "V100";
-        auto r = run("tiresias-cluster", {"topology/tiresias/tiresias_n160g8.csv"}, o);
+        auto r = importData("tiresias-cluster", {"topology/tiresias/tiresias_n160g8.csv"}, o);
         QVERIFY2(r.ok(), r.error().c_str());
         QCOMPARE(int(r->cluster->nodes.size()), 160); // 5 switches x 32 nodes
         QCOMPARE(r->cluster->totalGpus(), 1280);
         QCOMPARE(int(r->cluster->switches.size()), 6);
         QCOMPARE(r->cluster->nodes[0].cpus, 128.0);
         QCOMPARE(r->cluster->nodes[0].memoryGiB, 256.0);
-        auto one = run("tiresias-cluster", {"topology/tiresias/tiresias_n1g4.csv"});
+        auto one = importData("tiresias-cluster", {"topology/tiresias/tiresias_n1g4.csv"});
         QVERIFY2(one.ok(), one.error().c_str());
         QCOMPARE(int(one->cluster->nodes.size()), 1);
         QCOMPARE(QString::fromStdString(one->cluster->nodes[0].gpuType), QString("unknown-gpu"));
-        auto bad = run("tiresias-cluster", {"malformed/tiresias_cluster_bad_number.csv"});
+        auto bad = importData("tiresias-cluster", {"malformed/tiresias_cluster_bad_number.csv"});
         QVERIFY(!bad.ok());
         QVERIFY2(bad.error().find("tiresias_cluster_bad_number.csv:2: column num_gpu_p_node: "
                                   "expected an integer, found \"eight\"") != std::string::npos,
@@ -458,7 +440,7 @@ private slots:
     // Kubernetes topology labels become switch tiers, coarse to fine.
     void kubernetesTopologyLabels()
     {
-        auto r = run("k8s-nodes", {"handmade/k8s_nodes_topology_labels.yaml"});
+        auto r = importData("k8s-nodes", {"handmade/k8s_nodes_topology_labels.yaml"});
         QVERIFY2(r.ok(), r.error().c_str());
         const Cluster &c = r->cluster.value();
         QCOMPARE(int(c.nodes.size()), 6);
@@ -473,10 +455,10 @@ private slots:
                                "zone-us-central1-b", "block-b-7f3a", "subblock-sb-19c2", "core"})
             QVERIFY2(ids.count(id), id);
         QCOMPARE(int(c.switches.size()), 11);
-        QVERIFY(has(r.value(), "GKE host labels differ on every node"));
+        QVERIFY(importNotesHave(r.value(), "GKE host labels differ on every node"));
         checkValid(c);
         // The real GKE node (k8s.io apimachinery test data): region and zone tiers.
-        auto gke = run("k8s-nodes", {"k8s-nodes/k8s-apimachinery_managedfields_node.yaml"});
+        auto gke = importData("k8s-nodes", {"k8s-nodes/k8s-apimachinery_managedfields_node.yaml"});
         QVERIFY2(gke.ok(), gke.error().c_str());
         QCOMPARE(int(gke->cluster->nodes.size()), 1);
         QCOMPARE(gke->cluster->nodes[0].cpus, 3.92);

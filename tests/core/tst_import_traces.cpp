@@ -11,6 +11,7 @@
 #include "io/import/model_catalog.h"
 #include "io/import/text_fields.h"
 #include "io/import/time_column.h"
+#include "tst_import_fixtures.h"
 
 #include <QDir>
 #include <QtTest>
@@ -21,37 +22,11 @@ using namespace cb;
 
 namespace {
 
-const std::string kData = CB_TEST_DATA "/import/";
+const std::string &kData = cbtest::kImportData;
 
-Result<ImportReport> run(const std::string &format, const std::vector<std::string> &files,
-                         const ImportOptions &options)
-{
-    std::vector<std::string> paths;
-    for (const std::string &f : files)
-        paths.push_back(kData + f);
-    return importFiles(*findImporter(format), paths, options);
-}
-
-Result<ImportReport> run(const std::string &format, const std::vector<std::string> &files)
-{
-    static const ImportOptions defaults;
-    return run(format, files, defaults);
-}
-
-std::string notes(const ImportReport &r)
-{
-    std::string s;
-    for (const ImportNote &n : r.skipped)
-        s += n.toString() + "\n";
-    for (const std::string &a : r.assumptions)
-        s += a + "\n";
-    return s;
-}
-
-bool has(const ImportReport &r, const std::string &text)
-{
-    return notes(r).find(text) != std::string::npos;
-}
+using cbtest::importData;
+using cbtest::importNotes;
+using cbtest::importNotesHave;
 
 const Job *jobById(const ImportReport &r, const std::string &id)
 {
@@ -72,17 +47,19 @@ private slots:
     // date-time timestamps, rows out of time order; every row imports.
     void polluxPhillyWithDateTimes()
     {
-        auto r = run("philly-pollux", {"traces/pollux/philly_osdi21_head200.csv"});
+        auto r = importData("philly-pollux", {"traces/pollux/philly_osdi21_head200.csv"});
         QVERIFY2(r.ok(), r.error().c_str());
         QCOMPARE(r->rowsRead, std::size_t(200));
         QCOMPARE(r->jobs.size(), std::size_t(200));
         QCOMPARE(r->skippedCount, std::size_t(0));
-        QVERIFY2(has(r.value(), "column timestamp: date-time without a zone (read as UTC), "
-                                "detected from line 2 (\"2017-10-09 07:01:55\")"),
-                 notes(r.value()).c_str());
+        QVERIFY2(importNotesHave(r.value(),
+                                 "column timestamp: date-time without a zone (read as UTC), "
+                                 "detected from line 2 (\"2017-10-09 07:01:55\")"),
+                 importNotes(r.value()).c_str());
         // The earliest of the 200 rows is 2017-09-29 07:58:32 (found by hand in the file).
-        QVERIFY(has(r.value(), "times rebased: the first submission (2017-09-29 07:58:32 UTC) "
-                               "is at 0 s"));
+        QVERIFY(importNotesHave(r.value(),
+                                "times rebased: the first submission (2017-09-29 07:58:32 UTC) "
+                                "is at 0 s"));
         // Line 2: 2017-10-09 07:01:55, 66.0 s on 1 GPU: 10 days less 56 min 37 s after the
         // first, 660 iterations of 0.1 s.
         const Job *j = jobById(r.value(), "philly-2");
@@ -91,7 +68,7 @@ private slots:
         QCOMPARE(qint64(j->model.iterations), qint64(660));
         QCOMPARE(j->gpuCount(), 1);
         // The last 20 rows, and the file's trailing empty line (not a row).
-        auto tail = run("philly-pollux", {"traces/pollux/philly_osdi21_tail20.csv"});
+        auto tail = importData("philly-pollux", {"traces/pollux/philly_osdi21_tail20.csv"});
         QVERIFY2(tail.ok(), tail.error().c_str());
         QCOMPARE(tail->rowsRead, std::size_t(20));
         QCOMPARE(tail->jobs.size(), std::size_t(20));
@@ -186,43 +163,45 @@ private slots:
     // Pods that never started are named and left out, or kept waiting with --pending wait.
     void alibabaPendingPods()
     {
-        auto r = run("alibaba-gpu2023", {"malformed/alibaba2023_pending.csv"});
+        auto r = importData("alibaba-gpu2023", {"malformed/alibaba2023_pending.csv"});
         QVERIFY2(r.ok(), r.error().c_str());
         QCOMPARE(r->jobs.size(), std::size_t(4));
         QCOMPARE(r->skippedCount, std::size_t(2));
         QCOMPARE(QString::fromStdString(r->skipGroups.front().reason),
                  QString("never started (pending): left out, --pending wait keeps them"));
-        QVERIFY(has(r.value(), "alibaba2023_pending.csv:4: pod \"openb-pod-0002\" never started "
-                               "(Pending, no scheduled_time): left out (--pending wait keeps "
-                               "it)"));
+        QVERIFY(importNotesHave(r.value(),
+                                "alibaba2023_pending.csv:4: pod \"openb-pod-0002\" never started "
+                                "(Pending, no scheduled_time): left out (--pending wait keeps "
+                                "it)"));
         ImportOptions wait;
         wait.pending = PendingJobs::Wait;
-        auto kept = run("alibaba-gpu2023", {"malformed/alibaba2023_pending.csv"}, wait);
+        auto kept = importData("alibaba-gpu2023", {"malformed/alibaba2023_pending.csv"}, wait);
         QVERIFY2(kept.ok(), kept.error().c_str());
         QCOMPARE(kept->jobs.size(), std::size_t(6));
         const Job *p = jobById(kept.value(), "openb-pod-0002");
         QVERIFY(p);
         QCOMPARE(p->submitSeconds, 1558381.0); // its creation_time (the first pod's is 0)
         QCOMPARE(qint64(p->model.iterations), qint64(1000)); // the default length
-        QVERIFY(has(kept.value(), "2 jobs never started (pending): kept waiting from their "
-                                  "submit time (--pending wait)"));
+        QVERIFY(importNotesHave(kept.value(),
+                                "2 jobs never started (pending): kept waiting from their "
+                                "submit time (--pending wait)"));
     }
 
     // The pod lists without time columns (multigpu20/30/40/50) import with every pod at 0 s.
     void alibabaPodsWithoutTimes()
     {
-        auto r =
-            run("alibaba-gpu2023", {"traces/alibaba-gpu2023/openb_pod_list_multigpu20_head50.csv"});
+        auto r = importData("alibaba-gpu2023",
+                            {"traces/alibaba-gpu2023/openb_pod_list_multigpu20_head50.csv"});
         QVERIFY2(r.ok(), r.error().c_str());
         QCOMPARE(r->jobs.size(), std::size_t(50));
         QCOMPARE(r->skippedCount, std::size_t(0));
         for (const Job &j : r->jobs)
             QCOMPARE(j.submitSeconds, 0.0);
-        QVERIFY(has(r.value(), "50 pods come from a pod list without time columns"));
+        QVERIFY(importNotesHave(r.value(), "50 pods come from a pod list without time columns"));
         // The full layout: durations from scheduled_time to deletion_time; row 2 runs
         // 12537496 - 0 s; row 3 "460" gpu_milli is 0.46 of a GPU.
-        auto timed =
-            run("alibaba-gpu2023", {"traces/alibaba-gpu2023/openb_pod_list_default_head50.csv"});
+        auto timed = importData("alibaba-gpu2023",
+                                {"traces/alibaba-gpu2023/openb_pod_list_default_head50.csv"});
         QVERIFY2(timed.ok(), timed.error().c_str());
         QCOMPARE(timed->jobs.size(), std::size_t(50));
         const Job *first = jobById(timed.value(), "openb-pod-0000");
@@ -233,8 +212,8 @@ private slots:
     // gpu_spec names a GPU model; a cluster GPU type of the same model meets it.
     void alibabaGpuSpecMatchesTheCluster()
     {
-        auto r =
-            run("alibaba-gpu2023", {"traces/alibaba-gpu2023/openb_pod_list_gpuspec33_head50.csv"});
+        auto r = importData("alibaba-gpu2023",
+                            {"traces/alibaba-gpu2023/openb_pod_list_gpuspec33_head50.csv"});
         QVERIFY2(r.ok(), r.error().c_str());
         std::set<std::string> specs;
         for (const Job &j : r->jobs)
@@ -288,7 +267,7 @@ private slots:
     {
         ImportOptions k80;
         k80.gpuType = "K80";
-        auto r = run("gavel", {"traces/gavel/physical_cluster_small_test.trace"}, k80);
+        auto r = importData("gavel", {"traces/gavel/physical_cluster_small_test.trace"}, k80);
         QVERIFY2(r.ok(), r.error().c_str());
         const Job &j = r->jobs.front();
         QCOMPARE(QString::fromStdString(j.name), QString("Transformer (batch size 128)"));
@@ -305,9 +284,10 @@ private slots:
         QVERIFY(addImportedJobs(s, rep));
         QCOMPARE(s.jobs.front().model.computeSecondsByGpuType.size(), std::size_t(1));
         QVERIFY(s.jobs.front().model.computeSecondsByGpuType.count("K80"));
-        QVERIFY2(has(rep, "measured times per GPU type used for the cluster's K80; not used (no "
+        QVERIFY2(importNotesHave(
+                     rep, "measured times per GPU type used for the cluster's K80; not used (no "
                           "such GPU in the cluster): P100, V100"),
-                 notes(rep).c_str());
+                 importNotes(rep).c_str());
         // A user's own throughputs file (combined_throughputs.json's shape: bare job names,
         // scale factor 1) replaces the table.
         QTemporaryDir dir;
@@ -318,17 +298,19 @@ private slots:
         f.close();
         ImportOptions own;
         own.throughputsFile = file.toStdString();
-        auto mine = run("gavel", {"traces/gavel/physical_cluster_small_test.trace"}, own);
+        auto mine = importData("gavel", {"traces/gavel/physical_cluster_small_test.trace"}, own);
         QVERIFY2(mine.ok(), mine.error().c_str());
         // Transformer at scale 1 only: the first job (scale 2) takes the one-GPU step time,
         // 1 / 4.0 s per iteration on a V100 (the network adds the exchange), not 2 / 4.0 and
         // not the reference 0.1 s; the other job types are not in the file at all.
         QCOMPARE(mine->jobs.front().model.computeSecondsByGpuType.size(), std::size_t(1));
         QCOMPARE(mine->jobs.front().model.computeSecondsByGpuType.at("V100"), 0.25);
-        QVERIFY2(has(mine.value(), "measured on one GPU only: Transformer (batch size 128) at "
-                                   "scale 2"),
-                 notes(mine.value()).c_str());
-        QVERIFY2(has(mine.value(), "no measured throughput for"), notes(mine.value()).c_str());
+        QVERIFY2(importNotesHave(mine.value(),
+                                 "measured on one GPU only: Transformer (batch size 128) at "
+                                 "scale 2"),
+                 importNotes(mine.value()).c_str());
+        QVERIFY2(importNotesHave(mine.value(), "no measured throughput for"),
+                 importNotes(mine.value()).c_str());
     }
 
     // Every model name in the Gavel, Tiresias and Pollux traces of tests/data maps to a
@@ -338,7 +320,7 @@ private slots:
         std::set<std::string> names;
         for (const QString &f :
              QDir(QString::fromStdString(kData + "traces/gavel")).entryList({"*.trace"})) {
-            auto r = run("gavel", {"traces/gavel/" + f.toStdString()});
+            auto r = importData("gavel", {"traces/gavel/" + f.toStdString()});
             QVERIFY(r.ok());
             for (const Job &j : r->jobs)
                 names.insert(j.name);
@@ -373,21 +355,23 @@ private slots:
         // Gavel's "Recommendation (batch size 8192)" and Pollux's deepspeech2.
         QCOMPARE(unsized, 2);
         // The unsized ones are reported with the reason.
-        auto rec = run("gavel", {"traces/gavel/msr_seed0_23dbec.trace"});
-        QVERIFY2(has(rec.value(), "\"Recommendation (batch size 8192)\" (1 job): its size "
-                                  "depends on the item count"),
-                 notes(rec.value()).c_str());
+        auto rec = importData("gavel", {"traces/gavel/msr_seed0_23dbec.trace"});
+        QVERIFY2(importNotesHave(rec.value(),
+                                 "\"Recommendation (batch size 8192)\" (1 job): its size "
+                                 "depends on the item count"),
+                 importNotes(rec.value()).c_str());
     }
 
     // Tiresias's older layout (job_id, num_gpu, submit_time, start_time, duration, ...): two
     // identical rows are one job and a reported duplicate.
     void tiresiasOlderLayout()
     {
-        auto r = run("tiresias", {"traces/tiresias/tf_job.csv"});
+        auto r = importData("tiresias", {"traces/tiresias/tf_job.csv"});
         QVERIFY2(r.ok(), r.error().c_str());
         QCOMPARE(r->jobs.size(), std::size_t(1));
         QCOMPARE(r->skippedCount, std::size_t(1));
-        QVERIFY(has(r.value(), "tf_job.csv:3: duplicate job id \"10\" (first at line 2)"));
+        QVERIFY(
+            importNotesHave(r.value(), "tf_job.csv:3: duplicate job id \"10\" (first at line 2)"));
         // 12 GPUs, 20 s: 200 iterations on the default 0.1 s.
         QCOMPARE(r->jobs.front().gpuCount(), 12);
         QCOMPARE(qint64(r->jobs.front().model.iterations), qint64(200));

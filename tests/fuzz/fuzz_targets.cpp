@@ -237,7 +237,8 @@ std::string runImporter(std::string_view input, const Target &self)
     if (!again)
         return importer->name() + ": a valid imported scenario does not load back: " +
                again.error();
-    (void)report->toJson().dump();
+    // As `import --json` prints it: text that is not UTF-8 in a message is replaced, not thrown.
+    (void)report->toJson().dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
     return {};
 }
 

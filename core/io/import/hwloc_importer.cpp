@@ -176,19 +176,13 @@ Result<ImportReport> HwlocImporter::read(const std::vector<ImportInput> &inputs,
     const ImportInput &in = inputs.front();
     ImportReport report;
     report.format = name();
-    auto text = in.wholeText();
-    if (!text)
-        return text.problems();
-    auto doc = XmlDocument::parse(text.value(), in.name);
+    auto doc = XmlDocument::read(in);
     if (!doc)
         return doc.problems();
-    in.done();
-    const XmlElement root = doc->root();
-    if (root.name() != "topology")
-        return Result<ImportReport>::failure(in.name + ":" + std::to_string(root.line()),
-                                             "expected an hwloc topology (root <topology>), "
-                                             "found <" +
-                                                 root.name() + ">");
+    auto top = doc->rootNamed("topology", "an hwloc topology", in.name);
+    if (!top)
+        return top.problems();
+    const XmlElement root = top.value();
     const std::string version = root.attribute("version", "1.x");
     Walk w;
     walk(root, w);

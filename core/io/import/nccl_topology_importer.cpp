@@ -138,23 +138,17 @@ Result<ImportReport> NcclTopologyImporter::read(const std::vector<ImportInput> &
     const ImportInput &in = inputs.front();
     ImportReport report;
     report.format = name();
-    auto text = in.wholeText();
-    if (!text)
-        return text.problems();
-    auto doc = XmlDocument::parse(text.value(), in.name);
+    auto doc = XmlDocument::read(in);
     if (!doc)
         return doc.problems();
-    in.done();
     const XmlElement root = doc->root();
     if (root.name() == "graphs")
         return Result<ImportReport>::failure(
             in.name + ":" + std::to_string(root.line()),
             "an NCCL_GRAPH_FILE (<graphs>: the rings and trees NCCL chose), not a topology; "
             "give the file NCCL_TOPO_DUMP_FILE writes");
-    if (root.name() != "system")
-        return Result<ImportReport>::failure(in.name + ":" + std::to_string(root.line()),
-                                             "expected an NCCL topology (root <system>), found <" +
-                                                 root.name() + ">");
+    if (auto top = doc->rootNamed("system", "an NCCL topology", in.name); !top)
+        return top.problems();
     // Hosts by host_hash (a dump of a multi-node NVLink domain covers several).
     std::map<std::string, Host> hosts;
     std::vector<std::string> order;

@@ -467,19 +467,13 @@ Result<ImportReport> SimgridPlatformImporter::read(const std::vector<ImportInput
     const ImportInput &in = inputs.front();
     ImportReport report;
     report.format = name();
-    auto text = in.wholeText();
-    if (!text)
-        return text.problems();
-    auto doc = XmlDocument::parse(text.value(), in.name);
+    auto doc = XmlDocument::read(in);
     if (!doc)
         return doc.problems();
-    in.done();
-    const XmlElement root = doc->root();
-    if (root.name() != "platform")
-        return Result<ImportReport>::failure(in.name + ":" + std::to_string(root.line()),
-                                             "expected a SimGrid platform (root <platform>), "
-                                             "found <" +
-                                                 root.name() + ">");
+    auto top = doc->rootNamed("platform", "a SimGrid platform", in.name);
+    if (!top)
+        return top.problems();
+    const XmlElement root = top.value();
     const std::string version = root.attribute("version", "");
     if (!version.empty() && !version.starts_with("4"))
         report.assume(in.name + ": platform version " + version +

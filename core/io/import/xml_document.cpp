@@ -1,5 +1,7 @@
 #include "io/import/xml_document.h"
 
+#include "io/import/import_input.h"
+
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
@@ -115,6 +117,28 @@ Result<XmlDocument> XmlDocument::parse(const std::string &text, const std::strin
     XmlDocument d;
     d.m_doc = std::shared_ptr<void>(doc, [](void *p) { xmlFreeDoc(static_cast<xmlDocPtr>(p)); });
     return d;
+}
+
+Result<XmlDocument> XmlDocument::read(const ImportInput &in)
+{
+    auto text = in.wholeText();
+    if (!text)
+        return text.problems();
+    auto doc = parse(text.value(), in.name);
+    if (doc)
+        in.done();
+    return doc;
+}
+
+Result<XmlElement> XmlDocument::rootNamed(const std::string &name, const std::string &what,
+                                          const std::string &file) const
+{
+    const XmlElement r = root();
+    if (r.name() == name)
+        return r;
+    return Result<XmlElement>::failure(file + ":" + std::to_string(r.line()),
+                                       "expected " + what + " (root <" + name + ">), found <" +
+                                           r.name() + ">");
 }
 
 XmlElement XmlDocument::root() const

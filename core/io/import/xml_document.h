@@ -14,6 +14,8 @@
 
 namespace cb {
 
+struct ImportInput;
+
 class XmlElement
 {
 public:
@@ -43,8 +45,14 @@ class XmlDocument
 public:
     /// Parses `text`; a failure names `file` and the line of the first error.
     static Result<XmlDocument> parse(const std::string &text, const std::string &file);
+    /// Reads `in` whole and parses it (then marks it read), as every XML importer starts.
+    static Result<XmlDocument> read(const ImportInput &in);
 
     XmlElement root() const;
+    /// The root element when it is named `name`; otherwise a failure at the root's line in
+    /// `file`: "expected WHAT (root <NAME>), found <OTHER>".
+    Result<XmlElement> rootNamed(const std::string &name, const std::string &what,
+                                 const std::string &file) const;
 
 private:
     std::shared_ptr<void> m_doc;
