@@ -473,6 +473,23 @@ private slots:
         QVERIFY2(r.err.contains("an alias bomb?"), qPrintable(r.err));
     }
 
+    // A stray ',' or '}' where a YAML node would start made yaml-cpp 0.7 hand out the same
+    // empty document for ever (the 10-minute campaign's k8s-nodes hang, 711 bytes): refused
+    // at its line and column instead.
+    void yamlTokenThatStopsTheParser()
+    {
+        const auto comma = checkYamlExpansion("a: 1\n---\n,\n", "stuck.yaml");
+        QVERIFY(!comma.ok());
+        QCOMPARE(QString::fromStdString(comma.error()),
+                 QString("stuck.yaml:3: column 1: unexpected token: no YAML node can start here"));
+        const QString file = path("stuck.yaml");
+        write(file, "{\"kind\": \"Node\"},\n}\n");
+        const Run r = cli({"k8s-nodes", file, "--out", path("stuck.json")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("stuck.yaml:"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(path("stuck.json")));
+    }
+
     // The streamed writer gives the same bytes as the plain save, for every sample scenario
     // and for an imported trace.
     void streamedWriterMatchesSave_data()

@@ -7,6 +7,7 @@
 #include "io/policy_json.h"
 #include "io/run_json.h"
 #include "io/scenario_json.h"
+#include "io/scenario_limits.h"
 #include "model/validation.h"
 #include "runs/sweep_grid.h"
 #include "store/stored_run.h"
@@ -230,8 +231,9 @@ std::string runImporter(std::string_view input, const Target &self)
         scenario.cluster = defaultImportCluster();
     if (importer->produces() != Importer::Produces::Cluster)
         addImportedJobs(scenario, report.value());
-    if (!validateScenario(scenario).empty())
-        return {}; // the command refuses it with every problem; nothing is written
+    // The checks the command makes before writing (it refuses with every problem).
+    if (!limits::clusterProblems(scenario.cluster).empty() || !validateScenario(scenario).empty())
+        return {};
     const std::string text = scenarioToText(scenario);
     auto again = scenarioFromText(text);
     if (!again)

@@ -2,7 +2,20 @@
 
 #include "io/import/text_fields.h"
 
+#include <cstdio>
+
 namespace cb {
+
+namespace {
+
+std::string hexByte(char c)
+{
+    char byte[8];
+    std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(c));
+    return byte;
+}
+
+} // namespace
 
 Result<CsvInput> openCsvInput(const ImportInput &in, const std::vector<std::string> &required,
                               char delimiter)
@@ -17,8 +30,17 @@ Result<CsvInput> openCsvInput(const ImportInput &in, const std::vector<std::stri
         return Result<CsvInput>::failure(in.name, "the file is empty (expected a header row)");
     }
     std::vector<std::string> names;
-    for (const std::string &f : header.fields)
-        names.push_back(importtext::trim(f));
+    for (std::size_t i = 0; i < header.fields.size(); ++i) {
+        // Column names end up in messages and, for some formats, in the scenario's names.
+        if (auto at = importtext::invalidUtf8At(header.fields[i]))
+            return Result<CsvInput>::failure(
+                in.name + ":" + std::to_string(header.line),
+                "header field " + std::to_string(i + 1) + " (" +
+                    importtext::shown(header.fields[i]) + ") is not UTF-8 text (byte " +
+                    hexByte(header.fields[i][*at]) + " at character " + std::to_string(*at + 1) +
+                    "): convert the file to UTF-8, e.g. iconv -f latin1 -t utf-8");
+        names.push_back(importtext::trim(header.fields[i]));
+    }
     CsvInput csv{CsvColumns(in.name, std::move(names)), std::move(stream.value()), {}, header.line};
     if (auto ok = csv.columns.require(required, header.line); !ok)
         return ok.problems();
@@ -55,12 +77,10 @@ std::string csvRowProblem(const CsvInput &in, const CsvRow &row, std::string &re
     for (std::size_t i = 0; i < row.fields.size(); ++i)
         if (auto at = importtext::invalidUtf8At(row.fields[i])) {
             const std::string &name = in.columns.columns()[i];
-            char byte[8];
-            std::snprintf(byte, sizeof byte, "0x%02X",
-                          static_cast<unsigned char>(row.fields[i][*at]));
             reason = "text that is not UTF-8 (convert the file, e.g. iconv -f latin1 -t utf-8)";
-            return "column " + name + " is not UTF-8 text (byte " + byte + " at character " +
-                   std::to_string(*at + 1) + " of " + importtext::shown(row.fields[i]) +
+            return "column " + name + " is not UTF-8 text (byte " + hexByte(row.fields[i][*at]) +
+                   " at character " + std::to_string(*at + 1) + " of " +
+                   importtext::shown(row.fields[i]) +
                    "): convert the file to UTF-8, e.g. iconv -f latin1 -t utf-8";
         }
     return {};

@@ -5,7 +5,9 @@
 // document, this counts the nodes it stands for with every alias expanded, without expanding
 // anything, and refuses documents that stand for more than
 //   kYamlExpansionFactor x (the nodes written) + kYamlExpansionAllowance
-// nodes: real Kubernetes, Slurm and topograph files use aliases little or not at all.
+// nodes: real Kubernetes, Slurm and topograph files use aliases little or not at all. It also
+// refuses a parse that stops making progress (yaml-cpp 0.7 loops on a stray ',' or '}' where a
+// node would start), so the importers' own yaml-cpp calls never see such a file.
 
 #include "util/result.h"
 
@@ -18,7 +20,7 @@ inline constexpr std::size_t kYamlExpansionFactor = 10;
 inline constexpr std::size_t kYamlExpansionAllowance = 100000;
 
 /// Fails naming `file` and the line of the alias that goes over the limit; a YAML syntax error
-/// fails with its line and column.
+/// (or a token the parser would loop on) fails with its line and column.
 Status checkYamlExpansion(const std::string &text, const std::string &file);
 
 } // namespace cb
