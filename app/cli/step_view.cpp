@@ -250,8 +250,8 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
 
     // Heatmap of the placement so far.
     const Placement placed = placementUpTo(cursor);
-    const TrafficReport traffic =
-        computeTraffic(m_scenario.jobs, m_scenario.cluster, m_topology, placed);
+    const TrafficReport traffic = computeTraffic(m_scenario.jobs, m_scenario.cluster, m_topology,
+                                                 placed, m_scenario.settings.allreduce);
     double max = 0;
     for (const auto &[pair, bytes] : traffic.pairBytes)
         max = std::max(max, bytes);

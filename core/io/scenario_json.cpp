@@ -59,6 +59,7 @@ GpuInterconnect readInterconnect(const json &v, const std::string &ptr, Problems
     else if (kind != "pcie")
         r.problem("kind", "expected \"pcie\" or \"nvlink\", found \"" + kind + "\"");
     ic.bandwidthGbps = r.number("bandwidth_gbps", Opt, ic.bandwidthGbps, 0, kMaxGbps);
+    ic.latencyUs = r.number("latency_us", Opt, ic.latencyUs, 0, kMaxLatencyUs);
     forEachIn(r.array("nvlink_domains", Opt), r.pointer("nvlink_domains"),
               [&](const json &d, const std::string &dptr) {
                   std::vector<int> domain;
@@ -116,6 +117,7 @@ Link readLink(const json &v, const std::string &ptr, Problems &p)
     l.b = r.string("b", Req);
     l.capacityGbps = r.number("capacity_gbps", Req, l.capacityGbps, -kMaxGbps, kMaxGbps);
     l.latencyUs = r.number("latency_us", Opt, l.latencyUs, 0, kMaxLatencyUs);
+    l.flowCapGbps = r.number("flow_cap_gbps", Opt, l.flowCapGbps, 0, kMaxGbps);
     r.finish();
     return l;
 }
@@ -156,6 +158,11 @@ ModelProfile readModel(const json &v, const std::string &ptr, Problems &p)
             m.computeSecondsByGpuType[it.key()] = byReader.number(it.key(), Req, 0, 0, kMaxSeconds);
     }
     m.localBatch = int(r.integer("local_batch", Opt, 0, 1, kMaxLocalBatch));
+    if (r.has("overlap"))
+        m.overlap = r.number("overlap", Opt, 0.0, 0.0, 1.0);
+    m.exposedCommFraction = r.number("exposed_comm_fraction", Opt, 0.0, 0.0, 1.0);
+    m.colocationSlowdown = r.number("colocation_slowdown", Opt, 0.0, -0.5, 10.0);
+    m.computeCv = r.number("compute_cv", Opt, 0.0, 0.0, 10.0);
     r.finish();
     return m;
 }
@@ -297,6 +304,12 @@ Settings readSettings(const json &v, const std::string &ptr, Problems &p)
             r.problem("currency", "expected a three-letter ISO 4217 code such as EUR or USD, "
                                   "found \"" + s.currency + "\"");
     }
+    const std::string allreduce = r.string("allreduce", Opt, "ring");
+    if (auto a = allReduceAlgorithmFromString(allreduce))
+        s.allreduce = *a;
+    else
+        r.problem("allreduce",
+                  "expected \"ring\", \"tree\" or \"hierarchical\", found \"" + allreduce + "\"");
     r.finish();
     return s;
 }
@@ -441,6 +454,8 @@ ordered_json toJson(const Node &n)
     ordered_json ic;
     ic["kind"] = n.interconnect.kind == GpuInterconnect::Kind::Nvlink ? "nvlink" : "pcie";
     ic["bandwidth_gbps"] = jsonNumber(n.interconnect.bandwidthGbps);
+    if (n.interconnect.latencyUs != 0)
+        ic["latency_us"] = jsonNumber(n.interconnect.latencyUs);
     if (!n.interconnect.nvlinkDomains.empty())
         ic["nvlink_domains"] = n.interconnect.nvlinkDomains;
     j["interconnect"] = ic;
@@ -454,6 +469,8 @@ ordered_json toJson(const Link &l)
     j["b"] = l.b;
     j["capacity_gbps"] = jsonNumber(l.capacityGbps);
     j["latency_us"] = jsonNumber(l.latencyUs);
+    if (l.flowCapGbps > 0)
+        j["flow_cap_gbps"] = jsonNumber(l.flowCapGbps);
     return j;
 }
 
@@ -504,6 +521,14 @@ ordered_json toJson(const Job &job)
     }
     if (job.model.localBatch > 0)
         m["local_batch"] = job.model.localBatch;
+    if (job.model.overlap)
+        m["overlap"] = jsonNumber(*job.model.overlap);
+    if (job.model.exposedCommFraction != 0)
+        m["exposed_comm_fraction"] = jsonNumber(job.model.exposedCommFraction);
+    if (job.model.colocationSlowdown != 0)
+        m["colocation_slowdown"] = jsonNumber(job.model.colocationSlowdown);
+    if (job.model.computeCv != 0)
+        m["compute_cv"] = jsonNumber(job.model.computeCv);
     j["model"] = m;
     if (!job.image.empty())
         j["image"] = job.image;
@@ -580,6 +605,8 @@ ordered_json scenarioToJson(const Scenario &s, bool withJobs)
     }
     if (s.settings.currency != Settings{}.currency) // the default stays implicit
         settings["currency"] = s.settings.currency;
+    if (s.settings.allreduce != AllReduceAlgorithm::Ring)
+        settings["allreduce"] = toString(s.settings.allreduce);
     doc["settings"] = settings;
 
     ordered_json cluster;

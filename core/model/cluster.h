@@ -27,8 +27,11 @@ struct GpuInterconnect
 {
     enum class Kind { Pcie, Nvlink };
     Kind kind = Kind::Pcie;
-    /// Bandwidth between two tasks on this node (GPU to GPU, or through host memory).
+    /// Bandwidth between two tasks on this node (GPU to GPU, or through host memory): the bus
+    /// bandwidth of a collective among the node's GPUs, in Gbit/s per GPU and direction.
     double bandwidthGbps = 128;
+    /// Latency of one collective step between two GPUs of this node, in microseconds.
+    double latencyUs = 0;
     /// Groups of GPU indices fully connected by NVLink; empty for PCIe-only nodes.
     std::vector<std::vector<int>> nvlinkDomains;
     bool operator==(const GpuInterconnect &) const = default;
@@ -63,6 +66,9 @@ struct Link
     std::string b;
     double capacityGbps = 10;
     double latencyUs = 1;
+    /// Most that one flow (one connection of one job) may carry, Gbit/s; 0 = no limit. Clouds
+    /// cap single flows below the NIC's rate (AWS: 5 Gbit/s outside a cluster placement group).
+    double flowCapGbps = 0;
     bool operator==(const Link &) const = default;
 };
 

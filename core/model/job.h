@@ -12,11 +12,17 @@ namespace cb {
 
 enum class JobKind { ParameterServer, AllReduce, Single };
 enum class TaskRole { Ps, Worker, Chief, Evaluator, Single };
+/// How all-reduce jobs exchange gradients (net/comm_model.h has the costs): NCCL's flat ring
+/// over all GPUs, two binary trees over the nodes, or hierarchical (reduce-scatter inside the
+/// nodes, all-reduce across them, all-gather inside them).
+enum class AllReduceAlgorithm { Ring, Tree, Hierarchical };
 
 const char *toString(JobKind kind);
 const char *toString(TaskRole role);
+const char *toString(AllReduceAlgorithm algorithm);
 std::optional<JobKind> jobKindFromString(const std::string &s);
 std::optional<TaskRole> taskRoleFromString(const std::string &s);
+std::optional<AllReduceAlgorithm> allReduceAlgorithmFromString(const std::string &s);
 
 /// A group of identical tasks of one role ("2 parameter servers with 4 CPUs each").
 struct TaskGroup
@@ -45,6 +51,18 @@ struct ModelProfile
     /// Samples per worker GPU per iteration; 0 = not stated. Only a measured step-time model
     /// (Scenario::stepTimeModels) reads it.
     int localBatch = 0;
+    /// Fraction (0..1) of the compute time during which gradient communication can run (the
+    /// backward pass, bucket by bucket); unset: Settings::overlap.
+    std::optional<double> overlap;
+    /// Fraction (0..1) of the communication that no compute can hide (the last gradient
+    /// bucket, ready only when the backward pass ends).
+    double exposedCommFraction = 0;
+    /// Compute slows down by this fraction for every further GPU of the job on the same node
+    /// (shared PCIe, host memory and CPU data loading).
+    double colocationSlowdown = 0;
+    /// Coefficient of variation of one worker's compute time per iteration: synchronous
+    /// workers wait for the slowest, E[max of n] - mean = cv x compute x E[max of n N(0,1)].
+    double computeCv = 0;
     bool operator==(const ModelProfile &) const = default;
 };
 

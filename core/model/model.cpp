@@ -77,7 +77,28 @@ constexpr std::array<std::pair<TaskRole, const char *>, 5> kTaskRoles{{
     {TaskRole::Evaluator, "evaluator"},
     {TaskRole::Single, "single"},
 }};
+constexpr std::array<std::pair<AllReduceAlgorithm, const char *>, 3> kAllReduce{{
+    {AllReduceAlgorithm::Ring, "ring"},
+    {AllReduceAlgorithm::Tree, "tree"},
+    {AllReduceAlgorithm::Hierarchical, "hierarchical"},
+}};
 } // namespace
+
+const char *toString(AllReduceAlgorithm algorithm)
+{
+    for (const auto &[a, s] : kAllReduce)
+        if (a == algorithm)
+            return s;
+    return "?";
+}
+
+std::optional<AllReduceAlgorithm> allReduceAlgorithmFromString(const std::string &s)
+{
+    for (const auto &[a, name] : kAllReduce)
+        if (s == name)
+            return a;
+    return std::nullopt;
+}
 
 const char *toString(JobKind kind)
 {

@@ -47,10 +47,13 @@ struct Settings
     std::vector<PricePeriod> priceSchedule; ///< optional time-of-day prices
     double pue = 1.0;                 ///< power usage effectiveness, >= 1
     std::uint64_t seed = 1;
-    double overlap = 0.0;             ///< fraction of communication hidden behind compute, 0..1
+    /// Fraction of the compute time during which communication can run, 0..1, for models
+    /// that do not state their own (ModelProfile::overlap).
+    double overlap = 0.0;
     ScenarioLimits limits;
     /// Currency of every price (energy per kWh, GPU-hour list prices): an ISO 4217 code.
     std::string currency = "USD";
+    AllReduceAlgorithm allreduce = AllReduceAlgorithm::Ring;
     bool operator==(const Settings &) const = default;
 };
 

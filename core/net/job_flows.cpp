@@ -4,13 +4,73 @@
 #include "util/text.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <numbers>
+#include <unordered_map>
 
 namespace cb {
 
 namespace {
 
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
 bool computes(TaskRole role) { return role != TaskRole::Ps && role != TaskRole::Evaluator; }
+
+/// Computing tasks of the job: (node index, ranks) in task order; ranks = GPUs, 1 for a CPU
+/// task.
+std::vector<RankGroup> workerTasks(const Job &job, const JobPlacement &placement,
+                                   const std::unordered_map<std::string, int> &nodeIndex)
+{
+    std::vector<RankGroup> out;
+    for (const TaskAssignment &a : placement.tasks) {
+        if (!computes(a.role))
+            continue;
+        auto n = nodeIndex.find(a.node);
+        if (n == nodeIndex.end())
+            continue;
+        const TaskGroup &g = job.tasks[std::size_t(a.group)];
+        out.push_back({n->second, std::max(1, g.gpus)});
+    }
+    return out;
+}
+
+/// The tasks merged by node, nodes in order of first appearance.
+std::vector<RankGroup> byNode(const std::vector<RankGroup> &tasks)
+{
+    std::vector<RankGroup> out;
+    for (const RankGroup &t : tasks) {
+        auto it = std::find_if(out.begin(), out.end(),
+                               [&](const RankGroup &g) { return g.node == t.node; });
+        if (it == out.end())
+            out.push_back(t);
+        else
+            it->ranks += t.ranks;
+    }
+    return out;
+}
+
+double routeFlowCap(const Cluster &cluster, const std::vector<int> &route)
+{
+    double cap = kInf;
+    for (int l : route) {
+        const double c = cluster.links[std::size_t(l / 2)].flowCapGbps;
+        if (c > 0)
+            cap = std::min(cap, c);
+    }
+    return cap;
+}
+
+double transferSeconds(double bytes, double rateGbps)
+{
+    if (bytes <= 0)
+        return 0;
+    if (!(rateGbps > 0))
+        return kInf;
+    if (std::isinf(rateGbps))
+        return 0;
+    return bytes * 8.0 / (rateGbps * 1e9);
+}
 
 } // namespace
 
@@ -24,47 +84,74 @@ std::unordered_map<std::string, int> nodeIndexMap(const Cluster &cluster)
 
 std::vector<SimFlow> jobFlows(const Job &job, const JobPlacement &placement,
                               const Cluster &cluster, const Topology &topology,
-                              const std::unordered_map<std::string, int> &nodeIndex)
+                              const std::unordered_map<std::string, int> &nodeIndex,
+                              AllReduceAlgorithm algorithm)
 {
-    std::vector<int> ps, workers;
-    for (const TaskAssignment &a : placement.tasks) {
-        auto n = nodeIndex.find(a.node);
-        if (n == nodeIndex.end())
-            continue;
-        if (a.role == TaskRole::Ps)
-            ps.push_back(n->second);
-        else if (a.role != TaskRole::Evaluator)
-            workers.push_back(n->second);
+    const double bytes = double(job.model.parameterBytes);
+    CommPlan plan;
+    if (job.kind == JobKind::ParameterServer) {
+        std::vector<int> servers;
+        for (const TaskAssignment &a : placement.tasks)
+            if (a.role == TaskRole::Ps)
+                if (auto n = nodeIndex.find(a.node); n != nodeIndex.end())
+                    servers.push_back(n->second);
+        if (!servers.empty())
+            plan = parameterServerPlan(workerTasks(job, placement, nodeIndex), servers, bytes);
+    } else if (job.kind == JobKind::AllReduce) {
+        const std::vector<RankGroup> groups = byNode(workerTasks(job, placement, nodeIndex));
+        int rails = std::numeric_limits<int>::max();
+        for (const RankGroup &g : groups)
+            rails = std::min(rails, int(topology.edges(g.node).size()));
+        plan = allReducePlan(algorithm, groups, bytes, groups.empty() ? 1 : std::max(1, rails));
     }
+
     std::vector<SimFlow> flows;
-    const double b = double(job.model.parameterBytes);
-    if (job.kind == JobKind::ParameterServer && !ps.empty()) {
-        const double share = b / double(ps.size());
-        for (int w : workers)
-            for (int p : ps) {
-                flows.push_back({w, p, share, {}, 0, 0});
-                flows.push_back({p, w, share, {}, 0, 0});
-            }
-    } else if (job.kind == JobKind::AllReduce && workers.size() > 1) {
-        const double w = double(workers.size());
-        const double bytes = 2.0 * (w - 1.0) / w * b;
-        for (std::size_t r = 0; r < workers.size(); ++r)
-            flows.push_back({workers[r], workers[(r + 1) % workers.size()], bytes, {}, 0, 0});
-    }
+    flows.reserve(plan.transfers.size());
     const std::uint64_t jobHash = fnv1a(job.id);
-    for (std::size_t f = 0; f < flows.size(); ++f) {
-        SimFlow &flow = flows[f];
-        if (flow.src == flow.dst) {
-            const Node &node = cluster.nodes[std::size_t(flow.src)];
+    for (std::size_t f = 0; f < plan.transfers.size(); ++f) {
+        const CommTransfer &t = plan.transfers[f];
+        SimFlow flow;
+        flow.src = t.src;
+        flow.dst = t.dst;
+        flow.bytes = t.bytes;
+        flow.copies = t.copies;
+        flow.phase = t.phase;
+        flow.steps = t.steps;
+        if (t.src == t.dst) {
+            const Node &node = cluster.nodes[std::size_t(t.src)];
             flow.capGbps = node.interconnect.bandwidthGbps;
-            continue;
+            flow.latencySeconds = node.interconnect.latencyUs * 1e-6;
+        } else {
+            flow.route =
+                topology.route(t.src, t.dst, Rng::mix(jobHash, std::uint64_t(f)), t.rail);
+            for (int l : flow.route)
+                flow.latencySeconds += topology.latencyUs(l) * 1e-6;
+            flow.capGbps = routeFlowCap(cluster, flow.route);
         }
-        flow.capGbps = std::numeric_limits<double>::infinity();
-        flow.route = topology.route(flow.src, flow.dst, Rng::mix(jobHash, std::uint64_t(f)));
-        for (int l : flow.route)
-            flow.latencySeconds += topology.latencyUs(l) * 1e-6;
+        flows.push_back(std::move(flow));
     }
     return flows;
+}
+
+double commSeconds(const std::vector<SimFlow> &flows, const std::vector<double> &ratesGbps,
+                   bool crossNodeOnly)
+{
+    int phases = 0;
+    for (const SimFlow &f : flows)
+        phases = std::max(phases, f.phase + 1);
+    std::vector<double> latency(std::size_t(phases), 0.0), transfer(std::size_t(phases), 0.0);
+    for (std::size_t i = 0; i < flows.size(); ++i) {
+        const SimFlow &f = flows[i];
+        if (crossNodeOnly && f.src == f.dst)
+            continue;
+        const std::size_t p = std::size_t(f.phase);
+        latency[p] = std::max(latency[p], f.steps * f.latencySeconds);
+        transfer[p] = std::max(transfer[p], transferSeconds(f.bytes, ratesGbps[i]));
+    }
+    double total = 0;
+    for (int p = 0; p < phases; ++p)
+        total += latency[std::size_t(p)] + transfer[std::size_t(p)];
+    return total;
 }
 
 double workerComputeSeconds(const ModelProfile &model, const Cluster &cluster,
@@ -94,7 +181,14 @@ double jobComputeSeconds(const Job &job, const JobPlacement &placement, const Cl
         }
         slowest = std::max(slowest, workerComputeSeconds(job.model, cluster, type));
     }
-    return slowest >= 0 ? slowest : job.model.computeSecondsPerIteration;
+    if (slowest < 0)
+        return job.model.computeSecondsPerIteration;
+    if (job.model.colocationSlowdown != 0) {
+        const std::vector<int> perNode = workerGpusPerNode(job, placement);
+        const int most = perNode.empty() ? 1 : *std::max_element(perNode.begin(), perNode.end());
+        slowest *= 1.0 + job.model.colocationSlowdown * double(std::max(0, most - 1));
+    }
+    return slowest;
 }
 
 std::vector<int> workerGpusPerNode(const Job &job, const JobPlacement &placement)
@@ -118,6 +212,49 @@ std::vector<int> workerGpusPerNode(const Job &job, const JobPlacement &placement
     return gpus;
 }
 
+int synchronisingRanks(const Job &job, const JobPlacement &placement)
+{
+    if (job.kind == JobKind::Single)
+        return 1;
+    int n = 0;
+    for (const TaskAssignment &a : placement.tasks)
+        if (computes(a.role))
+            n += std::max(1, job.tasks[std::size_t(a.group)].gpus);
+    return std::max(1, n);
+}
+
+double expectedMaxOfNormals(int n)
+{
+    if (n <= 1)
+        return 0;
+    static thread_local std::unordered_map<int, double> cache;
+    if (auto it = cache.find(n); it != cache.end())
+        return it->second;
+    // E[max] = integral of x n phi(x) Phi(x)^(n-1) dx, Simpson's rule on [-10, 10].
+    constexpr int kIntervals = 4000;
+    constexpr double a = -10, b = 10, h = (b - a) / kIntervals;
+    const double invSqrt2Pi = 1.0 / std::sqrt(2.0 * std::numbers::pi);
+    auto f = [&](double x) {
+        const double cdf = 0.5 * std::erfc(-x / std::sqrt(2.0));
+        if (cdf <= 0)
+            return 0.0;
+        return x * n * invSqrt2Pi * std::exp(-0.5 * x * x + (n - 1) * std::log(cdf));
+    };
+    double sum = f(a) + f(b);
+    for (int i = 1; i < kIntervals; ++i)
+        sum += (i % 2 ? 4.0 : 2.0) * f(a + i * h);
+    const double value = sum * h / 3.0;
+    cache.emplace(n, value);
+    return value;
+}
+
+double stragglerSeconds(const ModelProfile &model, double compute, int ranks)
+{
+    if (!(model.computeCv > 0) || ranks <= 1)
+        return 0;
+    return model.computeCv * compute * expectedMaxOfNormals(ranks);
+}
+
 std::optional<StepTimeEstimate>
 measuredStepTime(const Job &job, const JobPlacement &placement,
                  const std::map<std::string, StepTimeTable> &models)
@@ -130,10 +267,16 @@ measuredStepTime(const Job &job, const JobPlacement &placement,
     return lookupStepTime(it->second, workerGpusPerNode(job, placement), job.model.localBatch);
 }
 
-double iterationSeconds(double compute, double comm, double overlap)
+double iterationSeconds(double compute, double comm, double overlap, double exposed)
 {
     const double o = std::clamp(overlap, 0.0, 1.0);
-    return std::max(compute, comm) * o + (compute + comm) * (1.0 - o);
+    const double e = std::clamp(exposed, 0.0, 1.0);
+    return compute + std::max(comm - o * compute, e * comm);
+}
+
+double modelOverlap(const ModelProfile &model, double defaultOverlap)
+{
+    return model.overlap ? *model.overlap : defaultOverlap;
 }
 
 } // namespace cb

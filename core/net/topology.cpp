@@ -102,7 +102,7 @@ int Topology::hops(int srcNode, int dstNode) const
     return distancesTo(dstNode)[std::size_t(srcNode)];
 }
 
-std::vector<int> Topology::route(int srcNode, int dstNode, std::uint64_t flowHash) const
+std::vector<int> Topology::route(int srcNode, int dstNode, std::uint64_t flowHash, int rail) const
 {
     std::vector<int> path;
     if (srcNode == dstNode)
@@ -119,7 +119,9 @@ std::vector<int> Topology::route(int srcNode, int dstNode, std::uint64_t flowHas
                 next.push_back(&e);
         const Edge *pick = next.front();
         if (next.size() > 1)
-            pick = next[Rng::mix(flowHash, std::uint64_t(v)) % next.size()];
+            pick = rail >= 0 && v == srcNode
+                       ? next[std::size_t(rail) % next.size()]
+                       : next[Rng::mix(flowHash, std::uint64_t(v)) % next.size()];
         path.push_back(pick->directed);
         v = pick->to;
     }

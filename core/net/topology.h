@@ -42,8 +42,10 @@ public:
     int hops(int srcNode, int dstNode) const;
     /// Directed links along a shortest path from node `srcNode` to node `dstNode`. Where
     /// several shortest paths exist, each hop picks among equal next hops by `flowHash`
-    /// (deterministic ECMP). Empty when src == dst or unreachable.
-    std::vector<int> route(int srcNode, int dstNode, std::uint64_t flowHash) const;
+    /// (deterministic ECMP); with `rail` >= 0 the first hop is the rail-th of the source's
+    /// equal next hops (modulo their count, in link order): the NIC a collective's channel
+    /// uses. Empty when src == dst or unreachable.
+    std::vector<int> route(int srcNode, int dstNode, std::uint64_t flowHash, int rail = -1) const;
 
     /// Maximum flow (Gbit/s) from the vertices in `from` to the vertices in `to`.
     double maxFlowGbps(const std::vector<int> &from, const std::vector<int> &to) const;

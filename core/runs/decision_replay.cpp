@@ -117,7 +117,8 @@ const DecisionReplay::Contribution &DecisionReplay::contribution(int job,
     });
     Placement p;
     p.jobs.push_back(std::move(jp));
-    const TrafficReport report = computeTraffic({j}, m_scenario.cluster, *m_topology, p);
+    const TrafficReport report =
+        computeTraffic({j}, m_scenario.cluster, *m_topology, p, m_scenario.settings.allreduce);
     for (const auto &[pair, bytes] : report.pairBytes)
         if (bytes != 0)
             slot->cells.emplace_back(std::int64_t(pair.first) * m_nodes + pair.second, bytes);

@@ -87,7 +87,8 @@ Result<Run> placementRun(const Scenario &scenario, const RunRequest &request)
     run.decisions.detail = request.logDetail;
     run.placement = placeScenario(scenario, topology, policy, request.seed,
                                   request.decisionLog ? &run.decisions : nullptr);
-    run.traffic = computeTraffic(scenario.jobs, scenario.cluster, topology, run.placement);
+    run.traffic = computeTraffic(scenario.jobs, scenario.cluster, topology, run.placement,
+                                 scenario.settings.allreduce);
     if (request.simulate) {
         if (request.progress && !request.progress(0))
             return cancelledRun();
@@ -185,7 +186,7 @@ Result<Run> stochasticRun(const Scenario &scenario, const RunRequest &request)
     run.placement = std::move(placement);
     const Topology topology(scenario.cluster);
     run.traffic = computeTraffic(run.placedScenario.jobs, scenario.cluster, topology,
-                                 run.placement);
+                                 run.placement, scenario.settings.allreduce);
     run.metrics = runMetrics(run);
     return run;
 }
@@ -353,8 +354,8 @@ Result<Run> runFromRecord(const RunRecord &record, const Scenario &scenario)
         run.decisions = std::move(*detail->log);
     run.result = std::move(detail->result);
     const Topology topology(scenario.cluster);
-    run.traffic =
-        computeTraffic(run.placedScenario.jobs, scenario.cluster, topology, run.placement);
+    run.traffic = computeTraffic(run.placedScenario.jobs, scenario.cluster, topology,
+                                 run.placement, scenario.settings.allreduce);
     return run;
 }
 

@@ -17,7 +17,8 @@ std::string directedLinkName(const Cluster &cluster, int directedLink)
 }
 
 TrafficReport computeTraffic(const std::vector<Job> &jobs, const Cluster &cluster,
-                             const Topology &topology, const Placement &placement)
+                             const Topology &topology, const Placement &placement,
+                             AllReduceAlgorithm algorithm)
 {
     TrafficReport report;
     report.linkBytes.assign(std::size_t(topology.directedLinkCount()), 0.0);
@@ -34,17 +35,18 @@ TrafficReport computeTraffic(const std::vector<Job> &jobs, const Cluster &cluste
         JobTraffic jt;
         jt.jobId = job.id;
         jt.model = job.model.name;
-        for (const SimFlow &flow : jobFlows(job, jp, cluster, topology, nodeIndex)) {
-            jt.totalBytes += flow.bytes;
-            jt.pairBytes[{flow.src, flow.dst}] += flow.bytes;
+        for (const SimFlow &flow : jobFlows(job, jp, cluster, topology, nodeIndex, algorithm)) {
+            const double bytes = flow.totalBytes();
+            jt.totalBytes += bytes;
+            jt.pairBytes[{flow.src, flow.dst}] += bytes;
             if (flow.src == flow.dst) {
-                jt.intraNodeBytes += flow.bytes;
+                jt.intraNodeBytes += bytes;
                 continue;
             }
-            jt.crossNodeBytes += flow.bytes;
-            jt.byteHops += flow.bytes * double(flow.route.size());
+            jt.crossNodeBytes += bytes;
+            jt.byteHops += bytes * double(flow.route.size());
             for (int l : flow.route)
-                report.linkBytes[std::size_t(l)] += flow.bytes;
+                report.linkBytes[std::size_t(l)] += bytes;
         }
         report.totalBytes += jt.totalBytes;
         report.crossNodeBytes += jt.crossNodeBytes;

@@ -2,9 +2,10 @@
 // Network traffic a placement causes, per training iteration: the sum of every placed job's
 // flows as net/job_flows.h builds them (the one traffic model the simulator uses too):
 //  - parameter server job with P ps tasks: every worker (roles worker, chief, single) sends
-//    parameter_bytes / P to every ps task and receives as much back;
-//  - ring all-reduce job with W workers: worker r sends 2 (W - 1) / W * parameter_bytes to
-//    worker (r + 1) mod W, ranks in task order (group, then replica);
+//    parameter_bytes / P to every ps task and receives as much back (a worker with several
+//    GPUs first all-reduces over them inside its node);
+//  - all-reduce job over n GPUs: the scenario's algorithm (ring: every ring edge moves
+//    2 (n - 1) / n * parameter_bytes; tree; hierarchical), nodes in task order;
 //  - single jobs and evaluators exchange nothing.
 // Only placed tasks count (a partly placed job contributes the flows among its placed tasks;
 // the ring then closes over the placed workers). Bytes between tasks on one node are
@@ -60,7 +61,8 @@ struct TrafficReport
 };
 
 TrafficReport computeTraffic(const std::vector<Job> &jobs, const Cluster &cluster,
-                             const Topology &topology, const Placement &placement);
+                             const Topology &topology, const Placement &placement,
+                             AllReduceAlgorithm algorithm = AllReduceAlgorithm::Ring);
 
 /// "a->b" for a directed link.
 std::string directedLinkName(const Cluster &cluster, int directedLink);

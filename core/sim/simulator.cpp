@@ -36,6 +36,7 @@ struct Simulator::Impl
         std::vector<SimFlow> flows;
         std::vector<int> flowIds;
         double compute = 0;
+        double straggle = 0; ///< straggler wait per iteration (synchronous workers)
         std::optional<double> measured; ///< step time from the model's measured table
         double iterT = kInf;
         double remaining = 0; ///< iterations
@@ -177,19 +178,20 @@ struct Simulator::Impl
 
     // ---- jobs --------------------------------------------------------------------------
 
-    double commSeconds(const JobState &js) const
+    double commSeconds(const JobState &js, bool crossNodeOnly = false) const
     {
-        double comm = 0;
-        for (std::size_t i = 0; i < js.flows.size(); ++i) {
-            const double r = net.rate(js.flowIds[i]);
-            double t = js.flows[i].latencySeconds;
-            if (r <= 0)
-                t = kInf;
-            else if (!std::isinf(r))
-                t += js.flows[i].bytes * 8.0 / (r * 1e9);
-            comm = std::max(comm, t);
-        }
-        return comm;
+        std::vector<double> rates(js.flows.size());
+        for (std::size_t i = 0; i < js.flows.size(); ++i)
+            rates[i] = net.rate(js.flowIds[i]);
+        return cb::commSeconds(js.flows, rates, crossNodeOnly);
+    }
+
+    /// Seconds per iteration of a job from its compute, straggler wait and communication.
+    double modelledIteration(const Job &job, double compute, double straggle, double comm) const
+    {
+        return iterationSeconds(compute, comm, modelOverlap(job.model, sc.settings.overlap),
+                                job.model.exposedCommFraction) +
+               straggle;
     }
 
     void account(JobState &js, JobRun &jr, double a, double b, double iters)
@@ -293,7 +295,7 @@ struct Simulator::Impl
     void attachFlows(int i, const Job &job, const JobPlacement &placement)
     {
         JobState &js = jobs[std::size_t(i)];
-        js.flows = jobFlows(job, placement, sc.cluster, topo, nodeIdx);
+        js.flows = jobFlows(job, placement, sc.cluster, topo, nodeIdx, sc.settings.allreduce);
         js.flowIds.clear();
         js.perIterTotal = js.perIterCross = 0;
         std::map<int, double> links;
@@ -304,12 +306,13 @@ struct Simulator::Impl
                 flowOwner.resize(std::size_t(id) + 1, -1);
             flowOwner[std::size_t(id)] = i;
             js.flowIds.push_back(id);
-            js.perIterTotal += f.bytes;
+            const double bytes = f.totalBytes();
+            js.perIterTotal += bytes;
             if (f.src != f.dst)
-                js.perIterCross += f.bytes;
+                js.perIterCross += bytes;
             for (int l : f.route)
-                links[l] += f.bytes;
-            pairs[{f.src, f.dst}] += f.bytes;
+                links[l] += bytes;
+            pairs[{f.src, f.dst}] += bytes;
         }
         js.linkPerIter.assign(links.begin(), links.end());
         js.pairPerIter.assign(pairs.begin(), pairs.end());
@@ -362,6 +365,7 @@ struct Simulator::Impl
 
         attachFlows(i, job, js.placement);
         js.compute = jobComputeSeconds(job, js.placement, sc.cluster, nodeIdx);
+        js.straggle = stragglerSeconds(job.model, js.compute, synchronisingRanks(job, js.placement));
         js.measured.reset();
         if (auto m = measuredStepTime(job, js.placement, sc.stepTimeModels))
             js.measured = m->stepSeconds;
@@ -402,8 +406,8 @@ struct Simulator::Impl
                 continue;
             const bool fresh = std::binary_search(started.begin(), started.end(), i);
             const double t = js.measured ? *js.measured
-                                         : iterationSeconds(js.compute, commSeconds(js),
-                                                            sc.settings.overlap);
+                                         : modelledIteration(*js.job, js.compute, js.straggle,
+                                                             commSeconds(js));
             if (!fresh && t == js.iterT)
                 continue;
             advance(i);
@@ -592,28 +596,26 @@ struct Simulator::Impl
                 continue;
             const JobPlacement &jp = p.jobs.front();
             if (jp.pendingTasks == 0) {
-                const std::vector<SimFlow> flows = jobFlows(job, jp, sc.cluster, topo, nodeIdx);
+                const std::vector<SimFlow> flows =
+                    jobFlows(job, jp, sc.cluster, topo, nodeIdx, sc.settings.allreduce);
                 std::vector<int> ids;
                 for (const SimFlow &f : flows)
                     ids.push_back(isoNet.addFlow(f.route, f.capGbps));
                 isoNet.solve();
-                double comm = 0;
-                for (std::size_t k = 0; k < flows.size(); ++k) {
-                    const double r = isoNet.rate(ids[k]);
-                    double t = flows[k].latencySeconds;
-                    if (r <= 0)
-                        t = kInf;
-                    else if (!std::isinf(r))
-                        t += flows[k].bytes * 8.0 / (r * 1e9);
-                    comm = std::max(comm, t);
-                }
+                std::vector<double> rates;
+                for (int id : ids)
+                    rates.push_back(isoNet.rate(id));
+                const double comm = cb::commSeconds(flows, rates);
                 for (int id : ids)
                     isoNet.removeFlow(id);
                 const auto measured = measuredStepTime(job, jp, sc.stepTimeModels);
+                const double compute = jobComputeSeconds(job, jp, sc.cluster, nodeIdx);
                 const double it =
                     measured ? measured->stepSeconds
-                             : iterationSeconds(jobComputeSeconds(job, jp, sc.cluster, nodeIdx),
-                                                comm, sc.settings.overlap);
+                             : modelledIteration(job, compute,
+                                                 stragglerSeconds(job.model, compute,
+                                                                  synchronisingRanks(job, jp)),
+                                                 comm);
                 if (!std::isinf(it))
                     result.jobs[i].isolatedSeconds = double(job.model.iterations) * it;
             }
@@ -865,21 +867,11 @@ struct Simulator::Impl
     {
         if (r.at.nodeCount() <= 1 || !(job.iterationsPerEpoch > 0) || !(job.parameterBytes > 0))
             return r.tableSpeed;
-        double comm = 0;
-        for (std::size_t k = 0; k < js.flows.size(); ++k) {
-            const SimFlow &f = js.flows[k];
-            if (f.src == f.dst)
-                continue;
-            const double rate = net.rate(js.flowIds[k]);
-            double t = f.latencySeconds;
-            if (rate <= 0)
-                t = kInf;
-            else if (!std::isinf(rate))
-                t += f.bytes * 8.0 / (rate * 1e9);
-            comm = std::max(comm, t);
-        }
+        const double comm = commSeconds(js, true);
         const double computeIter = 1.0 / (r.tableSpeed * job.iterationsPerEpoch);
-        return 1.0 / (iterationSeconds(computeIter, comm, sc.settings.overlap) *
+        const ModelProfile &model = js.job->model;
+        return 1.0 / (iterationSeconds(computeIter, comm, modelOverlap(model, sc.settings.overlap),
+                                       model.exposedCommFraction) *
                       job.iterationsPerEpoch);
     }
 

@@ -11,12 +11,15 @@
 // running jobs changes, the network is re-solved incrementally and every job whose flow
 // rates changed gets a new iteration time; progress is kept in iterations, so the job's
 // completion moves by exactly the remaining iterations times the new iteration time.
-// Iteration time = iterationSeconds(compute, comm, Settings::overlap), where compute is the
-// slowest worker's seconds per iteration and comm the slowest flow's bytes at its rate plus
-// its route latency (the flows of one iteration run concurrently). A job whose model has a
-// measured step-time model (Scenario::stepTimeModels) takes the table's step time for its
-// placement instead (sync included, so no modelled communication is added and network
-// contention does not change it); its flows still load the links with the same bytes.
+// Iteration time = compute + straggler wait + max(comm - overlap x compute, exposed x comm)
+// (job_flows.h: iterationSeconds, stragglerSeconds), where compute is the slowest worker's
+// seconds per iteration and comm the communication plan's phases at the flows' current rates
+// (net/comm_model.h; the flows of all phases share the links together, a conservative
+// approximation where phases of one job would use the same link in the same direction). A
+// job whose model has a measured step-time model (Scenario::stepTimeModels) takes the
+// table's step time for its placement instead (sync included, so no modelled communication
+// is added and network contention does not change it); its flows still load the links with
+// the same bytes.
 //
 // Energy: node base watts and idle GPU watts all the time (nodes that are down draw
 // nothing), busy watts on allocated GPU shares while their job runs, all x PUE, priced by

@@ -209,28 +209,29 @@ void TestSim::oneJobAlone()
 
 void TestSim::twoJobsShareLinks()
 {
-    // Each job: PS on h0, one worker on h1, 10 Gbit (1.25e9 bytes) each way per iteration.
-    // Alone: comm 1 s + compute 1 s = 2 s per iteration. Together each direction of each
-    // host link carries two flows at 5 Gbit/s: 3 s per iteration.
+    // Each job: PS on h0, one worker on h1, 10 Gbit (1.25e9 bytes) each way per iteration:
+    // the push (1 s at 10 Gbit/s), then the pull (1 s). Alone: compute 1 s + 2 s = 3 s per
+    // iteration. Together each direction of each host link carries two flows at 5 Gbit/s:
+    // push 2 s + pull 2 s + compute 1 s = 5 s per iteration.
     // A: submit 0, 10 iterations; B: submit 4, 2 iterations.
-    // 0..4 A alone: 2 iterations. 4..10 both: B does 2 (finishes at 10), A does 2.
-    // A's last 6 iterations alone: 12 s -> finishes at 22.
+    // 0..4 A alone: 4/3 iterations. 4..14 both: B does 2 (finishes at 14), A does 2.
+    // A's last 20/3 iterations alone: 20 s -> finishes at 34.
     Scenario s = twoHosts();
     s.jobs = {psJob("A", 0, 10, 1, "ps", "worker"), psJob("B", 4, 2, 1, "ps", "worker")};
     auto r = simulate(s, options());
     QVERIFY2(r.ok(), qPrintable(QString::fromStdString(r.error())));
     const JobRun &a = jobRun(r.value(), "A"), &b = jobRun(r.value(), "B");
     CB_NEAR(*b.startSeconds, 4.0);
-    CB_NEAR(*b.finishSeconds, 10.0);
-    CB_NEAR(*a.finishSeconds, 22.0);
-    CB_NEAR(*a.jctSeconds(), 22.0);
-    CB_NEAR(*b.jctSeconds(), 6.0);
-    CB_NEAR(*a.isolatedSeconds, 20.0);
-    CB_NEAR(*b.slowdown(), 6.0 / 4.0);
+    CB_NEAR(*b.finishSeconds, 14.0);
+    CB_NEAR(*a.finishSeconds, 34.0);
+    CB_NEAR(*a.jctSeconds(), 34.0);
+    CB_NEAR(*b.jctSeconds(), 10.0);
+    CB_NEAR(*a.isolatedSeconds, 30.0);
+    CB_NEAR(*b.slowdown(), 10.0 / 6.0);
     CB_NEAR(a.crossNodeBytes, 10 * 2 * 1.25e9);
     CB_NEAR(b.crossNodeBytes, 2 * 2 * 1.25e9);
     CB_NEAR(r->crossNodeBytes(), 12 * 2 * 1.25e9);
-    CB_NEAR(r->meanJctSeconds(), 14.0);
+    CB_NEAR(r->meanJctSeconds(), 22.0);
     // Cumulative node-pair matrix: h1 -> h0 carries each job's worker-to-PS bytes.
     CB_NEAR((r->pairBytes.at({1, 0})), 12 * 1.25e9);
 }
@@ -239,36 +240,37 @@ void TestSim::psJobOversubscribedSpine()
 {
     // PS on h0 (leaf0), workers on h2 and h3 (leaf1). The leaf1 -> spine uplink (5 Gbit/s)
     // carries both workers' pushes: 2.5 Gbit/s each, so 10 Gbit take 4 s (the 10 Gbit/s host
-    // links give 5 each, not the bottleneck). Iteration = 1 s compute + 4 s = 5 s; 10
-    // iterations = 50 s, the same alone (slowdown 1).
+    // links give 5 each, not the bottleneck); the pulls take 4 s the other way. Iteration =
+    // 1 s compute + 4 s + 4 s = 9 s; 10 iterations = 90 s, the same alone (slowdown 1).
     Scenario s = oversubscribed();
     s.jobs = {psJob("P", 0, 10, 2, "ps", "worker")};
     auto r = simulate(s, options());
     QVERIFY2(r.ok(), qPrintable(QString::fromStdString(r.error())));
     const JobRun &p = r->jobs.front();
-    CB_NEAR(p.iterationSeconds, 5.0);
-    CB_NEAR(*p.jctSeconds(), 50.0);
+    CB_NEAR(p.iterationSeconds, 9.0);
+    CB_NEAR(*p.jctSeconds(), 90.0);
     CB_NEAR(*p.slowdown(), 1.0);
     CB_NEAR(p.crossNodeBytes, 10 * 4 * 1.25e9);
     // The same job with a full-bisection spine (10 Gbit/s uplinks) is limited by the PS host
-    // link, which also carries two flows: 5 Gbit/s each -> 2 s comm, 3 s per iteration.
+    // link, which also carries two flows each way: 5 Gbit/s each -> 2 s push + 2 s pull, 5 s
+    // per iteration.
     Scenario full = oversubscribed();
     full.cluster.links[4].capacityGbps = 10;
     full.cluster.links[5].capacityGbps = 10;
     full.jobs = s.jobs;
     auto f = simulate(full, options());
     QVERIFY(f.ok());
-    CB_NEAR(*f->jobs.front().jctSeconds(), 30.0);
+    CB_NEAR(*f->jobs.front().jctSeconds(), 50.0);
 }
 
 void TestSim::overlapFactor_data()
 {
     QTest::addColumn<double>("overlap");
     QTest::addColumn<double>("iteration");
-    // compute 1 s, comm 4 s (oversubscribed case): max 4, sum 5.
-    QTest::newRow("no overlap") << 0.0 << 5.0;
-    QTest::newRow("half") << 0.5 << 4.5;
-    QTest::newRow("full") << 1.0 << 4.0;
+    // compute 1 s, comm 8 s (oversubscribed case): 1 + max(8 - overlap x 1, 0).
+    QTest::newRow("no overlap") << 0.0 << 9.0;
+    QTest::newRow("half") << 0.5 << 8.5;
+    QTest::newRow("full") << 1.0 << 8.0;
 }
 
 void TestSim::overlapFactor()
@@ -443,11 +445,11 @@ void TestSim::flowsMatchTrafficReport()
     std::vector<double> linkBytes(std::size_t(topo.directedLinkCount()), 0.0);
     for (const JobPlacement &jp : placement.jobs) {
         for (const SimFlow &f : jobFlows(*s.job(jp.jobId), jp, s.cluster, topo, idx)) {
-            total += f.bytes;
+            total += f.totalBytes();
             if (f.src != f.dst)
-                cross += f.bytes;
+                cross += f.totalBytes();
             for (int l : f.route)
-                linkBytes[std::size_t(l)] += f.bytes;
+                linkBytes[std::size_t(l)] += f.totalBytes();
         }
     }
     QVERIFY(traffic.crossNodeBytes > 0);

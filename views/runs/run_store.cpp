@@ -144,7 +144,7 @@ RunRecord recordForSession(const RunSession &session, const PanelRequest &reques
             run.parameters["policy"] = policyToJson(policy.value());
     const Topology topology(session.scenario.cluster);
     run.traffic = computeTraffic(run.placedScenario.jobs, session.scenario.cluster, topology,
-                                 run.placement);
+                                 run.placement, session.scenario.settings.allreduce);
     return recordForRun(run, session.scenario, request);
 }
 
