@@ -97,6 +97,7 @@ const std::vector<Command> &commands()
         compareCommand(),
         exportCommand(),
         experimentCommand(),
+        fidelityCommand(),
         simulateCommand(),
         historyCommand(),
         showCommand(),

@@ -91,6 +91,7 @@ Command placeCommand();
 Command compareCommand();
 Command exportCommand();
 Command experimentCommand();
+Command fidelityCommand();
 Command simulateCommand();
 Command historyCommand();
 Command showCommand();

@@ -1,0 +1,211 @@
+#include "cli/command.h"
+#include "io/import/importer_registry.h"
+#include "io/scenario_json.h"
+#include "sim/fidelity_check.h"
+#include "util/json_number.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <ostream>
+#include <set>
+
+namespace cb::cli {
+
+namespace {
+
+/// The trace files of `model` in `dir`: <model>_placements.csv and <model>_scalability.csv,
+/// or <model>/placements.csv and <model>/scalability.csv (the Pollux repository's layout).
+std::vector<std::string> traceFiles(const std::string &dir, const std::string &model)
+{
+    namespace fs = std::filesystem;
+    std::vector<std::string> out;
+    for (const char *kind : {"placements", "scalability"}) {
+        const fs::path flat = fs::path(dir) / (model + "_" + kind + ".csv");
+        const fs::path nested = fs::path(dir) / model / (std::string(kind) + ".csv");
+        std::error_code ec;
+        if (fs::is_regular_file(flat, ec))
+            out.push_back(flat.string());
+        else if (fs::is_regular_file(nested, ec))
+            out.push_back(nested.string());
+    }
+    return out;
+}
+
+int runNccl(const Args &args, Io &io)
+{
+    // NVLink on A100: 12 links x 25 GB/s line rate, about 20 GB/s each effective with 128-byte
+    // payloads (NCCL maintainer, NVIDIA/nccl-tests#149): 240 GB/s. Latencies: NCCL's tuning
+    // model for the ring's Simple protocol over NVLink (src/graph/tuning.cc, 2.x): 8.4 us
+    // base, 3.4 us per step.
+    const auto points = ncclA100BusBandwidth(240, 3.4e-6, 8.4e-6);
+    std::vector<double> errors;
+    for (const BusBandwidthPoint &p : points)
+        errors.push_back(std::fabs(p.predictedGBps / p.measuredGBps - 1.0));
+    if (args.flag("json")) {
+        nlohmann::ordered_json j;
+        j["system"] = "8 x A100-SXM4-80GB, NVSwitch (Azure ND A100 v4, NCCL 2.18.5)";
+        j["model"] = {{"bus_gbytes_per_s", 240}, {"step_latency_us", 3.4},
+                      {"base_latency_us", 8.4}};
+        nlohmann::ordered_json arr = nlohmann::ordered_json::array();
+        for (const BusBandwidthPoint &p : points)
+            arr.push_back({{"bytes", jsonNumber(p.bytes)},
+                           {"measured_busbw_gbytes_per_s", jsonNumber(p.measuredGBps)},
+                           {"predicted_busbw_gbytes_per_s", jsonNumber(p.predictedGBps)}});
+        j["points"] = arr;
+        j["error_median"] = jsonNumber(medianOf(errors));
+        j["error_p90"] = jsonNumber(percentileOf(errors, 0.9));
+        io.out << j.dump(2) << "\n";
+        return ExitOk;
+    }
+    io.out << "All-reduce bus bandwidth, 8 x A100-SXM4-80GB (NVSwitch), measured (Azure ND A100 "
+              "v4, NCCL 2.18.5) vs the ring model (240 GB/s, 8.4 us + 14 x 3.4 us)\n";
+    io.out << "       bytes   measured GB/s   predicted GB/s   error\n";
+    char line[128];
+    for (const BusBandwidthPoint &p : points) {
+        std::snprintf(line, sizeof line, "%12.0f %15.2f %16.2f %+7.1f %%\n", p.bytes,
+                      p.measuredGBps, p.predictedGBps,
+                      100.0 * (p.predictedGBps / p.measuredGBps - 1.0));
+        io.out << line;
+    }
+    std::snprintf(line, sizeof line, "median error %.1f %%, 90th percentile %.1f %%\n",
+                  100.0 * medianOf(errors), 100.0 * percentileOf(errors, 0.9));
+    io.out << line;
+    return ExitOk;
+}
+
+int runFidelity(const Args &args, Io &io)
+{
+    if (args.flag("nccl")) {
+        if (!args.positional().empty()) {
+            io.err << "clusterbench fidelity: --nccl takes no files\n";
+            return ExitBadInput;
+        }
+        return runNccl(args, io);
+    }
+    const auto &pos = args.positional();
+    if (pos.size() != 2) {
+        io.err << "clusterbench fidelity: expected SCENARIO and TRACE_DIR (see --help)\n";
+        return ExitBadInput;
+    }
+    Problems usage;
+    FidelitySplit split = FidelitySplit::Half;
+    const std::string splitName = args.value("split", "half");
+    if (splitName == "one-node")
+        split = FidelitySplit::OneNode;
+    else if (splitName != "half")
+        usage.push_back({"--split", "expected half or one-node, found \"" + splitName + "\""});
+    auto scenario = loadScenarioFile(pos[0]);
+    if (!scenario) {
+        io.err << "clusterbench fidelity: " << scenario.error() << "\n";
+        return ExitBadInput;
+    }
+    Scenario &s = scenario.value();
+    AllReduceAlgorithm algorithm = s.settings.allreduce;
+    if (args.has("allreduce")) {
+        if (auto a = allReduceAlgorithmFromString(args.value("allreduce")))
+            algorithm = *a;
+        else
+            usage.push_back({"--allreduce", "expected ring, tree or hierarchical, found \"" +
+                                                args.value("allreduce") + "\""});
+    }
+    if (args.has("flow-cap-gbps")) {
+        const std::string v = args.value("flow-cap-gbps");
+        char *end = nullptr;
+        const double cap = std::strtod(v.c_str(), &end);
+        if (v.empty() || *end != '\0' || !(cap >= 0))
+            usage.push_back({"--flow-cap-gbps", "expected a number >= 0, found \"" + v + "\""});
+        else
+            for (Link &l : s.cluster.links)
+                l.flowCapGbps = cap;
+    }
+    if (!usage.empty()) {
+        io.err << "clusterbench fidelity: " << formatProblems(usage) << "\n";
+        return ExitBadInput;
+    }
+    const Importer *importer = findImporter("pollux-throughput");
+    std::vector<FidelityModelInput> models;
+    std::set<std::string> seen;
+    for (const Job &job : s.jobs) {
+        const std::string &name = job.model.name;
+        if (name.empty() || !seen.insert(name).second)
+            continue;
+        const std::vector<std::string> files = traceFiles(pos[1], name);
+        if (files.empty())
+            continue;
+        ImportOptions options;
+        options.model = name;
+        auto imported = importFiles(*importer, files, options);
+        if (!imported) {
+            io.err << "clusterbench fidelity: " << imported.error() << "\n";
+            return ExitBadInput;
+        }
+        FidelityModelInput in;
+        in.name = name;
+        in.parameterBytes = job.model.parameterBytes;
+        in.table = imported->stepTimeModels.at(name);
+        models.push_back(std::move(in));
+    }
+    if (models.empty()) {
+        io.err << "clusterbench fidelity: " << pos[1]
+               << ": no <model>_placements.csv or <model>/placements.csv for any model of "
+               << pos[0] << "\n";
+        return ExitBadInput;
+    }
+    auto report = checkFidelity(s.cluster, algorithm, models, split);
+    if (!report) {
+        io.err << "clusterbench fidelity: " << report.error() << "\n";
+        return ExitBadInput;
+    }
+    if (args.flag("json"))
+        io.out << report->toJson(args.flag("points")).dump(2) << "\n";
+    else
+        io.out << report->text();
+    return ExitOk;
+}
+
+} // namespace
+
+Command fidelityCommand()
+{
+    Command c;
+    c.name = "fidelity";
+    c.synopsis = "fidelity SCENARIO TRACE_DIR [--split half|one-node] "
+                 "[--allreduce ring|tree|hierarchical] [--flow-cap-gbps G] [--json [--points]] "
+                 "| fidelity --nccl [--json]";
+    c.summary = "Check simulated step times against measured ones (the Pollux traces)";
+    c.description =
+        "Predicts the step and sync time of every measured placement in the Pollux authors' "
+        "traces (TRACE_DIR holds <model>_placements.csv and <model>_scalability.csv, or "
+        "<model>/placements.csv as in petuum/adaptdl simulator/traces) on the SCENARIO's "
+        "cluster (its first nodes take a placement's GPUs, node by node) with the simulator's "
+        "own model: the communication plan on the max-min network, compute, overlap and the "
+        "straggler wait. Models are the job model names of SCENARIO that have traces; their "
+        "parameter_bytes come from the scenario. Only compute and overlap are calibrated per "
+        "model, on the training split: the 1-GPU measurement as the compute profile, "
+        "colocation_slowdown, overlap, exposed_comm_fraction and compute_cv; every other "
+        "figure is the scenario's hardware. --split half (default) trains on every other "
+        "measured placement (in order of nodes, GPUs, digits) and holds out the rest; "
+        "one-node trains on the single-node placements only. scalability.csv points are "
+        "always held out. Prints per model the training and held-out points, the median and "
+        "90th-percentile absolute relative error of step and sync time, the worst held-out "
+        "placement, the scalability points' errors and the calibrated parameters. "
+        "--allreduce and --flow-cap-gbps (every link's per-flow limit, 0 = none) override the "
+        "scenario for a sensitivity check. --nccl compares the ring model's all-reduce bus "
+        "bandwidth with nccl-tests figures published for an 8 x A100 NVSwitch node.";
+    c.options = {
+        {"split", "S", "half (default) or one-node"},
+        {"allreduce", "A", "ring, tree or hierarchical (default: the scenario's)"},
+        {"flow-cap-gbps", "G", "per-flow limit on every link, Gbit/s (0 = none)"},
+        {"json", "", "print JSON"},
+        {"points", "", "with --json: every point, predicted and measured"},
+        {"nccl", "", "bus bandwidth of the ring model against published nccl-tests figures"},
+    };
+    c.run = runFidelity;
+    return c;
+}
+
+} // namespace cb::cli
