@@ -13,7 +13,7 @@ namespace cb {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNoLimit = std::numeric_limits<double>::infinity();
 
 bool computes(TaskRole role) { return role != TaskRole::Ps && role != TaskRole::Evaluator; }
 
@@ -52,7 +52,7 @@ std::vector<RankGroup> byNode(const std::vector<RankGroup> &tasks)
 
 double routeFlowCap(const Cluster &cluster, const std::vector<int> &route)
 {
-    double cap = kInf;
+    double cap = kNoLimit;
     for (int l : route) {
         const double c = cluster.links[std::size_t(l / 2)].flowCapGbps;
         if (c > 0)
@@ -61,12 +61,12 @@ double routeFlowCap(const Cluster &cluster, const std::vector<int> &route)
     return cap;
 }
 
-double transferSeconds(double bytes, double rateGbps)
+double flowSeconds(double bytes, double rateGbps)
 {
     if (bytes <= 0)
         return 0;
     if (!(rateGbps > 0))
-        return kInf;
+        return kNoLimit;
     if (std::isinf(rateGbps))
         return 0;
     return bytes * 8.0 / (rateGbps * 1e9);
@@ -146,7 +146,7 @@ double commSeconds(const std::vector<SimFlow> &flows, const std::vector<double> 
             continue;
         const std::size_t p = std::size_t(f.phase);
         latency[p] = std::max(latency[p], f.steps * f.latencySeconds);
-        transfer[p] = std::max(transfer[p], transferSeconds(f.bytes, ratesGbps[i]));
+        transfer[p] = std::max(transfer[p], flowSeconds(f.bytes, ratesGbps[i]));
     }
     double total = 0;
     for (int p = 0; p < phases; ++p)

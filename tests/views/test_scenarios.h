@@ -62,14 +62,14 @@ inline Scenario leafSpineScenario(int leaves, int spines, int hostsPerLeaf, int 
     ps.submitSeconds = 0;
     ps.dueSeconds = 7200;
     ps.tasks = {task(TaskRole::Ps, 2, 0), task(TaskRole::Worker, 4, 1)};
-    ps.model = ModelProfile{"resnet50", 102'400'000, 5000, 0.25, {}};
+    ps.model = ModelProfile{"resnet50", 102'400'000, 5000, 0.25, {}, 0, std::nullopt};
     Job ar;
     ar.id = "bert-ar";
     ar.name = "BERT-large all-reduce";
     ar.kind = JobKind::AllReduce;
     ar.submitSeconds = 600;
     ar.tasks = {task(TaskRole::Worker, 8, gpusPerHost > 0 ? 1 : 0)};
-    ar.model = ModelProfile{"bert-large", 1'340'000'000, 20000, 0.4, {}};
+    ar.model = ModelProfile{"bert-large", 1'340'000'000, 20000, 0.4, {}, 0, std::nullopt};
     Job single;
     single.id = "vgg16-1";
     single.name = "VGG-16 single";
@@ -77,7 +77,7 @@ inline Scenario leafSpineScenario(int leaves, int spines, int hostsPerLeaf, int 
     single.submitSeconds = 3725;
     single.dueSeconds = 90061;
     single.tasks = {task(TaskRole::Single, 1, gpusPerHost > 0 ? 1 : 0)};
-    single.model = ModelProfile{"vgg16", 553'000'000, 1000, 0.3, {}};
+    single.model = ModelProfile{"vgg16", 553'000'000, 1000, 0.3, {}, 0, std::nullopt};
     s.jobs = {ps, ar, single};
     return s;
 }
