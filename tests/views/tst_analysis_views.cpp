@@ -14,6 +14,7 @@
 #include "analysis/traffic_heatmap.h"
 #include "document/document.h"
 #include "io/scenario_json.h"
+#include "plot_checks.h"
 #include "test_scenarios.h"
 #include "topology/cluster_layout.h"
 #include "topology/topology_scene.h"
@@ -52,6 +53,8 @@ private slots:
     void linkUtilisation();
     void layoutWrapsManyRacks();
     void mainWindowRunsPolicy();
+    void plotsStayReadable_data();
+    void plotsStayReadable();
 };
 
 namespace {
@@ -234,6 +237,20 @@ void TestAnalysisViews::heatmapToolTips()
     QVERIFY2(text.contains(c.toString(heatmap.value(b, a), 'f', 0) + QStringLiteral(" bytes")),
              qPrintable(text));
     QVERIFY(text.contains(QStringLiteral("per iteration")));
+    // The diagonal: traffic between tasks on one node, named once, with no stray argument
+    // (it read "node-02978 MB" and warned about QString::arg).
+    QTest::failOnWarning(QRegularExpression(QStringLiteral("QString::arg")));
+    int diagonal = -1;
+    for (int n = 0; n < heatmap.rows() && diagonal < 0; ++n)
+        if (heatmap.value(n, n) > 0)
+            diagonal = n;
+    QVERIFY(diagonal >= 0);
+    QCOMPARE(heatmap.cellText(diagonal, diagonal),
+             QString::fromStdString(run->scenario.cluster.nodes[std::size_t(diagonal)].id) +
+                 QStringLiteral(" (within the node)\n") + formatBytesExact(heatmap.value(diagonal, diagonal)) +
+                 QStringLiteral(" per iteration"));
+    QCOMPARE(heatmap.cellText(0, 0), QStringLiteral("r001-n01 (within the node)\n14.2 GB "
+                                                    "(14,172,400,000 bytes) per iteration"));
     QCOMPARE(formatBytesExact(1'230'000'000), QStringLiteral("1.23 GB (1,230,000,000 bytes)"));
     QCOMPARE(formatBytesExact(512), QStringLiteral("512 B"));
     QCOMPARE(formatBytesExact(819'200'000), QStringLiteral("819 MB (819,200,000 bytes)"));
@@ -330,7 +347,7 @@ void TestAnalysisViews::ganttBarsAndRows()
                         timeline.rowNodes().begin());
     const double gpus = run->scenario.cluster.nodes[std::size_t(bar.node)].gpus;
     const double laneCentre = row - 0.42 + (bar.gpus.front() + 0.5) * 0.84 / gpus;
-    const QPoint pos(int(rect->axis(QCPAxis::atBottom)->coordToPixel((bar.start + bar.end) / 2 / 3600)),
+    const QPoint pos(int(rect->axis(QCPAxis::atBottom)->coordToPixel((bar.start + bar.end) / 2)),
                      int(rect->axis(QCPAxis::atLeft)->coordToPixel(laneCentre)));
     const QString tip = timeline.toolTipAt(pos);
     QVERIFY2(tip.startsWith(QString::fromStdString(run->result->jobs[std::size_t(bar.job)].id) +
@@ -448,6 +465,55 @@ void TestAnalysisViews::mainWindowRunsPolicy()
     QVERIFY(window.startRun("no-such-policy", 1, false));
     QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 3, 20000); // the reset above, then the failure
     QVERIFY(!shown.last().at(0).value<std::shared_ptr<const RunSession>>());
+}
+
+void TestAnalysisViews::plotsStayReadable_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("cramped dock") << QSize(420, 230);
+    QTest::newRow("laptop dock") << QSize(900, 300);
+    QTest::newRow("desktop dock") << QSize(1800, 420);
+}
+
+void TestAnalysisViews::plotsStayReadable()
+{
+    QFETCH(QSize, size);
+    // 8 leaves x 8 hosts: 64 nodes, more names than fit on a small heatmap's axes.
+    auto run = session(testing::leafSpineScenario(8, 2, 8), true);
+    RunTimeline timeline;
+    timeline.setSession(run);
+    timeline.resize(size);
+    timeline.show();
+    TrafficHeatmap heatmap;
+    heatmap.setSession(run, nullptr);
+    heatmap.setSource(TrafficHeatmap::Source::Cumulative);
+    heatmap.setTime(run->result->makespanSeconds);
+    heatmap.resize(std::min(size.width(), 700), std::max(size.height(), 260));
+    heatmap.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+    QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
+    // The tick spacing settles after a layout: let the queued replots run.
+    for (int i = 0; i < 4; ++i) {
+        timeline.plot()->replot();
+        heatmap.plot()->replot();
+        QCoreApplication::processEvents();
+    }
+    QStringList problems = testing::shortCharts(timeline.plot(), QStringLiteral("timeline")) +
+                           testing::tickProblems(timeline.plot(), QStringLiteral("timeline")) +
+                           testing::tickProblems(heatmap.plot(), QStringLiteral("heatmap"));
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    // Every axis says what it measures: time, GPUs busy, power and cost with their units.
+    auto *use = timeline.plot()->axisRects().at(1);
+    QCOMPARE(use->axis(QCPAxis::atLeft)->label(), QStringLiteral("GPUs busy (%)"));
+    QCOMPARE(timeline.plot()->axisRects().at(2)->axis(QCPAxis::atLeft)->label(),
+             QStringLiteral("energy cost (USD)"));
+    QCOMPARE(timeline.plot()->axisRects().at(2)->axis(QCPAxis::atBottom)->label(),
+             QStringLiteral("simulated time (h:mm:ss)"));
+    for (const QString &tick : use->axis(QCPAxis::atRight)->tickVectorLabels())
+        QVERIFY2(tick.endsWith(QStringLiteral(" W")) || tick.endsWith(QStringLiteral(" kW")),
+                 qPrintable(tick));
+    for (const QString &tick : timeline.plot()->axisRects().at(2)->axis(QCPAxis::atBottom)->tickVectorLabels())
+        QVERIFY2(tick.contains(QLatin1Char(':')), qPrintable(tick));
 }
 
 QTEST_MAIN(TestAnalysisViews)

@@ -45,6 +45,8 @@ private slots:
     void switchDialogAddsAndEdits();
     void formatting_data();
     void formatting();
+    void parsingDurations_data();
+    void parsingDurations();
     void layoutTiersAndGroups();
     void sceneToolTipsAndHitTest();
 };
@@ -112,7 +114,7 @@ void TestModels::jobQueueDisplay_data()
     QTest::newRow("submit 10 min") << 1 << int(JobQueueModel::Submit)
                                    << QStringLiteral("0:10:00");
     QTest::newRow("size 1.34 GB") << 1 << int(JobQueueModel::Parameters)
-                                  << QStringLiteral("1.3 GB");
+                                  << QStringLiteral("1.34 GB");
     QTest::newRow("submit 3725 s") << 2 << int(JobQueueModel::Submit)
                                    << QStringLiteral("1:02:05");
     QTest::newRow("due over a day") << 2 << int(JobQueueModel::Due)
@@ -212,7 +214,7 @@ void TestModels::clusterTreeStructure()
     QCOMPARE(model.index(2, ClusterTreeModel::Gpus).data().toInt(), 24);
     QCOMPARE(model.index(2, ClusterTreeModel::Cpus).data().toString(), QStringLiteral("192"));
     QCOMPARE(model.index(2, ClusterTreeModel::Memory).data().toString(),
-             QStringLiteral("1536 GiB"));
+             QStringLiteral("1,536 GiB"));
     QCOMPARE(model.rowCount(rack2), 3);
     const QModelIndex node = model.index(1, 0, rack2);
     QCOMPARE(node.data().toString(), QStringLiteral("r002-n02"));
@@ -339,13 +341,68 @@ void TestModels::formatting_data()
     QTest::addColumn<QString>("actual");
     QTest::addColumn<QString>("expected");
     QTest::newRow("bytes") << formatBytes(999) << QStringLiteral("999 B");
-    QTest::newRow("kilobytes") << formatBytes(1536) << QStringLiteral("1.5 KB");
+    QTest::newRow("kilobytes") << formatBytes(1536) << QStringLiteral("1.54 KB");
     QTest::newRow("megabytes") << formatBytes(548'000'000) << QStringLiteral("548 MB");
     QTest::newRow("zero duration") << formatDuration(0) << QStringLiteral("0:00:00");
     QTest::newRow("negative") << formatDuration(-61) << QStringLiteral("-0:01:01");
     QTest::newRow("gbps") << formatGbps(100) << QStringLiteral("100 Gb/s");
     QTest::newRow("tbps") << formatGbps(1600) << QStringLiteral("1.6 Tb/s");
     QTest::newRow("number") << formatNumber(0.5) << QStringLiteral("0.5");
+    // One number format: grouped thousands, at most two decimals, no trailing zeros.
+    QTest::newRow("number grouped") << formatNumber(1024) << QStringLiteral("1,024");
+    QTest::newRow("number repeating") << formatNumber(533.3333333) << QStringLiteral("533.33");
+    QTest::newRow("number tiny") << formatNumber(0.001234) << QStringLiteral("0.00123");
+    QTest::newRow("number minus zero") << formatNumber(-0.0001) << QStringLiteral("-0.0001");
+    // The "533.333333333 Gb/s": three significant digits.
+    QTest::newRow("gbps third") << formatGbps(1600.0 / 3) << QStringLiteral("533 Gb/s");
+    QTest::newRow("gbps fraction") << formatGbps(12.5) << QStringLiteral("12.5 Gb/s");
+    QTest::newRow("gbps small") << formatGbps(0.25) << QStringLiteral("250 Mb/s");
+    QTest::newRow("bytes double") << formatByteAmount(2e9) << QStringLiteral("2 GB");
+    QTest::newRow("bytes double zero") << formatByteAmount(0) << QStringLiteral("0 B");
+    QTest::newRow("days") << formatDuration(426557) << QStringLiteral("4d 22:29:17");
+    QTest::newRow("short job") << formatDuration(0.42) << QStringLiteral("0:00:00.42");
+    QTest::newRow("short whole") << formatDuration(3) << QStringLiteral("0:00:03");
+    QTest::newRow("ten seconds drop fraction") << formatDuration(10.6) << QStringLiteral("0:00:10");
+    QTest::newRow("money") << formatMoney(1234.5, QStringLiteral("EUR"))
+                           << QStringLiteral("1,234.50 EUR");
+    QTest::newRow("energy") << formatEnergy(12.345) << QStringLiteral("12.3 kWh");
+    QTest::newRow("energy mwh") << formatEnergy(4321) << QStringLiteral("4.32 MWh");
+    QTest::newRow("power") << formatPower(1500) << QStringLiteral("1.5 kW");
+    QTest::newRow("power watts") << formatPower(250) << QStringLiteral("250 W");
+    QTest::newRow("percent") << formatPercent(0.4567) << QStringLiteral("45.7 %");
+    QTest::newRow("percent whole") << formatPercent(1) << QStringLiteral("100 %");
+}
+
+void TestModels::parsingDurations_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<double>("seconds"); // -1: refused
+    QTest::newRow("clock") << QStringLiteral("1:02:03") << 3723.0;
+    QTest::newRow("as shown with days") << QStringLiteral("4d 22:29:17") << 426557.0;
+    QTest::newRow("minutes:seconds") << QStringLiteral("2:05") << 125.0;
+    QTest::newRow("seconds") << QStringLiteral("90") << 90.0;
+    QTest::newRow("fraction") << QStringLiteral("1.5") << 1.5;
+    QTest::newRow("short job as shown") << QStringLiteral("0:00:00.42") << 0.42;
+    QTest::newRow("units") << QStringLiteral("1h 30m") << 5400.0;
+    QTest::newRow("hours") << QStringLiteral("1.5h") << 5400.0;
+    QTest::newRow("days alone") << QStringLiteral("2d") << 172800.0;
+    QTest::newRow("bad minutes") << QStringLiteral("1:60:00") << -1.0;
+    QTest::newRow("bad seconds") << QStringLiteral("1:75") << -1.0;
+    QTest::newRow("negative") << QStringLiteral("-5") << -1.0;
+    QTest::newRow("words") << QStringLiteral("soon") << -1.0;
+    QTest::newRow("dangling colon") << QStringLiteral("5:") << -1.0;
+    QTest::newRow("empty") << QString() << -1.0;
+}
+
+void TestModels::parsingDurations()
+{
+    QFETCH(QString, text);
+    QFETCH(double, seconds);
+    const std::optional<double> parsed = parseDuration(text);
+    QCOMPARE(parsed.value_or(-1), seconds);
+    // What the editor shows reads back to the same value.
+    if (parsed)
+        QCOMPARE(parseDuration(formatDuration(*parsed)).value_or(-1), std::floor(*parsed) == *parsed || *parsed < 10 ? *parsed : std::floor(*parsed));
 }
 
 void TestModels::formatting()

@@ -35,7 +35,7 @@ void GanttPlottable::laneRects(const GanttBar &bar, std::vector<QRectF> &out) co
     const int row = m_rowOfNode[std::size_t(bar.node)];
     if (row < 0)
         return;
-    const double x0 = bar.start / 3600, x1 = bar.end / 3600;
+    const double x0 = bar.start, x1 = bar.end;
     const int gpus = m_gpusOfNode[std::size_t(bar.node)];
     if (bar.gpus.empty() || gpus <= 0) {
         out.emplace_back(QPointF(x0, row - kBand), QPointF(x1, row + kBand));
@@ -78,10 +78,10 @@ QCPRange GanttPlottable::getKeyRange(bool &foundRange, QCP::SignDomain) const
     foundRange = false;
     for (const GanttBar &b : m_bars) {
         if (!foundRange) {
-            r = QCPRange(b.start / 3600, b.end / 3600);
+            r = QCPRange(b.start, b.end);
             foundRange = true;
         } else {
-            r.expand(QCPRange(b.start / 3600, b.end / 3600));
+            r.expand(QCPRange(b.start, b.end));
         }
     }
     return r;
@@ -107,7 +107,7 @@ void GanttPlottable::draw(QCPPainter *painter)
     std::vector<QRectF> rects;
     painter->setPen(Qt::NoPen);
     for (const GanttBar &bar : m_bars) {
-        if (bar.end / 3600 < keys.lower || bar.start / 3600 > keys.upper)
+        if (bar.end < keys.lower || bar.start > keys.upper)
             continue;
         const int row = m_rowOfNode[std::size_t(bar.node)];
         if (row < values.lower - 1 || row > values.upper + 1)

@@ -1,11 +1,15 @@
 #include "analysis/run_timeline.h"
 
 #include "analysis/gantt_plottable.h"
+#include "analysis/named_ticker.h"
 #include "analysis/plot_export.h"
+#include "analysis/plot_ticks.h"
+#include "analysis/readable_ticker.h"
 #include "models/quantity_format.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSlider>
 #include <QToolButton>
 #include <QToolTip>
@@ -18,7 +22,9 @@ namespace cb::views {
 
 namespace {
 constexpr int kSliderSteps = 1000;
-constexpr int kMaxNamedRows = 40;
+/// Inner heights below which a chart is not readable: the Gantt chart, the use and cost.
+constexpr int kGanttMinHeight = 140;
+constexpr int kSeriesMinHeight = 90;
 const QColor kUtilColor(0x2e, 0x7d, 0x32);
 const QColor kPowerColor(0xef, 0x6c, 0x00);
 const QColor kCostColor(0x6a, 0x1b, 0x9a);
@@ -34,7 +40,6 @@ RunTimeline::RunTimeline(QWidget *parent)
 {
     setObjectName(QStringLiteral("runTimeline"));
     m_plot->setObjectName(QStringLiteral("timelinePlot"));
-    m_plot->setMinimumSize(300, 170);
     m_plot->plotLayout()->clear();
     m_ganttRect = new QCPAxisRect(m_plot);
     m_useRect = new QCPAxisRect(m_plot);
@@ -46,6 +51,10 @@ RunTimeline::RunTimeline(QWidget *parent)
     m_plot->plotLayout()->setRowStretchFactor(1, 1.5);
     m_plot->plotLayout()->setRowStretchFactor(2, 1.1);
     m_plot->plotLayout()->setRowSpacing(2);
+    // Each chart keeps a readable height: below it the dock scrolls instead of crushing them.
+    m_ganttRect->setMinimumSize(200, kGanttMinHeight);
+    m_useRect->setMinimumSize(200, kSeriesMinHeight);
+    m_costRect->setMinimumSize(200, kSeriesMinHeight);
     auto *margins = new QCPMarginGroup(m_plot);
     for (QCPAxisRect *r : {m_ganttRect, m_useRect, m_costRect}) {
         r->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
@@ -66,16 +75,26 @@ RunTimeline::RunTimeline(QWidget *parent)
     m_useRect->axis(QCPAxis::atRight)->setVisible(true);
     m_ganttRect->axis(QCPAxis::atLeft)->setRangeReversed(true);
     m_ganttRect->axis(QCPAxis::atLeft)->grid()->setVisible(false);
+    m_ganttRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<NamedTicker>::create());
     m_ganttRect->axis(QCPAxis::atBottom)->setLabel(QString());
-    m_useRect->axis(QCPAxis::atLeft)->setLabel(tr("GPU use %"));
-    m_useRect->axis(QCPAxis::atRight)->setLabel(tr("power (kW)"));
-    m_costRect->axis(QCPAxis::atBottom)->setLabel(tr("simulated time (hours)"));
+    m_useRect->axis(QCPAxis::atLeft)->setLabel(tr("GPUs busy (%)"));
+    m_useRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<ReadableTicker>::create());
+    m_useRect->axis(QCPAxis::atRight)->setLabel(tr("power"));
+    m_useRect->axis(QCPAxis::atRight)->setTicker(QSharedPointer<ReadableTicker>::create(
+        ReadableTicker::Steps::Decimal, [](double w) { return formatPower(w); }));
+    m_costRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<ReadableTicker>::create());
+    m_costRect->axis(QCPAxis::atBottom)->setLabel(tr("simulated time (h:mm:ss)"));
+    for (QCPAxisRect *r : {m_ganttRect, m_useRect, m_costRect})
+        r->axis(QCPAxis::atBottom)->setTicker(
+            QSharedPointer<ReadableTicker>::create(ReadableTicker::Steps::Duration));
     // The three charts share the time axis.
     for (QCPAxisRect *a : {m_ganttRect, m_useRect, m_costRect})
         for (QCPAxisRect *b : {m_ganttRect, m_useRect, m_costRect})
             if (a != b)
                 connect(a->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
                         b->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
+    keepTicksReadable(m_plot);
+    keepMinimumSizeKnown(m_plot);
 
     m_gantt = new GanttPlottable(m_ganttRect->axis(QCPAxis::atBottom),
                                  m_ganttRect->axis(QCPAxis::atLeft));
@@ -112,7 +131,7 @@ RunTimeline::RunTimeline(QWidget *parent)
     m_slider->setToolTip(tr("Time scrubber: moves the heatmap's time too"));
     m_timeLabel->setObjectName(QStringLiteral("scrubberTime"));
     m_timeLabel->setMinimumWidth(m_timeLabel->fontMetrics().horizontalAdvance(
-        QStringLiteral("t = 00d 00:00:00 (000.00 h)")));
+        QStringLiteral("t = 00d 00:00:00")));
     m_summary->setObjectName(QStringLiteral("timelineSummary"));
     m_summary->setWordWrap(true);
     auto *exportButton = new QToolButton(this);
@@ -125,10 +144,17 @@ RunTimeline::RunTimeline(QWidget *parent)
     bar->addWidget(m_slider, 1);
     bar->addWidget(m_timeLabel);
     bar->addWidget(exportButton);
+    // The charts keep their readable heights; in a short dock they scroll.
+    m_scroll = new QScrollArea(this);
+    m_scroll->setObjectName(QStringLiteral("timelineScroll"));
+    m_scroll->setWidget(m_plot);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_summary);
-    layout->addWidget(m_plot, 1);
+    layout->addWidget(m_scroll, 1);
     layout->addLayout(bar);
 
     connect(m_slider, &QSlider::valueChanged, this, [this](int v) {
@@ -140,10 +166,9 @@ RunTimeline::RunTimeline(QWidget *parent)
         if (e->button() != Qt::LeftButton || !(e->modifiers() & Qt::ShiftModifier))
             return;
         // Shift-click moves the scrubber; plain drags pan.
-        setTime(m_costRect->axis(QCPAxis::atBottom)->pixelToCoord(e->pos().x()) * 3600);
+        setTime(m_costRect->axis(QCPAxis::atBottom)->pixelToCoord(e->pos().x()));
     });
     connect(m_plot, &QCustomPlot::mouseMove, this, &RunTimeline::showToolTip);
-    connect(m_plot, &QCustomPlot::beforeReplot, this, &RunTimeline::updateRowTicks);
     connect(exportButton, &QToolButton::clicked, this, &RunTimeline::exportWithDialog);
     rebuild();
 }
@@ -174,9 +199,9 @@ void RunTimeline::rebuild()
                                            .arg(m_session->label)
                                      : tr("No run yet: Run > Place and Simulate"));
         m_nodeRow.clear();
-        m_endHours = 1;
+        m_endSeconds = 1;
         for (QCPAxisRect *r : {m_ganttRect, m_useRect, m_costRect})
-            r->axis(QCPAxis::atBottom)->setRange(0, 1);
+            r->axis(QCPAxis::atBottom)->setRange(0, 3600);
         updateScrubber();
         m_plot->replot(QCustomPlot::rpQueuedReplot);
         return;
@@ -204,22 +229,20 @@ void RunTimeline::rebuild()
         colors.push_back(jobColor(int(j)));
     m_gantt->setBars(m_bars, m_nodeRow, gpus, colors);
     QCPAxis *rows = m_ganttRect->axis(QCPAxis::atLeft);
-    m_rowLabelStep = 0;
-    if (m_rowNodes.size() <= std::size_t(kMaxNamedRows)) {
-        updateRowTicks(); // named rows; thinned out when they get too close
-        rows->setLabel(QString());
-    } else {
-        rows->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-        rows->setLabel(tr("%1 nodes").arg(m_rowNodes.size()));
-    }
+    QStringList rowNames;
+    for (int n : m_rowNodes)
+        rowNames << QString::fromStdString(s.cluster.nodes[std::size_t(n)].id);
+    // Every node with a task has a row; the names thin out when the rows get close.
+    rows->setTicker(QSharedPointer<NamedTicker>::create(rowNames));
+    rows->setLabel(QString());
     rows->setRange(-0.5, double(m_rowNodes.size()) - 0.5);
 
-    const double bh = m_series.bucketSeconds / 3600;
+    const double bh = m_series.bucketSeconds;
     QVector<double> keys, util, power, cost;
     for (int k = 0; k < m_series.buckets(); ++k) {
         keys << k * bh;
         util << m_series.gpuUtilisation[std::size_t(k)] * 100;
-        power << m_series.powerWatts[std::size_t(k)] / 1000;
+        power << m_series.powerWatts[std::size_t(k)];
         cost << m_series.cost[std::size_t(k)];
     }
     // The step line needs the end of the last bucket too; the cost starts at zero.
@@ -231,53 +254,43 @@ void RunTimeline::rebuild()
     QVector<double> costKeys{0};
     QVector<double> costValues{0};
     for (int k = 0; k < m_series.buckets(); ++k) {
-        costKeys << std::min((k + 1) * m_series.bucketSeconds, r.makespanSeconds) / 3600;
+        costKeys << std::min((k + 1) * m_series.bucketSeconds, r.makespanSeconds);
         costValues << cost[k];
     }
     m_util->setData(keys, util, true);
     m_power->setData(keys, power, true);
     m_cost->setData(costKeys, costValues, true);
-    m_costRect->axis(QCPAxis::atLeft)->setLabel(r.costModel == CostModel::Energy   ? tr("energy cost")
-                                                : r.costModel == CostModel::GpuHours ? tr("GPU-hour cost")
-                                                                                     : tr("GPU cost (price list)"));
+    const QString currency = QString::fromStdString(s.settings.currency);
+    m_costRect->axis(QCPAxis::atLeft)->setLabel(
+        (r.costModel == CostModel::Energy     ? tr("energy cost (%1)")
+         : r.costModel == CostModel::GpuHours ? tr("GPU-hour cost (%1)")
+                                              : tr("GPU cost, price list (%1)"))
+            .arg(currency));
     m_useRect->axis(QCPAxis::atLeft)->setRange(0, 105);
     bool found = false;
     QCPRange pr = m_power->getValueRange(found);
-    m_useRect->axis(QCPAxis::atRight)->setRange(0, found ? pr.upper * 1.1 + 1e-9 : 1);
+    m_useRect->axis(QCPAxis::atRight)->setRange(0, found && pr.upper > 0 ? pr.upper * 1.1 : 1);
     QCPRange cr = m_cost->getValueRange(found);
     m_costRect->axis(QCPAxis::atLeft)->setRange(0, found && cr.upper > 0 ? cr.upper * 1.1 : 1);
-    m_endHours = std::max(r.makespanSeconds / 3600, 1e-6);
+    m_endSeconds = std::max(r.makespanSeconds, 1e-6);
     for (QCPAxisRect *a : {m_ganttRect, m_useRect, m_costRect})
-        a->axis(QCPAxis::atBottom)->setRange(0, m_endHours);
+        a->axis(QCPAxis::atBottom)->setRange(0, m_endSeconds);
 
-    m_summary->setText(tr("%1: %2 of %3 jobs finished, makespan %4, mean JCT %5, energy "
-                          "%6 kWh, cost %7")
-                           .arg(m_session->label)
-                           .arg(r.finishedJobs())
-                           .arg(r.jobs.size())
-                           .arg(formatDuration(r.makespanSeconds))
-                           .arg(formatDuration(r.meanJctSeconds()))
-                           .arg(r.energyKWh, 0, 'f', 1)
-                           .arg(r.cost, 0, 'f', 2));
+    QString text = tr("%1: %2 of %3 jobs finished, makespan %4, mean JCT %5, energy %6, "
+                      "cost %7")
+                       .arg(m_session->label)
+                       .arg(r.finishedJobs())
+                       .arg(r.jobs.size())
+                       .arg(formatDuration(r.makespanSeconds), formatDuration(r.meanJctSeconds()),
+                            formatEnergy(r.energyKWh), formatMoney(r.cost, currency));
+    // A queue of jobs that take no time says nothing about the policies: say so.
+    if (r.finishedJobs() > 0 && r.meanJctSeconds() < 1)
+        text += QLatin1Char('\n') + tr("Warning: the jobs finish in under a second on average; "
+                                       "check their iterations and step times.");
+    m_summary->setText(text);
     updateScrubber();
+    m_plot->updateGeometry(); // the charts' minimum heights changed: the scroll area follows
     m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void RunTimeline::updateRowTicks()
-{
-    if (!m_session || m_rowNodes.empty() || m_rowNodes.size() > std::size_t(kMaxNamedRows))
-        return;
-    QCPAxis *rows = m_ganttRect->axis(QCPAxis::atLeft);
-    const double rowPixels = std::abs(rows->coordToPixel(1) - rows->coordToPixel(0));
-    const int step = rowPixels > 0 ? std::max(1, int(std::ceil(14.0 / rowPixels))) : 1;
-    if (step == m_rowLabelStep)
-        return;
-    m_rowLabelStep = step;
-    auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
-    for (std::size_t i = 0; i < m_rowNodes.size(); i += std::size_t(step))
-        ticker->addTick(double(i), QString::fromStdString(
-                                       m_session->scenario.cluster.nodes[std::size_t(m_rowNodes[i])].id));
-    rows->setTicker(ticker);
 }
 
 void RunTimeline::setTime(double seconds)
@@ -294,7 +307,7 @@ void RunTimeline::setTime(double seconds)
 
 void RunTimeline::updateScrubber()
 {
-    const double x = m_time / 3600;
+    const double x = m_time;
     for (QCPItemStraightLine *line : m_scrubLines) {
         line->point1->setCoords(x, 0);
         line->point2->setCoords(x, 1);
@@ -305,7 +318,7 @@ void RunTimeline::updateScrubber()
         const QSignalBlocker block(m_slider);
         m_slider->setValue(end > 0 ? int(std::lround(m_time / end * kSliderSteps)) : 0);
     }
-    m_timeLabel->setText(tr("t = %1 (%2 h)").arg(formatDuration(m_time)).arg(m_time / 3600, 0, 'f', 2));
+    m_timeLabel->setText(tr("t = %1").arg(formatDuration(m_time)));
 }
 
 QString RunTimeline::toolTipAt(const QPoint &pos) const
@@ -341,15 +354,16 @@ QString RunTimeline::toolTipAt(const QPoint &pos) const
     }
     for (QCPAxisRect *rect : {m_useRect, m_costRect})
         if (rect->rect().contains(pos) && m_series.buckets() > 0) {
-            const double t = rect->axis(QCPAxis::atBottom)->pixelToCoord(pos.x()) * 3600;
+            const double t = rect->axis(QCPAxis::atBottom)->pixelToCoord(pos.x());
             const int k = std::clamp(int(t / m_series.bucketSeconds), 0, m_series.buckets() - 1);
-            return tr("%1 – %2\nGPUs busy %3 %, power %4 kW\ncost so far %5, energy %6 kWh")
+            return tr("%1 – %2\nGPUs busy %3, power %4\ncost so far %5, energy %6")
                 .arg(formatDuration(k * m_series.bucketSeconds),
-                     formatDuration((k + 1) * m_series.bucketSeconds))
-                .arg(m_series.gpuUtilisation[std::size_t(k)] * 100, 0, 'f', 1)
-                .arg(m_series.powerWatts[std::size_t(k)] / 1000, 0, 'f', 2)
-                .arg(m_series.cost[std::size_t(k)], 0, 'f', 2)
-                .arg(m_series.energyKWh[std::size_t(k)], 0, 'f', 2);
+                     formatDuration((k + 1) * m_series.bucketSeconds),
+                     formatPercent(m_series.gpuUtilisation[std::size_t(k)]),
+                     formatPower(m_series.powerWatts[std::size_t(k)]),
+                     formatMoney(m_series.cost[std::size_t(k)],
+                                 QString::fromStdString(m_session->scenario.settings.currency)),
+                     formatEnergy(m_series.energyKWh[std::size_t(k)]));
         }
     return {};
 }

@@ -17,6 +17,7 @@ class QCPGraph;
 class QCPItemStraightLine;
 class QCustomPlot;
 class QLabel;
+class QScrollArea;
 class QSlider;
 
 namespace cb::views {
@@ -38,6 +39,8 @@ public:
     const std::vector<GanttBar> &bars() const { return m_bars; }
     const TimelineSeries &series() const { return m_series; }
     QCustomPlot *plot() const { return m_plot; }
+    /// The scroll area the charts sit in (they keep readable heights, the dock may not).
+    QScrollArea *scrollArea() const { return m_scroll; }
     /// Tooltip text at a widget position of the plot (a Gantt bar or a series value).
     QString toolTipAt(const QPoint &plotPos) const;
 
@@ -52,7 +55,6 @@ signals:
 private:
     void rebuild();
     void updateScrubber();
-    void updateRowTicks();
     void showToolTip(QMouseEvent *event);
 
     std::shared_ptr<const RunSession> m_session;
@@ -61,9 +63,9 @@ private:
     std::vector<int> m_nodeRow;
     TimelineSeries m_series;
     double m_time = 0;
-    double m_endHours = 1;
-    int m_rowLabelStep = 0;
+    double m_endSeconds = 1;
     QCustomPlot *m_plot;
+    QScrollArea *m_scroll = nullptr;
     QCPAxisRect *m_ganttRect;
     QCPAxisRect *m_useRect;
     QCPAxisRect *m_costRect;

@@ -165,7 +165,7 @@ void StsStepper::setSession(std::shared_ptr<const RunSession> session)
         static const cb::RunResult none;
         const cb::RunResult &r = m_session->result ? *m_session->result : none;
         m_summary->setText(
-            tr("<b>%1</b> on %2: total cost <b>%3</b> (energy %4, tardiness %5), %n due-date "
+            tr("<b>%1</b> on %2: total cost <b>%3</b> (energy %4, tardiness %5; %9), %n due-date "
                "violation(s), %6 events, %7 jobs.<br><small>Prices: %8</small>",
                nullptr, r.violations())
                 .arg(m_session->label.toHtmlEscaped(),
@@ -177,7 +177,8 @@ void StsStepper::setSession(std::shared_ptr<const RunSession> session)
                      formatStsCost(r.tardinessCost))
                 .arg(run->log.events().size())
                 .arg(r.jobs.size())
-                .arg(QString::fromStdString(run->pricesFrom).toHtmlEscaped()));
+                .arg(QString::fromStdString(run->pricesFrom).toHtmlEscaped(),
+                     QString::fromStdString(m_session->scenario.settings.currency)));
     }
     if (eventCount() > 0) {
         seek(0);

@@ -1,11 +1,13 @@
 #include "analysis/traffic_heatmap.h"
 
+#include "analysis/named_ticker.h"
 #include "analysis/sts_session.h"
-#include "runs/run_service.h"
-#include "models/quantity_format.h"
-
 #include "runs/decision_replay.h"
+#include "runs/run_service.h"
 #include "analysis/plot_export.h"
+#include "analysis/plot_ticks.h"
+#include "analysis/readable_ticker.h"
+#include "models/quantity_format.h"
 #include "sched/traffic.h"
 
 #include <QCheckBox>
@@ -26,7 +28,6 @@ namespace cb::views {
 
 namespace {
 
-constexpr int kMaxNamedTicks = 48;
 /// Cells per side beyond which neighbouring cells are pooled (block maximum) for drawing:
 /// a screen cannot show more, and single hot cells must not vanish in the image scaling.
 constexpr int kMaxMapSide = 256;
@@ -46,32 +47,12 @@ QCPColorGradient heatGradient()
     return g;
 }
 
-QSharedPointer<QCPAxisTicker> namedTicker(const QStringList &names)
-{
-    if (names.size() > kMaxNamedTicks)
-        return QSharedPointer<QCPAxisTicker>(new QCPAxisTicker);
-    auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
-    for (int i = 0; i < names.size(); ++i)
-        ticker->addTick(i, names[i]);
-    return ticker;
-}
-
 } // namespace
 
 QString formatBytesExact(double bytes)
 {
-    static const char *const units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
-    double v = std::abs(bytes);
-    int u = 0;
-    while (v >= 1000 && u < 6) {
-        v /= 1000;
-        ++u;
-    }
-    const QString shortForm =
-        u == 0 ? QStringLiteral("%1 B").arg(bytes, 0, 'f', 0)
-               : QStringLiteral("%1 %2").arg(std::copysign(v, bytes), 0, 'f', v < 10 ? 2 : v < 100 ? 1 : 0)
-                     .arg(QLatin1String(units[u]));
-    if (u == 0)
+    const QString shortForm = formatByteAmount(bytes);
+    if (std::abs(bytes) < 1000)
         return shortForm;
     QLocale c(QLocale::English);
     c.setNumberOptions(QLocale::DefaultNumberOptions);
@@ -101,6 +82,7 @@ TrafficHeatmap::TrafficHeatmap(QWidget *parent)
     m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     m_plot->yAxis->setRangeReversed(true);
     m_plot->xAxis->setTickLabelRotation(60);
+    keepTicksReadable(m_plot);
     m_timeLine = new QCPItemStraightLine(m_plot);
     m_timeLine->setPen(QPen(QColor(0x15, 0x65, 0xc0), 2, Qt::DashLine));
     m_timeLine->setVisible(false);
@@ -195,10 +177,7 @@ void TrafficHeatmap::setLogScale(bool on)
     const QCPAxis::ScaleType type = on ? QCPAxis::stLogarithmic : QCPAxis::stLinear;
     m_map->setDataScaleType(type);
     m_scale->setDataScaleType(type);
-    if (on)
-        m_scale->axis()->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-    else
-        m_scale->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    updateScaleAxis();
     // Zero cells have no logarithm: blank in log scale, the lowest colour in linear scale.
     refreshMap();
     finish();
@@ -304,8 +283,8 @@ void TrafficHeatmap::updateAxes()
         for (int l : m_linkRows)
             yNames << QString::fromStdString(directedLinkName(m_session->scenario.cluster, l));
     }
-    const double bucketHours =
-        m_session && m_session->result ? m_session->result->series.bucketSeconds / 3600 : 1;
+    const double bucketSeconds =
+        m_session && m_session->result ? m_session->result->series.bucketSeconds : 3600;
     // Block b of `pool` cells is drawn centred on its cells: (b * pool + (pool - 1) / 2).
     const int mx = std::max(1, (m_nx + m_poolX - 1) / m_poolX);
     const int my = std::max(1, (m_ny + m_poolY - 1) / m_poolY);
@@ -313,13 +292,14 @@ void TrafficHeatmap::updateAxes()
     const QCPRange valueRange = my > 1 ? QCPRange(cy0, cy1) : QCPRange(0, 1);
     if (links && m_session && m_session->result) {
         const double cx0 = m_poolX / 2.0, cx1 = (mx - 1) * m_poolX + m_poolX / 2.0;
-        m_map->data()->setRange(mx > 1 ? QCPRange(cx0 * bucketHours, cx1 * bucketHours)
-                                       : QCPRange(0, bucketHours),
+        m_map->data()->setRange(mx > 1 ? QCPRange(cx0 * bucketSeconds, cx1 * bucketSeconds)
+                                       : QCPRange(0, bucketSeconds),
                                 valueRange);
-        m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        m_plot->xAxis->setTicker(
+            QSharedPointer<ReadableTicker>::create(ReadableTicker::Steps::Duration));
         m_plot->xAxis->setTickLabelRotation(0);
-        m_plot->xAxis->setLabel(tr("simulated time (hours)"));
-        m_plot->xAxis->setRange(0, std::max(m_nx, 1) * bucketHours);
+        m_plot->xAxis->setLabel(tr("simulated time (h:mm:ss)"));
+        m_plot->xAxis->setRange(0, std::max(m_nx, 1) * bucketSeconds);
     } else if (links) {
         m_map->data()->setRange(QCPRange(0, 1), valueRange);
         m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTickerText));
@@ -329,32 +309,43 @@ void TrafficHeatmap::updateAxes()
     } else {
         const double cx0 = (m_poolX - 1) / 2.0, cx1 = (mx - 1) * m_poolX + cx0;
         m_map->data()->setRange(mx > 1 ? QCPRange(cx0, cx1) : QCPRange(0, 1), valueRange);
-        m_plot->xAxis->setTicker(namedTicker(xNames));
-        m_plot->xAxis->setTickLabelRotation(xNames.size() <= kMaxNamedTicks ? 60 : 0);
-        m_plot->xAxis->setLabel(xNames.size() <= kMaxNamedTicks ? tr("destination")
-                                                                : tr("destination node (index)"));
+        m_plot->xAxis->setTicker(QSharedPointer<NamedTicker>::create(xNames));
+        m_plot->xAxis->setTickLabelRotation(60);
+        m_plot->xAxis->setLabel(tr("destination node"));
         m_plot->xAxis->setRange(-0.5, m_nx - 0.5);
     }
-    m_plot->yAxis->setTicker(namedTicker(yNames));
-    m_plot->yAxis->setLabel(links ? (yNames.size() <= kMaxNamedTicks ? QString()
-                                                                      : tr("directed link (index)"))
-                                  : yNames.size() <= kMaxNamedTicks ? tr("source")
-                                                                    : tr("source node (index)"));
+    m_plot->yAxis->setTicker(QSharedPointer<NamedTicker>::create(yNames));
+    m_plot->yAxis->setLabel(links ? tr("directed link") : tr("source node"));
     m_plot->yAxis->setRange(-0.5, m_ny - 0.5);
     QFont small = m_plot->xAxis->tickLabelFont();
-    small.setPointSizeF(std::max(6.5, 9.0 - (std::max(xNames.size(), yNames.size()) / 16.0)));
+    small.setPointSizeF(std::max(7.0, font().pointSizeF() - 1.5));
     m_plot->xAxis->setTickLabelFont(small);
     m_plot->yAxis->setTickLabelFont(small);
     const bool simulatedLinks = links && m_session && m_session->result;
-    m_scale->axis()->setLabel(simulatedLinks ? tr("utilisation of capacity")
-                              : m_source == Source::Decision || links ? tr("bytes per iteration")
-                                                                      : tr("bytes"));
+    updateScaleAxis();
     m_timeLine->setVisible(simulatedLinks);
     if (simulatedLinks) {
-        const double x = m_time / 3600;
-        m_timeLine->point1->setCoords(x, 0);
-        m_timeLine->point2->setCoords(x, 1);
+        m_timeLine->point1->setCoords(m_time, 0);
+        m_timeLine->point2->setCoords(m_time, 1);
     }
+}
+
+void TrafficHeatmap::updateScaleAxis()
+{
+    const bool simulatedLinks = m_source == Source::Links && m_session && m_session->result;
+    // The colour bar's ticks carry the unit (2 GB, 45 %), so the header only says what.
+    m_scale->axis()->setLabel(simulatedLinks ? tr("utilisation of capacity")
+                              : m_source == Source::Decision || m_source == Source::Links
+                                  ? tr("traffic per iteration")
+                              : m_source == Source::Bucket ? tr("traffic in the bucket")
+                                                           : tr("traffic up to the bucket"));
+    const auto steps = m_log ? ReadableTicker::Steps::Logarithmic : ReadableTicker::Steps::Decimal;
+    if (simulatedLinks)
+        m_scale->axis()->setTicker(QSharedPointer<ReadableTicker>::create(
+            steps, [](double v) { return formatPercent(v); }));
+    else
+        m_scale->axis()->setTicker(QSharedPointer<ReadableTicker>::create(
+            steps, [](double v) { return formatByteAmount(v); }));
 }
 
 void TrafficHeatmap::fillDecision()
@@ -429,29 +420,26 @@ void TrafficHeatmap::finish()
     if (!m_session)
         text = tr("No run yet: Run > Place and Simulate");
     else if (m_source == Source::Links && m_session->result)
-        text = tr("%1 links carry traffic; busiest bucket %2 % of capacity")
+        text = tr("%1 links carry traffic; busiest bucket %2 of capacity")
                    .arg(m_ny)
-                   .arg(hi * 100, 0, 'f', 1);
+                   .arg(formatPercent(hi));
     else if (m_source == Source::Decision && m_session->sts)
         text = tr("At %1: %2 per iteration of the configurations running")
-                   .arg(formatDuration(m_time))
-                   .arg(formatBytesExact(sum).section(QLatin1Char(' '), 0, 1));
+                   .arg(formatDuration(m_time), formatByteAmount(sum));
     else if (m_source == Source::Decision || m_source == Source::Links)
         text = tr("Decision %1: %2 per iteration in total")
                    .arg(m_replay ? m_replay->cursor() + 1 : 0)
-                   .arg(formatBytesExact(m_source == Source::Links ? 0 : sum).section(QLatin1Char(' '), 0, 1));
+                   .arg(formatByteAmount(m_source == Source::Links ? 0 : sum));
     else {
         const double bs = m_session->result->series.bucketSeconds;
         const int k = bucket();
         text = m_source == Source::Bucket
-                   ? tr("Bucket %1 (%2 – %3 h): %4 moved")
+                   ? tr("Bucket %1 (%2 – %3): %4 moved")
                          .arg(k + 1)
-                         .arg(k * bs / 3600, 0, 'f', 2)
-                         .arg((k + 1) * bs / 3600, 0, 'f', 2)
-                         .arg(formatBytesExact(sum).section(QLatin1Char(' '), 0, 1))
-                   : tr("Up to %1 h: %2 moved")
-                         .arg((k + 1) * bs / 3600, 0, 'f', 2)
-                         .arg(formatBytesExact(sum).section(QLatin1Char(' '), 0, 1));
+                         .arg(formatDuration(k * bs), formatDuration((k + 1) * bs),
+                              formatByteAmount(sum))
+                   : tr("Up to %1: %2 moved")
+                         .arg(formatDuration((k + 1) * bs), formatByteAmount(sum));
     }
     if (m_source == Source::Links && m_session && !m_session->result && m_replay) {
         double linkSum = 0;
@@ -459,7 +447,7 @@ void TrafficHeatmap::finish()
             linkSum += v;
         text = tr("Decision %1: %2 per iteration over the links")
                    .arg(m_replay->cursor() + 1)
-                   .arg(formatBytesExact(linkSum).section(QLatin1Char(' '), 0, 1));
+                   .arg(formatByteAmount(linkSum));
     }
     m_summary->setText(text);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
@@ -496,9 +484,8 @@ void TrafficHeatmap::setTime(double seconds)
     if (!m_session || !m_session->result)
         return;
     if (m_source == Source::Links) {
-        const double x = m_time / 3600;
-        m_timeLine->point1->setCoords(x, 0);
-        m_timeLine->point2->setCoords(x, 1);
+        m_timeLine->point1->setCoords(m_time, 0);
+        m_timeLine->point2->setCoords(m_time, 1);
         m_plot->replot(QCustomPlot::rpQueuedReplot);
     } else if (m_source == Source::Decision && m_session->sts) {
         std::fill(m_values.begin(), m_values.end(), 0.0);
@@ -528,18 +515,17 @@ QString TrafficHeatmap::cellText(int column, int row) const
         const RunSeries &s = m_session->result->series;
         const auto &bucketLinks = s.linkBytes[std::size_t(column)];
         auto it = bucketLinks.find(m_linkRows[std::size_t(row)]);
-        return tr("%1, %2 – %3 h\n%4 % of capacity; %5 moved")
-            .arg(link)
-            .arg(column * s.bucketSeconds / 3600, 0, 'f', 2)
-            .arg((column + 1) * s.bucketSeconds / 3600, 0, 'f', 2)
-            .arg(v * 100, 0, 'f', 2)
-            .arg(formatBytesExact(it == bucketLinks.end() ? 0 : it->second));
+        return tr("%1, %2 – %3\n%4 of capacity; %5 moved")
+            .arg(link, formatDuration(column * s.bucketSeconds),
+                 formatDuration((column + 1) * s.bucketSeconds), formatPercent(v),
+                 formatBytesExact(it == bucketLinks.end() ? 0 : it->second));
     }
     const QString from = QString::fromStdString(c.nodes[std::size_t(row)].id);
     const QString to = QString::fromStdString(c.nodes[std::size_t(column)].id);
     const QString what = m_source == Source::Decision ? tr(" per iteration") : QString();
-    return (row == column ? tr("%1 (within the node)\n%3%4") : tr("%1 → %2\n%3%4"))
-        .arg(from, to, formatBytesExact(v), what);
+    if (row == column)
+        return tr("%1 (within the node)\n%2%3").arg(from, formatBytesExact(v), what);
+    return tr("%1 → %2\n%3%4").arg(from, to, formatBytesExact(v), what);
 }
 
 void TrafficHeatmap::showToolTip(QMouseEvent *event)
@@ -549,11 +535,11 @@ void TrafficHeatmap::showToolTip(QMouseEvent *event)
     if (!m_map->visible() || !m_plot->axisRect()->rect().contains(event->pos()))
         return QToolTip::hideText();
     // Exact cells (not pooled blocks): rows and matrix columns are at integer coordinates,
-    // time columns are buckets in hours.
+    // time columns are buckets in seconds.
     int x = int(std::lround(key)), y = int(std::lround(val));
     if (m_source == Source::Links) {
         if (m_session && m_session->result) {
-            const double bh = m_session->result->series.bucketSeconds / 3600;
+            const double bh = m_session->result->series.bucketSeconds;
             x = bh > 0 ? int(std::floor(key / bh)) : -1;
         } else {
             x = key >= 0 && key <= 1 ? 0 : -1;

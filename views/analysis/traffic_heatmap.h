@@ -81,6 +81,7 @@ private:
     void refreshMap();
     void finish();
     void updateAxes();
+    void updateScaleAxis();
     void showToolTip(QMouseEvent *event);
     void updateSourceChoices();
 

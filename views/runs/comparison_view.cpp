@@ -1,5 +1,10 @@
 #include "runs/comparison_view.h"
 
+#include "analysis/named_ticker.h"
+#include "analysis/plot_ticks.h"
+#include "analysis/readable_ticker.h"
+#include "models/quantity_format.h"
+
 #include <qcustomplot.h>
 
 #include <QComboBox>
@@ -10,6 +15,8 @@
 #include <QMessageBox>
 #include <QPdfWriter>
 #include <QPushButton>
+#include <QResizeEvent>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
 #include <QTextDocument>
@@ -24,29 +31,28 @@ namespace cb::views {
 
 namespace {
 
-/// A divisor and unit label that keep the largest value of a chart readable.
-std::pair<double, QString> axisScale(ComparedMetric::Unit unit, double maxValue)
+/// Inner size below which a bar chart or the CDF is not readable.
+constexpr int kChartMinWidth = 180;
+constexpr int kChartMinHeight = 110;
+
+/// The y ticker of a metric: its unit on every tick (durations as h:mm:ss).
+QSharedPointer<QCPAxisTicker> metricTicker(ComparedMetric::Unit unit)
 {
+    using S = ReadableTicker::Steps;
     switch (unit) {
     case ComparedMetric::Unit::Bytes:
-        for (const auto &[div, name] : {std::pair{1e15, "PB"}, {1e12, "TB"}, {1e9, "GB"},
-                                        {1e6, "MB"}, {1e3, "KB"}})
-            if (maxValue >= div)
-                return {div, QString::fromLatin1(name)};
-        return {1, QStringLiteral("B")};
-    case ComparedMetric::Unit::Seconds:
-        if (maxValue >= 2 * 86400)
-            return {86400, QObject::tr("days")};
-        if (maxValue >= 2 * 3600)
-            return {3600, QObject::tr("hours")};
-        if (maxValue >= 120)
-            return {60, QObject::tr("minutes")};
-        return {1, QObject::tr("seconds")};
-    case ComparedMetric::Unit::KWh: return {1, QStringLiteral("kWh")};
-    case ComparedMetric::Unit::Money: return {1, QObject::tr("cost units")};
-    case ComparedMetric::Unit::Count: return {1, QObject::tr("jobs")};
+        return QSharedPointer<ReadableTicker>::create(S::Decimal, [](double v) {
+            return formatByteAmount(v);
+        });
+    case ComparedMetric::Unit::Seconds: return QSharedPointer<ReadableTicker>::create(S::Duration);
+    case ComparedMetric::Unit::KWh:
+        return QSharedPointer<ReadableTicker>::create(S::Decimal, [](double v) {
+            return formatEnergy(v);
+        });
+    case ComparedMetric::Unit::Money: return QSharedPointer<ReadableTicker>::create(S::Decimal);
+    case ComparedMetric::Unit::Count: return QSharedPointer<ReadableTicker>::create(S::Count);
     }
-    return {1, {}};
+    return QSharedPointer<ReadableTicker>::create();
 }
 
 } // namespace
@@ -90,6 +96,20 @@ ComparisonView::ComparisonView(QWidget *parent)
     m_cdf->plotLayout()->insertRow(0);
     m_cdfTitle = new QCPTextElement(m_cdf, QString(), QFont(font().family(), 10, QFont::Bold));
     m_cdf->plotLayout()->addElement(0, 0, m_cdfTitle);
+    // The legend sits below the chart, never on its curves.
+    m_cdf->axisRect()->insetLayout()->take(m_cdf->legend);
+    m_cdf->plotLayout()->addElement(2, 0, m_cdf->legend);
+    m_cdf->plotLayout()->setRowStretchFactor(2, 0.001);
+    m_cdf->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_cdf->legend->setWrap(3);
+    m_cdf->axisRect()->setMinimumSize(kChartMinWidth, kChartMinHeight);
+    m_cdf->xAxis->setTicker(QSharedPointer<ReadableTicker>::create(ReadableTicker::Steps::Duration));
+    m_cdf->yAxis->setTicker(QSharedPointer<ReadableTicker>::create(
+        ReadableTicker::Steps::Decimal, [](double v) { return formatPercent(v); }));
+    keepTicksReadable(m_cdf);
+    keepTicksReadable(m_bars);
+    keepMinimumSizeKnown(m_cdf);
+    keepMinimumSizeKnown(m_bars);
     m_note->setWordWrap(true);
     m_kindsNote = tr("Runs of both kinds are compared: for placement-only runs cross-node "
                      "traffic is bytes per training iteration, for simulated runs the bytes "
@@ -97,9 +117,6 @@ ComparisonView::ComparisonView(QWidget *parent)
     m_note->setStyleSheet(QStringLiteral("color: #8a5300"));
     m_note->hide();
 
-    m_bars->setMinimumHeight(120); // docked with the job queue: keep the window's minimum small
-    m_cdf->setMinimumHeight(100);
-    m_cdf->setMinimumWidth(380); // room for the legend when the view is docked
     m_cdf->legend->setFont(QFont(font().family(), 8));
     auto *lower = new QSplitter(Qt::Horizontal, this);
     lower->addWidget(m_cdf);
@@ -114,11 +131,17 @@ ComparisonView::ComparisonView(QWidget *parent)
     split->setSizes({600, 400}); // bars first: the table scrolls
     m_table->setMinimumHeight(80);
 
+    // The charts keep readable sizes; a small dock scrolls them.
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("comparisonScroll"));
+    scroll->setWidget(split);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
     layout->addWidget(m_note);
-    layout->addWidget(split, 1);
+    layout->addWidget(scroll, 1);
 
     connect(m_baseline, &QComboBox::currentIndexChanged, this, [this](int i) {
         if (i >= 0)
@@ -171,14 +194,15 @@ void ComparisonView::rebuildBars()
         m_bars->replot();
         return;
     }
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (int r = 0; r < int(runs.size()); ++r)
-        ticker->addTick(r, QString(runs[std::size_t(r)].label)
-                               .replace(QStringLiteral(" seed "), QStringLiteral("\nseed ")));
-    const int columns = 3;
+    QStringList names;
+    for (const ComparedRun &run : runs)
+        names << run.label.section(QLatin1Char(' '), 0, 0); // "#12": the colours say the rest
+    const int columns = barColumns();
+    m_barColumnsShown = columns;
     for (int m = 0; m < int(metrics.size()); ++m) {
         const ComparedMetric &metric = metrics[std::size_t(m)];
         auto *rect = new QCPAxisRect(m_bars);
+        rect->setMinimumSize(kChartMinWidth, kChartMinHeight);
         m_bars->plotLayout()->addElement(m / columns, m % columns, rect);
         QCPAxis *x = rect->axis(QCPAxis::atBottom);
         QCPAxis *y = rect->axis(QCPAxis::atLeft);
@@ -189,7 +213,6 @@ void ComparisonView::rebuildBars()
                 maxValue = std::max(maxValue, std::abs(it->second));
                 recorded = true;
             }
-        const auto [div, unit] = axisScale(metric.unit, maxValue);
         for (int r = 0; r < int(runs.size()); ++r) {
             const auto it = runs[std::size_t(r)].metrics.find(metric.key);
             if (it == runs[std::size_t(r)].metrics.end())
@@ -199,14 +222,17 @@ void ComparisonView::rebuildBars()
             bars->setPen(Qt::NoPen);
             bars->setBrush(runColor(r));
             bars->setName(runs[std::size_t(r)].label);
-            bars->addData(r, it->second / div);
+            bars->addData(r, it->second);
         }
-        x->setTicker(ticker);
+        x->setTicker(QSharedPointer<NamedTicker>::create(names));
         x->setRange(-0.6, double(runs.size()) - 0.4);
         x->grid()->setVisible(false);
-        x->setLabel(QStringLiteral("%1 (%2)").arg(ComparisonModel::tr(metric.title), unit));
-        y->setRange(0, maxValue > 0 ? maxValue / div * 1.12 : 1);
-        y->setNumberFormat(QStringLiteral("gb"));
+        const QString title = ComparisonModel::tr(metric.title);
+        x->setLabel(metric.unit == ComparedMetric::Unit::Money
+                        ? QStringLiteral("%1 (%2)").arg(title, currencyOf(runs))
+                        : title);
+        y->setTicker(metricTicker(metric.unit));
+        y->setRange(0, maxValue > 0 ? maxValue * 1.12 : 1);
         if (maxValue == 0) {
             // An empty chart says why: nothing to draw is a result too.
             auto *note = new QCPItemText(m_bars);
@@ -235,7 +261,6 @@ void ComparisonView::rebuildCdf()
     for (const ComparedRun &run : runs)
         if (!run.jctSeconds.empty())
             maxJct = std::max(maxJct, run.jctSeconds.back());
-    const auto [div, unit] = axisScale(ComparedMetric::Unit::Seconds, maxJct);
     bool any = false;
     for (int r = 0; r < int(runs.size()); ++r) {
         const auto points = empiricalCdf(runs[std::size_t(r)].jctSeconds);
@@ -248,20 +273,46 @@ void ComparisonView::rebuildCdf()
         g->setLineStyle(QCPGraph::lsStepLeft);
         QVector<double> xs{0}, ys{0};
         for (const auto &[x, y] : points) {
-            xs << x / div;
+            xs << x;
             ys << y;
         }
         g->setData(xs, ys, true);
     }
-    m_cdf->xAxis->setLabel(tr("Job completion time (%1)").arg(unit));
-    m_cdf->yAxis->setLabel(tr("Fraction of finished jobs"));
-    m_cdf->xAxis->setRange(0, maxJct > 0 ? maxJct / div * 1.05 : 1);
+    m_cdf->xAxis->setLabel(tr("Job completion time (h:mm:ss)"));
+    m_cdf->yAxis->setLabel(tr("Finished jobs"));
+    m_cdf->xAxis->setRange(0, maxJct > 0 ? maxJct * 1.05 : 3600);
     m_cdf->yAxis->setRange(0, 1.05);
     m_cdf->legend->setVisible(any);
-    m_cdf->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignBottom);
     m_cdfTitle->setText(any ? tr("Job completion times (CDF)")
                             : tr("Job completion times: no simulated run selected"));
     m_cdf->replot();
+}
+
+int ComparisonView::barColumns() const
+{
+    // Three charts in a row where they fit at a readable width, else two, else one.
+    const int room = std::max(1, width() - 40);
+    const int fit = room / (kChartMinWidth + 80);
+    return std::clamp(fit, 1, 3);
+}
+
+void ComparisonView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    if (!m_model->runs().empty() && barColumns() != m_barColumnsShown)
+        rebuildBars();
+}
+
+QString ComparisonView::currencyOf(const std::vector<ComparedRun> &runs)
+{
+    QString currency;
+    for (const ComparedRun &r : runs) {
+        if (currency.isEmpty())
+            currency = r.currency;
+        else if (!r.currency.isEmpty() && r.currency != currency)
+            return tr("mixed currencies");
+    }
+    return currency.isEmpty() ? QStringLiteral("USD") : currency;
 }
 
 bool ComparisonView::exportPng(const QString &path)

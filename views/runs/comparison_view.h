@@ -35,6 +35,13 @@ public:
 
     /// Colour of run r in every chart.
     static QColor runColor(int r);
+    /// Bar charts per row at the current width (three, or fewer when they would crowd).
+    int barColumns() const;
+    /// The currency of the runs' costs ("mixed currencies" when they differ).
+    static QString currencyOf(const std::vector<ComparedRun> &runs);
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void rebuildBars();
@@ -49,6 +56,7 @@ private:
     QLabel *m_note;
     QString m_kindsNote;
     QCPTextElement *m_cdfTitle = nullptr;
+    int m_barColumnsShown = 0;
 };
 
 } // namespace cb::views

@@ -84,18 +84,17 @@ std::vector<std::pair<double, double>> empiricalCdf(std::vector<double> values)
     return points;
 }
 
-QString formatMetricValue(ComparedMetric::Unit unit, double value)
+QString formatMetricValue(ComparedMetric::Unit unit, double value, const QString &currency)
 {
-    const QLocale locale;
+    const QString sign = value < 0 ? QStringLiteral("−") : QString();
+    const double a = std::abs(value);
     switch (unit) {
-    case ComparedMetric::Unit::Bytes:
-        return value < 0 ? QStringLiteral("−") + formatBytes(std::int64_t(-value))
-                         : formatBytes(std::int64_t(value));
-    case ComparedMetric::Unit::Seconds:
-        return value < 0 ? QStringLiteral("−") + formatDuration(-value) : formatDuration(value);
-    case ComparedMetric::Unit::KWh: return locale.toString(value, 'f', 1) + QStringLiteral(" kWh");
-    case ComparedMetric::Unit::Money: return locale.toString(value, 'f', 2);
-    case ComparedMetric::Unit::Count: return locale.toString(value, 'f', value == std::round(value) ? 0 : 1);
+    case ComparedMetric::Unit::Bytes: return sign + formatByteAmount(a);
+    case ComparedMetric::Unit::Seconds: return sign + formatDuration(a);
+    case ComparedMetric::Unit::KWh: return sign + formatEnergy(a);
+    case ComparedMetric::Unit::Money:
+        return sign + formatMoney(a, currency.isEmpty() ? QStringLiteral("USD") : currency);
+    case ComparedMetric::Unit::Count: return sign + formatNumber(a);
     }
     return {};
 }
@@ -169,13 +168,15 @@ QVariant ComparisonModel::data(const QModelIndex &index, int role) const
         return {};
     if (part == 0)
         return role == Qt::ToolTipRole ? QString::number(d->value, 'g', 15)
-                                       : formatMetricValue(metric.unit, d->value);
+                                       : formatMetricValue(metric.unit, d->value,
+                                                           m_runs[std::size_t(run)].currency);
     if (run == m_baseline)
         return role == Qt::DisplayRole ? QStringLiteral("baseline") : QVariant();
     if (part == 1) {
         if (role == Qt::ToolTipRole)
             return QString::number(d->absolute, 'g', 15);
-        const QString magnitude = formatMetricValue(metric.unit, std::abs(d->absolute));
+        const QString magnitude = formatMetricValue(metric.unit, std::abs(d->absolute),
+                                                    m_runs[std::size_t(run)].currency);
         return d->absolute > 0 ? QStringLiteral("+") + magnitude
                : d->absolute < 0 ? QStringLiteral("−") + magnitude
                                  : magnitude;
@@ -186,7 +187,7 @@ QVariant ComparisonModel::data(const QModelIndex &index, int role) const
         return QString::number(*d->percent, 'g', 15);
     const double p = *d->percent;
     return (p > 0 ? QStringLiteral("+") : p < 0 ? QStringLiteral("−") : QString()) +
-           QLocale().toString(std::abs(p), 'f', 1) + QStringLiteral(" %");
+           formatPercent(std::abs(p) / 100);
 }
 
 QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const

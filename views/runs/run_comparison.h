@@ -37,6 +37,7 @@ struct ComparedRun
     std::string costModel;                ///< energy, gpu-hours, catalogue (simulated runs)
     std::map<std::string, double> metrics;
     std::vector<double> jctSeconds;       ///< finished jobs' completion times, ascending
+    QString currency;                     ///< of its costs (the scenario's); empty: unknown
 };
 
 /// A stored run as compared: label, metrics and the JCTs of the finished jobs, read from the
@@ -59,7 +60,7 @@ std::optional<MetricDelta> metricDelta(const ComparedRun &baseline, const Compar
 std::vector<std::pair<double, double>> empiricalCdf(std::vector<double> values);
 
 /// A value with its unit, for tables and axis labels ("1.23 TB", "2:03:04", "449.2 kWh").
-QString formatMetricValue(ComparedMetric::Unit unit, double value);
+QString formatMetricValue(ComparedMetric::Unit unit, double value, const QString &currency = {});
 
 class ComparisonModel : public QAbstractTableModel
 {

@@ -67,8 +67,8 @@ QString formatMetric(int column, double v)
     case RunHistoryModel::MeanJct:
     case RunHistoryModel::Makespan: return formatDuration(v);
     case RunHistoryModel::CrossNode: return formatBytes(std::int64_t(v));
-    case RunHistoryModel::Energy: return QStringLiteral("%1 kWh").arg(QLocale().toString(v, 'f', 1));
-    case RunHistoryModel::Cost: return QLocale().toString(v, 'f', 2);
+    case RunHistoryModel::Energy: return formatEnergy(v);
+    case RunHistoryModel::Cost: return formatMoney(v, {});
     default: return formatNumber(v);
     }
 }

@@ -1,5 +1,7 @@
 #include "topology/link_item.h"
 
+#include "models/quantity_format.h"
+
 #include "topology/topology_style.h"
 
 #include <QObject>
@@ -24,7 +26,7 @@ QString LinkItem::toolTipText() const
 {
     if (m_utilisation < 0)
         return m_toolTip;
-    return m_toolTip + QObject::tr("\nutilisation %1 %").arg(m_utilisation * 100, 0, 'f', 1);
+    return m_toolTip + QObject::tr("\nutilisation %1").arg(formatPercent(m_utilisation));
 }
 
 void LinkItem::setUtilisation(const std::vector<double> &perLink)
