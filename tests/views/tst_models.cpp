@@ -146,6 +146,17 @@ void TestModels::jobQueueSetDataPushesCommand_data()
                             << QStringLiteral("0:01:30");
     QTest::newRow("negative submit") << int(JobQueueModel::Submit) << QVariant(-1.0) << false
                                      << QString();
+    // The editor takes what the column shows (it took seconds: 1.5 became 0:00:01).
+    QTest::newRow("submit as shown") << int(JobQueueModel::Submit)
+                                     << QVariant(QStringLiteral("1:02:03")) << true
+                                     << QStringLiteral("1:02:03");
+    QTest::newRow("submit 1.5 s") << int(JobQueueModel::Submit) << QVariant(QStringLiteral("1.5"))
+                                  << true << QStringLiteral("0:00:01.50");
+    QTest::newRow("submit words") << int(JobQueueModel::Submit)
+                                  << QVariant(QStringLiteral("soon")) << false << QString();
+    QTest::newRow("due as shown") << int(JobQueueModel::Due)
+                                  << QVariant(QStringLiteral("1d 2:00:00")) << true
+                                  << QStringLiteral("1d 2:00:00");
     QTest::newRow("clear due") << int(JobQueueModel::Due) << QVariant(QString()) << true
                                << QStringLiteral("—");
     QTest::newRow("duplicate id") << int(JobQueueModel::Id)

@@ -74,7 +74,7 @@ private slots:
         QCOMPARE(model.index(1, v).data(ComparisonModel::ValueRole).toDouble(), 150.0);
         QCOMPARE(model.index(1, v + 1).data(ComparisonModel::ValueRole).toDouble(), -50.0);
         QCOMPARE(model.index(1, v + 2).data(ComparisonModel::ValueRole).toDouble(), -25.0);
-        QCOMPARE(model.index(1, v + 2).data().toString(), QStringLiteral("−25.0 %"));
+        QCOMPARE(model.index(1, v + 2).data().toString(), QStringLiteral("−25 %"));
         QCOMPARE(model.index(1, v + 1).data().toString(), QStringLiteral("−0:00:50"));
         // Cross-node: the baseline has 0 bytes, so there is no percentage.
         QCOMPARE(model.index(0, v + 1).data(ComparisonModel::ValueRole).toDouble(), 4e9);
@@ -253,6 +253,9 @@ private slots:
         QVERIFY(dialog.addLink());
         QCOMPARE(doc.scenario().cluster.links.size(), links + 1);
         QVERIFY(doc.scenario().cluster.links.back() == (Link{"r001-n01", "r002-n01", 25, 3}));
+        // The add is confirmed, and no red "already linked" right after it.
+        QCOMPARE(dialog.statusText(), QStringLiteral("Added r001-n01 — r002-n01, 25 Gb/s, 3 µs"));
+        QCOMPARE(dialog.findChild<QLabel *>(QStringLiteral("linkProblem"))->text(), QString());
         // The same pair again (either direction), a self-link, an unknown endpoint, no capacity.
         dialog.setLink(Link{"r002-n01", "r001-n01", 25, 3});
         QCOMPARE(dialog.problem(), QStringLiteral("r002-n01 and r001-n01 are already linked"));
@@ -264,6 +267,25 @@ private slots:
         dialog.setLink(Link{"leaf001", "leaf002", 0, 3});
         QCOMPARE(dialog.problem(), QStringLiteral("capacity must be positive"));
         QCOMPARE(doc.undoStack()->count(), 1);
+
+        // Edit a link: choose it, change its capacity, apply; one undo step.
+        dialog.selectLink(0);
+        QCOMPARE(dialog.link().a, original.cluster.links[0].a);
+        QVERIFY2(dialog.problem().isEmpty(), qPrintable(dialog.problem())); // not "already linked"
+        Link changed = original.cluster.links[0];
+        changed.capacityGbps = 40;
+        dialog.setLink(changed);
+        QVERIFY(dialog.applyEdit());
+        QCOMPARE(doc.scenario().cluster.links[0].capacityGbps, 40.0);
+        QCOMPARE(doc.scenario().cluster.links.size(), links + 1);
+        QVERIFY(dialog.statusText().startsWith(QStringLiteral("Changed the link to")));
+        QVERIFY(!dialog.applyEdit()); // nothing changed: nothing pushed
+        // Editing into a duplicate of another link is refused.
+        dialog.setLink(Link{"r001-n01", "r002-n01", 25, 3});
+        QCOMPARE(dialog.problem(), QStringLiteral("r001-n01 and r002-n01 are already linked"));
+        QVERIFY(!dialog.applyEdit());
+        doc.undoStack()->undo();
+        QCOMPARE(doc.scenario().cluster.links[0].capacityGbps, original.cluster.links[0].capacityGbps);
 
         QVERIFY(dialog.removeLink(0));
         QCOMPARE(doc.scenario().cluster.links.size(), links);

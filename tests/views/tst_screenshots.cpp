@@ -61,6 +61,7 @@ void TestScreenshots::initTestCase()
 
 void TestScreenshots::shoot(MainWindow &window, const QString &name)
 {
+    window.setWindowState(Qt::WindowNoState); // the offscreen screen is small: not maximised
     window.resize(1400, 900);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));

@@ -121,6 +121,7 @@ void DecisionTableModel::setSession(std::shared_ptr<const RunSession> session)
     beginResetModel();
     m_session = std::move(session);
     m_decision = -1;
+    m_deciding = -1;
     m_tied.clear();
     endResetModel();
 }
@@ -138,6 +139,8 @@ void DecisionTableModel::setDecision(int index)
     if (reset)
         beginResetModel();
     m_decision = index;
+    m_deciding = index >= 0 ? decidingPlugin(m_session->log, m_session->log.decisions[std::size_t(index)])
+                            : -1;
     // Membership in the tie, once per decision (data() is asked per cell and while sorting).
     m_tied.assign(m_session ? m_session->log.nodeNames.size() : 0, 0);
     if (index >= 0)
@@ -148,6 +151,13 @@ void DecisionTableModel::setDecision(int index)
         endResetModel();
     else if (rowCount() > 0)
         emit dataChanged(this->index(0, 0), this->index(rowCount() - 1, columnCount() - 1));
+    if (!reset && columnCount() > 0)
+        emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+}
+
+int DecisionTableModel::decidingColumn() const
+{
+    return m_deciding < 0 ? -1 : kFirstPluginColumn + 2 * m_deciding + 1;
 }
 
 int DecisionTableModel::rowsOf(int decision) const
@@ -288,11 +298,22 @@ QVariant DecisionTableModel::headerData(int section, Qt::Orientation orientation
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
         return QAbstractTableModel::headerData(section, orientation, role);
+    const bool deciding = m_deciding >= 0 && section >= kFirstPluginColumn &&
+                          (section - kFirstPluginColumn) / 2 == m_deciding;
     if (role == Qt::ToolTipRole && section >= kFirstPluginColumn) {
         const std::size_t plugin = std::size_t(section - kFirstPluginColumn) / 2;
-        return tr("%1: raw score 0..10, then weighted (× %2)")
-            .arg(QString::fromStdString(m_session->log.pluginNames[plugin]),
-                 formatScore(m_session->log.weights[plugin]));
+        QString tip = tr("%1: raw score 0..10, then weighted (× %2)")
+                          .arg(QString::fromStdString(m_session->log.pluginNames[plugin]),
+                               formatScore(m_session->log.weights[plugin]));
+        if (deciding)
+            tip += QLatin1Char('\n') +
+                   tr("Decided this pick: the chosen node's largest lead over the runner-up");
+        return tip;
+    }
+    if (role == Qt::FontRole && deciding) {
+        QFont f;
+        f.setBold(true);
+        return f;
     }
     if (role != Qt::DisplayRole)
         return {};
@@ -305,8 +326,31 @@ QVariant DecisionTableModel::headerData(int section, Qt::Orientation orientation
     const std::size_t plugin = std::size_t(section - kFirstPluginColumn) / 2;
     const QString name = QString::fromStdString(m_session->log.pluginNames[plugin]);
     return (section - kFirstPluginColumn) % 2 == 0
-               ? name
+               ? (deciding ? QStringLiteral("▶ ") + name : name)
                : tr("×%1").arg(formatScore(m_session->log.weights[plugin]));
+}
+
+int decidingPlugin(const DecisionLog &log, const Decision &d)
+{
+    const CandidateRow *pick = d.pick >= 0 ? d.row(d.pick) : nullptr;
+    if (!pick || !pick->feasible() || log.pluginNames.empty())
+        return -1;
+    const CandidateRow *runnerUp = nullptr;
+    for (const CandidateRow &r : d.rows)
+        if (r.feasible() && r.node != d.pick && (!runnerUp || r.total > runnerUp->total))
+            runnerUp = &r;
+    if (!runnerUp)
+        return -1;
+    int best = -1;
+    double lead = 0;
+    for (std::size_t p = 0; p < log.pluginNames.size(); ++p) {
+        const double l = log.weighted(d, *pick, p) - log.weighted(d, *runnerUp, p);
+        if (l > lead + 1e-12) {
+            lead = l;
+            best = int(p);
+        }
+    }
+    return best;
 }
 
 // ---- ClusterStateModel ---------------------------------------------------------------------

@@ -68,6 +68,10 @@ public:
     void setDecision(int index);
     int decision() const { return m_decision; }
     int totalColumn() const { return kTotalColumn; }
+    /// The plugin that decided the current pick (decidingPlugin), -1 when none did.
+    int decidingPluginIndex() const { return m_deciding; }
+    /// Its weighted-score column, -1 when none; its header is bold and marked ▶.
+    int decidingColumn() const;
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
@@ -80,6 +84,7 @@ private:
 
     std::shared_ptr<const RunSession> m_session;
     int m_decision = -1;
+    int m_deciding = -1;
     std::vector<char> m_tied; ///< per node: among the nodes tied for the best total
 };
 
@@ -108,5 +113,10 @@ private:
 
 /// Text of a score: integers without decimals, else two decimals.
 QString formatScore(double value);
+
+/// The plugin whose weighted score puts the chosen node furthest ahead of the runner-up (the
+/// best other feasible node with a row), or -1: no pick, no runner-up, or no plugin favours
+/// the pick (it won a tie).
+int decidingPlugin(const cb::DecisionLog &log, const cb::Decision &d);
 
 } // namespace cb::views

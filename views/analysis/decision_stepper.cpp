@@ -1,6 +1,7 @@
 #include "analysis/decision_stepper.h"
 
 #include "analysis/decision_models.h"
+#include "analysis/frozen_column_table.h"
 #include "runs/decision_replay.h"
 #include "analysis/stepper_widgets.h"
 #include "topology/topology_scene.h"
@@ -34,7 +35,8 @@ DecisionStepper::DecisionStepper(QWidget *parent)
     , m_stateModel(new ClusterStateModel(this))
     , m_tableProxy(new QSortFilterProxyModel(this))
     , m_listView(makeStepperTable(this, QStringLiteral("decisionList")))
-    , m_tableView(makeStepperTable(this, QStringLiteral("decisionTable")))
+    , m_tableView(configureStepperTable(new FrozenColumnTableView(this),
+                                        QStringLiteral("decisionTable")))
     , m_stateView(makeStepperTable(this, QStringLiteral("clusterState")))
     , m_first(makeStepperButton(this, QStyle::SP_MediaSkipBackward, tr("First decision (Home)"),
                          QStringLiteral("firstButton")))
@@ -86,6 +88,22 @@ DecisionStepper::DecisionStepper(QWidget *parent)
     m_tableView->setModel(m_tableProxy);
     m_tableView->setSortingEnabled(true);
     m_tableView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Long filter reasons must not push the plugin columns out of view: the column keeps a
+    // readable width, the reason is in the cell's tooltip and the "why" line.
+    // (Set when the columns exist: the header has no sections before the first decision.)
+    auto fixFilterColumn = [this] {
+        QHeaderView *header = m_tableView->horizontalHeader();
+        if (header->count() <= DecisionTableModel::kFilterColumn ||
+            header->sectionResizeMode(DecisionTableModel::kFilterColumn) ==
+                QHeaderView::Interactive)
+            return;
+        header->setSectionResizeMode(DecisionTableModel::kFilterColumn, QHeaderView::Interactive);
+        m_tableView->setColumnWidth(DecisionTableModel::kFilterColumn,
+                                    m_tableView->fontMetrics().horizontalAdvance(
+                                        QStringLiteral("needs 4 free GPUs, 0 of")));
+    };
+    connect(m_tableProxy, &QAbstractItemModel::modelReset, this, fixFilterColumn);
+    connect(m_tableProxy, &QAbstractItemModel::columnsInserted, this, fixFilterColumn);
     m_stateView->setModel(m_stateModel);
     m_stateView->horizontalHeader()->setStretchLastSection(true);
 
@@ -197,15 +215,26 @@ void DecisionStepper::seek(int decision)
     m_replay->seek(decision);
     m_tableModel->setDecision(decision);
     m_stateModel->replayMoved();
-    {
-        const QSignalBlocker block(m_listView->selectionModel());
-        const QModelIndex row = m_listModel->index(decision, 0);
-        m_listView->selectionModel()->setCurrentIndex(
-            row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        m_listView->scrollTo(row);
-    }
+    // Not with the selection model's signals blocked: the view repaints the rows from them
+    // (blocked, every visited row stayed highlighted). The list's handler sees row == cursor.
+    const QModelIndex row = m_listModel->index(decision, 0);
+    m_listView->selectionModel()->setCurrentIndex(
+        row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_listView->scrollTo(row);
+    showDecidingColumn();
     updateControls();
     emit cursorChanged(decision);
+}
+
+void DecisionStepper::showDecidingColumn()
+{
+    const int column = m_tableModel->decidingColumn();
+    if (column < 0 || m_tableProxy->rowCount() == 0)
+        return;
+    // Keep the vertical position (the chosen node leads the sorted table): only scroll sideways.
+    const QModelIndex top = m_tableView->indexAt(QPoint(1, 1));
+    const int row = top.isValid() ? top.row() : 0;
+    m_tableView->scrollTo(m_tableProxy->index(row, column), QAbstractItemView::EnsureVisible);
 }
 
 void DecisionStepper::first() { seek(0); }
@@ -248,8 +277,11 @@ void DecisionStepper::updateControls()
     m_play->setIcon(style()->standardIcon(isPlaying() ? QStyle::SP_MediaPause
                                                       : QStyle::SP_MediaPlay));
     if (n == 0) {
-        m_position->setText(m_session ? tr("No decisions") : tr("No run yet: Run > Place and Simulate"));
-        m_why->clear();
+        // Short beside the controls; the hint wraps in the line below them.
+        m_position->setText(m_session ? tr("No decisions") : tr("No run yet"));
+        m_why->setText(m_session ? QString()
+                                 : tr("Run > Place and Simulate, or the Run panel, makes a run "
+                                      "to step through."));
         return;
     }
     m_position->setText(tr("Decision %1 of %2").arg(c + 1).arg(n));

@@ -69,6 +69,7 @@ signals:
 
 private:
     void updateControls();
+    void showDecidingColumn();
 
     std::shared_ptr<const RunSession> m_session;
     std::unique_ptr<DecisionReplay> m_replay;

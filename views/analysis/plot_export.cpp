@@ -1,12 +1,18 @@
 #include "analysis/plot_export.h"
 
+#include "models/quantity_format.h"
+
 #include "io/file_io.h"
 
 #include <QBuffer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
+#include <QDir>
+#include <QMainWindow>
 #include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
 #include <QPdfWriter>
 #include <QSvgGenerator>
 #include <qcustomplot.h>
@@ -58,11 +64,20 @@ cb::Status exportPlot(QCustomPlot *plot, const QString &path, QSize size)
     return cb::writeFileAtomically(path.toStdString(), bytes.toStdString());
 }
 
+void confirmWritten(QWidget *parent, const QString &what)
+{
+    if (auto *window = qobject_cast<QMainWindow *>(parent ? parent->window() : nullptr))
+        window->statusBar()->showMessage(what, 15000);
+}
+
 void exportPlotWithDialog(QCustomPlot *plot, QWidget *parent, const QString &suggestedName)
 {
+    // The folder of the last chart written comes back.
+    const QString folder = QSettings().value(QStringLiteral("export/chartFolder")).toString();
     QString selected;
     QString path = QFileDialog::getSaveFileName(
-        parent, QObject::tr("Export Chart"), suggestedName,
+        parent, QObject::tr("Export Chart"),
+        folder.isEmpty() ? suggestedName : QDir(folder).filePath(suggestedName),
         QObject::tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"), &selected);
     if (path.isEmpty())
         return;
@@ -71,9 +86,14 @@ void exportPlotWithDialog(QCustomPlot *plot, QWidget *parent, const QString &sug
                 : selected.contains(QLatin1String("svg")) ? QStringLiteral(".svg")
                                                           : QStringLiteral(".png");
     const cb::Status saved = exportPlot(plot, path);
-    if (!saved)
+    if (!saved) {
         QMessageBox::warning(parent, QObject::tr("Export failed"),
                              QString::fromStdString(saved.error()));
+        return;
+    }
+    QSettings().setValue(QStringLiteral("export/chartFolder"), QFileInfo(path).absolutePath());
+    confirmWritten(parent, QObject::tr("Wrote %1 (%2)")
+                               .arg(path, formatByteAmount(double(QFileInfo(path).size()))));
 }
 
 } // namespace cb::views

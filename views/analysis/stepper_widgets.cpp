@@ -8,7 +8,11 @@ namespace cb::views {
 
 QTableView *makeStepperTable(QWidget *parent, const QString &name)
 {
-    auto *view = new QTableView(parent);
+    return configureStepperTable(new QTableView(parent), name);
+}
+
+QTableView *configureStepperTable(QTableView *view, const QString &name)
+{
     view->setObjectName(name);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::SingleSelection);

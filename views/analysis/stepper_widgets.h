@@ -14,6 +14,8 @@ namespace cb::views {
 /// A table for a stepper: whole-row single selection, alternating rows, no row header,
 /// fixed row height, no word wrap. `name` is its object name (tests find it by that).
 QTableView *makeStepperTable(QWidget *parent, const QString &name);
+/// Gives an existing table the stepper tables' look and behaviour; returns it.
+QTableView *configureStepperTable(QTableView *view, const QString &name);
 
 /// An auto-raised tool button with the style's standard icon and a tool tip.
 QToolButton *makeStepperButton(QWidget *parent, QStyle::StandardPixmap pixmap,

@@ -197,12 +197,10 @@ void StsStepper::seek(int event)
     m_cursor = event;
     m_jobModel->setEvent(m_session->sts, event);
     m_jobView->resizeColumnsToContents();
-    {
-        const QSignalBlocker block(m_eventView->selectionModel());
-        m_eventView->selectionModel()->setCurrentIndex(
-            m_eventModel->index(event, 0),
-            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    }
+    // Signals not blocked, so the view repaints (the handler sees row == cursor).
+    m_eventView->selectionModel()->setCurrentIndex(
+        m_eventModel->index(event, 0),
+        QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_eventView->scrollTo(m_eventModel->index(event, 0));
     m_job = -1;
     selectJob(m_jobModel->rowCount() > 0 ? 0 : -1);
@@ -217,12 +215,10 @@ void StsStepper::selectJob(int row)
     m_job = row;
     m_candidateModel->setJob(m_session ? m_session->sts : nullptr, m_cursor, row);
     m_candidateView->resizeColumnsToContents();
-    if (row >= 0) {
-        const QSignalBlocker block(m_jobView->selectionModel());
+    if (row >= 0)
         m_jobView->selectionModel()->setCurrentIndex(
             m_jobModel->index(row, 0),
             QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    }
     updateWhy();
 }
 

@@ -165,6 +165,12 @@ Link Document::removeLink(int index)
     return removeRow(Part::Links, m_scenario.cluster.links, index);
 }
 
+void Document::replaceLink(int index, Link link)
+{
+    m_scenario.cluster.links[std::size_t(index)] = std::move(link);
+    emit rowChanged(Part::Links, index);
+}
+
 void Document::insertJob(int index, Job job)
 {
     insertRow(Part::Jobs, m_scenario.jobs, index, std::move(job));

@@ -54,6 +54,7 @@ public:
     void replaceSwitch(int index, Switch sw);
     void insertLink(int index, Link link);
     Link removeLink(int index);
+    void replaceLink(int index, Link link);
     void insertJob(int index, Job job);
     Job removeJob(int index);
     void replaceJob(int index, Job job);

@@ -2,8 +2,10 @@
 
 #include "commands/edit_job_command.h"
 #include "document/document.h"
+#include "model/model_catalog.h"
 #include "models/quantity_format.h"
 
+#include <QBrush>
 #include <QUndoStack>
 
 #include <cmath>
@@ -38,6 +40,13 @@ JobQueueModel::JobQueueModel(Document *document, QObject *parent)
         if (part == P::Jobs)
             emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
     });
+}
+
+void JobQueueModel::setRunStates(std::map<std::string, JobState> states)
+{
+    m_states = std::move(states);
+    if (rowCount() > 0)
+        emit dataChanged(index(0, Status), index(rowCount() - 1, Reason));
 }
 
 int JobQueueModel::rowCount(const QModelIndex &parent) const
@@ -96,9 +105,37 @@ QVariant JobQueueModel::data(const QModelIndex &index, int role) const
         return QVariant::fromValue(Qt::AlignVCenter |
                                    (numeric ? Qt::AlignRight : Qt::AlignLeft));
     }
+    if (column == Status || column == Reason) {
+        JobState state;
+        if (const auto it = m_states.find(job.id); it != m_states.end())
+            state = it->second;
+        else if (const QString why = unschedulableReason(job, m_document->scenario().cluster);
+                 !why.isEmpty())
+            state = {JobState::Kind::Unschedulable, tr("unschedulable"), why};
+        else
+            state = {JobState::Kind::Waiting, QString(), QString()};
+        if (role == Qt::ForegroundRole && column == Status)
+            return state.kind == JobState::Kind::Unschedulable ? QBrush(QColor(0xb3, 0x26, 0x1e))
+                   : state.kind == JobState::Kind::Waiting && !state.status.isEmpty()
+                       ? QBrush(QColor(0x8a, 0x53, 0x00))
+                       : QVariant();
+        if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole)
+            return column == Status ? state.status : state.reason;
+        return {};
+    }
     if (role == Qt::ToolTipRole) {
         return QStringLiteral("%1 (%2)\n%3")
             .arg(QString::fromStdString(job.id), kindName(job.kind), taskSummary(job));
+    }
+    if (role == SortRole) {
+        switch (column) {
+        case Tasks: return job.taskCount();
+        case Gpus: return job.gpuCount();
+        case Submit: return job.submitSeconds;
+        case Due: return job.dueSeconds ? QVariant(*job.dueSeconds) : QVariant();
+        case Parameters: return qint64(job.model.parameterBytes);
+        default: return data(index, Qt::DisplayRole);
+        }
     }
     const bool edit = role == Qt::EditRole;
     if (role != Qt::DisplayRole && !edit)
@@ -109,11 +146,12 @@ QVariant JobQueueModel::data(const QModelIndex &index, int role) const
     case Kind: return edit ? QVariant(QLatin1String(toString(job.kind))) : kindName(job.kind);
     case Tasks: return job.taskCount();
     case Gpus: return job.gpuCount();
-    case Submit: return edit ? QVariant(job.submitSeconds) : formatDuration(job.submitSeconds);
+    // Times are edited as they are shown (h:mm:ss); plain seconds are accepted too.
+    case Submit: return formatDuration(job.submitSeconds);
     case Due:
         if (!job.dueSeconds)
             return edit ? QVariant(QString()) : QVariant(QStringLiteral("—"));
-        return edit ? QVariant(*job.dueSeconds) : formatDuration(*job.dueSeconds);
+        return formatDuration(*job.dueSeconds);
     case Model: return QString::fromStdString(job.model.name);
     case Parameters:
         return edit ? QVariant(qint64(job.model.parameterBytes))
@@ -136,6 +174,8 @@ QVariant JobQueueModel::headerData(int section, Qt::Orientation orientation, int
     case Due: return tr("Due");
     case Model: return tr("Model");
     case Parameters: return tr("Model size");
+    case Status: return tr("Status");
+    case Reason: return tr("Reason");
     default: return {};
     }
 }
@@ -169,10 +209,10 @@ bool JobQueueModel::setData(const QModelIndex &index, const QVariant &value, int
     }
     case Name: job.name = value.toString().toStdString(); break;
     case Submit: {
-        const double s = value.toDouble(&ok);
-        if (!ok || !std::isfinite(s) || s < 0)
+        const auto s = parseDuration(value.toString());
+        if (!s)
             return false;
-        job.submitSeconds = s;
+        job.submitSeconds = *s;
         break;
     }
     case Due: {
@@ -180,13 +220,21 @@ bool JobQueueModel::setData(const QModelIndex &index, const QVariant &value, int
             job.dueSeconds.reset();
             break;
         }
-        const double s = value.toDouble(&ok);
-        if (!ok || !std::isfinite(s) || s < 0)
+        const auto s = parseDuration(value.toString());
+        if (!s)
             return false;
-        job.dueSeconds = s;
+        job.dueSeconds = *s;
         break;
     }
-    case Model: job.model.name = value.toString().trimmed().toStdString(); break;
+    case Model: {
+        job.model.name = value.toString().trimmed().toStdString();
+        // A catalogue model brings its size and step time (as in the job editor).
+        if (const TrainingModel *m = findTrainingModel(job.model.name)) {
+            job.model.parameterBytes = m->parameterBytes();
+            job.model.computeSecondsPerIteration = m->computeSecondsPerIteration;
+        }
+        break;
+    }
     case Parameters: {
         const qint64 bytes = value.toLongLong(&ok);
         if (!ok || bytes < 0)

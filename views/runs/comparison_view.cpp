@@ -1,6 +1,7 @@
 #include "runs/comparison_view.h"
 
 #include "analysis/named_ticker.h"
+#include "analysis/plot_export.h"
 #include "analysis/plot_ticks.h"
 #include "analysis/readable_ticker.h"
 #include "models/quantity_format.h"
@@ -8,7 +9,10 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
+#include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
+#include <QSettings>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -366,7 +370,9 @@ bool ComparisonView::exportPdf(const QString &path)
 void ComparisonView::exportWithDialog()
 {
     QString selected;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export Comparison"), QString(),
+    const QString folder = QSettings().value(QStringLiteral("export/chartFolder")).toString();
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Comparison"),
+                                                QDir(folder).filePath(QStringLiteral("comparison.png")),
                                                 tr("PNG image (*.png);;PDF document (*.pdf)"),
                                                 &selected);
     if (path.isEmpty())
@@ -378,8 +384,12 @@ void ComparisonView::exportWithDialog()
         path += QStringLiteral(".pdf");
     if (!pdf && !path.endsWith(QStringLiteral(".png"), Qt::CaseInsensitive))
         path += QStringLiteral(".png");
-    if (!(pdf ? exportPdf(path) : exportPng(path)))
+    if (!(pdf ? exportPdf(path) : exportPng(path))) {
         QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1").arg(path));
+        return;
+    }
+    QSettings().setValue(QStringLiteral("export/chartFolder"), QFileInfo(path).absolutePath());
+    confirmWritten(this, tr("Wrote %1 (%2)").arg(path, formatByteAmount(double(QFileInfo(path).size()))));
 }
 
 } // namespace cb::views

@@ -24,6 +24,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -33,7 +34,18 @@ namespace cb::views {
 namespace {
 constexpr int kShownRun = -1;      ///< item data of the "shown run" source
 constexpr int kShownSchedule = -2; ///< item data of a stochastic run's schedule at a time
+const char *const kFormatKey = "export/format";
+const char *const kFolderKey = "export/folder";
 } // namespace
+
+QString ExportDialog::defaultFolder(const Scenario &scenario)
+{
+    const QString remembered = QSettings().value(QLatin1String(kFolderKey)).toString();
+    if (!remembered.isEmpty())
+        return remembered;
+    const QString name = QString::fromStdString(scenario.name.empty() ? "scenario" : scenario.name);
+    return QDir::home().filePath(QStringLiteral("clusterbench-export/%1").arg(name));
+}
 
 ExportDialog::ExportDialog(const Scenario &scenario, std::optional<Placement> shown,
                            const QString &shownLabel, QWidget *parent)
@@ -83,7 +95,8 @@ ExportDialog::ExportDialog(const Scenario &scenario, std::optional<Placement> sh
     m_pinning->addItem(tr("required node affinity on kubernetes.io/hostname"));
     m_namespace->setPlaceholderText(tr("left to kubectl"));
     m_image->setPlaceholderText(tr("a default per job kind"));
-    m_folder->setText(QDir::current().filePath(QStringLiteral("export")));
+    m_folder->setText(defaultFolder(m_scenario));
+    setFormat(QSettings().value(QLatin1String(kFormatKey)).toString());
 
     auto *browse = new QPushButton(tr("Browse…"), this);
     auto *folderRow = new QHBoxLayout;
@@ -203,6 +216,32 @@ void ExportDialog::setScheduleTime(double seconds)
     m_at->setValue(seconds);
 }
 
+void ExportDialog::setShownScenario(const Scenario &scenario)
+{
+    m_shownScenario = scenario;
+    const int i = m_source->findData(kShownRun);
+    if (i >= 0)
+        m_source->setItemText(i, m_source->itemText(i) + tr(" (as it ran, before later edits)"));
+    refresh();
+}
+
+bool ExportDialog::exportsShownRun() const
+{
+    const QVariant source = m_source->currentData();
+    return source.userType() == QMetaType::Int &&
+           (source.toInt() == kShownRun || source.toInt() == kShownSchedule);
+}
+
+QString ExportDialog::format() const
+{
+    return m_format->currentData().toString();
+}
+
+QString ExportDialog::outputFolder() const
+{
+    return m_folder->text().trimmed();
+}
+
 void ExportDialog::setFormat(const QString &name)
 {
     const int i = m_format->findData(name);
@@ -250,8 +289,11 @@ std::optional<Placement> ExportDialog::currentPlacement(QString *problem)
 {
     const QVariant source = m_source->currentData();
     m_exported = m_scenario;
-    if (source.userType() == QMetaType::Int && source.toInt() == kShownRun)
+    if (source.userType() == QMetaType::Int && source.toInt() == kShownRun) {
+        if (m_shownScenario)
+            m_exported = *m_shownScenario; // as it ran, before later edits
         return m_shown;
+    }
     if (source.userType() == QMetaType::Int && source.toInt() == kShownSchedule) {
         auto [scenario, placement] = m_scheduleAt(m_at->value());
         m_exported = std::move(scenario);
@@ -358,15 +400,21 @@ bool ExportDialog::writeFiles(bool confirmOverwrite)
                                  int(existing.size()))
                                   .arg(dir, existing.join(QLatin1Char('\n')))) != QMessageBox::Yes)
         return false;
-    const Status written = ExportWriter::write(dir.toStdString(), m_result);
-    if (!written) {
+    const Status wrote = ExportWriter::write(dir.toStdString(), m_result);
+    if (!wrote) {
         m_status->setText(tr("<b>Write failed:</b> %1")
-                              .arg(QString::fromStdString(written.error()).toHtmlEscaped()));
+                              .arg(QString::fromStdString(wrote.error()).toHtmlEscaped()));
         if (confirmOverwrite)
-            QMessageBox::warning(this, tr("Export failed"), QString::fromStdString(written.error()));
+            QMessageBox::warning(this, tr("Export failed"), QString::fromStdString(wrote.error()));
         return false;
     }
+    qint64 bytes = 0;
+    for (const ExportedFile &f : m_result.files)
+        bytes += qint64(f.content.size());
     m_status->setText(tr("Wrote %n file(s) to %1", nullptr, int(m_result.files.size())).arg(dir));
+    QSettings().setValue(QLatin1String(kFormatKey), format());
+    QSettings().setValue(QLatin1String(kFolderKey), dir);
+    emit written(int(m_result.files.size()), bytes, dir);
     return true;
 }
 

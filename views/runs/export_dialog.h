@@ -1,8 +1,10 @@
 #pragma once
 // The export dialog for the Kubernetes and Slurm exporters (core/io/export registry): choose
 // the placement (the shown run, or a policy and seed placed now; for a stochastic run its
-// schedule at a chosen time), the format and its options and an output folder; every file is previewed before anything is written, the exporter's
-// warnings (what it relaxed) are listed, and writing is atomic per file.
+// schedule at a chosen time), the format and its options and an output folder; every file is
+// previewed before anything is written, the exporter's warnings (what it relaxed) are listed,
+// and writing is atomic per file. The run on screen is the default placement; the format and
+// the folder of the last export come back.
 
 #include "io/export/exporter.h"
 #include "model/scenario.h"
@@ -45,8 +47,13 @@ public:
     /// The time of the shown stochastic schedule (seconds).
     double scheduleTime() const;
     void setScheduleTime(double seconds);
-
+    /// The shown run ran on another version of the scenario (edited since): export it as it ran.
+    void setShownScenario(const Scenario &scenario);
     void setFormat(const QString &name);
+    QString format() const;
+    QString outputFolder() const;
+    /// Whether the placement source is the shown run (or its schedule at a time).
+    bool exportsShownRun() const;
     void setOutputFolder(const QString &dir);
     /// Chooses "place with this policy" as the placement source.
     void setPolicy(const QString &policy, int seed);
@@ -62,6 +69,12 @@ public:
     /// Writes the previewed files below the output folder. No confirmation is asked when
     /// `confirmOverwrite` is false (tests). Returns whether everything was written.
     bool writeFiles(bool confirmOverwrite = true);
+    /// Remembered choices (format and folder) are read from and written to QSettings.
+    static QString defaultFolder(const Scenario &scenario);
+
+signals:
+    /// Files were written: how many, their bytes, where.
+    void written(int files, qint64 bytes, const QString &folder);
 
 private:
     void refresh();
@@ -69,6 +82,7 @@ private:
     std::optional<Placement> currentPlacement(QString *problem);
 
     Scenario m_scenario;
+    std::optional<Scenario> m_shownScenario;
     std::optional<Placement> m_shown;
     ScheduleAt m_scheduleAt;
     /// The scenario the preview exports (the open one, or a stochastic run's reshaped jobs).

@@ -3,7 +3,10 @@
 #include "runs/memory_release.h"
 #include "runs/run_history_model.h"
 #include "runs/run_store.h"
+#include "model/scenario.h"
 #include "store/workspace.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -18,6 +21,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <map>
 #include <set>
 
 namespace cb::views {
@@ -207,13 +211,31 @@ bool HistoryPanel::compareRuns(const std::vector<std::int64_t> &ids)
         return false;
     }
     std::vector<ComparedRun> runs;
+    std::map<std::string, QString> currencies; // by scenario digest
     for (std::int64_t id : ids) {
         auto record = ws.value()->run(id);
         if (!record) {
             m_status->setText(QString::fromStdString(record.error()));
             return false;
         }
-        runs.push_back(comparedRun(record.value()));
+        ComparedRun run = comparedRun(record.value());
+        // Costs are in the currency of the scenario the run was made on.
+        auto known = currencies.find(record->scenarioDigest);
+        if (known == currencies.end()) {
+            QString currency;
+            if (auto text = ws.value()->scenarioText(record->scenarioDigest); text) {
+                const auto doc = nlohmann::json::parse(text.value(), nullptr, false);
+                const auto settings = doc.is_object() ? doc.find("settings") : doc.end();
+                if (doc.is_object() && settings != doc.end() && settings->is_object() &&
+                    settings->contains("currency") && (*settings)["currency"].is_string())
+                    currency = QString::fromStdString((*settings)["currency"].get<std::string>());
+                else
+                    currency = QString::fromStdString(Settings{}.currency);
+            }
+            known = currencies.emplace(record->scenarioDigest, currency).first;
+        }
+        run.currency = known->second;
+        runs.push_back(std::move(run));
     }
     releaseFreedMemory();
     emit compareRequested(std::move(runs));
@@ -254,6 +276,11 @@ bool HistoryPanel::deleteRuns(const std::vector<std::int64_t> &ids, bool confirm
 QString HistoryPanel::statusText() const
 {
     return m_status->text();
+}
+
+void HistoryPanel::setStatusText(const QString &text)
+{
+    m_status->setText(text);
 }
 
 void HistoryPanel::updateButtons()

@@ -49,6 +49,7 @@ public:
     /// Deletes runs; asks first unless `confirm` is false.
     bool deleteRuns(const std::vector<std::int64_t> &ids, bool confirm = true);
     QString statusText() const;
+    void setStatusText(const QString &text);
 
 public slots:
     /// Reads the runs again (after a run was stored), keeping the selection.

@@ -1,6 +1,7 @@
 #include "runs/link_dialog.h"
 
 #include "commands/add_link_command.h"
+#include "commands/edit_link_command.h"
 #include "commands/remove_link_command.h"
 #include "document/document.h"
 #include "models/quantity_format.h"
@@ -22,7 +23,7 @@
 
 namespace cb::views {
 
-QString linkProblem(const Cluster &cluster, const Link &link)
+QString linkProblem(const Cluster &cluster, const Link &link, int replacing)
 {
     auto known = [&](const std::string &id) {
         return std::any_of(cluster.nodes.begin(), cluster.nodes.end(),
@@ -40,10 +41,13 @@ QString linkProblem(const Cluster &cluster, const Link &link)
         return QObject::tr("capacity must be positive");
     if (link.latencyUs < 0)
         return QObject::tr("latency cannot be negative");
-    for (const Link &l : cluster.links)
-        if ((l.a == link.a && l.b == link.b) || (l.a == link.b && l.b == link.a))
+    for (int i = 0; i < int(cluster.links.size()); ++i) {
+        const Link &l = cluster.links[std::size_t(i)];
+        if (i != replacing &&
+            ((l.a == link.a && l.b == link.b) || (l.a == link.b && l.b == link.a)))
             return QObject::tr("%1 and %2 are already linked")
                 .arg(QString::fromStdString(link.a), QString::fromStdString(link.b));
+    }
     return {};
 }
 
@@ -55,6 +59,7 @@ LinkDialog::LinkDialog(Document *document, QWidget *parent)
     , m_capacity(new QDoubleSpinBox(this))
     , m_latency(new QDoubleSpinBox(this))
     , m_problem(new QLabel(this))
+    , m_status(new QLabel(this))
     , m_filter(new QLineEdit(this))
     , m_links(new QListWidget(this))
 {
@@ -81,19 +86,31 @@ LinkDialog::LinkDialog(Document *document, QWidget *parent)
     connect(m_capacity, &QDoubleSpinBox::valueChanged, this, &LinkDialog::check);
     connect(m_latency, &QDoubleSpinBox::valueChanged, this, &LinkDialog::check);
     m_problem->setStyleSheet(QStringLiteral("color: #b3261e"));
+    m_problem->setWordWrap(true);
+    m_problem->setObjectName(QStringLiteral("linkProblem"));
+    m_status->setObjectName(QStringLiteral("linkStatus"));
+    m_status->setWordWrap(true);
 
-    auto *addBox = new QGroupBox(tr("Add a link"), this);
+    auto *addBox = new QGroupBox(tr("Link"), this);
     auto *form = new QFormLayout(addBox);
     form->addRow(tr("From:"), m_a);
     form->addRow(tr("To:"), m_b);
     form->addRow(tr("Capacity:"), m_capacity);
     form->addRow(tr("Latency:"), m_latency);
-    auto *addButton = new QPushButton(tr("&Add Link"), addBox);
-    form->addRow(m_problem, addButton);
+    auto *addButton = new QPushButton(tr("&Add as New Link"), addBox);
+    m_apply = new QPushButton(tr("A&pply to Selected Link"), addBox);
+    m_apply->setEnabled(false);
+    auto *formButtons = new QHBoxLayout;
+    formButtons->addWidget(addButton);
+    formButtons->addWidget(m_apply);
+    form->addRow(formButtons);
+    form->addRow(m_problem);
+    form->addRow(m_status);
 
-    auto *removeBox = new QGroupBox(tr("Remove a link"), this);
+    auto *removeBox = new QGroupBox(tr("Links (choose one to edit or remove it)"), this);
     auto *removeLayout = new QVBoxLayout(removeBox);
     m_filter->setPlaceholderText(tr("filter by endpoint"));
+    m_links->setObjectName(QStringLiteral("linkList"));
     auto *removeButton = new QPushButton(tr("&Remove Selected"), removeBox);
     removeLayout->addWidget(m_filter);
     removeLayout->addWidget(m_links, 1);
@@ -110,6 +127,11 @@ LinkDialog::LinkDialog(Document *document, QWidget *parent)
 
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(addButton, &QPushButton::clicked, this, &LinkDialog::addLink);
+    connect(m_apply, &QPushButton::clicked, this, &LinkDialog::applyEdit);
+    connect(m_links, &QListWidget::currentItemChanged, this, [this](QListWidgetItem *item) {
+        if (item)
+            selectLink(item->data(Qt::UserRole).toInt());
+    });
     connect(removeButton, &QPushButton::clicked, this, [this] {
         if (QListWidgetItem *item = m_links->currentItem())
             removeLink(item->data(Qt::UserRole).toInt());
@@ -117,6 +139,7 @@ LinkDialog::LinkDialog(Document *document, QWidget *parent)
     connect(m_filter, &QLineEdit::textChanged, this, &LinkDialog::reloadLinks);
     connect(document, &Document::rowInserted, this, &LinkDialog::reloadLinks);
     connect(document, &Document::rowRemoved, this, &LinkDialog::reloadLinks);
+    connect(document, &Document::rowChanged, this, &LinkDialog::reloadLinks);
     connect(document, &Document::scenarioReplaced, this, &LinkDialog::reloadLinks);
     if (c.switches.size() + c.nodes.size() > 1)
         m_b->setCurrentIndex(1);
@@ -140,35 +163,91 @@ Link LinkDialog::link() const
 
 QString LinkDialog::problem() const
 {
-    return linkProblem(m_document->scenario().cluster, link());
+    return linkProblem(m_document->scenario().cluster, link(), m_editing);
+}
+
+QString LinkDialog::statusText() const
+{
+    return m_status->text();
 }
 
 void LinkDialog::check()
 {
+    // A problem only for what the user is about to do; the last confirmation stays until then.
     m_problem->setText(problem());
 }
 
 bool LinkDialog::addLink()
 {
-    const QString why = problem();
-    m_problem->setText(why);
-    if (!why.isEmpty())
+    const QString why = linkProblem(m_document->scenario().cluster, link());
+    if (!why.isEmpty()) {
+        m_problem->setText(why);
         return false;
-    m_document->undoStack()->push(new AddLinkCommand(m_document, link()));
+    }
+    const Link l = link();
+    m_document->undoStack()->push(new AddLinkCommand(m_document, l));
+    m_editing = -1;
+    m_apply->setEnabled(false);
+    m_problem->clear(); // not "already linked": it is, because it was just added
+    m_status->setText(tr("Added %1 — %2, %3, %4 µs")
+                          .arg(QString::fromStdString(l.a), QString::fromStdString(l.b),
+                               formatGbps(l.capacityGbps), formatNumber(l.latencyUs)));
+    return true;
+}
+
+void LinkDialog::selectLink(int index)
+{
+    const auto &links = m_document->scenario().cluster.links;
+    if (index < 0 || index >= int(links.size()))
+        return;
+    m_editing = -1; // the form's checks run against the other links once it is filled
+    setLink(links[std::size_t(index)]);
+    m_editing = index;
+    m_apply->setEnabled(true);
     check();
+}
+
+bool LinkDialog::applyEdit()
+{
+    const auto &links = m_document->scenario().cluster.links;
+    if (m_editing < 0 || m_editing >= int(links.size()))
+        return false;
+    const QString why = problem();
+    if (!why.isEmpty()) {
+        m_problem->setText(why);
+        return false;
+    }
+    const Link l = link();
+    if (l.a == links[std::size_t(m_editing)].a && l.b == links[std::size_t(m_editing)].b &&
+        l.capacityGbps == links[std::size_t(m_editing)].capacityGbps &&
+        l.latencyUs == links[std::size_t(m_editing)].latencyUs)
+        return false;
+    m_document->undoStack()->push(new EditLinkCommand(m_document, m_editing, l));
+    m_problem->clear();
+    m_status->setText(tr("Changed the link to %1 — %2, %3, %4 µs")
+                          .arg(QString::fromStdString(l.a), QString::fromStdString(l.b),
+                               formatGbps(l.capacityGbps), formatNumber(l.latencyUs)));
     return true;
 }
 
 bool LinkDialog::removeLink(int index)
 {
-    if (index < 0 || index >= int(m_document->scenario().cluster.links.size()))
+    const auto &links = m_document->scenario().cluster.links;
+    if (index < 0 || index >= int(links.size()))
         return false;
+    const Link l = links[std::size_t(index)];
     m_document->undoStack()->push(new RemoveLinkCommand(m_document, index));
+    m_editing = -1;
+    m_apply->setEnabled(false);
+    m_status->setText(tr("Removed %1 — %2").arg(QString::fromStdString(l.a),
+                                                QString::fromStdString(l.b)));
+    check();
     return true;
 }
 
 void LinkDialog::reloadLinks()
 {
+    const QSignalBlocker block(m_links); // rebuilding is not choosing a link
     m_links->clear();
     const QString filter = m_filter->text().trimmed();
     const auto &links = m_document->scenario().cluster.links;
@@ -179,10 +258,12 @@ void LinkDialog::reloadLinks()
             !b.contains(filter, Qt::CaseInsensitive))
             continue;
         auto *item = new QListWidgetItem(QStringLiteral("%1 — %2   %3, %4 µs")
-                                             .arg(a, b, formatGbps(l.capacityGbps))
-                                             .arg(l.latencyUs),
+                                             .arg(a, b, formatGbps(l.capacityGbps),
+                                                  formatNumber(l.latencyUs)),
                                          m_links);
         item->setData(Qt::UserRole, i);
+        if (i == m_editing)
+            m_links->setCurrentItem(item);
     }
 }
 

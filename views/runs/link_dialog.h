@@ -1,8 +1,9 @@
 #pragma once
-// Adds or removes links of the open cluster, each as one undo command (AddLinkCommand,
-// RemoveLinkCommand): endpoints from the cluster's nodes and switches, capacity and latency,
-// checked before anything changes (unknown endpoint, a link to itself, a duplicate, a
-// capacity that is not positive); removal from a filterable list of the links.
+// Adds, edits or removes links of the open cluster, each as one undo command (AddLinkCommand,
+// EditLinkCommand, RemoveLinkCommand): endpoints from the cluster's nodes and switches,
+// capacity and latency, checked before anything changes (unknown endpoint, a link to itself,
+// a duplicate, a capacity that is not positive). Choosing a link in the filterable list puts
+// it in the form to change or remove it. Every change is confirmed below the form.
 
 #include "model/cluster.h"
 
@@ -18,8 +19,8 @@ namespace cb::views {
 
 class Document;
 
-/// Why `link` cannot be added to `cluster`, or empty when it can.
-QString linkProblem(const Cluster &cluster, const Link &link);
+/// Why `link` cannot be added to `cluster` (or replace link `replacing`), or empty when it can.
+QString linkProblem(const Cluster &cluster, const Link &link, int replacing = -1);
 
 class LinkDialog : public QDialog
 {
@@ -34,7 +35,15 @@ public:
     bool addLink();
     /// Pushes a RemoveLinkCommand for the link at `index` in the cluster's list.
     bool removeLink(int index);
+    /// Puts link `index` in the form; applyEdit() then changes that link.
+    void selectLink(int index);
+    int selectedLink() const { return m_editing; }
+    /// Pushes an EditLinkCommand for the selected link with the form's values.
+    bool applyEdit();
+    /// Why the form's link cannot be added (or, with a selected link, applied), or empty.
     QString problem() const;
+    /// What the last change did ("Added a — b, 100 Gb/s"), or the problem that stopped it.
+    QString statusText() const;
 
 private:
     void reloadLinks();
@@ -46,8 +55,11 @@ private:
     QDoubleSpinBox *m_capacity;
     QDoubleSpinBox *m_latency;
     QLabel *m_problem;
+    QLabel *m_status;
     QLineEdit *m_filter;
     QListWidget *m_links;
+    class QPushButton *m_apply;
+    int m_editing = -1;
 };
 
 } // namespace cb::views

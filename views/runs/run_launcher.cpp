@@ -27,6 +27,12 @@ bool RunLauncher::start(const cb::Scenario &scenario, std::vector<PanelRequest> 
         return false;
     m_batch = std::move(requests);
     m_stored.clear();
+    if (!m_compared.empty())
+        m_previous = m_compared.back();
+    if (scenario.name != m_scenarioName)
+        m_previous.reset(); // only runs of the same scenario are compared with each other
+    m_scenarioName = scenario.name;
+    m_compared.clear();
     m_cancel = std::make_shared<std::atomic<bool>>(false);
 
     // The worker gets copies of everything; results come back as queued calls.
@@ -53,17 +59,26 @@ bool RunLauncher::start(const cb::Scenario &scenario, std::vector<PanelRequest> 
             std::shared_ptr<const RunSession> shared;
             qint64 id = 0;
             QString error;
+            std::optional<ComparedRun> compared;
             if (!run || cancel->load()) {
                 error = run ? QStringLiteral("cancelled") : QString::fromStdString(run.error());
             } else {
                 if (!workspace) {
                     error = tr("not stored: %1").arg(workspaceError);
-                } else if (auto saved = saveRecord(*workspace, original,
-                                                   recordForRun(run.value(), original, req));
-                           saved) {
-                    id = saved.value();
                 } else {
-                    error = tr("not stored: %1").arg(QString::fromStdString(saved.error()));
+                    RunRecord record = recordForRun(run.value(), original, req);
+                    // What the comparison shows of it, read before the record is stored.
+                    ComparedRun c = comparedRun(record);
+                    if (auto saved = saveRecord(*workspace, original, std::move(record)); saved) {
+                        id = saved.value();
+                        c.id = id;
+                        c.label = QStringLiteral("#%1%2").arg(id).arg(
+                            c.label.mid(c.label.indexOf(QLatin1Char(' '))));
+                        c.currency = QString::fromStdString(original.settings.currency);
+                        compared = std::move(c);
+                    } else {
+                        error = tr("not stored: %1").arg(QString::fromStdString(saved.error()));
+                    }
                 }
                 RunSession session = sessionFromRun(std::move(run.value()), original);
                 if (id > 0)
@@ -74,9 +89,11 @@ bool RunLauncher::start(const cb::Scenario &scenario, std::vector<PanelRequest> 
             releaseFreedMemory();
             QMetaObject::invokeMethod(
                 launcher,
-                [launcher, i, shared, id, error] {
+                [launcher, i, shared, id, error, compared] {
                     if (id > 0)
                         launcher->m_stored.push_back(id);
+                    if (compared)
+                        launcher->m_compared.push_back(*compared);
                     emit launcher->runFinished(i, shared, id, error);
                 },
                 Qt::QueuedConnection);

@@ -7,6 +7,7 @@
 
 #include "analysis/run_session.h"
 #include "model/scenario.h"
+#include "runs/run_comparison.h"
 #include "runs/run_store.h"
 
 #include <QObject>
@@ -14,6 +15,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QThread;
@@ -42,6 +44,10 @@ public:
     const std::vector<PanelRequest> &batch() const { return m_batch; }
     /// Ids of the runs the running (or last) batch stored, in order.
     const std::vector<std::int64_t> &storedRuns() const { return m_stored; }
+    /// The stored runs of the batch as the comparison shows them (no reload needed).
+    const std::vector<ComparedRun> &comparedRuns() const { return m_compared; }
+    /// The last stored run of the batch before, if any: what a single new run is compared to.
+    const std::optional<ComparedRun> &previousRun() const { return m_previous; }
 
 signals:
     void batchStarted();
@@ -58,6 +64,9 @@ private:
     std::shared_ptr<std::atomic<bool>> m_cancel;
     std::vector<PanelRequest> m_batch;
     std::vector<std::int64_t> m_stored;
+    std::vector<ComparedRun> m_compared;
+    std::optional<ComparedRun> m_previous;
+    std::string m_scenarioName;
 };
 
 } // namespace cb::views

@@ -4,6 +4,8 @@
 #include "analysis/run_timeline.h"
 #include "commands/replace_scenario_command.h"
 #include "document/document.h"
+#include "models/quantity_format.h"
+#include "runs/cluster_import_dialog.h"
 #include "runs/comparison_view.h"
 #include "runs/export_dialog.h"
 #include "runs/generator_dialog.h"
@@ -22,6 +24,7 @@
 #include <QFileDialog>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QUndoStack>
@@ -41,45 +44,58 @@ RunViews::RunViews(MainWindow *window)
     , m_comparisonDock(new QDockWidget(tr("Comparison"), window))
 {
     setObjectName(QStringLiteral("runViews"));
+    // The run panel is a long form: in a short dock it scrolls.
+    auto *runScroll = new QScrollArea(window);
+    runScroll->setObjectName(QStringLiteral("runPanelScroll"));
+    runScroll->setWidget(m_runPanel);
+    runScroll->setWidgetResizable(true);
+    runScroll->setFrameShape(QFrame::NoFrame);
     auto *runDock = new QDockWidget(tr("Run"), window);
     runDock->setObjectName(QStringLiteral("runDock"));
-    runDock->setWidget(m_runPanel);
+    runDock->setWidget(runScroll);
     window->addDockWidget(Qt::LeftDockWidgetArea, runDock);
     auto *historyDock = new QDockWidget(tr("History"), window);
     historyDock->setObjectName(QStringLiteral("historyDock"));
     historyDock->setWidget(m_history);
     window->addDockWidget(Qt::BottomDockWidgetArea, historyDock);
-    if (auto *jobDock = window->findChild<QDockWidget *>(QStringLiteral("jobDock")))
-        window->tabifyDockWidget(jobDock, historyDock);
-    if (auto *clusterDock = window->findChild<QDockWidget *>(QStringLiteral("clusterDock"))) {
-        window->tabifyDockWidget(clusterDock, runDock);
-        clusterDock->raise();
-    }
     m_comparisonDock->setObjectName(QStringLiteral("comparisonDock"));
     m_comparisonDock->setWidget(m_comparison);
     window->addDockWidget(Qt::BottomDockWidgetArea, m_comparisonDock);
-    window->tabifyDockWidget(historyDock, m_comparisonDock);
-    if (auto *jobDock = window->findChild<QDockWidget *>(QStringLiteral("jobDock")))
-        jobDock->raise();
+    // MainWindow arranges every dock (View > Reset Layout).
 
     const QString stored = QSettings().value(QLatin1String(kWorkspaceKey)).toString();
     setWorkspacePath(stored.isEmpty() ? QString::fromStdString(Workspace::defaultPath()) : stored);
 
     connect(m_runPanel, &RunPanel::runStored, m_history, &HistoryPanel::runStored);
+    // What-if: every batch lands in the comparison, a single run against the run before it.
+    connect(window->runLauncher(), &RunLauncher::batchFinished, this, [this] {
+        const RunLauncher *launcher = m_window->runLauncher();
+        std::vector<ComparedRun> runs = launcher->comparedRuns();
+        if (runs.empty())
+            return;
+        if (runs.size() == 1 && launcher->previousRun())
+            runs.insert(runs.begin(), *launcher->previousRun());
+        m_comparison->setRuns(std::move(runs));
+        m_comparisonDock->show();
+        m_window->statusBar()->showMessage(
+            m_window->statusBar()->currentMessage() + tr(" — compared in the Comparison tab"),
+            10000);
+    });
     connect(m_history, &HistoryPanel::sessionRequested, window, &MainWindow::showRun);
     connect(m_history, &HistoryPanel::compareRequested, this,
             [this](std::vector<ComparedRun> runs) {
                 m_comparison->setRuns(std::move(runs));
                 m_comparisonDock->show();
                 m_comparisonDock->raise();
-                // The charts need height: give the bottom docks most of the window.
-                if (!m_comparisonDock->isFloating())
-                    m_window->resizeDocks({m_comparisonDock}, {m_window->height() * 3 / 5},
-                                          Qt::Vertical);
             });
 
     QMenu *file = menu(tr("&File"));
     QAction *firstFileAction = file->actions().value(3); // after New, Open, Open Recent
+    auto *clusterImport = new QAction(tr("Import &Cluster…"), this);
+    clusterImport->setObjectName(QStringLiteral("importClusterAction"));
+    clusterImport->setToolTip(tr("Kubernetes nodes, Slurm configuration, scontrol output, GPU "
+                                 "counts: every cluster format"));
+    connect(clusterImport, &QAction::triggered, this, &RunViews::importCluster);
     auto *importAction = new QAction(tr("Import Job &Trace…"), this);
     importAction->setObjectName(QStringLiteral("importTraceAction"));
     connect(importAction, &QAction::triggered, this, &RunViews::importTrace);
@@ -89,8 +105,8 @@ RunViews::RunViews(MainWindow *window)
     connect(exportAction, &QAction::triggered, this, &RunViews::exportPlacement);
     auto *workspaceAction = new QAction(tr("Open &Workspace…"), this);
     connect(workspaceAction, &QAction::triggered, this, &RunViews::chooseWorkspace);
-    file->insertActions(firstFileAction, {importAction, exportAction, workspaceAction});
-    file->insertSeparator(importAction);
+    file->insertActions(firstFileAction, {clusterImport, importAction, exportAction, workspaceAction});
+    file->insertSeparator(clusterImport);
 
     QMenu *edit = menu(tr("&Edit"));
     edit->addSeparator();
@@ -112,7 +128,16 @@ RunViews::RunViews(MainWindow *window)
     run->addAction(tr("&Cancel Runs"), m_runPanel, &RunPanel::cancel);
     QAction *compare = run->addAction(tr("C&ompare Selected Runs"), this, [this, historyDock] {
         historyDock->show();
-        m_history->compareRuns(m_history->selectedRuns());
+        historyDock->raise();
+        const auto ids = m_history->selectedRuns();
+        if (ids.empty()) {
+            const QString why = tr("Nothing to compare: select runs in the History (Ctrl-click "
+                                   "for several), then Compare.");
+            m_history->setStatusText(why);
+            m_window->statusBar()->showMessage(why, 10000);
+            return;
+        }
+        m_history->compareRuns(ids);
     });
     compare->setObjectName(QStringLiteral("compareAction"));
 
@@ -167,24 +192,33 @@ void RunViews::exportPlacement()
 {
     const auto run = m_window->currentRun();
     const Scenario &open = m_window->document()->scenario();
-    const bool sameJobs = run && run->scenario.cluster == open.cluster &&
-                          run->scenario.jobs == open.jobs;
     std::optional<Placement> shown;
     QString label;
-    if (sameJobs && !run->sts) {
+    // The run on screen is what the user wants written out (an STS run has no placement to
+    // export: its configurations change over time).
+    if (run && !run->sts) {
         shown = run->placement;
         label = run->label;
     }
     ExportDialog dialog(open, shown, label, m_window);
+    if (run && !run->sts && (run->scenario.cluster != open.cluster || run->scenario.jobs != open.jobs))
+        dialog.setShownScenario(run->scenario);
     // A stochastic run's configurations change over time: it is exported as it runs at the
-    // scrubber's time (editable in the dialog).
-    if (sameJobs && run->sts && run->result) {
+    // scrubber's time (editable in the dialog), with the jobs as it ran them.
+    if (run && run->sts && run->result) {
         auto kept = run;
         dialog.setShownSchedule(
             run->label,
             [kept](double t) { return cb::stochasticScheduleAt(kept->scenario, *kept->result, t); },
             run->result->makespanSeconds, m_window->runTimeline()->time());
     }
+    connect(&dialog, &ExportDialog::written, this,
+            [this](int files, qint64 bytes, const QString &folder) {
+                m_window->statusBar()->showMessage(
+                    tr("Exported %n file(s), %1, to %2", nullptr, files)
+                        .arg(formatByteAmount(double(bytes)), folder),
+                    15000);
+            });
     dialog.exec();
 }
 
@@ -216,6 +250,18 @@ void RunViews::generateCluster()
     }
     m_window->showWorkspace();
     m_window->topologyView()->fitAll();
+}
+
+void RunViews::importCluster()
+{
+    ClusterImportDialog dialog(m_window->document(), m_window);
+    connect(&dialog, &ClusterImportDialog::imported, this, [this](int nodes, const QString &files) {
+        m_window->showWorkspace();
+        m_window->topologyView()->fitAll();
+        m_window->statusBar()->showMessage(
+            tr("Imported a cluster of %n node(s) from %1", nullptr, nodes).arg(files), 10000);
+    });
+    dialog.exec();
 }
 
 void RunViews::importTrace()

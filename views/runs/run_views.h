@@ -30,6 +30,7 @@ public:
 
     void exportPlacement();
     void generateCluster();
+    void importCluster();
     void importTrace();
     void chooseWorkspace();
 

@@ -4,26 +4,21 @@
 #include "document/document.h"
 #include "io/import/import_into_scenario.h"
 #include "io/import/importer_registry.h"
+#include "runs/import_worker.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
-#include <QEventLoop>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
-#include <QPointer>
-#include <QProgressDialog>
 #include <QPushButton>
-#include <QThread>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
-#include <memory>
-#include <optional>
 
 namespace cb::views {
 
@@ -134,43 +129,17 @@ bool TraceImportDialog::runImport()
     options.defaultModel = m_model->text().trimmed().toStdString();
     options.secondsPerIteration = m_secondsPerIteration->value();
 
-    // The worker owns copies of everything it reads; a cancelled import's result is dropped
-    // (the importer cannot be interrupted, so the thread finishes in the background).
     const Scenario base = m_document->scenario();
-    auto outcome = std::make_shared<std::optional<Result<PreparedImport>>>();
-    QThread *worker = QThread::create([outcome, base, format, paths, options] {
-        *outcome = prepareTraceImport(base, format, paths, options);
-    });
-    connect(worker, &QThread::finished, worker, &QObject::deleteLater);
-    const QPointer<QThread> running(worker);
-    QProgressDialog progress(tr("Reading %1…").arg(m_files->text()), tr("Cancel"), 0, 0, this);
-    progress.setWindowModality(Qt::WindowModal);
-    progress.setMinimumDuration(300);
-    QEventLoop loop;
-    bool cancelled = false;
-    connect(worker, &QThread::finished, &loop, &QEventLoop::quit);
-    connect(&progress, &QProgressDialog::canceled, &loop, [&] {
-        cancelled = true;
-        loop.quit();
-    });
-    worker->start();
-    if (m_cancelImmediately)
-        progress.cancel();
-    else
-        loop.exec();
-    cancelled = cancelled || progress.wasCanceled();
-    progress.reset();
-    if (cancelled) {
+    auto outcome = runWithProgress<Result<PreparedImport>>(
+        this, tr("Reading %1…").arg(m_files->text()),
+        [base, format, paths, options] { return prepareTraceImport(base, format, paths, options); },
+        m_cancelImmediately);
+    if (!outcome) {
         m_error = tr("Import cancelled; the scenario is unchanged.");
         m_status->setText(m_error);
         return false;
     }
-    // The loop can return before the worker is done: once the application has been asked to
-    // quit (its last window closed), every nested event loop returns at once. Wait for the
-    // result rather than read it early; a deleted worker has finished.
-    if (running)
-        running->wait();
-    Result<PreparedImport> prepared = std::move(**outcome);
+    Result<PreparedImport> prepared = std::move(*outcome);
     if (!prepared) {
         m_error = QString::fromStdString(prepared.error());
         m_status->setText(tr("<b>Import failed</b> (the scenario is unchanged):<br>%1")

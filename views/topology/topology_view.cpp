@@ -4,6 +4,7 @@
 #include "topology/topology_style.h"
 
 #include <QFontMetrics>
+#include <QLinearGradient>
 #include <QPainter>
 #include <QWheelEvent>
 
@@ -52,11 +53,21 @@ void TopologyView::fitAll()
     const QRectF rect = m_scene->sceneRect();
     if (rect.isEmpty())
         return;
-    fitInView(rect, Qt::KeepAspectRatio);
+    // The colour legend sits in the top-right corner: the cluster is fitted beside it, so
+    // the legend never hides a switch or a node.
+    const QRect legend = legendRect();
+    const int reserved = legend.isEmpty() ? 0 : legend.width() + 10;
+    const QRectF room = QRectF(viewport()->rect()).adjusted(8, 8, -8 - reserved, -8);
+    double scale = 1.0;
+    if (room.width() > 0 && room.height() > 0)
+        scale = std::min(room.width() / rect.width(), room.height() / rect.height());
     // Never magnify a tiny cluster beyond comfortable reading size.
-    if (zoom() > 2.0)
-        setTransform(QTransform::fromScale(2.0, 2.0));
-    centerOn(rect.center());
+    scale = std::clamp(scale, kMinZoom, 2.0);
+    setTransform(QTransform::fromScale(scale, scale));
+    // A cluster smaller than the view is placed by the alignment, not by centerOn(): left
+    // of the legend when there is one.
+    setAlignment(reserved > 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignCenter);
+    centerOn(rect.center() + QPointF(reserved / 2.0 / scale, 0));
 }
 
 void TopologyView::zoomBy(double factor)
@@ -129,13 +140,150 @@ void TopologyView::mousePressEvent(QMouseEvent *event)
     QGraphicsView::mousePressEvent(event);
 }
 
+void TopologyView::scrollContentsBy(int dx, int dy)
+{
+    QGraphicsView::scrollContentsBy(dx, dy);
+    viewport()->update();
+}
+
 void TopologyView::drawBackground(QPainter *painter, const QRectF &rect)
 {
     painter->fillRect(rect, QColor(0xfd, 0xfd, 0xfe));
 }
 
+void TopologyView::setLegends(bool scores, bool utilisation)
+{
+    if (scores == m_scoreLegend && utilisation == m_utilisationLegend)
+        return;
+    m_scoreLegend = scores;
+    m_utilisationLegend = utilisation;
+    if (m_autoFit)
+        fitAll(); // make room for the legend (or take it back)
+    viewport()->update();
+}
+
+namespace {
+
+struct LegendRow
+{
+    enum Kind { Gradient, Swatch, Outline } kind;
+    QString text;
+    QColor color;
+    QColor (*gradient)(double) = nullptr;
+};
+
+QColor scoreAt(double v)
+{
+    return topology_style::scoreColor(v);
+}
+
+QColor utilisationAt(double v)
+{
+    return topology_style::utilisationColor(v);
+}
+
+std::vector<LegendRow> legendRows(bool scores, bool utilisation)
+{
+    namespace st = topology_style;
+    std::vector<LegendRow> rows;
+    if (scores) {
+        rows.push_back({LegendRow::Gradient, QObject::tr("lowest → highest total score"), {},
+                        scoreAt});
+        rows.push_back({LegendRow::Outline, QObject::tr("chosen node"), st::kChosenNode});
+        rows.push_back({LegendRow::Swatch, QObject::tr("filtered out"), st::kFilteredNode});
+        rows.push_back({LegendRow::Swatch, QObject::tr("scored lower, not in the log"),
+                        st::kNoRowNode});
+        rows.push_back({LegendRow::Swatch, QObject::tr("GPU allocated"), st::kBusyGpuChip});
+    }
+    if (utilisation)
+        rows.push_back({LegendRow::Gradient, QObject::tr("link use 0 → 100 % at the scrubber"),
+                        {}, utilisationAt});
+    return rows;
+}
+
+QFont legendFont(const QFont &base)
+{
+    QFont font = base;
+    font.setPixelSize(12);
+    font.setBold(false);
+    return font;
+}
+
+constexpr int kSwatch = 14;
+constexpr int kGradientWidth = 56;
+
+} // namespace
+
+QRect TopologyView::legendRect() const
+{
+    const auto rows = legendRows(m_scoreLegend, m_utilisationLegend);
+    if (rows.empty())
+        return {};
+    const QFontMetrics fm(legendFont(font()));
+    int width = fm.horizontalAdvance(tr("Colours"));
+    for (const LegendRow &r : rows)
+        width = std::max(width, (r.kind == LegendRow::Gradient ? kGradientWidth : kSwatch) + 8 +
+                                    fm.horizontalAdvance(r.text));
+    const int line = std::max(fm.height(), kSwatch + 2);
+    const int height = fm.height() + line * int(rows.size()) + 14;
+    return QRect(viewport()->width() - width - 30, 10, width + 20, height);
+}
+
+void TopologyView::drawLegend(QPainter *painter) const
+{
+    const auto rows = legendRows(m_scoreLegend, m_utilisationLegend);
+    if (rows.empty())
+        return;
+    const QRect box = legendRect();
+    const QFont font = legendFont(painter->font());
+    painter->setFont(font);
+    const QFontMetrics fm(font);
+    painter->setPen(QPen(topology_style::kGroupBorder, 1));
+    painter->setBrush(QColor(255, 255, 255, 235));
+    painter->drawRoundedRect(box, 6, 6);
+    painter->setPen(topology_style::kGroupText);
+    QFont bold = font;
+    bold.setBold(true);
+    painter->setFont(bold);
+    painter->drawText(box.left() + 10, box.top() + 6 + fm.ascent(), tr("Colours"));
+    painter->setFont(font);
+    const int line = std::max(fm.height(), kSwatch + 2);
+    int y = box.top() + 8 + fm.height();
+    for (const LegendRow &r : rows) {
+        const int x = box.left() + 10;
+        const int top = y + (line - kSwatch) / 2;
+        int textX = x + kSwatch + 8;
+        if (r.kind == LegendRow::Gradient) {
+            QLinearGradient g(x, 0, x + kGradientWidth, 0);
+            for (double t : {0.0, 0.25, 0.5, 0.75, 1.0})
+                g.setColorAt(t, r.gradient(t));
+            painter->setPen(QPen(topology_style::kGroupBorder, 1));
+            painter->setBrush(g);
+            painter->drawRect(x, top, kGradientWidth, kSwatch);
+            textX = x + kGradientWidth + 8;
+        } else if (r.kind == LegendRow::Outline) {
+            painter->setPen(QPen(r.color, 3));
+            painter->setBrush(topology_style::kGpuNodeFill);
+            painter->drawRect(x + 1, top + 1, kSwatch - 2, kSwatch - 2);
+        } else {
+            painter->setPen(QPen(topology_style::kGroupBorder, 1));
+            painter->setBrush(r.color);
+            painter->drawRect(x, top, kSwatch, kSwatch);
+        }
+        painter->setPen(topology_style::kGroupText);
+        painter->drawText(textX, y + (line + fm.ascent() - fm.descent()) / 2, r.text);
+        y += line;
+    }
+}
+
 void TopologyView::drawForeground(QPainter *painter, const QRectF &)
 {
+    if (m_scoreLegend || m_utilisationLegend) {
+        painter->save();
+        painter->resetTransform();
+        drawLegend(painter);
+        painter->restore();
+    }
     if (m_overlay.isEmpty())
         return;
     painter->save();

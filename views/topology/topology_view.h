@@ -1,7 +1,9 @@
 #pragma once
 // The central topology view: wheel zoom around the cursor, drag to pan, fit to window.
 // Until the user zooms or pans, it keeps the whole cluster fitted as the window resizes.
-// A small overlay in the corner gives the cluster's size and the link-width legend.
+// A small overlay in the corner gives the cluster's size and the link-width legend; while a
+// decision colours the nodes (or a time colours the links) a legend in the other corner says
+// what the colours mean.
 
 #include <QGraphicsView>
 
@@ -19,6 +21,13 @@ public:
     /// Current scale (1 = one scene unit per pixel).
     double zoom() const;
     void setOverlayText(const QString &text);
+    /// Shows the legend of the node colours (scores of a decision) and of the link colours
+    /// (utilisation at the scrubber).
+    void setLegends(bool scores, bool utilisation);
+    bool scoreLegendShown() const { return m_scoreLegend; }
+    bool utilisationLegendShown() const { return m_utilisationLegend; }
+    /// The legend's box in viewport pixels (empty when no legend is shown).
+    QRect legendRect() const;
     /// Sets the scale, keeping the centre of the view; stops auto-fitting.
     void setZoom(double zoom);
 
@@ -35,13 +44,18 @@ protected:
     void mousePressEvent(QMouseEvent *event) override;
     void drawBackground(QPainter *painter, const QRectF &rect) override;
     void drawForeground(QPainter *painter, const QRectF &rect) override;
+    /// The corner boxes stay put while the scene scrolls: repaint instead of shifting pixels.
+    void scrollContentsBy(int dx, int dy) override;
 
 private:
     void zoomBy(double factor);
+    void drawLegend(QPainter *painter) const;
 
     TopologyScene *m_scene;
     bool m_autoFit = true;
     QString m_overlay;
+    bool m_scoreLegend = false;
+    bool m_utilisationLegend = false;
 };
 
 } // namespace cb::views

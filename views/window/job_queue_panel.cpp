@@ -5,6 +5,7 @@
 #include "commands/remove_job_command.h"
 #include "document/document.h"
 #include "models/job_queue_model.h"
+#include "window/job_dialog.h"
 
 #include <QHeaderView>
 #include <QSortFilterProxyModel>
@@ -28,8 +29,14 @@ JobQueuePanel::JobQueuePanel(Document *document, QWidget *parent)
     auto *tools = new QToolBar(this);
     tools->setIconSize(QSize(16, 16));
     tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    connect(tools->addAction(QIcon(QStringLiteral(":/icons/add.svg")), tr("Add job")),
-            &QAction::triggered, this, &JobQueuePanel::addJob);
+    QAction *add = tools->addAction(QIcon(QStringLiteral(":/icons/add.svg")), tr("Add job…"));
+    add->setObjectName(QStringLiteral("addJobAction"));
+    add->setToolTip(tr("A new job: kind, tasks, GPUs, model, training length, times, export"));
+    connect(add, &QAction::triggered, this, &JobQueuePanel::addJob);
+    QAction *edit = tools->addAction(tr("Edit…"));
+    edit->setObjectName(QStringLiteral("editJobAction"));
+    edit->setToolTip(tr("Every field of the selected job (or double-click it)"));
+    connect(edit, &QAction::triggered, this, [this] { editJob(currentJob()); });
     connect(tools->addAction(QIcon(QStringLiteral(":/icons/duplicate.svg")), tr("Duplicate")),
             &QAction::triggered, this, &JobQueuePanel::duplicateJob);
     connect(tools->addAction(QIcon(QStringLiteral(":/icons/remove.svg")), tr("Remove")),
@@ -37,7 +44,7 @@ JobQueuePanel::JobQueuePanel(Document *document, QWidget *parent)
     layout->addWidget(tools);
 
     m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(Qt::EditRole);
+    m_proxy->setSortRole(JobQueueModel::SortRole);
     m_table->setObjectName(QStringLiteral("jobTable"));
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
@@ -45,13 +52,19 @@ JobQueuePanel::JobQueuePanel(Document *document, QWidget *parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);
+    // Double-click opens the job editor; F2 edits the cell in place.
+    m_table->setEditTriggers(QAbstractItemView::EditKeyPressed);
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
+        editJob(m_proxy->mapToSource(index).row());
+    });
     m_table->verticalHeader()->setVisible(false);
     m_table->verticalHeader()->setDefaultSectionSize(22);
     m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->horizontalHeader()->setSectionResizeMode(JobQueueModel::Name, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(JobQueueModel::Reason, QHeaderView::Stretch);
     m_table->setColumnWidth(JobQueueModel::Id, 110);
-    m_table->setColumnWidth(JobQueueModel::Name, 180);
+    m_table->setColumnWidth(JobQueueModel::Name, 160);
+    m_table->setColumnWidth(JobQueueModel::Status, 110);
     m_table->setColumnWidth(JobQueueModel::Kind, 120);
     m_table->setColumnWidth(JobQueueModel::Tasks, 56);
     m_table->setColumnWidth(JobQueueModel::Gpus, 56);
@@ -70,20 +83,20 @@ int JobQueuePanel::currentJob() const
 
 void JobQueuePanel::addJob()
 {
-    Job job;
-    job.id = m_document->uniqueJobId("job");
-    job.name = "new job";
-    job.kind = JobKind::Single;
-    TaskGroup task;
-    task.role = TaskRole::Single;
-    task.cpus = 4;
-    task.memoryGiB = 16;
-    task.gpus = m_document->scenario().cluster.totalGpus() > 0 ? 1 : 0;
-    job.tasks.push_back(task);
-    job.model.name = "model";
-    job.model.parameterBytes = 100'000'000;
     const int row = currentJob() >= 0 ? currentJob() + 1 : -1;
-    m_document->undoStack()->push(new AddJobCommand(m_document, std::move(job), row));
+    JobDialog dialog(m_document, -1, row, this);
+    if (dialog.exec() == QDialog::Accepted) {
+        const int added = row >= 0 ? row : int(m_document->scenario().jobs.size()) - 1;
+        m_table->setCurrentIndex(m_proxy->mapFromSource(m_model->index(added, 0)));
+    }
+}
+
+void JobQueuePanel::editJob(int row)
+{
+    if (row < 0 || row >= int(m_document->scenario().jobs.size()))
+        return;
+    JobDialog dialog(m_document, row, -1, this);
+    dialog.exec();
 }
 
 void JobQueuePanel::duplicateJob()

@@ -1,6 +1,7 @@
 #pragma once
-// The job queue dock: the queue as a sortable table (edit in place) with add, duplicate and
-// remove buttons; every change is an undo command.
+// The job queue dock: the queue as a sortable table (F2 edits a cell in place, a double-click
+// opens the job editor) with add, edit, duplicate and remove buttons; every change is an
+// undo command.
 
 #include <QWidget>
 
@@ -24,6 +25,7 @@ public:
 private:
     int currentJob() const;
     void addJob();
+    void editJob(int row);
     void duplicateJob();
     void removeJob();
 

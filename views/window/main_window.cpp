@@ -1,6 +1,7 @@
 #include "window/main_window.h"
 
 #include "analysis/decision_stepper.h"
+#include "analysis/jobs_at_time_view.h"
 #include "analysis/run_chooser.h"
 #include "analysis/sts_session.h"
 #include "analysis/sts_stepper.h"
@@ -17,6 +18,7 @@
 #include "topology/topology_scene.h"
 #include "topology/topology_view.h"
 #include "window/cluster_panel.h"
+#include "models/job_queue_model.h"
 #include "window/job_queue_panel.h"
 #include "window/problems_dialog.h"
 #include "window/start_page.h"
@@ -31,6 +33,8 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
+#include <QScreen>
+#include <QTimer>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -84,7 +88,12 @@ MainWindow::MainWindow(QWidget *parent)
                 onRunFinished(std::move(session), error);
             });
     connect(m_launcher, &RunLauncher::batchFinished, this, [this] { m_dialogRun = false; });
+    for (const char *name : {"stepperDock", "heatmapDock", "timelineDock", "jobsAtTimeDock"})
+        if (QDockWidget *d = dock(name))
+            d->addActions(m_stepActions);
+    m_view->addActions(m_stepActions);
     new RunViews(this); // run, history, comparison docks; export, generator, links, import
+    arrangeDocks(screen() ? screen()->availableGeometry().size() : QSize(1920, 1080));
 
     m_startPage->setSampleFolders(sampleFolders());
     connect(m_startPage, &StartPage::openRequested, this, &MainWindow::openFile);
@@ -138,8 +147,6 @@ void MainWindow::createDocks()
     jobDock->setObjectName(QStringLiteral("jobDock"));
     jobDock->setWidget(m_jobPanel);
     addDockWidget(Qt::BottomDockWidgetArea, jobDock);
-    resizeDocks({clusterDock}, {430}, Qt::Horizontal);
-    resizeDocks({jobDock}, {230}, Qt::Vertical);
     createAnalysisDocks();
 }
 
@@ -163,12 +170,12 @@ void MainWindow::createAnalysisDocks()
     addDockWidget(Qt::RightDockWidgetArea, stepperDock);
     connect(m_stepper, &DecisionStepper::cursorChanged, this, &MainWindow::updateRunOverlay);
 
+    // Its own dock, beside the stepper: the traffic is watched while stepping.
     m_heatmap = new TrafficHeatmap(this);
     auto *heatmapDock = new QDockWidget(tr("Traffic"), this);
     heatmapDock->setObjectName(QStringLiteral("heatmapDock"));
     heatmapDock->setWidget(m_heatmap);
     addDockWidget(Qt::RightDockWidgetArea, heatmapDock);
-    tabifyDockWidget(stepperDock, heatmapDock);
     connect(m_stepper, &DecisionStepper::cursorChanged, m_heatmap,
             &TrafficHeatmap::decisionMoved);
 
@@ -177,8 +184,6 @@ void MainWindow::createAnalysisDocks()
     timelineDock->setObjectName(QStringLiteral("timelineDock"));
     timelineDock->setWidget(m_timeline);
     addDockWidget(Qt::BottomDockWidgetArea, timelineDock);
-    if (auto *jobDock = findChild<QDockWidget *>(QStringLiteral("jobDock")))
-        tabifyDockWidget(jobDock, timelineDock);
     connect(m_timeline, &RunTimeline::timeChanged, m_heatmap, &TrafficHeatmap::setTime);
     // An STS run's event cursor moves the scrubber: the heatmap and the timeline follow.
     connect(m_stsStepper, &StsStepper::cursorChanged, this, [this](int event) {
@@ -186,11 +191,14 @@ void MainWindow::createAnalysisDocks()
             m_timeline->setTime(m_run->sts->log.events()[std::size_t(event)].time);
     });
     connect(m_timeline, &RunTimeline::timeChanged, this, &MainWindow::updateLinkUtilisation);
-    stepperDock->raise();
-    // Room for the stepper's table and the timeline's charts, the cluster tree still readable.
-    if (auto *clusterDock = findChild<QDockWidget *>(QStringLiteral("clusterDock")))
-        resizeDocks({clusterDock, stepperDock}, {300, 500}, Qt::Horizontal);
-    resizeDocks({timelineDock}, {330}, Qt::Vertical);
+
+    // squeue at the scrubber's time.
+    m_jobsAtTime = new JobsAtTimeView(this);
+    auto *jobsAtTimeDock = new QDockWidget(tr("Jobs at time"), this);
+    jobsAtTimeDock->setObjectName(QStringLiteral("jobsAtTimeDock"));
+    jobsAtTimeDock->setWidget(m_jobsAtTime);
+    addDockWidget(Qt::BottomDockWidgetArea, jobsAtTimeDock);
+    connect(m_timeline, &RunTimeline::timeChanged, m_jobsAtTime, &JobsAtTimeView::setTime);
     // A run of another scenario (or of an edited one) no longer matches the view.
     connect(m_document, &Document::scenarioReplaced, this, [this] { showRun(nullptr); });
     auto clusterEdited = [this](Document::Part part, int) {
@@ -205,19 +213,148 @@ void MainWindow::createAnalysisDocks()
     connect(m_document, &Document::rowChanged, this, clusterEdited);
 }
 
+bool MainWindow::stsMode() const
+{
+    return m_stepperModes->currentWidget() == m_stsStepper;
+}
+
+void MainWindow::stepNext()
+{
+    if (stsMode())
+        m_stsStepper->step();
+    else
+        m_stepper->step();
+}
+
+void MainWindow::stepBack()
+{
+    if (stsMode())
+        m_stsStepper->back();
+    else
+        m_stepper->back();
+}
+
+void MainWindow::togglePlay()
+{
+    if (stsMode())
+        m_stsStepper->togglePlay();
+    else
+        m_stepper->togglePlay();
+}
+
+QDockWidget *MainWindow::dock(const char *name) const
+{
+    return findChild<QDockWidget *>(QLatin1String(name));
+}
+
+bool MainWindow::isCompactScreen(const QSize &screen)
+{
+    return screen.width() < 1600 || screen.height() < 950;
+}
+
+void MainWindow::arrangeDocks(const QSize &screen)
+{
+    QDockWidget *cluster = dock("clusterDock"), *run = dock("runDock"), *jobs = dock("jobDock"),
+                *stepper = dock("stepperDock"), *heatmap = dock("heatmapDock"),
+                *timeline = dock("timelineDock"), *squeue = dock("jobsAtTimeDock"),
+                *history = dock("historyDock"), *comparison = dock("comparisonDock");
+    const QList<QDockWidget *> all{cluster, run,     jobs,    stepper,   heatmap,
+                                   timeline, squeue, history, comparison};
+    for (QDockWidget *d : all)
+        if (d) {
+            d->setFloating(false);
+            removeDockWidget(d);
+        }
+    // The left column edits (cluster, runs), the right one explains (decisions), the bottom
+    // row follows time (queue, timeline, jobs at a time, history, comparison).
+    addDockWidget(Qt::LeftDockWidgetArea, cluster);
+    if (run)
+        tabifyDockWidget(cluster, run);
+    addDockWidget(Qt::RightDockWidgetArea, stepper);
+    addDockWidget(Qt::BottomDockWidgetArea, jobs);
+    // Split before tabbing: splitDockWidget() on a tabbed dock adds a tab instead.
+    if (isCompactScreen(screen)) {
+        // A laptop: the stepper takes the whole right column, the heatmap sits beside the
+        // timeline at the bottom, so the decision, its traffic and the time line stay in view.
+        splitDockWidget(jobs, heatmap, Qt::Horizontal);
+        setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
+    } else {
+        // A desktop: the heatmap under the stepper in a right column as tall as the window
+        // (it owns the bottom-right corner), so both keep a readable height.
+        splitDockWidget(stepper, heatmap, Qt::Vertical);
+        setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    }
+    QDockWidget *last = jobs;
+    for (QDockWidget *d : {timeline, squeue, history, comparison})
+        if (d) {
+            tabifyDockWidget(last, d);
+            last = d;
+        }
+    for (QDockWidget *d : all)
+        if (d)
+            d->show();
+    cluster->raise();
+    jobs->raise();
+    m_layoutScreen = screen;
+}
+
+void MainWindow::sizeDocks()
+{
+    const QSize s = size();
+    QDockWidget *cluster = dock("clusterDock"), *jobs = dock("jobDock"),
+                *stepper = dock("stepperDock"), *heatmap = dock("heatmapDock");
+    const int w = s.width(), h = s.height();
+    if (isCompactScreen(m_layoutScreen)) {
+        resizeDocks({cluster, stepper}, {std::clamp(w * 22 / 100, 250, 360),
+                                         std::clamp(w * 34 / 100, 380, 560)},
+                    Qt::Horizontal);
+        resizeDocks({jobs}, {std::clamp(h * 36 / 100, 210, 400)}, Qt::Vertical);
+        resizeDocks({jobs, heatmap}, {w * 60 / 100, w * 40 / 100}, Qt::Horizontal);
+    } else {
+        resizeDocks({cluster, stepper}, {std::clamp(w * 20 / 100, 300, 460),
+                                         std::clamp(w * 32 / 100, 480, 820)},
+                    Qt::Horizontal);
+        resizeDocks({jobs}, {std::clamp(h * 34 / 100, 260, 480)}, Qt::Vertical);
+        resizeDocks({stepper, heatmap}, {h * 55 / 100, h * 45 / 100}, Qt::Vertical);
+    }
+}
+
+void MainWindow::resetLayout()
+{
+    const QScreen *sc = screen();
+    arrangeDocks(sc ? sc->availableGeometry().size() : size());
+    sizeDocks();
+    statusBar()->showMessage(tr("Layout reset for a %1 x %2 screen")
+                                 .arg(m_layoutScreen.width())
+                                 .arg(m_layoutScreen.height()),
+                             5000);
+}
+
+void MainWindow::applyLayoutFor(const QSize &screen)
+{
+    arrangeDocks(screen);
+    sizeDocks();
+}
+
 void MainWindow::updateLinkUtilisation()
 {
-    if (!m_runMatchesCluster || !m_run->result) {
+    if (!m_runMatchesCluster || !m_run->result)
         m_scene->setLinkUtilisation({});
-        return;
-    }
-    m_scene->setLinkUtilisation(
-        linkUtilisationAt(m_run->scenario, *m_run->result, m_timeline->time()));
+    else
+        m_scene->setLinkUtilisation(
+            linkUtilisationAt(m_run->scenario, *m_run->result, m_timeline->time()));
+    updateLegends();
 }
 
 void MainWindow::updateRunOverlay()
 {
     m_scene->setNodeOverlay(m_runMatchesCluster ? decisionOverlay(*m_stepper) : NodeOverlay{});
+    updateLegends();
+}
+
+void MainWindow::updateLegends()
+{
+    m_view->setLegends(m_scene->nodeOverlay().active(), !m_scene->linkUtilisation().empty());
 }
 
 void MainWindow::createActions()
@@ -267,6 +404,10 @@ void MainWindow::createActions()
                                              &TopologyView::zoomOut);
     zoomOut->setShortcut(QKeySequence::ZoomOut);
     m_viewMenu->addSeparator();
+    QAction *reset = m_viewMenu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+    reset->setObjectName(QStringLiteral("resetLayoutAction"));
+    reset->setToolTip(tr("Every dock back where the default layout for this screen puts it"));
+    m_viewMenu->addSeparator();
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         m_viewMenu->addAction(dock->toggleViewAction());
 
@@ -276,6 +417,23 @@ void MainWindow::createActions()
                                        &MainWindow::placeAndSimulate);
     placeRun->setObjectName(QStringLiteral("placeAndSimulateAction"));
     placeRun->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    run->addSeparator();
+    // Stepping keys, as in the terminal stepper: n, p and space. They act while the focus is
+    // in the topology or the analysis docks (not while typing in a form or a table editor).
+    auto stepKey = [this, run](const QString &text, const QKeySequence &key, const char *name,
+                               void (MainWindow::*slot)()) {
+        QAction *a = run->addAction(text, this, slot);
+        a->setObjectName(QLatin1String(name));
+        a->setShortcut(key);
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        m_stepActions << a;
+        return a;
+    };
+    stepKey(tr("&Next Decision"), QKeySequence(Qt::Key_N), "stepNextAction", &MainWindow::stepNext);
+    stepKey(tr("&Previous Decision"), QKeySequence(Qt::Key_P), "stepBackAction",
+            &MainWindow::stepBack);
+    stepKey(tr("P&lay / Pause"), QKeySequence(Qt::Key_Space), "stepPlayAction",
+            &MainWindow::togglePlay);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About ClusterBench"), this, &MainWindow::about);
@@ -321,6 +479,10 @@ void MainWindow::showWorkspace()
         m_dockVisible.clear();
     }
     m_stack->setCurrentWidget(m_view);
+    if (!m_docksSized && !m_layoutRestored && isVisible()) {
+        m_docksSized = true;
+        QTimer::singleShot(0, this, &MainWindow::sizeDocks);
+    }
 }
 
 bool MainWindow::openFile(const QString &path)
@@ -599,6 +761,9 @@ void MainWindow::showRun(std::shared_ptr<const RunSession> session)
     m_timeline->setSession(m_run);
     m_stsStepper->setSession(sts ? m_run : nullptr);
     m_runChooser->setCurrent(m_run);
+    m_jobsAtTime->setSession(placementRun);
+    m_jobPanel->model()->setRunStates(placementRun ? jobStates(*placementRun)
+                                                   : std::map<std::string, JobState>{});
     m_stepperModes->setCurrentWidget(sts ? static_cast<QWidget *>(m_stsStepper) : m_stepper);
     updateRunOverlay();
     updateLinkUtilisation();
@@ -611,14 +776,15 @@ void MainWindow::showRun(std::shared_ptr<const RunSession> session)
     if (sts) {
         static const cb::RunResult none;
         const cb::RunResult &r = m_run->result ? *m_run->result : none;
+        const QString currency = QString::fromStdString(m_run->scenario.settings.currency);
         statusBar()->showMessage(tr("Run %1: %2 scheduling events; total cost %3 (energy %4, "
-                                    "tardiness %5), %6 due-date violations")
+                                    "tardiness %5), %n due-date violation(s)",
+                                    nullptr, r.violations())
                                      .arg(m_run->label)
                                      .arg(m_run->sts->log.events().size())
-                                     .arg(r.totalCost(), 0, 'f', 2)
-                                     .arg(r.cost, 0, 'f', 2)
-                                     .arg(r.tardinessCost, 0, 'f', 2)
-                                     .arg(r.violations()),
+                                     .arg(formatMoney(r.totalCost(), currency),
+                                          formatMoney(r.cost, currency),
+                                          formatMoney(r.tardinessCost, currency)),
                                  10000);
     } else if (m_run) {
         QString text = tr("Run %1: %2 decisions, %3 jobs placed, %4 waiting")
@@ -636,17 +802,41 @@ void MainWindow::showRun(std::shared_ptr<const RunSession> session)
 void MainWindow::readSettings()
 {
     QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(1400, 900);
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    const QSize available =
+        screen() ? screen()->availableGeometry().size() : QSize(1920, 1080);
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
+        // First start: fill a laptop's screen, leave a desktop's some room.
+        if (isCompactScreen(available)) {
+            resize(available);
+            setWindowState(windowState() | Qt::WindowMaximized);
+        } else {
+            resize(std::min(1600, available.width() * 9 / 10),
+                   std::min(1000, available.height() * 9 / 10));
+        }
+    }
+    m_layoutRestored = restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    if (m_layoutRestored)
+        m_layoutScreen = settings.value(QStringLiteral("window/layoutScreen"), available).toSize();
 }
 
 void MainWindow::writeSettings() const
 {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    if (!isShowingStartPage()) // on the start page the docks are hidden on purpose
+    if (!isShowingStartPage()) { // on the start page the docks are hidden on purpose
         settings.setValue(QStringLiteral("window/state"), saveState());
+        settings.setValue(QStringLiteral("window/layoutScreen"), m_layoutScreen);
+    }
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_docksSized && !m_layoutRestored && !isShowingStartPage()) {
+        m_docksSized = true;
+        // After the window has its final (maximised) size.
+        QTimer::singleShot(0, this, &MainWindow::sizeDocks);
+    }
 }
 
 } // namespace cb::views

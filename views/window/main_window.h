@@ -23,6 +23,7 @@ class RunTimeline;
 class TrafficHeatmap;
 class Document;
 class JobQueuePanel;
+class JobsAtTimeView;
 class RunLauncher;
 struct RunSession;
 class StartPage;
@@ -48,6 +49,8 @@ public:
     StsStepper *stsStepper() const { return m_stsStepper; }
     TrafficHeatmap *trafficHeatmap() const { return m_heatmap; }
     RunTimeline *runTimeline() const { return m_timeline; }
+    /// The squeue-like list at the timeline's scrubber.
+    JobsAtTimeView *jobsAtTime() const { return m_jobsAtTime; }
     bool isShowingStartPage() const;
 
     /// Opens a scenario file. On failure shows the problems (non-blocking) and keeps the
@@ -65,8 +68,20 @@ public:
     bool startRun(const std::string &policy, std::uint64_t seed, bool simulate);
     bool isRunning() const;
 
+    /// Whether a screen of this size gets the compact layout (a laptop: below 1600 x 950).
+    static bool isCompactScreen(const QSize &screen);
+    /// Docks every dock where the default layout for a screen of `screen` puts it and sizes
+    /// them for the window's current size (tests use it to lay out for a given screen).
+    void applyLayoutFor(const QSize &screen);
+
 public slots:
     void showStartPage();
+    /// View > Reset Layout: the default layout for the window's screen.
+    void resetLayout();
+    /// The stepping keys (n, p, space): the decision stepper, or the STS stepper in STS mode.
+    void stepNext();
+    void stepBack();
+    void togglePlay();
     void showWorkspace();
     /// Hands a computed or reopened run to the analysis views (stepper, heatmaps, timelines).
     void showRun(std::shared_ptr<const cb::views::RunSession> session);
@@ -77,6 +92,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
@@ -99,8 +115,13 @@ private:
     void placeAndSimulate();
     void onRunFinished(std::shared_ptr<const RunSession> session, const QString &error);
     void createAnalysisDocks();
+    QDockWidget *dock(const char *name) const;
+    bool stsMode() const;
+    void arrangeDocks(const QSize &screen);
+    void sizeDocks();
     void updateRunOverlay();
     void updateLinkUtilisation();
+    void updateLegends();
 
     Document *m_document;
     QStackedWidget *m_stack;
@@ -114,6 +135,7 @@ private:
     QStackedWidget *m_stepperModes = nullptr;
     TrafficHeatmap *m_heatmap = nullptr;
     RunTimeline *m_timeline = nullptr;
+    JobsAtTimeView *m_jobsAtTime = nullptr;
     bool m_runMatchesCluster = false;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
@@ -123,6 +145,10 @@ private:
     RunLauncher *m_launcher = nullptr;
     bool m_dialogRun = false; ///< the running batch came from Place and Simulate
     QList<QDockWidget *> m_dockVisible; ///< docks to show again when leaving the start page
+    QSize m_layoutScreen{1920, 1080};   ///< the screen size the dock layout was made for
+    bool m_layoutRestored = false;      ///< a saved layout was restored: keep it
+    bool m_docksSized = false;          ///< the default layout got its sizes
+    QList<QAction *> m_stepActions;     ///< n, p, space
 };
 
 } // namespace cb::views

@@ -1,0 +1,321 @@
+// The window at a laptop's and a desktop's size (1366x768, 1920x1080), offscreen, as a user
+// meets it: every dock and every tab can be reached and sits inside the window with the
+// status bar; no chart is shorter than a readable minimum and no axis crowds its tick labels
+// (checked against the font); the stepper's selected row is the cursor after step, back,
+// play and the n / p / space keys, also as painted; and a picture of every view and dialog
+// at both sizes goes to build*/screenshots/window-WxH-*.png.
+
+#include "analysis/decision_models.h"
+#include "analysis/decision_stepper.h"
+#include "analysis/jobs_at_time_view.h"
+#include "analysis/run_timeline.h"
+#include "analysis/traffic_heatmap.h"
+#include "document/document.h"
+#include "io/scenario_json.h"
+#include "plot_checks.h"
+#include "runs/cluster_import_dialog.h"
+#include "runs/comparison_view.h"
+#include "runs/export_dialog.h"
+#include "runs/history_panel.h"
+#include "runs/link_dialog.h"
+#include "runs/run_panel.h"
+#include "runs/run_views.h"
+#include "topology/topology_view.h"
+#include "window/job_dialog.h"
+#include "window/main_window.h"
+
+#include <QDockWidget>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabBar>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <qcustomplot.h>
+
+using namespace cb;
+using namespace cb::views;
+
+namespace {
+
+const char *const kDocks[] = {"clusterDock", "runDock",      "jobDock",     "stepperDock",
+                              "heatmapDock", "timelineDock", "jobsAtTimeDock",
+                              "historyDock", "comparisonDock"};
+
+/// Rows of `view` painted with the selection colour (sampled left of the text of each row).
+QList<int> paintedSelection(QTableView *view)
+{
+    QList<int> rows;
+    const QImage image = view->viewport()->grab().toImage();
+    const QColor active = view->palette().color(QPalette::Active, QPalette::Highlight);
+    const QColor inactive = view->palette().color(QPalette::Inactive, QPalette::Highlight);
+    auto near = [](QColor a, QColor b) {
+        return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) +
+                   std::abs(a.blue() - b.blue()) <
+               40;
+    };
+    const double ratio = image.devicePixelRatio();
+    for (int r = 0; r < view->model()->rowCount(); ++r) {
+        const QRect rect = view->visualRect(view->model()->index(r, 0));
+        if (!rect.isValid() || rect.bottom() < 0 || rect.top() > view->viewport()->height())
+            continue;
+        const QPoint p(int((rect.left() + 2) * ratio), int(rect.center().y() * ratio));
+        if (!image.rect().contains(p))
+            continue;
+        const QColor c = image.pixelColor(p);
+        if (near(c, active) || near(c, inactive))
+            rows << r;
+    }
+    return rows;
+}
+
+} // namespace
+
+class TestWindowLayout : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("ClusterBenchTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_window_layout"));
+        QSettings().clear();
+        QVERIFY(m_dir.isValid());
+        qputenv("CLUSTERBENCH_WORKSPACE", m_dir.filePath(QStringLiteral("ws.sqlite")).toUtf8());
+        m_out = QDir(QStringLiteral(CB_BINARY_DIR "/screenshots"));
+        QVERIFY(m_out.mkpath(QStringLiteral(".")));
+    }
+
+    void window_data()
+    {
+        QTest::addColumn<QSize>("screen");
+        QTest::addColumn<QSize>("window");
+        // A maximised window: the screen less a panel and the title bar.
+        QTest::newRow("1366x768") << QSize(1366, 768) << QSize(1366, 720);
+        QTest::newRow("1920x1080") << QSize(1920, 1080) << QSize(1920, 1030);
+    }
+
+    void window()
+    {
+        QFETCH(QSize, screen);
+        QFETCH(QSize, window);
+        const QString size = QStringLiteral("%1x%2").arg(screen.width()).arg(screen.height());
+        MainWindow w;
+        w.setWindowState(Qt::WindowNoState); // the offscreen screen is small: not maximised
+        w.resize(window);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        save(w.grab(), size, QStringLiteral("start-page"));
+        QVERIFY(w.openFile(QStringLiteral(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json")));
+        w.applyLayoutFor(screen);
+        settle();
+        QCOMPARE(MainWindow::isCompactScreen(screen), screen.width() < 1600);
+
+        // The window fits: its minimum is within the window, the status bar is in view.
+        const QSize minimum = w.minimumSizeHint();
+        QVERIFY2(minimum.width() <= window.width() && minimum.height() <= window.height(),
+                 qPrintable(QStringLiteral("minimum %1x%2").arg(minimum.width()).arg(minimum.height())));
+        QVERIFY(w.rect().contains(w.statusBar()->geometry()));
+        QVERIFY(w.statusBar()->isVisible());
+
+        // A run: two policies from the run panel, so history and comparison have content.
+        auto *views = w.findChild<RunViews *>();
+        QVERIFY(views);
+        RunPanel *panel = views->runPanel();
+        for (const QString &p : panel->checkedPolicies())
+            panel->setPolicyChecked(p, false);
+        panel->setPolicyChecked(QStringLiteral("k8s-default"), true);
+        panel->setPolicyChecked(QStringLiteral("dltap"), true);
+        panel->setSimulate(true);
+        QSignalSpy finished(panel, &RunPanel::batchFinished);
+        QVERIFY(panel->start());
+        QVERIFY(finished.wait(60000));
+        settle();
+        // The batch landed in the comparison without asking.
+        QCOMPARE(views->comparisonView()->model()->runs().size(), std::size_t(2));
+        QVERIFY(w.currentRun() && w.currentRun()->result);
+
+        // Every dock reachable: raised, it is visible, inside the window, with some room.
+        for (const char *name : kDocks) {
+            auto *dock = w.findChild<QDockWidget *>(QLatin1String(name));
+            QVERIFY2(dock, name);
+            dock->raise();
+            settle();
+            QVERIFY2(dock->isVisible() && !dock->visibleRegion().isEmpty(), name);
+            QVERIFY2(w.rect().contains(dock->geometry()),
+                     qPrintable(QStringLiteral("%1 at %2,%3 %4x%5").arg(QLatin1String(name))
+                                    .arg(dock->x()).arg(dock->y()).arg(dock->width()).arg(dock->height())));
+            QVERIFY2(dock->widget()->height() >= 120 && dock->widget()->width() >= 200,
+                     qPrintable(QStringLiteral("%1: %2x%3").arg(QLatin1String(name))
+                                    .arg(dock->widget()->width()).arg(dock->widget()->height())));
+            save(w.grab(), size, QStringLiteral("dock-%1").arg(QLatin1String(name)));
+        }
+        // Every tab bar of the docks is in the window.
+        for (QTabBar *bar : w.findChildren<QTabBar *>(QString(), Qt::FindDirectChildrenOnly))
+            if (bar->isVisible())
+                QVERIFY(w.rect().contains(bar->geometry()));
+
+        // The stepper, the heatmap and the timeline at once, after a run.
+        w.findChild<QDockWidget *>(QStringLiteral("timelineDock"))->raise();
+        settle();
+        for (const char *name : {"stepperDock", "heatmapDock", "timelineDock"})
+            QVERIFY2(!w.findChild<QDockWidget *>(QLatin1String(name))->visibleRegion().isEmpty(),
+                     name);
+        save(w.grab(), size, QStringLiteral("analysis"));
+
+        // Readable charts and ticks: the timeline, the heatmap, the comparison.
+        QStringList problems;
+        problems << testing::shortCharts(w.runTimeline()->plot(), QStringLiteral("timeline"))
+                 << testing::tickProblems(w.runTimeline()->plot(), QStringLiteral("timeline"))
+                 << testing::tickProblems(w.trafficHeatmap()->plot(), QStringLiteral("heatmap"));
+        const QRect heat = w.trafficHeatmap()->plot()->axisRect()->rect();
+        if (heat.height() < testing::kReadableChartHeight || heat.width() < testing::kReadableChartHeight)
+            problems << QStringLiteral("heatmap: %1x%2").arg(heat.width()).arg(heat.height());
+        w.findChild<QDockWidget *>(QStringLiteral("comparisonDock"))->raise();
+        settle();
+        problems << testing::shortCharts(views->comparisonView()->barsPlot(), QStringLiteral("bars"))
+                 << testing::tickProblems(views->comparisonView()->barsPlot(), QStringLiteral("bars"))
+                 << testing::shortCharts(views->comparisonView()->cdfPlot(), QStringLiteral("cdf"))
+                 << testing::tickProblems(views->comparisonView()->cdfPlot(), QStringLiteral("cdf"));
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+
+        // The stepper's selected row is the cursor, selected and painted, however it moved.
+        DecisionStepper *stepper = w.decisionStepper();
+        auto *list = stepper->findChild<QTableView *>(QStringLiteral("decisionList"));
+        QVERIFY(list);
+        w.findChild<QDockWidget *>(QStringLiteral("stepperDock"))->raise();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        auto checkSelection = [&](const char *after) {
+            settle();
+            QModelIndexList selected = list->selectionModel()->selectedRows();
+            QVERIFY2(selected.size() == 1 && selected.front().row() == stepper->cursor(),
+                     qPrintable(QStringLiteral("after %1: %2 rows selected, cursor %3")
+                                    .arg(QLatin1String(after)).arg(selected.size()).arg(stepper->cursor())));
+            QCOMPARE(list->currentIndex().row(), stepper->cursor());
+            const QList<int> painted = paintedSelection(list);
+            QVERIFY2(painted == QList<int>{stepper->cursor()},
+                     qPrintable(QStringLiteral("after %1: painted rows %2, cursor %3")
+                                    .arg(QLatin1String(after))
+                                    .arg([&] {
+                                        QStringList l;
+                                        for (int r : painted)
+                                            l << QString::number(r);
+                                        return l.join(QLatin1Char(','));
+                                    }())
+                                    .arg(stepper->cursor())));
+        };
+        stepper->first();
+        checkSelection("first");
+        stepper->step();
+        stepper->step();
+        stepper->step();
+        checkSelection("three steps");
+        QCOMPARE(stepper->cursor(), 3);
+        stepper->back();
+        checkSelection("back");
+        QCOMPARE(stepper->cursor(), 2);
+        stepper->setSpeed(200);
+        stepper->play();
+        QTRY_VERIFY_WITH_TIMEOUT(stepper->cursor() >= 7, 5000);
+        stepper->pause();
+        checkSelection("play");
+        // Keys: n, p, space with the focus in the stepper.
+        list->setFocus();
+        const int before = stepper->cursor();
+        QTest::keyClick(list, Qt::Key_N);
+        QCOMPARE(stepper->cursor(), before + 1);
+        checkSelection("n");
+        QTest::keyClick(list, Qt::Key_P);
+        QTest::keyClick(list, Qt::Key_P);
+        QCOMPARE(stepper->cursor(), before - 1);
+        checkSelection("p");
+        QTest::keyClick(list, Qt::Key_Space);
+        QVERIFY(stepper->isPlaying());
+        QTest::keyClick(list, Qt::Key_Space);
+        QVERIFY(!stepper->isPlaying());
+        checkSelection("space");
+        // The plugin that decided the pick is in view beside the frozen node column.
+        auto *table = stepper->tableView();
+        const int deciding = stepper->tableModel()->decidingColumn();
+        if (deciding >= 0) {
+            const int x = table->columnViewportPosition(deciding);
+            QVERIFY2(x >= table->columnWidth(0) && x + table->columnWidth(deciding) <= table->viewport()->width(),
+                     qPrintable(QStringLiteral("deciding column at %1, width %2, viewport %3")
+                                    .arg(x).arg(table->columnWidth(deciding)).arg(table->viewport()->width())));
+        }
+        save(w.grab(), size, QStringLiteral("stepper"));
+
+        // The topology says what its colours mean.
+        QVERIFY(w.topologyView()->scoreLegendShown());
+        QVERIFY(w.topologyView()->viewport()->rect().contains(w.topologyView()->legendRect()));
+        // ... and the fitted cluster sits beside the legend, not under it.
+        w.topologyView()->fitAll();
+        const QRect cluster =
+            w.topologyView()->mapFromScene(w.topologyView()->scene()->sceneRect()).boundingRect();
+        QVERIFY2(!cluster.intersects(w.topologyView()->legendRect()),
+                 qPrintable(QStringLiteral("cluster %1,%2 %3x%4, legend left %5")
+                                .arg(cluster.x()).arg(cluster.y()).arg(cluster.width())
+                                .arg(cluster.height()).arg(w.topologyView()->legendRect().left())));
+
+        // Jobs at the scrubber's time.
+        w.runTimeline()->setTime(w.currentRun()->result->makespanSeconds / 3);
+        w.findChild<QDockWidget *>(QStringLiteral("jobsAtTimeDock"))->raise();
+        settle();
+        QVERIFY(w.jobsAtTime()->model()->rowCount() > 0);
+        save(w.grab(), size, QStringLiteral("jobs-at-time"));
+
+        // Reset Layout puts a dock that was closed and one that floats back.
+        auto *heatmapDock = w.findChild<QDockWidget *>(QStringLiteral("heatmapDock"));
+        heatmapDock->setFloating(true);
+        w.findChild<QDockWidget *>(QStringLiteral("historyDock"))->close();
+        w.applyLayoutFor(screen);
+        settle();
+        QVERIFY(!heatmapDock->isFloating());
+        QVERIFY(w.findChild<QDockWidget *>(QStringLiteral("historyDock"))->isVisible());
+
+        // The dialogs, at this size.
+        dialog(new JobDialog(w.document(), 0, -1, &w), size, QStringLiteral("job-editor"));
+        dialog(new ExportDialog(w.document()->scenario(), w.currentRun()->placement,
+                                w.currentRun()->label, &w),
+               size, QStringLiteral("export"));
+        dialog(new ClusterImportDialog(w.document(), &w), size, QStringLiteral("cluster-import"));
+        dialog(new LinkDialog(w.document(), &w), size, QStringLiteral("links"));
+    }
+
+private:
+    static void settle()
+    {
+        for (int i = 0; i < 4; ++i) {
+            QCoreApplication::processEvents();
+            QTest::qWait(10);
+        }
+    }
+
+    void dialog(QDialog *d, const QString &size, const QString &name)
+    {
+        d->setAttribute(Qt::WA_DeleteOnClose);
+        d->show();
+        QVERIFY(QTest::qWaitForWindowExposed(d));
+        settle();
+        save(d->grab(), size, name);
+        d->close();
+    }
+
+    void save(const QPixmap &pixmap, const QString &size, const QString &name)
+    {
+        const QString path = m_out.filePath(QStringLiteral("window-%1-%2.png").arg(size, name));
+        QVERIFY2(pixmap.toImage().save(path), qPrintable(path));
+    }
+
+    QTemporaryDir m_dir;
+    QDir m_out;
+};
+
+QTEST_MAIN(TestWindowLayout)
+#include "tst_window_layout.moc"

@@ -1,0 +1,129 @@
+#include "analysis/frozen_column_table.h"
+
+#include <QHeaderView>
+#include <QScrollBar>
+
+namespace cb::views {
+
+FrozenColumnTableView::FrozenColumnTableView(QWidget *parent)
+    : QTableView(parent)
+    , m_frozen(new QTableView(this))
+{
+    m_frozen->setObjectName(QStringLiteral("frozenColumn"));
+    m_frozen->setFocusPolicy(Qt::NoFocus);
+    m_frozen->verticalHeader()->hide();
+    m_frozen->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_frozen->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_frozen->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_frozen->setVerticalScrollMode(ScrollPerPixel);
+    m_frozen->setFrameShape(QFrame::NoFrame);
+    m_frozen->setStyleSheet(QStringLiteral("QTableView { border-right: 1px solid palette(mid); }"));
+    viewport()->stackUnder(m_frozen);
+    setHorizontalScrollMode(ScrollPerPixel);
+    setVerticalScrollMode(ScrollPerPixel);
+
+    connect(horizontalHeader(), &QHeaderView::sectionResized, this,
+            [this](int logical, int, int size) {
+                if (logical == 0) {
+                    m_frozen->setColumnWidth(0, size);
+                    updateFrozenGeometry();
+                }
+            });
+    connect(verticalHeader(), &QHeaderView::sectionResized, this,
+            [this](int logical, int, int size) { m_frozen->setRowHeight(logical, size); });
+    connect(m_frozen->verticalScrollBar(), &QAbstractSlider::valueChanged, verticalScrollBar(),
+            &QAbstractSlider::setValue);
+    connect(verticalScrollBar(), &QAbstractSlider::valueChanged, m_frozen->verticalScrollBar(),
+            &QAbstractSlider::setValue);
+    // Sorting by the node column from the frozen header sorts the table.
+    connect(m_frozen->horizontalHeader(), &QHeaderView::sectionClicked, this, [this](int c) {
+        if (c == 0 && isSortingEnabled())
+            sortByColumn(0, horizontalHeader()->sortIndicatorSection() == 0 &&
+                                    horizontalHeader()->sortIndicatorOrder() == Qt::AscendingOrder
+                                ? Qt::DescendingOrder
+                                : Qt::AscendingOrder);
+    });
+}
+
+void FrozenColumnTableView::setModel(QAbstractItemModel *model)
+{
+    QTableView::setModel(model);
+    m_frozen->setModel(model);
+    m_frozen->setSelectionModel(selectionModel());
+    connect(model, &QAbstractItemModel::modelReset, this, &FrozenColumnTableView::syncFrozen);
+    connect(model, &QAbstractItemModel::layoutChanged, this, &FrozenColumnTableView::syncFrozen);
+    connect(model, &QAbstractItemModel::columnsInserted, this, &FrozenColumnTableView::syncFrozen);
+    syncFrozen();
+}
+
+void FrozenColumnTableView::syncFrozen()
+{
+    if (!model())
+        return;
+    m_frozen->setSelectionBehavior(selectionBehavior());
+    m_frozen->setSelectionMode(selectionMode());
+    m_frozen->setAlternatingRowColors(alternatingRowColors());
+    m_frozen->setWordWrap(wordWrap());
+    m_frozen->verticalHeader()->setDefaultSectionSize(verticalHeader()->defaultSectionSize());
+    m_frozen->verticalHeader()->setSectionResizeMode(verticalHeader()->sectionResizeMode(0));
+    for (int c = 1; c < model()->columnCount(); ++c)
+        m_frozen->setColumnHidden(c, true);
+    m_frozen->setColumnHidden(0, false);
+    m_frozen->setColumnWidth(0, columnWidth(0));
+    m_frozen->horizontalHeader()->setFixedHeight(horizontalHeader()->height());
+    updateFrozenGeometry();
+}
+
+void FrozenColumnTableView::updateGeometries()
+{
+    QTableView::updateGeometries();
+    updateFrozenGeometry();
+}
+
+void FrozenColumnTableView::resizeEvent(QResizeEvent *event)
+{
+    QTableView::resizeEvent(event);
+    updateFrozenGeometry();
+}
+
+void FrozenColumnTableView::updateFrozenGeometry()
+{
+    const int header = verticalHeader()->isVisible() ? verticalHeader()->width() : 0;
+    m_frozen->setGeometry(header + frameWidth(), frameWidth(), columnWidth(0),
+                          viewport()->height() + horizontalHeader()->height());
+    m_frozen->horizontalHeader()->setFixedHeight(horizontalHeader()->height());
+    m_frozen->verticalScrollBar()->setValue(verticalScrollBar()->value());
+}
+
+QModelIndex FrozenColumnTableView::moveCursor(CursorAction cursorAction,
+                                              Qt::KeyboardModifiers modifiers)
+{
+    const QModelIndex current = QTableView::moveCursor(cursorAction, modifiers);
+    // Moving left into columns under the frozen one: scroll them out from under it.
+    if (cursorAction == MoveLeft && current.column() > 0 &&
+        visualRect(current).topLeft().x() < m_frozen->columnWidth(0)) {
+        const int newValue = horizontalScrollBar()->value() + visualRect(current).topLeft().x() -
+                             m_frozen->columnWidth(0);
+        horizontalScrollBar()->setValue(newValue);
+    }
+    return current;
+}
+
+void FrozenColumnTableView::scrollTo(const QModelIndex &index, ScrollHint hint)
+{
+    if (index.column() > 0) {
+        QTableView::scrollTo(index, hint);
+        // Not under the frozen column.
+        const QRect r = visualRect(index);
+        if (r.left() < m_frozen->columnWidth(0))
+            horizontalScrollBar()->setValue(horizontalScrollBar()->value() + r.left() -
+                                            m_frozen->columnWidth(0));
+    } else if (index.isValid()) {
+        // Column 0 is always in view: only the row matters.
+        const int x = horizontalScrollBar()->value();
+        QTableView::scrollTo(index, hint);
+        horizontalScrollBar()->setValue(x);
+    }
+}
+
+} // namespace cb::views

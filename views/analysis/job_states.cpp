@@ -1,0 +1,212 @@
+#include "analysis/job_states.h"
+
+#include "io/export/slurm_names.h"
+#include "models/quantity_format.h"
+
+#include <QObject>
+
+#include <algorithm>
+#include <set>
+
+namespace cb::views {
+
+namespace {
+
+bool carries(const Node &n, const std::map<std::string, std::string> &selector)
+{
+    for (const auto &[k, v] : selector) {
+        const auto it = n.labels.find(k);
+        if (it == n.labels.end() || it->second != v)
+            return false;
+    }
+    return true;
+}
+
+std::set<std::string> nodesOf(const JobPlacement &p)
+{
+    std::set<std::string> nodes;
+    for (const TaskAssignment &a : p.tasks)
+        nodes.insert(a.node);
+    return nodes;
+}
+
+QString hostlistOf(const JobPlacement &p)
+{
+    const std::set<std::string> nodes = nodesOf(p);
+    return QString::fromStdString(SlurmNames::hostlist({nodes.begin(), nodes.end()}));
+}
+
+/// The placer's last word on a job that waits: its job event, else its failed decision.
+QString waitingReason(const RunSession &session, const std::string &id)
+{
+    for (auto it = session.log.events.rbegin(); it != session.log.events.rend(); ++it)
+        if (it->jobId == id)
+            return QString::fromStdString(it->what);
+    for (auto it = session.log.decisions.rbegin(); it != session.log.decisions.rend(); ++it)
+        if (it->jobId == id && it->pick < 0)
+            return QString::fromStdString(it->why);
+    return QObject::tr("no node had room when it was placed");
+}
+
+} // namespace
+
+QString unschedulableReason(const Job &job, const Cluster &cluster)
+{
+    for (const TaskGroup &g : job.tasks) {
+        bool fits = false;
+        int mostGpus = 0;
+        double mostCpus = 0, mostMemory = 0;
+        bool typed = false, selected = false;
+        for (const Node &n : cluster.nodes) {
+            if (g.gpus > 0 && !g.gpuType.empty() && n.gpuType != g.gpuType)
+                continue;
+            typed = true;
+            if (!carries(n, g.nodeSelector))
+                continue;
+            selected = true;
+            mostGpus = std::max(mostGpus, n.gpus);
+            mostCpus = std::max(mostCpus, n.cpus);
+            mostMemory = std::max(mostMemory, n.memoryGiB);
+            fits = fits || (n.gpus >= g.gpus && n.cpus + 1e-9 >= g.cpus &&
+                            n.memoryGiB + 1e-9 >= g.memoryGiB);
+        }
+        if (fits)
+            continue;
+        const QString role = QLatin1String(toString(g.role));
+        if (!typed)
+            return QObject::tr("a %1 needs %2 GPUs, no node has that type")
+                .arg(role, QString::fromStdString(g.gpuType));
+        if (!selected)
+            return QObject::tr("a %1 needs a node labelled as its selector asks; none is").arg(role);
+        if (mostGpus < g.gpus)
+            return QObject::tr("a %1 needs %2 GPUs, the largest node has %3")
+                .arg(role)
+                .arg(g.gpus)
+                .arg(mostGpus);
+        if (mostCpus + 1e-9 < g.cpus)
+            return QObject::tr("a %1 needs %2 CPUs, the largest node has %3")
+                .arg(role, formatNumber(g.cpus), formatNumber(mostCpus));
+        if (mostMemory + 1e-9 < g.memoryGiB)
+            return QObject::tr("a %1 needs %2 GiB, the largest node has %3 GiB")
+                .arg(role, formatNumber(g.memoryGiB), formatNumber(mostMemory));
+        return QObject::tr("no node holds a %1's GPUs, CPUs and memory at once").arg(role);
+    }
+    return {};
+}
+
+std::map<std::string, JobState> jobStates(const RunSession &session)
+{
+    std::map<std::string, JobState> out;
+    const Scenario &s = session.scenario;
+    using K = JobState::Kind;
+    if (session.result) {
+        std::map<std::string, const JobRun *> runs;
+        for (const JobRun &r : session.result->jobs)
+            runs[r.id] = &r;
+        for (const Job &job : s.jobs) {
+            JobState st;
+            const auto it = runs.find(job.id);
+            const JobRun *r = it == runs.end() ? nullptr : it->second;
+            if (r && r->finishSeconds) {
+                st = {K::Finished, QObject::tr("finished"),
+                      QObject::tr("JCT %1, waited %2")
+                          .arg(formatDuration(r->jctSeconds().value_or(0)),
+                               formatDuration(r->queueDelaySeconds().value_or(0)))};
+            } else if (r && r->startSeconds) {
+                st = {K::RunningAtEnd, QObject::tr("running at the end"),
+                      QObject::tr("started at %1 on %2")
+                          .arg(formatDuration(*r->startSeconds), hostlistOf(r->placement))};
+            } else if (const QString why = unschedulableReason(job, s.cluster); !why.isEmpty()) {
+                st = {K::Unschedulable, QObject::tr("unschedulable"), why};
+            } else {
+                st = {K::Waiting, QObject::tr("never started"),
+                      QObject::tr("no room for it until the run ended")};
+            }
+            out[job.id] = st;
+        }
+        return out;
+    }
+    const std::set<std::string> waiting(session.placement.waiting.begin(),
+                                        session.placement.waiting.end());
+    for (const Job &job : s.jobs) {
+        JobState st;
+        const JobPlacement *p = session.placement.job(job.id);
+        if (const QString why = unschedulableReason(job, s.cluster); !why.isEmpty())
+            st = {K::Unschedulable, QObject::tr("unschedulable"), why};
+        else if (waiting.count(job.id))
+            st = {K::Waiting, QObject::tr("waiting"), waitingReason(session, job.id)};
+        else if (p)
+            st = {K::Placed, QObject::tr("placed"), QObject::tr("on %1").arg(hostlistOf(*p))};
+        else
+            st = {K::Waiting, QObject::tr("waiting"), waitingReason(session, job.id)};
+        out[job.id] = st;
+    }
+    return out;
+}
+
+std::vector<QueuedJob> jobsAt(const RunSession &session, double time)
+{
+    std::vector<QueuedJob> running, pending;
+    const Scenario &s = session.scenario;
+    std::map<std::string, int> index;
+    for (std::size_t j = 0; j < s.jobs.size(); ++j)
+        index[s.jobs[j].id] = int(j);
+    if (session.result) {
+        for (const JobRun &r : session.result->jobs) {
+            const auto it = index.find(r.id);
+            if (it == index.end() || r.submitSeconds > time)
+                continue;
+            QueuedJob q;
+            q.job = it->second;
+            const double start = r.startSeconds.value_or(-1);
+            const bool started = r.startSeconds && start <= time;
+            const bool done = r.finishSeconds && *r.finishSeconds <= time;
+            if (done)
+                continue;
+            if (started) {
+                q.running = true;
+                q.seconds = time - start;
+                q.nodes = hostlistOf(r.placement);
+                q.nodeCount = int(nodesOf(r.placement).size());
+                running.push_back(q);
+            } else {
+                q.seconds = time - r.submitSeconds;
+                const QString why = unschedulableReason(s.jobs[std::size_t(q.job)], s.cluster);
+                q.reason = why.isEmpty() ? QObject::tr("Resources")
+                                         : QObject::tr("Unschedulable: %1").arg(why);
+                pending.push_back(q);
+            }
+        }
+    } else {
+        const std::set<std::string> waiting(session.placement.waiting.begin(),
+                                            session.placement.waiting.end());
+        for (std::size_t j = 0; j < s.jobs.size(); ++j) {
+            const Job &job = s.jobs[j];
+            QueuedJob q;
+            q.job = int(j);
+            const JobPlacement *p = session.placement.job(job.id);
+            if (p && !waiting.count(job.id)) {
+                q.running = true;
+                q.nodes = hostlistOf(*p);
+                q.nodeCount = int(nodesOf(*p).size());
+                running.push_back(q);
+            } else {
+                const QString why = unschedulableReason(job, s.cluster);
+                q.reason = why.isEmpty() ? waitingReason(session, job.id)
+                                         : QObject::tr("Unschedulable: %1").arg(why);
+                pending.push_back(q);
+            }
+        }
+    }
+    auto bySubmit = [&s](const QueuedJob &a, const QueuedJob &b) {
+        const double sa = s.jobs[std::size_t(a.job)].submitSeconds,
+                     sb = s.jobs[std::size_t(b.job)].submitSeconds;
+        return sa != sb ? sa < sb : a.job < b.job;
+    };
+    std::stable_sort(running.begin(), running.end(), bySubmit);
+    std::stable_sort(pending.begin(), pending.end(), bySubmit);
+    running.insert(running.end(), pending.begin(), pending.end());
+    return running;
+}
+
+} // namespace cb::views

@@ -1,0 +1,259 @@
+#include "runs/cluster_import_dialog.h"
+
+#include "commands/replace_scenario_command.h"
+#include "document/document.h"
+#include "io/import/import_into_scenario.h"
+#include "io/import/importer_registry.h"
+#include "runs/import_worker.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSettings>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+namespace cb::views {
+
+namespace {
+
+bool makesCluster(const Importer &i)
+{
+    return i.produces() == Importer::Produces::Cluster ||
+           i.produces() == Importer::Produces::ClusterAndJobs;
+}
+
+const char *const kFormatKey = "import/clusterFormat";
+const char *const kFolderKey = "import/clusterFolder";
+
+} // namespace
+
+QStringList clusterImportFormats()
+{
+    QStringList out;
+    for (const Importer *i : importers())
+        if (makesCluster(*i))
+            out << QString::fromStdString(i->name());
+    return out;
+}
+
+Result<ImportReport> readClusterImport(const std::string &format,
+                                       const std::vector<std::string> &paths,
+                                       const std::string &date)
+{
+    const Importer *importer = findImporter(format);
+    if (!importer)
+        return Result<ImportReport>::failure({}, "unknown cluster format \"" + format + "\"");
+    if (!makesCluster(*importer))
+        return Result<ImportReport>::failure({}, format + " imports jobs, not a cluster");
+    ImportOptions options;
+    options.date = date;
+    auto report = importFiles(*importer, paths, options);
+    if (report && !report->cluster)
+        return Result<ImportReport>::failure(format, "the files describe no cluster");
+    return report;
+}
+
+ClusterImportDialog::ClusterImportDialog(Document *document, QWidget *parent)
+    : QDialog(parent)
+    , m_document(document)
+    , m_format(new QComboBox(this))
+    , m_formatInfo(new QLabel(this))
+    , m_files(new QLineEdit(this))
+    , m_date(new QLineEdit(this))
+    , m_replace(new QRadioButton(tr("Replace the open scenario's cluster (its jobs stay)"), this))
+    , m_newScenario(new QRadioButton(tr("Open it as a new scenario"), this))
+    , m_withJobs(new QCheckBox(tr("Also add the jobs the files hold"), this))
+    , m_report(new QListWidget(this))
+    , m_status(new QLabel(this))
+{
+    setObjectName(QStringLiteral("clusterImportDialog"));
+    setWindowTitle(tr("Import Cluster"));
+    for (const Importer *i : importers())
+        if (makesCluster(*i)) {
+            m_format->addItem(QString::fromStdString(i->name()), QString::fromStdString(i->name()));
+            m_format->setItemData(m_format->count() - 1, QString::fromStdString(i->description()),
+                                  Qt::ToolTipRole);
+        }
+    m_format->setObjectName(QStringLiteral("clusterFormat"));
+    m_formatInfo->setWordWrap(true);
+    m_files->setPlaceholderText(tr("one or more files, separated by ;"));
+    m_date->setPlaceholderText(tr("YYYY-MM-DD (default: the last day in the file)"));
+    m_replace->setChecked(true);
+    m_withJobs->setChecked(true);
+    auto *browseButton = new QPushButton(tr("Browse…"), this);
+    auto *filesRow = new QHBoxLayout;
+    filesRow->addWidget(m_files, 1);
+    filesRow->addWidget(browseButton);
+    auto *form = new QFormLayout;
+    form->addRow(tr("Format:"), m_format);
+    form->addRow(QString(), m_formatInfo);
+    form->addRow(tr("Files:"), filesRow);
+    form->addRow(tr("Day:"), m_date);
+    form->addRow(tr("Into:"), m_replace);
+    form->addRow(QString(), m_newScenario);
+    form->addRow(QString(), m_withJobs);
+    m_report->setObjectName(QStringLiteral("clusterImportReport"));
+    m_report->setWordWrap(true);
+    m_status->setObjectName(QStringLiteral("clusterImportStatus"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    auto *importButton = buttons->addButton(tr("&Import"), QDialogButtonBox::ActionRole);
+    importButton->setDefault(true);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(new QLabel(tr("Skipped lines and assumptions:"), this));
+    layout->addWidget(m_report, 1);
+    layout->addWidget(m_status);
+    layout->addWidget(buttons);
+    resize(760, 520);
+
+    // The last format chosen comes back.
+    setFormat(QSettings().value(QLatin1String(kFormatKey)).toString());
+    connect(m_format, &QComboBox::currentIndexChanged, this, &ClusterImportDialog::updateFormat);
+    connect(browseButton, &QPushButton::clicked, this, &ClusterImportDialog::browse);
+    connect(importButton, &QPushButton::clicked, this, &ClusterImportDialog::runImport);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    updateFormat();
+}
+
+void ClusterImportDialog::setFormat(const QString &format)
+{
+    const int i = m_format->findData(format);
+    if (i >= 0)
+        m_format->setCurrentIndex(i);
+}
+
+QString ClusterImportDialog::format() const
+{
+    return m_format->currentData().toString();
+}
+
+void ClusterImportDialog::setFiles(const QStringList &paths)
+{
+    m_files->setText(paths.join(QLatin1Char(';')));
+}
+
+void ClusterImportDialog::setReplaceOpenCluster(bool replace)
+{
+    (replace ? m_replace : m_newScenario)->setChecked(true);
+}
+
+QString ClusterImportDialog::statusText() const
+{
+    return m_status->text();
+}
+
+QStringList ClusterImportDialog::reportLines() const
+{
+    QStringList out;
+    for (int i = 0; i < m_report->count(); ++i)
+        out << m_report->item(i)->text();
+    return out;
+}
+
+void ClusterImportDialog::updateFormat()
+{
+    const Importer *i = findImporter(format().toStdString());
+    if (!i)
+        return;
+    const auto [lo, hi] = i->fileCount();
+    QString files = hi == lo ? tr("%n file(s)", nullptr, lo)
+                    : hi == 0 ? tr("%n or more files", nullptr, lo)
+                              : tr("%1 to %2 files").arg(lo).arg(hi);
+    m_formatInfo->setText(QStringLiteral("%1 (%2)").arg(QString::fromStdString(i->description()),
+                                                       files));
+    m_date->setEnabled(i->name() == "helios-gpus");
+    m_withJobs->setVisible(i->produces() == Importer::Produces::ClusterAndJobs);
+}
+
+void ClusterImportDialog::browse()
+{
+    const QString dir = QSettings().value(QLatin1String(kFolderKey)).toString();
+    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Cluster Files"), dir);
+    if (paths.isEmpty())
+        return;
+    QSettings().setValue(QLatin1String(kFolderKey), QFileInfo(paths.front()).absolutePath());
+    setFiles(paths);
+}
+
+bool ClusterImportDialog::runImport()
+{
+    m_error.clear();
+    m_report->clear();
+    std::vector<std::string> paths;
+    for (const QString &p : m_files->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
+        paths.push_back(p.trimmed().toStdString());
+    const std::string fmt = format().toStdString();
+    const std::string date = m_date->isEnabled() ? m_date->text().trimmed().toStdString() : "";
+    QSettings().setValue(QLatin1String(kFormatKey), format());
+    auto outcome = runWithProgress<Result<ImportReport>>(
+        this, tr("Reading %1…").arg(m_files->text()),
+        [fmt, paths, date] { return readClusterImport(fmt, paths, date); }, m_cancelImmediately);
+    if (!outcome) {
+        m_error = tr("Import cancelled; the scenario is unchanged.");
+        m_status->setText(m_error);
+        return false;
+    }
+    if (!*outcome) {
+        m_error = QString::fromStdString(outcome->error());
+        m_status->setText(tr("<b>Import failed</b> (the scenario is unchanged):<br>%1")
+                              .arg(m_error.toHtmlEscaped().replace(QLatin1Char('\n'),
+                                                                   QStringLiteral("<br>"))));
+        return false;
+    }
+    ImportReport report = std::move(outcome->value());
+    Scenario scenario = m_newScenario->isChecked() ? Scenario{} : m_document->scenario();
+    scenario.cluster = *report.cluster;
+    if (m_newScenario->isChecked()) {
+        scenario.name = QFileInfo(QString::fromStdString(paths.front())).fileName().toStdString();
+        scenario.description = "Imported with ClusterBench from " + fmt + ".";
+    }
+    const bool jobs = m_withJobs->isVisible() && m_withJobs->isChecked() && !report.jobs.empty();
+    const std::size_t jobsBefore = scenario.jobs.size();
+    if (jobs)
+        addImportedJobs(scenario, report);
+    for (const ImportNote &note : report.skipped)
+        m_report->addItem(QStringLiteral("skipped  %1").arg(QString::fromStdString(note.toString())));
+    for (const std::string &a : report.assumptions)
+        m_report->addItem(QStringLiteral("assumed  %1").arg(QString::fromStdString(a)));
+    const int nodes = int(scenario.cluster.nodes.size());
+    const QString what = tr("%n node(s)", nullptr, nodes) +
+                         (jobs ? tr(" and %n job(s)", nullptr, int(scenario.jobs.size() - jobsBefore))
+                               : QString());
+    if (m_newScenario->isChecked()) {
+        if (m_document->isModified() &&
+            QMessageBox::question(this, tr("Unsaved changes"),
+                                  tr("%1 has unsaved changes. Discard them and open the imported "
+                                     "cluster as a new scenario?")
+                                      .arg(m_document->displayName())) != QMessageBox::Yes) {
+            m_error = tr("Not opened: the open scenario has unsaved changes.");
+            m_status->setText(m_error);
+            return false;
+        }
+        m_document->setScenario(std::move(scenario));
+    } else {
+        m_document->undoStack()->push(new ReplaceScenarioCommand(
+            m_document, std::move(scenario),
+            tr("Import cluster from %1").arg(QString::fromStdString(fmt))));
+    }
+    m_status->setText(tr("Imported %1 from %2 (%3 skipped line(s), %4 assumption(s)).")
+                          .arg(what, m_files->text())
+                          .arg(report.skipped.size())
+                          .arg(report.assumptions.size()));
+    emit imported(nodes, m_files->text());
+    return true;
+}
+
+} // namespace cb::views
