@@ -153,7 +153,7 @@ private slots:
         const double gpus = session->scenario.cluster.nodes[std::size_t(second->node)].gpus;
         const double lane = row - 0.42 + (second->gpus.front() + 0.5) * 0.84 / gpus;
         const QPoint pos(
-            int(rect->axis(QCPAxis::atBottom)->coordToPixel((second->start + second->end) / 2 / 3600)),
+            int(rect->axis(QCPAxis::atBottom)->coordToPixel((second->start + second->end) / 2)),
             int(rect->axis(QCPAxis::atLeft)->coordToPixel(lane)));
         const QString tip = timeline.toolTipAt(pos);
         QVERIFY2(tip.contains(QStringLiteral("configuration 2 of")), qPrintable(tip));

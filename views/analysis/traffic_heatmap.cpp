@@ -31,6 +31,8 @@ namespace {
 /// Cells per side beyond which neighbouring cells are pooled (block maximum) for drawing:
 /// a screen cannot show more, and single hot cells must not vanish in the image scaling.
 constexpr int kMaxMapSide = 256;
+/// Plot height below which node names under the map are written level, not slanted.
+constexpr int kSlantedNamesHeight = 300;
 
 QCPColorGradient heatGradient()
 {
@@ -81,7 +83,6 @@ TrafficHeatmap::TrafficHeatmap(QWidget *parent)
     m_plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     m_plot->yAxis->setRangeReversed(true);
-    m_plot->xAxis->setTickLabelRotation(60);
     keepTicksReadable(m_plot);
     m_timeLine = new QCPItemStraightLine(m_plot);
     m_timeLine->setPen(QPen(QColor(0x15, 0x65, 0xc0), 2, Qt::DashLine));
@@ -121,6 +122,19 @@ TrafficHeatmap::TrafficHeatmap(QWidget *parent)
 }
 
 TrafficHeatmap::~TrafficHeatmap() = default;
+
+void TrafficHeatmap::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // Node names under the map: level in a short plot, slanted in a tall one.
+    if (!m_plot->xAxis->ticker().dynamicCast<NamedTicker>())
+        return;
+    const double rotation = m_plot->height() < kSlantedNamesHeight ? 0 : 60;
+    if (m_plot->xAxis->tickLabelRotation() != rotation) {
+        m_plot->xAxis->setTickLabelRotation(rotation);
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
 
 void TrafficHeatmap::updateSourceChoices()
 {
@@ -310,7 +324,9 @@ void TrafficHeatmap::updateAxes()
         const double cx0 = (m_poolX - 1) / 2.0, cx1 = (mx - 1) * m_poolX + cx0;
         m_map->data()->setRange(mx > 1 ? QCPRange(cx0, cx1) : QCPRange(0, 1), valueRange);
         m_plot->xAxis->setTicker(QSharedPointer<NamedTicker>::create(xNames));
-        m_plot->xAxis->setTickLabelRotation(60);
+        // Slanted names fit more columns but take height: a short plot (a laptop's bottom
+        // row) writes them level, thinned to what fits.
+        m_plot->xAxis->setTickLabelRotation(m_plot->height() < kSlantedNamesHeight ? 0 : 60);
         m_plot->xAxis->setLabel(tr("destination node"));
         m_plot->xAxis->setRange(-0.5, m_nx - 0.5);
     }
@@ -344,8 +360,10 @@ void TrafficHeatmap::updateScaleAxis()
         m_scale->axis()->setTicker(QSharedPointer<ReadableTicker>::create(
             steps, [](double v) { return formatPercent(v); }));
     else
+        // Whole bytes: a scale from 0 to 1 B reads 0 B, 1 B (not 0 B, 0 B, 1 B, 1 B).
         m_scale->axis()->setTicker(QSharedPointer<ReadableTicker>::create(
-            steps, [](double v) { return formatByteAmount(v); }));
+            m_log ? steps : ReadableTicker::Steps::Count,
+            [](double v) { return formatByteAmount(v); }));
 }
 
 void TrafficHeatmap::fillDecision()

@@ -71,6 +71,9 @@ public slots:
     void setTime(double seconds);
     void exportWithDialog();
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void rebuild();
     void fillDecision();

@@ -45,7 +45,7 @@ QSharedPointer<QCPAxisTicker> metricTicker(ComparedMetric::Unit unit)
     using S = ReadableTicker::Steps;
     switch (unit) {
     case ComparedMetric::Unit::Bytes:
-        return QSharedPointer<ReadableTicker>::create(S::Decimal, [](double v) {
+        return QSharedPointer<ReadableTicker>::create(S::Count, [](double v) {
             return formatByteAmount(v);
         });
     case ComparedMetric::Unit::Seconds: return QSharedPointer<ReadableTicker>::create(S::Duration);

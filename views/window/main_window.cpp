@@ -308,7 +308,8 @@ void MainWindow::sizeDocks()
         resizeDocks({cluster, stepper}, {std::clamp(w * 22 / 100, 250, 360),
                                          std::clamp(w * 34 / 100, 380, 560)},
                     Qt::Horizontal);
-        resizeDocks({jobs}, {std::clamp(h * 36 / 100, 210, 400)}, Qt::Vertical);
+        // The bottom row holds the timeline and the heatmap: room for readable charts.
+        resizeDocks({jobs}, {std::clamp(h * 41 / 100, 230, 420)}, Qt::Vertical);
         resizeDocks({jobs, heatmap}, {w * 60 / 100, w * 40 / 100}, Qt::Horizontal);
     } else {
         resizeDocks({cluster, stepper}, {std::clamp(w * 20 / 100, 300, 460),
