@@ -33,8 +33,8 @@ bool makesCluster(const Importer &i)
            i.produces() == Importer::Produces::ClusterAndJobs;
 }
 
-const char *const kFormatKey = "import/clusterFormat";
-const char *const kFolderKey = "import/clusterFolder";
+const char *const kClusterFormatKey = "import/clusterFormat";
+const char *const kClusterFolderKey = "import/clusterFolder";
 
 } // namespace
 
@@ -120,7 +120,7 @@ ClusterImportDialog::ClusterImportDialog(Document *document, QWidget *parent)
     resize(760, 520);
 
     // The last format chosen comes back.
-    setFormat(QSettings().value(QLatin1String(kFormatKey)).toString());
+    setFormat(QSettings().value(QLatin1String(kClusterFormatKey)).toString());
     connect(m_format, &QComboBox::currentIndexChanged, this, &ClusterImportDialog::updateFormat);
     connect(browseButton, &QPushButton::clicked, this, &ClusterImportDialog::browse);
     connect(importButton, &QPushButton::clicked, this, &ClusterImportDialog::runImport);
@@ -180,11 +180,11 @@ void ClusterImportDialog::updateFormat()
 
 void ClusterImportDialog::browse()
 {
-    const QString dir = QSettings().value(QLatin1String(kFolderKey)).toString();
+    const QString dir = QSettings().value(QLatin1String(kClusterFolderKey)).toString();
     const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Cluster Files"), dir);
     if (paths.isEmpty())
         return;
-    QSettings().setValue(QLatin1String(kFolderKey), QFileInfo(paths.front()).absolutePath());
+    QSettings().setValue(QLatin1String(kClusterFolderKey), QFileInfo(paths.front()).absolutePath());
     setFiles(paths);
 }
 
@@ -197,7 +197,7 @@ bool ClusterImportDialog::runImport()
         paths.push_back(p.trimmed().toStdString());
     const std::string fmt = format().toStdString();
     const std::string date = m_date->isEnabled() ? m_date->text().trimmed().toStdString() : "";
-    QSettings().setValue(QLatin1String(kFormatKey), format());
+    QSettings().setValue(QLatin1String(kClusterFormatKey), format());
     auto outcome = runWithProgress<Result<ImportReport>>(
         this, tr("Reading %1…").arg(m_files->text()),
         [fmt, paths, date] { return readClusterImport(fmt, paths, date); }, m_cancelImmediately);
