@@ -16,17 +16,6 @@ namespace cb {
 
 namespace {
 
-std::string hwlocStem(const std::string &path)
-{
-    std::string base = path.substr(path.find_last_of('/') + 1);
-    if (auto dot = base.rfind('.'); dot != std::string::npos && dot > 0)
-        base.resize(dot);
-    std::string out;
-    for (char c : base)
-        out += std::isalnum(static_cast<unsigned char>(c)) ? char(std::tolower(c)) : '-';
-    return out.empty() ? std::string("node") : out;
-}
-
 bool isGpuOsDev(const std::string &name)
 {
     // Compute backends only: card* and renderD* are display devices (a server's BMC VGA).
@@ -209,7 +198,7 @@ Result<ImportReport> HwlocImporter::read(const std::vector<ImportInput> &inputs,
         report.assume(in.name + ": no GPU in the file: a CPU-only node (--node-template "
                                 "gpus=N,gpu-type=MODEL adds them)");
     Cluster c;
-    const std::string base = w.hostName.empty() ? hwlocStem(in.name) : w.hostName;
+    const std::string base = w.hostName.empty() ? nodeBaseFromFileName(in.name) : w.hostName;
     NodeHardware hw = w.hw;
     if (hw.gpus.empty() && !options.nodeTemplate.gpus) {
         // A CPU-only machine: no GPU to require.

@@ -16,17 +16,6 @@ namespace cb {
 
 namespace {
 
-std::string ncclStem(const std::string &path)
-{
-    std::string base = path.substr(path.find_last_of('/') + 1);
-    if (auto dot = base.rfind('.'); dot != std::string::npos && dot > 0)
-        base.resize(dot);
-    std::string out;
-    for (char c : base)
-        out += std::isalnum(static_cast<unsigned char>(c)) ? char(std::tolower(c)) : '-';
-    return out.empty() ? std::string("node") : out;
-}
-
 // Bits set in an affinity mask "ffff0000,00000000" (32-bit words in hex).
 int cpusIn(const std::string &mask)
 {
@@ -191,7 +180,7 @@ Result<ImportReport> NcclTopologyImporter::read(const std::vector<ImportInput> &
     }
     Cluster c;
     double hostLink = 0;
-    const std::string base = ncclStem(in.name);
+    const std::string base = nodeBaseFromFileName(in.name);
     const bool several = hosts.size() > 1;
     int k = 0;
     for (const std::string &hash : order) {

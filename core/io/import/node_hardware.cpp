@@ -5,6 +5,7 @@
 #include "model/gpu_catalog.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <set>
@@ -273,6 +274,17 @@ Status addHardwareNodes(const NodeHardware &hw, const std::string &file, const s
         cluster.nodes.push_back(std::move(copy));
     }
     return Ok{};
+}
+
+std::string nodeBaseFromFileName(const std::string &path)
+{
+    std::string base = path.substr(path.find_last_of('/') + 1);
+    if (auto dot = base.rfind('.'); dot != std::string::npos && dot > 0)
+        base.resize(dot);
+    std::string out;
+    for (char c : base)
+        out += std::isalnum(static_cast<unsigned char>(c)) ? char(std::tolower(c)) : '-';
+    return out.empty() ? std::string("node") : out;
 }
 
 } // namespace cb

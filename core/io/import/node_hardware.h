@@ -52,6 +52,11 @@ std::optional<double> pcieGbps(const std::string &speed, int width);
 /// The GPU model of an NVIDIA PCI device id ("0x20b0" -> "A100-SXM4-40GB"), or "".
 std::string gpuModelOfPciDevice(const std::string &deviceId);
 
+/// A node name from a file's name when the file names no host: the base name without its
+/// extension, lower case, other characters as '-' ("DGX_A100.xml" -> "dgx-a100"); "node" if
+/// nothing is left.
+std::string nodeBaseFromFileName(const std::string &path);
+
 /// Turns `hw` into `count` identical nodes named `base` (or base-0, base-1, ...) on one
 /// switch, with `options` filling what the file does not say (--gpu-type, --node-template);
 /// everything assumed goes to `report`. Fails when no GPU is found and none is given.
