@@ -2,8 +2,10 @@
 // meets it: every dock and every tab can be reached and sits inside the window with the
 // status bar; no chart is shorter than a readable minimum and no axis crowds its tick labels
 // (checked against the font); the stepper's selected row is the cursor after step, back,
-// play and the n / p / space keys, also as painted; and a picture of every view and dialog
-// at both sizes goes to build*/screenshots/window-WxH-*.png.
+// play and the n / p / space keys, also as painted; a picture of every view and dialog at
+// both sizes goes to build*/screenshots/window-WxH-*.png; and a job made in the job editor
+// (2 parameter servers and 4 workers of resnet50, through Add job and the dialog's OK) is
+// placed, simulated and exported from the window with exactly those six tasks.
 
 #include "analysis/decision_models.h"
 #include "analysis/decision_stepper.h"
@@ -21,10 +23,16 @@
 #include "runs/run_panel.h"
 #include "runs/run_views.h"
 #include "topology/topology_view.h"
+#include "model/model_catalog.h"
 #include "window/job_dialog.h"
+#include "window/job_queue_panel.h"
 #include "window/main_window.h"
 
+#include <QAction>
+#include <QDialogButtonBox>
 #include <QDockWidget>
+#include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
@@ -286,6 +294,161 @@ private slots:
                size, QStringLiteral("export"));
         dialog(new ClusterImportDialog(w.document(), &w), size, QStringLiteral("cluster-import"));
         dialog(new LinkDialog(w.document(), &w), size, QStringLiteral("links"));
+    }
+
+    void jobEditorRunExport_data() { window_data(); }
+
+    /// A user's real job, end to end: made in the editor, run, exported, the files read.
+    void jobEditorRunExport()
+    {
+        QFETCH(QSize, screen);
+        QFETCH(QSize, window);
+        MainWindow w;
+        w.setWindowState(Qt::WindowNoState);
+        w.resize(window);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(QStringLiteral(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json")));
+        w.applyLayoutFor(screen);
+        settle();
+        const std::size_t jobsBefore = w.document()->scenario().jobs.size();
+
+        // Job queue > Add job…: the editor opens modal; fill it in as a user would and OK.
+        auto *add = w.jobQueuePanel()->findChild<QAction *>(QStringLiteral("addJobAction"));
+        QVERIFY(add);
+        const TrainingModel *resnet = findTrainingModel("resnet50");
+        QVERIFY(resnet);
+        QString seen;
+        QTimer::singleShot(0, &w, [&] {
+            auto *dialog = qobject_cast<JobDialog *>(QApplication::activeModalWidget());
+            if (!dialog) {
+                seen = QStringLiteral("no job editor");
+                return;
+            }
+            // The editor fits the screen it opens on.
+            if (dialog->width() > screen.width() || dialog->height() > screen.height())
+                seen = QStringLiteral("editor %1x%2").arg(dialog->width()).arg(dialog->height());
+            dialog->setKind(JobKind::ParameterServer);
+            dialog->setParameterServers(2);
+            dialog->setWorkers(4);
+            dialog->setGpusPerWorker(1);
+            dialog->setModel(QStringLiteral("resnet50"));
+            dialog->setIterations(300);
+            const auto job = dialog->job();
+            if (!job)
+                seen += QStringLiteral("; problem: ") + dialog->problem();
+            else if (job->model.parameterBytes != resnet->parameterBytes() ||
+                     job->model.computeSecondsPerIteration != resnet->computeSecondsPerIteration)
+                seen += QStringLiteral("; the catalogue's resnet50 was not taken: %1 bytes, %2 s")
+                            .arg(job->model.parameterBytes)
+                            .arg(job->model.computeSecondsPerIteration);
+            auto *buttons = dialog->findChild<QDialogButtonBox *>();
+            QTest::mouseClick(buttons->button(QDialogButtonBox::Ok), Qt::LeftButton);
+        });
+        add->trigger();
+        QVERIFY2(seen.isEmpty(), qPrintable(seen));
+        const Scenario &scenario = w.document()->scenario();
+        QCOMPARE(scenario.jobs.size(), jobsBefore + 1);
+        const Job made = scenario.jobs.back();
+        QCOMPARE(made.kind, JobKind::ParameterServer);
+        QCOMPARE(made.model.name, std::string("resnet50"));
+        QCOMPARE(made.model.iterations, std::int64_t(300));
+        int ps = 0, workers = 0;
+        for (const TaskGroup &group : made.tasks)
+            (group.role == TaskRole::Ps ? ps : workers) += group.replicas;
+        QCOMPARE(ps, 2);
+        QCOMPARE(workers, 4);
+
+        // Run it: dltap, simulated.
+        auto *views = w.findChild<RunViews *>();
+        RunPanel *panel = views->runPanel();
+        for (const QString &p : panel->checkedPolicies())
+            panel->setPolicyChecked(p, false);
+        panel->setPolicyChecked(QStringLiteral("dltap"), true);
+        panel->setSimulate(true);
+        QSignalSpy finished(panel, &RunPanel::batchFinished);
+        QVERIFY(panel->start());
+        QVERIFY(finished.wait(60000));
+        settle();
+        const auto run = w.currentRun();
+        QVERIFY(run && run->result);
+        QStringList placedNodes; // where the new job's six tasks were placed
+        for (const auto &placed : run->placement.jobs)
+            if (placed.jobId == made.id)
+                for (const auto &task : placed.tasks)
+                    placedNodes << QString::fromStdString(task.node);
+        QCOMPARE(placedNodes.size(), 6);
+
+        // File > Export Placement: the shown run is the default; write k8s-pods to a folder.
+        QTemporaryDir out;
+        QVERIFY(out.isValid());
+        const QString folder = out.filePath(QStringLiteral("manifests"));
+        QString exportSeen;
+        QTimer::singleShot(0, &w, [&] {
+            auto *dialog = qobject_cast<ExportDialog *>(QApplication::activeModalWidget());
+            if (!dialog) {
+                exportSeen = QStringLiteral("no export dialog");
+                return;
+            }
+            if (!dialog->exportsShownRun())
+                exportSeen = QStringLiteral("the export does not default to the run on screen");
+            dialog->setFormat(QStringLiteral("k8s-pods"));
+            dialog->setOutputFolder(folder);
+            QPushButton *write = nullptr;
+            for (QPushButton *b : dialog->findChildren<QPushButton *>())
+                if (b->text() == ExportDialog::tr("&Write Files"))
+                    write = b;
+            if (!write || !write->isEnabled()) {
+                exportSeen += QStringLiteral("; cannot write: ") + dialog->error();
+                dialog->reject();
+                return;
+            }
+            QTest::mouseClick(write, Qt::LeftButton);
+        });
+        QAction *exportAction = nullptr;
+        for (QAction *a : w.findChildren<QAction *>())
+            if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_E))
+                exportAction = a;
+        QVERIFY(exportAction);
+        exportAction->trigger();
+        QVERIFY2(exportSeen.isEmpty(), qPrintable(exportSeen));
+        // The window says what it wrote.
+        QVERIFY2(w.statusBar()->currentMessage().contains(folder),
+                 qPrintable(w.statusBar()->currentMessage()));
+
+        // The files: one pod per task of the new job, 2 ps and 4 workers, on the run's nodes.
+        QString text;
+        for (const QFileInfo &f : QDir(folder).entryInfoList(QDir::Files)) {
+            QFile file(f.filePath());
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QString content = QString::fromUtf8(file.readAll());
+            // (YAML strings are written quoted: clusterbench.io/job: "job-10".)
+            if (content.contains(QStringLiteral("clusterbench.io/job: \"%1\"\n")
+                                     .arg(QString::fromStdString(made.id))))
+                text += content;
+        }
+        QVERIFY2(!text.isEmpty(), qPrintable(QStringLiteral("no file names job %1")
+                                                 .arg(QString::fromStdString(made.id))));
+        const QStringList documents = text.split(QRegularExpression(QStringLiteral("(^|\n)---\n")),
+                                                 Qt::SkipEmptyParts);
+        int pods = 0, psPods = 0, workerPods = 0;
+        QStringList podNodes;
+        for (const QString &d : documents) {
+            if (!d.contains(QStringLiteral("\nkind: \"Pod\"\n")) &&
+                !d.startsWith(QStringLiteral("kind: \"Pod\"")))
+                continue;
+            ++pods;
+            const QString role = QRegularExpression(QStringLiteral("replica-type: \"?(\\w+)")).match(d).captured(1);
+            psPods += role == QStringLiteral("ps");
+            workerPods += role == QStringLiteral("worker");
+            podNodes << QRegularExpression(QStringLiteral("nodeName: \"?([^\"\\s]+)")).match(d).captured(1);
+        }
+        QCOMPARE(pods, 6);
+        QCOMPARE(psPods, 2);
+        QCOMPARE(workerPods, 4);
+        podNodes.sort();
+        placedNodes.sort();
+        QCOMPARE(podNodes, placedNodes);
     }
 
 private:

@@ -1,5 +1,7 @@
 #include "runs/export_dialog.h"
 
+#include "models/quantity_format.h"
+
 #include "io/export/export_writer.h"
 #include "io/export/exporter_registry.h"
 #include "net/topology.h"
@@ -117,14 +119,18 @@ ExportDialog::ExportDialog(const Scenario &scenario, std::optional<Placement> sh
     m_at->setVisible(false);
 
     auto *form = new QFormLayout;
-    form->addRow(tr("Placement:"), sourceRow);
-    form->addRow(tr("Format:"), m_format);
+    auto *sourceLabel = new QLabel(tr("&Placement:"), this);
+    sourceLabel->setBuddy(m_source);
+    form->addRow(sourceLabel, sourceRow);
+    form->addRow(tr("&Format:"), m_format);
     form->addRow(QString(), m_formatInfo);
     form->addRow(tr("Pods pinned by:"), m_pinning);
     form->addRow(tr("Namespace:"), m_namespace);
     form->addRow(tr("Default image:"), m_image);
     form->addRow(QString(), m_blocks);
-    form->addRow(tr("Output folder:"), folderRow);
+    auto *folderLabel = new QLabel(tr("Output f&older:"), this);
+    folderLabel->setBuddy(m_folder);
+    form->addRow(folderLabel, folderRow);
 
     m_source->setObjectName(QStringLiteral("exportSource"));
     m_files->setObjectName(QStringLiteral("exportFiles"));
@@ -372,9 +378,9 @@ void ExportDialog::refresh()
         std::size_t bytes = 0;
         for (const ExportedFile &f : m_result.files)
             bytes += f.content.size();
-        m_status->setText(tr("%n file(s), %1 bytes, %2 warning(s)", nullptr,
+        m_status->setText(tr("%n file(s), %1, %2 warning(s)", nullptr,
                              int(m_result.files.size()))
-                              .arg(bytes)
+                              .arg(formatByteAmount(double(bytes)))
                               .arg(m_result.warnings.size()));
     }
     m_write->setEnabled(!m_result.files.empty() && !m_folder->text().trimmed().isEmpty());

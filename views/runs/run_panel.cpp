@@ -84,7 +84,9 @@ RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
     buttons->addWidget(m_cancel);
     buttons->addStretch(1);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(new QLabel(tr("Policies:"), this));
+    auto *policiesLabel = new QLabel(tr("&Policies (space checks, Ctrl+Shift+R runs):"), this);
+    policiesLabel->setBuddy(m_policies);
+    layout->addWidget(policiesLabel);
     layout->addWidget(m_policies, 3);
     layout->addWidget(new QLabel(tr("Plugin weights of the selected policy:"), this));
     layout->addWidget(m_weights, 2);
@@ -226,6 +228,13 @@ QStringList RunPanel::policyNames() const
         if (const QVariant v = m_policies->item(i)->data(kPolicyRole); v.isValid())
             out << v.toString();
     return out;
+}
+
+void RunPanel::focusPolicies()
+{
+    m_policies->setFocus(Qt::ShortcutFocusReason);
+    if (!m_policies->currentItem() && m_policies->count() > 0)
+        m_policies->setCurrentRow(0);
 }
 
 void RunPanel::setPolicyChecked(const QString &policy, bool checked)

@@ -46,6 +46,8 @@ public:
 
     /// Policies listed, in order (scenario presets first).
     QStringList policyNames() const;
+    /// Moves the keyboard focus to the policy list (Run > Choose Policies).
+    void focusPolicies();
     void setPolicyChecked(const QString &policy, bool checked);
     QStringList checkedPolicies() const;
     /// Overrides one plugin weight of a policy (as the weights table does).

@@ -125,6 +125,14 @@ RunViews::RunViews(MainWindow *window)
         m_runPanel->start();
     });
     runSelected->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    // The policy list from the keyboard: type a name to go to it, space checks it.
+    QAction *choose = run->addAction(tr("Choose &Policies…"), m_runPanel, [this, runDock] {
+        runDock->show();
+        runDock->raise();
+        m_runPanel->focusPolicies();
+    });
+    choose->setObjectName(QStringLiteral("choosePoliciesAction"));
+    choose->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
     run->addAction(tr("&Cancel Runs"), m_runPanel, &RunPanel::cancel);
     QAction *compare = run->addAction(tr("C&ompare Selected Runs"), this, [this, historyDock] {
         historyDock->show();

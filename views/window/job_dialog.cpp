@@ -183,13 +183,15 @@ JobDialog::JobDialog(Document *document, int jobIndex, int insertAt, QWidget *pa
 
     auto *tasks = new QGroupBox(tr("Tasks"), this);
     auto *taskForm = new QFormLayout(tasks);
-    taskForm->addRow(tr("Kind:"), m_kind);
-    taskForm->addRow(tr("Parameter servers:"), m_ps);
-    taskForm->addRow(tr("Workers:"), m_workers);
+    taskForm->addRow(tr("&Kind:"), m_kind);
+    taskForm->addRow(tr("&Parameter servers:"), m_ps);
+    taskForm->addRow(tr("&Workers:"), m_workers);
     auto *gpuRow = new QHBoxLayout;
     gpuRow->addWidget(m_gpus);
     gpuRow->addWidget(m_gpuType, 1);
-    taskForm->addRow(tr("GPUs per worker:"), gpuRow);
+    auto *gpuLabel = new QLabel(tr("&GPUs per worker:"), this);
+    gpuLabel->setBuddy(m_gpus);
+    taskForm->addRow(gpuLabel, gpuRow);
     auto *resRow = new QHBoxLayout;
     resRow->addWidget(m_cpus);
     resRow->addWidget(new QLabel(tr("CPUs,"), this));
@@ -198,22 +200,24 @@ JobDialog::JobDialog(Document *document, int jobIndex, int insertAt, QWidget *pa
 
     auto *model = new QGroupBox(tr("Model and training"), this);
     auto *modelForm = new QFormLayout(model);
-    modelForm->addRow(tr("Model:"), m_model);
+    modelForm->addRow(tr("&Model:"), m_model);
     modelForm->addRow(tr("Model size:"), m_modelMb);
     modelForm->addRow(tr("Step time:"), m_stepSeconds);
     auto *trainRow = new QHBoxLayout;
     trainRow->addWidget(m_iterations, 1);
     trainRow->addWidget(m_epochs, 1);
     trainRow->addWidget(m_trainFor);
-    modelForm->addRow(tr("Train for:"), trainRow);
+    auto *trainLabel = new QLabel(tr("&Train for:"), this);
+    trainLabel->setBuddy(m_iterations);
+    modelForm->addRow(trainLabel, trainRow);
     modelForm->addRow(QString(), m_samples);
     modelForm->addRow(QString(), m_batch);
     modelForm->addRow(QString(), m_trainingNote);
 
     auto *when = new QGroupBox(tr("Queue and export"), this);
     auto *whenForm = new QFormLayout(when);
-    whenForm->addRow(tr("Submit:"), m_submit);
-    whenForm->addRow(tr("Due:"), m_due);
+    whenForm->addRow(tr("&Submit:"), m_submit);
+    whenForm->addRow(tr("&Due:"), m_due);
     whenForm->addRow(tr("Tardiness weight:"), m_tardiness);
     whenForm->addRow(tr("Priority:"), m_priority);
     whenForm->addRow(tr("Time limit:"), m_timeLimit);
@@ -222,7 +226,7 @@ JobDialog::JobDialog(Document *document, int jobIndex, int insertAt, QWidget *pa
     whenForm->addRow(tr("Command:"), m_command);
 
     auto *idForm = new QFormLayout;
-    idForm->addRow(tr("Id:"), m_id);
+    idForm->addRow(tr("&Id:"), m_id);
     idForm->addRow(tr("Name:"), m_name);
 
     auto *columns = new QHBoxLayout;

@@ -393,6 +393,17 @@ void MainWindow::createActions()
     redo->setIcon(icon("redo"));
     edit->addAction(undo);
     edit->addAction(redo);
+    edit->addSeparator();
+    // The job editor from anywhere in the window (the job queue's Add job… does the same).
+    QAction *addJob = edit->addAction(icon("add"), tr("Add &Job…"), this, [this] {
+        if (QDockWidget *d = dock("jobDock")) {
+            d->show();
+            d->raise();
+        }
+        m_jobPanel->addJob();
+    });
+    addJob->setObjectName(QStringLiteral("addJobMenuAction"));
+    addJob->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_J));
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     QAction *fit = m_viewMenu->addAction(icon("fit"), tr("&Fit to Window"), m_view,
@@ -418,6 +429,19 @@ void MainWindow::createActions()
                                        &MainWindow::placeAndSimulate);
     placeRun->setObjectName(QStringLiteral("placeAndSimulateAction"));
     placeRun->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    // Which run the stepper, heatmap and timeline show: the chooser above the stepper, from
+    // the keyboard (Down and Return pick another).
+    QAction *chooseRun = run->addAction(tr("Choose Shown R&un…"), this, [this] {
+        if (QDockWidget *d = dock("stepperDock")) {
+            d->show();
+            d->raise();
+        }
+        m_runChooser->comboBox()->setFocus(Qt::ShortcutFocusReason);
+        if (m_runChooser->count() > 0)
+            m_runChooser->comboBox()->showPopup();
+    });
+    chooseRun->setObjectName(QStringLiteral("chooseRunAction"));
+    chooseRun->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_U));
     run->addSeparator();
     // Stepping keys, as in the terminal stepper: n, p and space. They act while the focus is
     // in the topology or the analysis docks (not while typing in a form or a table editor).
