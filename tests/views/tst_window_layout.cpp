@@ -29,6 +29,7 @@
 #include "window/main_window.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QPushButton>
@@ -41,6 +42,7 @@
 #include <QTabBar>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -377,7 +379,7 @@ private slots:
             if (placed.jobId == made.id)
                 for (const auto &task : placed.tasks)
                     placedNodes << QString::fromStdString(task.node);
-        QCOMPARE(placedNodes.size(), 6);
+        QCOMPARE(placedNodes.size(), qsizetype(6));
 
         // File > Export Placement: the shown run is the default; write k8s-pods to a folder.
         QTemporaryDir out;
@@ -405,11 +407,9 @@ private slots:
             }
             QTest::mouseClick(write, Qt::LeftButton);
         });
-        QAction *exportAction = nullptr;
-        for (QAction *a : w.findChildren<QAction *>())
-            if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_E))
-                exportAction = a;
+        auto *exportAction = w.findChild<QAction *>(QStringLiteral("exportAction"));
         QVERIFY(exportAction);
+        QCOMPARE(exportAction->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
         exportAction->trigger();
         QVERIFY2(exportSeen.isEmpty(), qPrintable(exportSeen));
         // The window says what it wrote.

@@ -126,7 +126,7 @@ RunViews::RunViews(MainWindow *window)
     });
     runSelected->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     // The policy list from the keyboard: type a name to go to it, space checks it.
-    QAction *choose = run->addAction(tr("Choose &Policies…"), m_runPanel, [this, runDock] {
+    QAction *choose = run->addAction(tr("Choose Polic&ies…"), m_runPanel, [this, runDock] {
         runDock->show();
         runDock->raise();
         m_runPanel->focusPolicies();

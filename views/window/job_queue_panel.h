@@ -21,10 +21,11 @@ public:
     explicit JobQueuePanel(Document *document, QWidget *parent = nullptr);
     JobQueueModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
+    /// Opens the job editor for a new job after the selected one (Edit > Add Job too).
+    void addJob();
 
 private:
     int currentJob() const;
-    void addJob();
     void editJob(int row);
     void duplicateJob();
     void removeJob();
