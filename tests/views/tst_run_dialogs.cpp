@@ -11,6 +11,8 @@
 #include "runs/link_dialog.h"
 #include "runs/run_comparison.h"
 #include "runs/trace_import_dialog.h"
+#include "model/model_catalog.h"
+#include "window/job_dialog.h"
 #include "test_scenarios.h"
 
 #include <qcustomplot.h>
@@ -148,6 +150,54 @@ private slots:
         // The preview follows the options.
         dialog.setFormat(QStringLiteral("k8s-pods"));
         QVERIFY(dialog.previewText(0).contains(QStringLiteral("nodeName")));
+    }
+
+    // The editor rounds what it shows (0.1 MB, 0.1 ms), never what it keeps: a job opened and
+    // accepted untouched keeps its exact size and step time; a value the user typed is taken.
+    void jobEditorKeepsExactValues()
+    {
+        Document doc;
+        Scenario s = testing::leafSpineScenario(2, 1, 4);
+        QVERIFY(!s.jobs.empty());
+        s.jobs[0].model.parameterBytes = 123'456'789;
+        s.jobs[0].model.computeSecondsPerIteration = 0.123456789;
+        doc.setScenario(s);
+        {
+            JobDialog dialog(&doc, 0);
+            const auto job = dialog.job();
+            QVERIFY2(job, qPrintable(dialog.problem()));
+            QCOMPARE(job->model.parameterBytes, std::int64_t(123'456'789));
+            QCOMPARE(job->model.computeSecondsPerIteration, 0.123456789);
+            QVERIFY(!dialog.apply()); // nothing changed: nothing pushed
+        }
+        {
+            JobDialog dialog(&doc, 0);
+            auto *size = dialog.findChild<QDoubleSpinBox *>(QStringLiteral("jobModelSize"));
+            QVERIFY(size);
+            size->setValue(50.5);
+            const auto job = dialog.job();
+            QVERIFY(job);
+            QCOMPARE(job->model.parameterBytes, std::int64_t(50'500'000));
+            QCOMPARE(job->model.computeSecondsPerIteration, 0.123456789);
+        }
+        // A new job is named after its model while the user has not typed an id (the test
+        // scenario already has a vgg16-1).
+        const TrainingModel *vgg = findTrainingModel("vgg16");
+        QVERIFY(vgg);
+        JobDialog fresh(&doc, -1);
+        fresh.setModel(QStringLiteral("vgg16"));
+        auto made = fresh.job();
+        QVERIFY(made);
+        QCOMPARE(QString::fromStdString(made->id), QStringLiteral("vgg16-2"));
+        QCOMPARE(made->model.parameterBytes, vgg->parameterBytes());
+        auto *id = fresh.findChild<QLineEdit *>(QStringLiteral("jobId"));
+        QVERIFY(id);
+        id->setText(QStringLiteral("mine"));
+        fresh.setModel(QStringLiteral("alexnet"));
+        made = fresh.job();
+        QVERIFY(made);
+        QCOMPARE(QString::fromStdString(made->id), QStringLiteral("mine"));
+        QCOMPARE(made->model.name, std::string("alexnet"));
     }
 
     void failedImportLeavesScenarioUntouched()

@@ -35,6 +35,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -165,6 +166,14 @@ private slots:
                                     .arg(dock->widget()->width()).arg(dock->widget()->height())));
             save(w.grab(), size, QStringLiteral("dock-%1").arg(QLatin1String(name)));
         }
+        // The run panel fits its dock's width: nothing of it hides sideways.
+        auto *runScroll = w.findChild<QScrollArea *>(QStringLiteral("runPanelScroll"));
+        QVERIFY(runScroll);
+        QVERIFY2(panel->minimumSizeHint().width() <= runScroll->viewport()->width(),
+                 qPrintable(QStringLiteral("run panel needs %1 px, its dock shows %2")
+                                .arg(panel->minimumSizeHint().width())
+                                .arg(runScroll->viewport()->width())));
+        QCOMPARE(runScroll->horizontalScrollBar()->maximum(), 0);
         // Every tab bar of the docks is in the window.
         for (QTabBar *bar : w.findChildren<QTabBar *>(QString(), Qt::FindDirectChildrenOnly))
             if (bar->isVisible())
@@ -353,7 +362,9 @@ private slots:
         QCOMPARE(scenario.jobs.size(), jobsBefore + 1);
         const Job made = scenario.jobs.back();
         QCOMPARE(made.kind, JobKind::ParameterServer);
+        QCOMPARE(made.id, std::string("resnet50-1"));
         QCOMPARE(made.model.name, std::string("resnet50"));
+        QCOMPARE(made.model.parameterBytes, resnet->parameterBytes());
         QCOMPARE(made.model.iterations, std::int64_t(300));
         int ps = 0, workers = 0;
         for (const TaskGroup &group : made.tasks)

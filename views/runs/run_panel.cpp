@@ -33,8 +33,8 @@ RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
     , m_policies(new QListWidget(this))
     , m_weights(new QTableWidget(0, 2, this))
     , m_seeds(new QLineEdit(this))
-    , m_simulate(new QCheckBox(tr("Simulate over time (else place the queue only)"), this))
-    , m_keepLog(new QCheckBox(tr("Keep every decision for the stepper (else metrics only)"), this))
+    , m_simulate(new QCheckBox(tr("Simulate over time"), this))
+    , m_keepLog(new QCheckBox(tr("Keep every decision"), this))
     , m_costModel(new QComboBox(this))
     , m_run(new QPushButton(tr("&Run"), this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
@@ -53,11 +53,14 @@ RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
     m_weights->setToolTip(tr("Weights of the selected policy's scoring plugins; 0 removes one"));
     m_seeds->setText(QStringLiteral("1"));
     m_seeds->setToolTip(tr("Seeds: 1, or 1-5, or 1,4,9 — one run per policy and seed"));
+    m_simulate->setToolTip(tr("Run the queue through time on the simulated network (job "
+                              "completion times, energy, cost); unchecked, only place it"));
     m_simulate->setChecked(true);
     m_keepLog->setChecked(true);
     m_keepLog->setObjectName(QStringLiteral("runKeepLog"));
-    m_keepLog->setToolTip(tr("The decision log scores every node for every task: on large "
-                             "clusters, leave it out when only the metrics matter"));
+    m_keepLog->setToolTip(tr("Keep every decision for the stepper. The decision log scores "
+                             "every node for every task: on large clusters, leave it out "
+                             "when only the metrics matter"));
     m_progress->setTextVisible(true);
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
@@ -70,6 +73,9 @@ RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
     m_costModel->addItem(tr("GPU-hours at list price"), int(CostModel::GpuHours));
     m_costModel->addItem(tr("price list per busy GPUs (what STS pays)"),
                          int(CostModel::Catalogue));
+    // The dock is narrow on a laptop: the combo shows the start of a long choice, not wider.
+    m_costModel->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_costModel->setMinimumContentsLength(12);
     m_costModel->setToolTip(tr("How placement policies' simulated runs are charged. STS and "
                                "its baselines always pay the STS authors' price list per GPU "
                                "type and GPUs busy on the node; choose it here to compare "
@@ -86,9 +92,12 @@ RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     auto *policiesLabel = new QLabel(tr("&Policies (space checks, Ctrl+Shift+R runs):"), this);
     policiesLabel->setBuddy(m_policies);
+    policiesLabel->setWordWrap(true);
     layout->addWidget(policiesLabel);
     layout->addWidget(m_policies, 3);
-    layout->addWidget(new QLabel(tr("Plugin weights of the selected policy:"), this));
+    auto *weightsLabel = new QLabel(tr("Plugin weights of the selected policy:"), this);
+    weightsLabel->setWordWrap(true);
+    layout->addWidget(weightsLabel);
     layout->addWidget(m_weights, 2);
     layout->addWidget(resetWeights, 0, Qt::AlignRight);
     layout->addLayout(form);

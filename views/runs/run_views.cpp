@@ -50,6 +50,8 @@ RunViews::RunViews(MainWindow *window)
     runScroll->setWidget(m_runPanel);
     runScroll->setWidgetResizable(true);
     runScroll->setFrameShape(QFrame::NoFrame);
+    // Only down: a form scrolled sideways hides the start of every line (the policy names).
+    runScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto *runDock = new QDockWidget(tr("Run"), window);
     runDock->setObjectName(QStringLiteral("runDock"));
     runDock->setWidget(runScroll);

@@ -179,6 +179,8 @@ JobDialog::JobDialog(Document *document, int jobIndex, int insertAt, QWidget *pa
     m_command->setPlaceholderText(tr("python train.py --epochs 90"));
     m_account->setPlaceholderText(tr("none (Slurm --account)"));
     m_problem->setObjectName(QStringLiteral("jobProblem"));
+    m_id->setObjectName(QStringLiteral("jobId"));
+    m_modelMb->setObjectName(QStringLiteral("jobModelSize"));
     m_problem->setWordWrap(true);
 
     auto *tasks = new QGroupBox(tr("Tasks"), this);
@@ -252,8 +254,6 @@ JobDialog::JobDialog(Document *document, int jobIndex, int insertAt, QWidget *pa
 
     if (isNew()) {
         Job job;
-        const std::string base = s.jobs.empty() ? std::string("job-1") : s.jobs.back().id;
-        job.id = document->uniqueJobId(base);
         job.kind = JobKind::ParameterServer;
         TaskGroup ps;
         ps.role = TaskRole::Ps;
@@ -269,6 +269,9 @@ JobDialog::JobDialog(Document *document, int jobIndex, int insertAt, QWidget *pa
         job.model.parameterBytes = resnet->parameterBytes();
         job.model.computeSecondsPerIteration = resnet->computeSecondsPerIteration;
         job.model.iterations = resnet->minIterations;
+        // Named after its model (resnet50-1, resnet50-2, ...) until the user types an id.
+        job.id = document->uniqueJobId(job.model.name + "-1");
+        m_autoId = QString::fromStdString(job.id);
         m_original = job;
     } else {
         m_original = s.jobs[std::size_t(jobIndex)];
@@ -310,8 +313,7 @@ void JobDialog::load(const Job &job)
         const QSignalBlocker block(m_model); // keep the job's own size and step time
         m_model->setCurrentText(QString::fromStdString(job.model.name));
     }
-    m_modelMb->setValue(double(job.model.parameterBytes) / 1e6);
-    m_stepSeconds->setValue(job.model.computeSecondsPerIteration);
+    showModel(job.model.parameterBytes, job.model.computeSecondsPerIteration);
     m_trainFor->setCurrentIndex(0);
     m_iterations->setValue(int(std::min<std::int64_t>(job.model.iterations,
                                                       std::numeric_limits<int>::max())));
@@ -336,12 +338,25 @@ void JobDialog::load(const Job &job)
 void JobDialog::modelChosen()
 {
     const TrainingModel *m = findTrainingModel(m_model->currentText().trimmed().toStdString());
+    if (m && isNew() && m_id->text() == m_autoId) {
+        m_autoId = QString::fromStdString(m_document->uniqueJobId(m->name + "-1"));
+        m_id->setText(m_autoId);
+    }
     if (m) {
-        m_modelMb->setValue(double(m->parameterBytes()) / 1e6);
-        m_stepSeconds->setValue(m->computeSecondsPerIteration);
+        showModel(m->parameterBytes(), m->computeSecondsPerIteration);
         m_batch->setValue(m->batchSize);
     }
     updateForm();
+}
+
+void JobDialog::showModel(std::int64_t parameterBytes, double stepSeconds)
+{
+    m_modelMb->setValue(double(parameterBytes) / 1e6);
+    m_stepSeconds->setValue(stepSeconds);
+    m_exactBytes = parameterBytes;
+    m_shownMb = m_modelMb->value();
+    m_exactStep = stepSeconds;
+    m_shownStep = m_stepSeconds->value();
 }
 
 void JobDialog::setKind(JobKind kind)
@@ -467,8 +482,11 @@ std::optional<Job> JobDialog::job(QString *problem) const
     job.tasks = std::move(tasks);
 
     job.model.name = m_model->currentText().trimmed().toStdString();
-    job.model.parameterBytes = std::llround(m_modelMb->value() * 1e6);
-    job.model.computeSecondsPerIteration = m_stepSeconds->value();
+    job.model.parameterBytes = m_modelMb->value() == m_shownMb
+                                   ? m_exactBytes
+                                   : std::llround(m_modelMb->value() * 1e6);
+    job.model.computeSecondsPerIteration =
+        m_stepSeconds->value() == m_shownStep ? m_exactStep : m_stepSeconds->value();
     if (m_trainFor->currentIndex() == 0) {
         job.model.iterations = m_iterations->value();
     } else {

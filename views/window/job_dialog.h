@@ -13,6 +13,7 @@
 
 #include <QDialog>
 
+#include <cstdint>
 #include <optional>
 
 class QComboBox;
@@ -67,6 +68,9 @@ public:
 private:
     void load(const Job &job);
     void modelChosen();
+    /// Shows the model's size and step time and remembers them exactly: the spin boxes round
+    /// (0.1 MB, 0.1 ms), and a value the user did not touch must not change the job.
+    void showModel(std::int64_t parameterBytes, double stepSeconds);
     void updateForm();
 
     Document *m_document;
@@ -86,6 +90,11 @@ private:
     QComboBox *m_model;
     QDoubleSpinBox *m_modelMb;
     QDoubleSpinBox *m_stepSeconds;
+    QString m_autoId;               ///< the id proposed for a new job; follows the model
+    std::int64_t m_exactBytes = 0;  ///< what m_modelMb shows, to the byte
+    double m_shownMb = 0;           ///< m_modelMb's value when m_exactBytes was set
+    double m_exactStep = 0;         ///< what m_stepSeconds shows, unrounded
+    double m_shownStep = 0;
     QComboBox *m_trainFor;
     QSpinBox *m_iterations;
     QDoubleSpinBox *m_epochs;
