@@ -183,7 +183,7 @@ void TestStsStepper::stepperShowsCandidates()
     stepper.setSession(std::make_shared<const RunSession>(std::move(session).value()));
     QCOMPARE(moved.count(), 1);
     QCOMPARE(stepper.eventCount(), 2);
-    QVERIFY(stepper.summaryText().contains(QStringLiteral("total cost <b>0.5597</b>")));
+    QVERIFY(stepper.summaryText().contains(QStringLiteral("total cost <b>0.56 USD</b>")));
     QVERIFY(stepper.summaryText().contains(QStringLiteral("0 due-date violation(s), 2 events")));
 
     using E = StsEventListModel;

@@ -166,14 +166,22 @@ private slots:
                                     .arg(dock->widget()->width()).arg(dock->widget()->height())));
             save(w.grab(), size, QStringLiteral("dock-%1").arg(QLatin1String(name)));
         }
-        // The run panel fits its dock's width: nothing of it hides sideways.
-        auto *runScroll = w.findChild<QScrollArea *>(QStringLiteral("runPanelScroll"));
-        QVERIFY(runScroll);
-        QVERIFY2(panel->minimumSizeHint().width() <= runScroll->viewport()->width(),
-                 qPrintable(QStringLiteral("run panel needs %1 px, its dock shows %2")
-                                .arg(panel->minimumSizeHint().width())
+        // The run panel fits its dock's width (nothing of it hides sideways), and its Run
+        // button is in view below the settings however short the dock.
+        auto *runScroll = panel->findChild<QScrollArea *>(QStringLiteral("runPanelScroll"));
+        QVERIFY(runScroll && runScroll->widget());
+        QVERIFY2(runScroll->widget()->minimumSizeHint().width() <= runScroll->viewport()->width(),
+                 qPrintable(QStringLiteral("run settings need %1 px, their dock shows %2")
+                                .arg(runScroll->widget()->minimumSizeHint().width())
                                 .arg(runScroll->viewport()->width())));
         QCOMPARE(runScroll->horizontalScrollBar()->maximum(), 0);
+        {
+            w.findChild<QDockWidget *>(QStringLiteral("runDock"))->raise();
+            settle();
+            auto *runButton = panel->findChild<QPushButton *>(QStringLiteral("runButton"));
+            QVERIFY(runButton);
+            QCOMPARE(runButton->visibleRegion().boundingRect().size(), runButton->size());
+        }
         // Every tab bar of the docks is in the window.
         for (QTabBar *bar : w.findChildren<QTabBar *>(QString(), Qt::FindDirectChildrenOnly))
             if (bar->isVisible())

@@ -164,8 +164,9 @@ void StsStepper::setSession(std::shared_ptr<const RunSession> session)
     } else {
         static const cb::RunResult none;
         const cb::RunResult &r = m_session->result ? *m_session->result : none;
+        const QString currency = QString::fromStdString(m_session->scenario.settings.currency);
         m_summary->setText(
-            tr("<b>%1</b> on %2: total cost <b>%3</b> (energy %4, tardiness %5; %9), %n due-date "
+            tr("<b>%1</b> on %2: total cost <b>%3</b> (energy %4, tardiness %5), %n due-date "
                "violation(s), %6 events, %7 jobs.<br><small>Prices: %8</small>",
                nullptr, r.violations())
                 .arg(m_session->label.toHtmlEscaped(),
@@ -173,12 +174,13 @@ void StsStepper::setSession(std::shared_ptr<const RunSession> session)
                                                 ? std::string("the scenario")
                                                 : m_session->scenario.name)
                          .toHtmlEscaped(),
-                     formatStsCost(r.totalCost()), formatStsCost(r.cost),
-                     formatStsCost(r.tardinessCost))
+                     // The run's sums in the window's money format, as in the timeline and
+                     // the status bar; the candidate table keeps four decimals for ties.
+                     formatMoney(r.totalCost(), currency), formatMoney(r.cost, currency),
+                     formatMoney(r.tardinessCost, currency))
                 .arg(run->log.events().size())
                 .arg(r.jobs.size())
-                .arg(QString::fromStdString(run->pricesFrom).toHtmlEscaped(),
-                     QString::fromStdString(m_session->scenario.settings.currency)));
+                .arg(QString::fromStdString(run->pricesFrom).toHtmlEscaped()));
     }
     if (eventCount() > 0) {
         seek(0);

@@ -16,6 +16,7 @@
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -89,20 +90,33 @@ RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
     buttons->addStretch(1);
-    auto *layout = new QVBoxLayout(this);
+    // The settings scroll in a short dock; Run, the progress and the status stay in view
+    // below them (only down: a form scrolled sideways hides the start of every line).
+    auto *settings = new QWidget(this);
+    auto *settingsLayout = new QVBoxLayout(settings);
+    settingsLayout->setContentsMargins(0, 0, 0, 0);
     auto *policiesLabel = new QLabel(tr("&Policies (space checks, Ctrl+Shift+R runs):"), this);
     policiesLabel->setBuddy(m_policies);
     policiesLabel->setWordWrap(true);
-    layout->addWidget(policiesLabel);
-    layout->addWidget(m_policies, 3);
+    settingsLayout->addWidget(policiesLabel);
+    settingsLayout->addWidget(m_policies, 3);
     auto *weightsLabel = new QLabel(tr("Plugin weights of the selected policy:"), this);
     weightsLabel->setWordWrap(true);
-    layout->addWidget(weightsLabel);
-    layout->addWidget(m_weights, 2);
-    layout->addWidget(resetWeights, 0, Qt::AlignRight);
-    layout->addLayout(form);
-    layout->addWidget(m_simulate);
-    layout->addWidget(m_keepLog);
+    settingsLayout->addWidget(weightsLabel);
+    settingsLayout->addWidget(m_weights, 2);
+    settingsLayout->addWidget(resetWeights, 0, Qt::AlignRight);
+    settingsLayout->addLayout(form);
+    settingsLayout->addWidget(m_simulate);
+    settingsLayout->addWidget(m_keepLog);
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("runPanelScroll"));
+    scroll->setWidget(settings);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_run->setObjectName(QStringLiteral("runButton"));
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(scroll, 1);
     layout->addLayout(buttons);
     layout->addWidget(m_progress);
     layout->addWidget(m_status);

@@ -24,7 +24,6 @@
 #include <QFileDialog>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QUndoStack>
@@ -44,17 +43,9 @@ RunViews::RunViews(MainWindow *window)
     , m_comparisonDock(new QDockWidget(tr("Comparison"), window))
 {
     setObjectName(QStringLiteral("runViews"));
-    // The run panel is a long form: in a short dock it scrolls.
-    auto *runScroll = new QScrollArea(window);
-    runScroll->setObjectName(QStringLiteral("runPanelScroll"));
-    runScroll->setWidget(m_runPanel);
-    runScroll->setWidgetResizable(true);
-    runScroll->setFrameShape(QFrame::NoFrame);
-    // Only down: a form scrolled sideways hides the start of every line (the policy names).
-    runScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto *runDock = new QDockWidget(tr("Run"), window);
     runDock->setObjectName(QStringLiteral("runDock"));
-    runDock->setWidget(runScroll);
+    runDock->setWidget(m_runPanel); // its settings scroll, Run stays in view
     window->addDockWidget(Qt::LeftDockWidgetArea, runDock);
     auto *historyDock = new QDockWidget(tr("History"), window);
     historyDock->setObjectName(QStringLiteral("historyDock"));
