@@ -823,6 +823,100 @@ struct Placer::Impl
         log.decisions.push_back(std::move(d));
     }
 
+    // ---- gang fast path ---------------------------------------------------------------------
+
+    /// Bumped on every bind and unbind, so a count of fitting tasks can be reused while the
+    /// state has not changed (the next job of the same shape in the same pass).
+    std::uint64_t stateVersion = 0;
+    bool exhaustive = false;
+    std::int64_t fastRejections = 0;
+    struct FitCache
+    {
+        std::uint64_t version = ~std::uint64_t(0);
+        double cpus = 0, mem = 0;
+        int gpus = 0;
+        const std::uint8_t *elig = nullptr;
+        std::vector<std::uint8_t> eligCopy;
+        int fit = 0, limit = 0;
+    } fitCache;
+
+    static bool sameShape(const TaskGroup &a, const TaskGroup &b)
+    {
+        return a.cpus == b.cpus && a.memoryGiB == b.memoryGiB && a.gpus == b.gpus &&
+               a.gpuFraction == b.gpuFraction && a.gpuType == b.gpuType &&
+               a.nodeSelector == b.nodeSelector;
+    }
+
+    /// First position in `order` from which every task has the shape of the last one.
+    static std::size_t sameShapeTail(const Job &j, const std::vector<TaskRef> &order)
+    {
+        if (order.size() < 2)
+            return order.size(); // one task: scoring it is as cheap as counting
+        const TaskGroup &last = j.tasks[std::size_t(order.back().group)];
+        std::size_t k = order.size() - 1;
+        while (k > 0 && sameShape(j.tasks[std::size_t(order[k - 1].group)], last))
+            --k;
+        return order.size() - k >= 2 ? k : order.size();
+    }
+
+    static bool integral(double x) { return x == std::floor(x) && std::fabs(x) < 1e15; }
+
+    /// How many tasks of shape `g` can be bound one after another (on any nodes, in any
+    /// order), counted up to `limit`; -1 when the count would not be exact. Each node takes
+    /// tasks until its free CPU, memory or whole GPUs run out, with the same comparisons as
+    /// the scoring kernel's filter, so the count does not depend on which nodes are picked.
+    /// Only whole-GPU or CPU-only tasks with integral CPU and memory on nodes whose use is
+    /// integral: then binding and unbinding them leaves the state exactly as it was.
+    int tasksThatFit(const TaskGroup &g, const std::uint8_t *elig, int limit)
+    {
+        if ((g.gpus > 0 && g.gpuFraction < 1.0) || !integral(g.cpus) || !integral(g.memoryGiB))
+            return -1;
+        FitCache &c = fitCache;
+        const int n = state.nodeCount();
+        const bool sameElig =
+            elig == allEligible.data()
+                ? c.elig == allEligible.data()
+                : c.elig != allEligible.data() && c.eligCopy.size() == std::size_t(n) &&
+                      std::equal(c.eligCopy.begin(), c.eligCopy.end(), elig);
+        if (c.version == stateVersion && c.cpus == g.cpus && c.mem == g.memoryGiB &&
+            c.gpus == g.gpus && sameElig && (c.fit < c.limit || c.fit >= limit))
+            return std::min(c.fit, limit);
+        const double *cpuUsed = state.cpuUsed(), *cpuCap = state.cpuCap();
+        const double *memUsed = state.memUsed(), *memCap = state.memCap();
+        const double *gpuFree = state.gpuFreeWhole();
+        const double need = double(std::max(0, g.gpus));
+        int fit = 0;
+        for (int i = 0; i < n && fit < limit; ++i) {
+            if (!elig[i])
+                continue;
+            double cu = cpuUsed[i], mu = memUsed[i], free = gpuFree[i];
+            int k = 0;
+            while (fit + k < limit && cu + g.cpus <= cpuCap[i] + kScoreEps &&
+                   mu + g.memoryGiB <= memCap[i] + kScoreEps && free >= need) {
+                cu += g.cpus;
+                mu += g.memoryGiB;
+                free -= need;
+                ++k;
+            }
+            if (k > 0 && (!integral(cpuUsed[i]) || !integral(memUsed[i])))
+                return -1;
+            for (int s = 0; k > 0 && need > 0 && s < int(state.gpuCap()[i]); ++s)
+                if (!integral(state.gpuSlotUsed(i, s)))
+                    return -1; // a leftover fraction would not come back exactly
+            fit += k;
+        }
+        c.version = stateVersion;
+        c.cpus = g.cpus;
+        c.mem = g.memoryGiB;
+        c.gpus = g.gpus;
+        c.elig = elig == allEligible.data() ? elig : nullptr;
+        if (elig != allEligible.data())
+            c.eligCopy.assign(elig, elig + n);
+        c.fit = fit;
+        c.limit = limit;
+        return fit;
+    }
+
     // ---- one job ---------------------------------------------------------------------------
 
     bool placeJob(const Job &j, JobPlacement &out, DecisionLog *log)
@@ -838,7 +932,11 @@ struct Placer::Impl
         int failed = 0;
         std::vector<int> ties;
         std::vector<TaskRef> placedRefs;
-        for (const TaskRef &t : taskOrder(j)) {
+        const std::vector<TaskRef> order = taskOrder(j);
+        const std::size_t tail =
+            log || !policy.gang || exhaustive ? order.size() : sameShapeTail(j, order);
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            const TaskRef &t = order[k];
             const TaskGroup &g = j.tasks[std::size_t(t.group)];
             if (!groupElig[std::size_t(t.group)]) {
                 const std::uint8_t *e = staticFilter(g);
@@ -849,6 +947,20 @@ struct Placer::Impl
                 groupElig[std::size_t(t.group)] = e;
             }
             const std::uint8_t *elig = groupElig[std::size_t(t.group)];
+            if (k == tail) {
+                // Gang mode: if the remaining tasks (all alike) cannot all fit, the job is
+                // rolled back after exactly `fit` more placements and one failed decision,
+                // whichever nodes the scores would pick. Count those decisions (the seeded
+                // draws depend on the count) and skip the scoring.
+                const int remaining = int(order.size() - k);
+                const int fit = tasksThatFit(g, elig, remaining);
+                if (fit >= 0 && fit < remaining) {
+                    decisions += fit + 1;
+                    ++fastRejections;
+                    ++failed;
+                    break;
+                }
+            }
             scoreAll(elig, g, t);
             int tieCount = 0;
             const int chosen = pick(log ? &ties : nullptr, &tieCount);
@@ -868,6 +980,7 @@ struct Placer::Impl
             a.node = cluster.nodes[std::size_t(chosen)].id;
             a.gpuIndices = state.chooseGpus(chosen, g.gpus, g.gpuFraction);
             state.bind(chosen, g.cpus, g.memoryGiB, a.gpuIndices, g.gpuFraction);
+            ++stateVersion;
             if (log)
                 forgetReasons(chosen);
             noteBound(chosen, t, +1);
@@ -881,6 +994,7 @@ struct Placer::Impl
                 const int n = int(*cluster.nodeIndex(a.node));
                 state.unbind(n, g.cpus, g.memoryGiB, a.gpuIndices, g.gpuFraction);
             }
+            ++stateVersion;
             if (log)
                 log->events.push_back({int(decisions) - 1, j.id, JobEvent::Kind::RolledBack,
                                        "gang: a task did not fit; rolled back " +
@@ -918,6 +1032,7 @@ void Placer::release(const Job &job, const JobPlacement &placement)
         if (auto n = d->cluster.nodeIndex(a.node))
             d->state.unbind(int(*n), g.cpus, g.memoryGiB, a.gpuIndices, g.gpuFraction);
     }
+    ++d->stateVersion;
 }
 
 void Placer::bindPlacement(const Job &job, const JobPlacement &placement)
@@ -927,13 +1042,25 @@ void Placer::bindPlacement(const Job &job, const JobPlacement &placement)
         if (auto n = d->cluster.nodeIndex(a.node))
             d->state.bind(int(*n), g.cpus, g.memoryGiB, a.gpuIndices, g.gpuFraction);
     }
+    ++d->stateVersion;
 }
 
+void Placer::setExhaustive(bool on) { d->exhaustive = on; }
 const ClusterState &Placer::state() const { return d->state; }
 const Policy &Placer::policy() const { return d->policy; }
 std::int64_t Placer::decisionCount() const { return d->decisions; }
+std::int64_t Placer::fastRejections() const { return d->fastRejections; }
 
 Placement Placer::place(const std::vector<Job> &jobs, DecisionLog *log)
+{
+    std::vector<const Job *> offered;
+    offered.reserve(jobs.size());
+    for (const Job &j : jobs)
+        offered.push_back(&j);
+    return place(offered, log);
+}
+
+Placement Placer::place(const std::vector<const Job *> &jobs, DecisionLog *log)
 {
     if (log) {
         log->policy = d->policy.name;
@@ -952,7 +1079,7 @@ Placement Placer::place(const std::vector<Job> &jobs, DecisionLog *log)
     Placement out;
     bool blocked = false;
     for (std::size_t i : queueOrder(jobs, d->policy.queue)) {
-        const Job &job = jobs[i];
+        const Job &job = *jobs[i];
         if (blocked) {
             out.waiting.push_back(job.id);
             if (log)

@@ -6,7 +6,10 @@
 // job is placed completely or rolled back. The hot path touches only arrays of doubles:
 // the dense plugins (resource scores) run in one fused loop over all nodes; the job-local
 // plugins (SelectorSpread, DLTAP) are non-default only on nodes that already hold tasks of
-// the job, so they are applied to those few nodes afterwards.
+// the job, so they are applied to those few nodes afterwards. In gang mode without a log, a
+// job whose remaining tasks are all alike and cannot all fit (counted per node, which does
+// not depend on the picks) is rolled back without scoring them; the decision count, and so
+// every seeded draw after it, is the same as if they had been scored.
 
 #include "model/scenario.h"
 #include "net/topology.h"
@@ -33,6 +36,8 @@ public:
     /// Places the jobs in queue order against the current state (which keeps them bound).
     /// With `log`, every decision is recorded (slower; the picks are the same).
     Placement place(const std::vector<Job> &jobs, DecisionLog *log = nullptr);
+    /// The same for jobs held elsewhere (not copied; they must outlive the call).
+    Placement place(const std::vector<const Job *> &jobs, DecisionLog *log = nullptr);
 
     /// Frees the resources of a placed job (it finished, or was killed by a node failure);
     /// `placement` must be what place() or bindPlacement() returned for `job`.
@@ -41,10 +46,16 @@ public:
     /// failed node as occupied); the inverse of release().
     void bindPlacement(const Job &job, const JobPlacement &placement);
 
+    /// Off by default. On: every task is scored, also those of a job that cannot fit (the
+    /// reference the gang fast path is tested against; the decisions are the same).
+    void setExhaustive(bool on);
+
     const ClusterState &state() const;
     const Policy &policy() const;
     /// Number of decisions made so far (one per task offered to the scorer).
     std::int64_t decisionCount() const;
+    /// Jobs rolled back by the gang fast path without scoring their remaining tasks.
+    std::int64_t fastRejections() const;
 
 private:
     struct Impl;

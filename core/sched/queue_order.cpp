@@ -7,13 +7,16 @@
 
 namespace cb {
 
-std::vector<std::size_t> queueOrder(const std::vector<Job> &jobs, QueueOrder order)
+namespace {
+
+template<typename At>
+std::vector<std::size_t> orderOf(std::size_t count, At at, QueueOrder order)
 {
-    std::vector<std::size_t> idx(jobs.size());
+    std::vector<std::size_t> idx(count);
     std::iota(idx.begin(), idx.end(), std::size_t(0));
     const double inf = std::numeric_limits<double>::infinity();
     auto key = [&](std::size_t i) {
-        const Job &j = jobs[i];
+        const Job &j = at(i);
         double first = 0;
         switch (order) {
         case QueueOrder::Fifo:
@@ -39,6 +42,18 @@ std::vector<std::size_t> queueOrder(const std::vector<Job> &jobs, QueueOrder ord
     std::stable_sort(idx.begin(), idx.end(),
                      [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
     return idx;
+}
+
+} // namespace
+
+std::vector<std::size_t> queueOrder(const std::vector<Job> &jobs, QueueOrder order)
+{
+    return orderOf(jobs.size(), [&](std::size_t i) -> const Job & { return jobs[i]; }, order);
+}
+
+std::vector<std::size_t> queueOrder(const std::vector<const Job *> &jobs, QueueOrder order)
+{
+    return orderOf(jobs.size(), [&](std::size_t i) -> const Job & { return *jobs[i]; }, order);
 }
 
 } // namespace cb

@@ -17,5 +17,8 @@ namespace cb {
 ///  slack    due date minus estimated length (least slack first, no due date last), then
 ///           submit time
 std::vector<std::size_t> queueOrder(const std::vector<Job> &jobs, QueueOrder order);
+/// The same order over jobs held elsewhere (the simulator offers its waiting jobs this way
+/// instead of copying them).
+std::vector<std::size_t> queueOrder(const std::vector<const Job *> &jobs, QueueOrder order);
 
 } // namespace cb

@@ -103,6 +103,7 @@ struct Simulator::Impl
           net(linkCapacities(topo)), price(scenario.settings),
           buckets(result.series, opt.initialBucketSeconds, opt.maxBuckets, opt.pairBuckets)
     {
+        placer.setExhaustive(opt.exhaustive);
         jobs.resize(sc.jobs.size());
         for (std::size_t i = 0; i < sc.jobs.size(); ++i) {
             jobs[i].job = &sc.jobs[i];
@@ -390,9 +391,17 @@ struct Simulator::Impl
 
     /// Re-solves the network; every running job whose rates changed (and every job in
     /// `started`) gets its iteration time recomputed and its completion re-planned.
+    void solveNetwork()
+    {
+        if (opt.exhaustive)
+            net.solveAll();
+        else
+            net.solve();
+    }
+
     void updateRates(const std::vector<int> &started)
     {
-        net.solve();
+        solveNetwork();
         ++result.networkSolves;
         std::vector<int> affected = started;
         for (int f : net.changedFlows())
@@ -441,10 +450,10 @@ struct Simulator::Impl
         if (candidates.empty())
             return;
         std::sort(candidates.begin(), candidates.end()); // file order breaks queue-order ties
-        std::vector<Job> offered;
+        std::vector<const Job *> offered;
         offered.reserve(candidates.size());
         for (int i : candidates)
-            offered.push_back(*jobs[std::size_t(i)].job);
+            offered.push_back(jobs[std::size_t(i)].job);
         const Placement placement = placer.place(offered);
         std::vector<int> started;
         for (const JobPlacement &jp : placement.jobs) {
@@ -588,10 +597,11 @@ struct Simulator::Impl
     void isolatedTimes()
     {
         Placer iso(sc.cluster, topo, opt.policy, opt.seed);
+        iso.setExhaustive(opt.exhaustive);
         MaxMinNetwork isoNet(linkCapacities(topo));
         for (std::size_t i = 0; i < jobs.size(); ++i) {
             const Job &job = *jobs[i].job;
-            const Placement p = iso.place({job});
+            const Placement p = iso.place(std::vector<const Job *>{&job});
             if (p.jobs.empty())
                 continue;
             const JobPlacement &jp = p.jobs.front();
@@ -1172,7 +1182,7 @@ struct Simulator::Impl
             log(reconfiguring ? RunEventKind::Reconfiguration : RunEventKind::Start, job.id,
                 where);
         }
-        net.solve();
+        solveNetwork();
         ++result.networkSolves;
         for (auto &[i, r] : after) {
             r.speed = stochasticSpeed(jobs[i], r, sr.jobs[i]);
