@@ -1,6 +1,7 @@
 #include "net/maxmin_network.h"
 
 #include <algorithm>
+#include <cmath>
 #include <queue>
 #include <tuple>
 
@@ -32,11 +33,28 @@ MaxMinNetwork::MaxMinNetwork(std::vector<double> linkCapacity)
     m_linkMark.assign(n, 0);
     m_remaining.assign(n, 0.0);
     m_unfrozen.assign(n, 0);
+    m_active.assign(n, 1);
+    m_load.assign(n, 0.0);
 }
+
+namespace {
+
+/// A left-out link is taken back in at (1 - kTakeIn) of its capacity and left out again only
+/// below (1 - kLeaveOut): far enough from full that rounding in progressive filling (about
+/// 1e-16 per step) cannot matter, and with room between the two so links do not flap.
+constexpr double kTakeIn = 1e-9;
+constexpr double kLeaveOut = 1e-6;
+
+} // namespace
 
 bool MaxMinNetwork::alive(int flow) const
 {
     return flow >= 0 && std::size_t(flow) < m_flows.size() && m_flows[std::size_t(flow)].alive;
+}
+
+int MaxMinNetwork::activeLinkCount() const
+{
+    return int(std::count(m_active.begin(), m_active.end(), std::uint8_t(1)));
 }
 
 int MaxMinNetwork::addFlow(const std::vector<int> &route, double capacityCap)
@@ -51,6 +69,7 @@ int MaxMinNetwork::addFlow(const std::vector<int> &route, double capacityCap)
         m_flowMark.push_back(0);
         m_frozen.push_back(0);
         m_oldRate.push_back(0.0);
+        m_touchMark.push_back(0);
     }
     Flow &f = m_flows[std::size_t(id)];
     f.route = route;
@@ -65,7 +84,7 @@ int MaxMinNetwork::addFlow(const std::vector<int> &route, double capacityCap)
         list.push_back(id);
     }
     ++m_liveFlows;
-    markDirty(id);
+    m_dirtyFlows.push_back(id);
     return id;
 }
 
@@ -89,7 +108,12 @@ void MaxMinNetwork::removeFlow(int flow)
                     break;
                 }
         }
-        m_dirtyLinks.push_back(link);
+        m_load[std::size_t(link)] -= f.rate;
+        if (!std::isfinite(m_load[std::size_t(link)]) || list.empty())
+            m_load[std::size_t(link)] = list.empty() ? 0.0 : kUnlimited; // recount when checked
+        // A left-out link only gets more room: nothing to re-solve there.
+        if (m_active[std::size_t(link)])
+            m_dirtyLinks.push_back(link);
     }
     f.alive = false;
     f.fresh = false;
@@ -100,15 +124,6 @@ void MaxMinNetwork::removeFlow(int flow)
     m_freeIds.push_back(flow);
 }
 
-void MaxMinNetwork::markDirty(int flow)
-{
-    const Flow &f = m_flows[std::size_t(flow)];
-    if (f.route.empty())
-        m_dirtyFlows.push_back(flow);
-    else
-        m_dirtyLinks.push_back(f.route.front());
-}
-
 double MaxMinNetwork::load(int link) const
 {
     double sum = 0;
@@ -117,46 +132,74 @@ double MaxMinNetwork::load(int link) const
     return sum;
 }
 
-void MaxMinNetwork::collect(const std::vector<int> &seedLinks, const std::vector<int> &seedFlows)
+void MaxMinNetwork::addToComponent(int f, bool all, std::vector<int> &stack)
+{
+    m_flowMark[std::size_t(f)] = m_epoch;
+    m_compFlows.push_back(f);
+    const Flow &flow = m_flows[std::size_t(f)];
+    bool any = all;
+    for (int l : flow.route)
+        any = any || m_active[std::size_t(l)];
+    if (!any && !flow.route.empty() && !(flow.cap < kUnlimited)) {
+        // Nothing would limit it: one of its links is a bottleneck for sure.
+        for (int l : flow.route)
+            m_active[std::size_t(l)] = 1;
+    }
+    for (int l : flow.route)
+        if ((all || m_active[std::size_t(l)]) && m_linkMark[std::size_t(l)] != m_epoch) {
+            m_linkMark[std::size_t(l)] = m_epoch;
+            stack.push_back(l);
+        }
+}
+
+void MaxMinNetwork::collect(const std::vector<int> &seedLinks, const std::vector<int> &seedFlows,
+                            bool all)
 {
     ++m_epoch;
     m_compFlows.clear();
     m_compLinks.clear();
-    std::vector<int> stack;
+    std::vector<int> &stack = m_stack;
+    stack.clear();
     for (int l : seedLinks)
-        if (m_linkMark[std::size_t(l)] != m_epoch) {
+        if ((all || m_active[std::size_t(l)]) && m_linkMark[std::size_t(l)] != m_epoch) {
             m_linkMark[std::size_t(l)] = m_epoch;
             stack.push_back(l);
         }
     for (int f : seedFlows)
-        if (alive(f) && m_flowMark[std::size_t(f)] != m_epoch) {
-            m_flowMark[std::size_t(f)] = m_epoch;
-            m_compFlows.push_back(f);
-        }
+        if (alive(f) && m_flowMark[std::size_t(f)] != m_epoch)
+            addToComponent(f, all, stack);
     while (!stack.empty()) {
         const int l = stack.back();
         stack.pop_back();
         m_compLinks.push_back(l);
-        for (int f : m_linkFlows[std::size_t(l)]) {
-            if (m_flowMark[std::size_t(f)] == m_epoch)
-                continue;
-            m_flowMark[std::size_t(f)] = m_epoch;
-            m_compFlows.push_back(f);
-            for (int l2 : m_flows[std::size_t(f)].route)
-                if (m_linkMark[std::size_t(l2)] != m_epoch) {
-                    m_linkMark[std::size_t(l2)] = m_epoch;
-                    stack.push_back(l2);
-                }
-        }
+        for (int f : m_linkFlows[std::size_t(l)])
+            if (m_flowMark[std::size_t(f)] != m_epoch)
+                addToComponent(f, all, stack);
     }
 }
 
-void MaxMinNetwork::fill()
+void MaxMinNetwork::setRate(Flow &flow, double rate)
+{
+    const double delta = rate - flow.rate;
+    for (int l : flow.route) {
+        double &load = m_load[std::size_t(l)];
+        load += delta;
+        if (!std::isfinite(load))
+            load = kUnlimited; // recounted when checked
+    }
+    flow.rate = rate;
+}
+
+void MaxMinNetwork::fill(bool all)
 {
     std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> heap;
     for (int f : m_compFlows) {
         Flow &flow = m_flows[std::size_t(f)];
-        m_oldRate[std::size_t(f)] = flow.rate;
+        if (m_touchMark[std::size_t(f)] != m_solveEpoch) {
+            m_touchMark[std::size_t(f)] = m_solveEpoch;
+            m_oldRate[std::size_t(f)] = flow.rate;
+            m_touched.push_back(f);
+        }
         m_frozen[std::size_t(f)] = 0;
         if (flow.cap < kUnlimited)
             heap.push({flow.cap, 1, f});
@@ -174,10 +217,12 @@ void MaxMinNetwork::fill()
     }
     auto freeze = [&](int f, double r) {
         Flow &flow = m_flows[std::size_t(f)];
-        flow.rate = r;
+        setRate(flow, r);
         m_frozen[std::size_t(f)] = 1;
         for (int l : flow.route) {
             const auto i = std::size_t(l);
+            if (!all && !m_active[i])
+                continue;
             m_remaining[i] = std::max(0.0, m_remaining[i] - r);
             if (--m_unfrozen[i] > 0)
                 heap.push({m_remaining[i] / m_unfrozen[i], 0, l});
@@ -199,9 +244,38 @@ void MaxMinNetwork::fill()
             if (!m_frozen[std::size_t(f)])
                 freeze(f, c.share);
     }
+}
+
+bool MaxMinNetwork::staysSlack(int link)
+{
+    const auto i = std::size_t(link);
+    const double cap = m_capacity[i];
+    if (m_load[i] < cap * (1 - kLeaveOut))
+        return true;
+    double sum = 0;
+    for (int f : m_linkFlows[i])
+        sum += m_flows[std::size_t(f)].rate;
+    m_load[i] = std::isfinite(sum) ? sum : kUnlimited;
+    return sum < cap * (1 - kTakeIn);
+}
+
+void MaxMinNetwork::beginSolve()
+{
+    ++m_solveEpoch;
+    if (m_solveEpoch == 0) { // wrapped: forget every mark
+        std::fill(m_touchMark.begin(), m_touchMark.end(), 0u);
+        m_solveEpoch = 1;
+    }
+    m_touched.clear();
+}
+
+void MaxMinNetwork::listChanged()
+{
     m_changed.clear();
-    for (int f : m_compFlows) {
+    for (int f : m_touched) {
         Flow &flow = m_flows[std::size_t(f)];
+        if (!flow.alive)
+            continue;
         if (flow.fresh || flow.rate != m_oldRate[std::size_t(f)])
             m_changed.push_back(f);
         flow.fresh = false;
@@ -215,25 +289,59 @@ int MaxMinNetwork::solve()
         m_changed.clear();
         return 0;
     }
-    collect(m_dirtyLinks, m_dirtyFlows);
+    beginSolve();
+    std::vector<int> seedLinks = std::move(m_dirtyLinks), seedFlows = std::move(m_dirtyFlows);
     m_dirtyLinks.clear();
     m_dirtyFlows.clear();
-    fill();
+    for (;;) {
+        collect(seedLinks, seedFlows, false);
+        fill(false);
+        // Every left-out link these flows cross must still have room; the ones that do not
+        // are taken in and the (now larger) component is filled again.
+        seedLinks.clear();
+        seedFlows.clear();
+        ++m_epoch; // marks the links checked in this round
+        for (int f : m_compFlows)
+            for (int l : m_flows[std::size_t(f)].route) {
+                const auto i = std::size_t(l);
+                if (m_active[i] || m_linkMark[i] == m_epoch)
+                    continue;
+                m_linkMark[i] = m_epoch;
+                if (!staysSlack(l)) {
+                    m_active[i] = 1;
+                    seedLinks.push_back(l);
+                }
+            }
+        if (seedLinks.empty())
+            break;
+    }
+    // Links of this component with room to spare are left out from now on.
+    for (int l : m_compLinks) {
+        const auto i = std::size_t(l);
+        if (m_remaining[i] > kLeaveOut * m_capacity[i] && m_unfrozen[i] <= 0)
+            m_active[i] = 0;
+    }
+    listChanged();
     return int(m_compFlows.size());
 }
 
 void MaxMinNetwork::solveAll()
 {
+    beginSolve();
     std::vector<int> links(m_capacity.size()), flows;
     for (std::size_t l = 0; l < links.size(); ++l)
         links[l] = int(l);
     for (std::size_t f = 0; f < m_flows.size(); ++f)
         if (m_flows[f].alive)
             flows.push_back(int(f));
-    collect(links, flows);
+    collect(links, flows, true);
     m_dirtyLinks.clear();
     m_dirtyFlows.clear();
-    fill();
+    fill(true);
+    std::fill(m_active.begin(), m_active.end(), std::uint8_t(1));
+    for (std::size_t l = 0; l < m_capacity.size(); ++l)
+        m_load[l] = load(int(l));
+    listChanged();
 }
 
 } // namespace cb

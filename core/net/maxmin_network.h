@@ -5,10 +5,17 @@
 // rate off every link they cross. A flow may carry its own rate cap (e.g. the node's internal
 // bandwidth for two co-located tasks, which cross no link); a cap acts as a private link.
 //
-// Incremental: adding or removing flows only marks their links dirty; solve() re-solves the
-// connected components of the flow-link graph that contain a dirty link (or a dirty
-// link-less flow), which gives the same rates as solveAll() because components do not
-// interact. Rates are in the unit of the capacities (Gbit/s in ClusterBench).
+// Incremental: adding or removing flows only marks them dirty; solve() re-solves the
+// connected components that contain a dirty flow or link, which gives the same rates as
+// solveAll() because components do not interact. Components are taken over the links that
+// can be bottlenecks only: a link whose flows, at the rates of the last solve, use less
+// than (1 - 1e-9) of its capacity never freezes a flow in progressive filling, so leaving
+// it out changes no rate, not even in the last bit (the freezes on every other link happen
+// in the same order with the same values). solve() checks this after every fill: a left-out
+// link that the new rates load more is taken back in and the component re-solved; a link
+// that ends a solve below (1 - 1e-6) of its capacity is left out of later solves. On a
+// fat-tree the core and aggregation links are rarely full, so components and routes shrink
+// to the host links. Rates are in the unit of the capacities (Gbit/s in ClusterBench).
 
 #include <cstdint>
 #include <limits>
@@ -32,8 +39,11 @@ public:
     /// Re-solves the components touched since the last solve; returns how many flows were
     /// re-solved. Flows whose rate changed are listed by changedFlows().
     int solve();
-    /// Re-solves everything from scratch (for comparison and tests).
+    /// Re-solves everything from scratch over every link (the reference for comparison and
+    /// tests; afterwards every link counts as a possible bottleneck again).
     void solveAll();
+    /// Links that solve() currently treats as possible bottlenecks.
+    int activeLinkCount() const;
 
     /// Rate of a live flow as of the last solve (kUnlimited for a flow with no link and no cap).
     double rate(int flow) const { return m_flows[std::size_t(flow)].rate; }
@@ -61,11 +71,18 @@ private:
         bool fresh = false;
     };
 
-    void markDirty(int flow);
-    /// Collects the component(s) reachable from the seeds into m_compFlows / m_compLinks.
-    void collect(const std::vector<int> &seedLinks, const std::vector<int> &seedFlows);
+    /// Collects the component(s) reachable from the seeds into m_compFlows / m_compLinks,
+    /// over every link (`all`) or over the possible bottlenecks only.
+    void collect(const std::vector<int> &seedLinks, const std::vector<int> &seedFlows,
+                 bool all);
+    void addToComponent(int flow, bool all, std::vector<int> &stack);
     /// Progressive filling over m_compFlows / m_compLinks.
-    void fill();
+    void fill(bool all);
+    void setRate(Flow &flow, double rate);
+    /// Whether a left-out link stays below (1 - 1e-9) of its capacity at the current rates.
+    bool staysSlack(int link);
+    void beginSolve();
+    void listChanged();
 
     std::vector<double> m_capacity;
     std::vector<std::vector<int>> m_linkFlows;
@@ -81,7 +98,12 @@ private:
     std::vector<double> m_remaining;
     std::vector<int> m_unfrozen;
     std::vector<std::uint8_t> m_frozen;
-    std::vector<double> m_oldRate;
+    std::vector<double> m_oldRate; ///< a flow's rate before the current solve
+    std::vector<std::uint8_t> m_active; ///< per link: taken into components and fills
+    std::vector<double> m_load;         ///< per link: sum of its flows' rates (kept as rates change)
+    std::vector<std::uint32_t> m_touchMark; ///< per flow: solve epoch it was last filled in
+    std::uint32_t m_solveEpoch = 0;
+    std::vector<int> m_touched, m_stack;
 };
 
 } // namespace cb
