@@ -66,9 +66,9 @@ void run(const char *pattern, const Topology &topo, int hostsPerGroup, int flows
     const double inc = seconds(t3, t4) / (2 * ops);
     std::printf("%-11s %6d flows: first solve %8.3f ms, full re-solve %8.3f ms, incremental "
                 "(one flow added or removed) %8.4f ms, mean flows re-solved %7.0f, "
-                "full/incremental %6.1fx\n",
+                "full/incremental %6.1fx; links that can be bottlenecks %d of %d\n",
                 pattern, flows, seconds(t0, t1) * 1e3, full * 1e3, inc * 1e3,
-                double(resolved) / (2 * ops), full / inc);
+                double(resolved) / (2 * ops), full / inc, net.activeLinkCount(), net.linkCount());
 }
 
 } // namespace

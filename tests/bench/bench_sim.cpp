@@ -2,10 +2,18 @@
 // 60% GPU load; 1-GPU jobs 70%, 2/4/8-GPU ring all-reduce jobs 10% each; Pareto-distributed
 // durations, alpha 1.1, from 2 minutes, capped at 7 days) on a 1,024-host fat-tree (k = 16,
 // 8 GPUs per host) with the k8s-default policy. Sizes 1k and 10k always; 100k only with
-// CB_BENCH_FULL=1 (it takes minutes on a shared CI core). Prints seconds, jobs per second
-// and the scaling against the 1k run; asserts nothing about time.
+// CB_BENCH_FULL=1. Prints seconds, jobs per second and the cost per job against the 1k run.
+// Baselines in the same run: the 1k trace in the exhaustive reference mode (every task
+// scored, the whole network re-solved at every change; its run file must equal the fast
+// one), and the sample fat-tree-1024.json's own 300 jobs repeated in time (each copy
+// 60 s after the previous one's last arrival) to 2,000 jobs (20,000 and 100,000 with
+// CB_BENCH_FULL=1), simulated as `simulate --policy k8s-default` does. Asserts nothing
+// about time.
 
+#include "io/run_json.h"
+#include "io/scenario_json.h"
 #include "model/gen_fat_tree.h"
+#include "net/topology.h"
 #include "model/scenario.h"
 #include "sched/policy.h"
 #include "sim/simulator.h"
@@ -66,6 +74,37 @@ std::vector<Job> phillyShaped(int count, int totalGpus, std::uint64_t seed)
     return jobs;
 }
 
+double runSeconds(const Scenario &s, SimOptions o, Result<RunResult> *out)
+{
+    const auto t0 = Clock::now();
+    *out = simulate(s, std::move(o));
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// The sample's jobs repeated in time to `count` jobs.
+Scenario repeated(const Scenario &sample, int count)
+{
+    Scenario s = sample;
+    s.jobs.clear();
+    double span = 0;
+    for (const Job &j : sample.jobs)
+        span = std::max(span, j.submitSeconds);
+    for (int copy = 0; int(s.jobs.size()) < count; ++copy) {
+        const double shift = copy * (span + 60);
+        for (const Job &j : sample.jobs) {
+            if (int(s.jobs.size()) >= count)
+                break;
+            Job c = j;
+            c.id = j.id + "-r" + std::to_string(copy);
+            c.submitSeconds = j.submitSeconds + shift;
+            if (c.dueSeconds)
+                *c.dueSeconds += shift;
+            s.jobs.push_back(std::move(c));
+        }
+    }
+    return s;
+}
+
 } // namespace
 
 int main()
@@ -103,12 +142,58 @@ int main()
         }
         if (base == 0)
             base = secs / n;
-        std::printf("%7d jobs: %8.2f s (%8.0f jobs/s), per-job time x%.2f of the 1k run; "
-                    "%lld events, %lld network solves; makespan %.0f s, mean JCT %.0f s, "
-                    "%d unfinished\n",
-                    n, secs, n / secs, secs / n / base, (long long)r->events,
+        std::printf("%7d jobs: %8.2f s (%8.0f jobs/s, %.3f ms per job), per-job time x%.2f of "
+                    "the 1k run; %lld events, %lld network solves; makespan %.0f s, mean JCT "
+                    "%.0f s, %d unfinished\n",
+                    n, secs, n / secs, 1000 * secs / n, secs / n / base, (long long)r->events,
                     (long long)r->networkSolves, r->makespanSeconds, r->meanJctSeconds(),
                     int(r->jobs.size()) - r->finishedJobs());
+        std::fflush(stdout);
+        if (n == sizes.front()) {
+            SimOptions e = o;
+            e.exhaustive = true;
+            Result<RunResult> ref = Result<RunResult>::failure("", "");
+            const double refSecs = runSeconds(s, e, &ref);
+            if (!ref) {
+                std::fprintf(stderr, "%s\n", ref.error().c_str());
+                return 1;
+            }
+            const Topology topo(s.cluster);
+            const bool same = runToJson(*r, s.cluster, topo).dump() ==
+                              runToJson(*ref, s.cluster, topo).dump();
+            std::printf("%7d jobs, exhaustive reference: %8.2f s; fast path x%.1f faster; run "
+                        "files %s\n",
+                        n, refSecs, refSecs / secs, same ? "identical" : "DIFFERENT");
+            std::fflush(stdout);
+        }
+    }
+
+    auto sample = loadScenarioFile(CB_SOURCE_DIR "/sample-clusters/fat-tree-1024.json");
+    if (!sample) {
+        std::fprintf(stderr, "%s\n", sample.error().c_str());
+        return 1;
+    }
+    std::vector<int> mix = {2000};
+    if (full && std::string(full) == "1")
+        mix = {2000, 20000, 100000};
+    double mixBase = 0;
+    for (int n : mix) {
+        const Scenario s = repeated(*sample, n);
+        SimOptions o;
+        o.policy = *builtinPolicy("k8s-default");
+        o.seed = s.settings.seed;
+        Result<RunResult> r = Result<RunResult>::failure("", "");
+        const double secs = runSeconds(s, o, &r);
+        if (!r) {
+            std::fprintf(stderr, "%s\n", r.error().c_str());
+            return 1;
+        }
+        if (mixBase == 0)
+            mixBase = secs / n;
+        std::printf("fat-tree-1024.json's jobs x %d: %8.2f s, %.3f ms per job, x%.2f of the "
+                    "2,000-job run; %lld events, %lld network solves, %d unfinished\n",
+                    n, secs, 1000 * secs / n, secs / n / mixBase, (long long)r->events,
+                    (long long)r->networkSolves, int(r->jobs.size()) - r->finishedJobs());
         std::fflush(stdout);
     }
     return 0;
