@@ -611,7 +611,10 @@ struct Simulator::Impl
                 std::vector<int> ids;
                 for (const SimFlow &f : flows)
                     ids.push_back(isoNet.addFlow(f.route, f.capGbps));
-                isoNet.solve();
+                if (opt.exhaustive)
+                    isoNet.solveAll();
+                else
+                    isoNet.solve();
                 std::vector<double> rates;
                 for (int id : ids)
                     rates.push_back(isoNet.rate(id));
