@@ -159,8 +159,8 @@ int main()
                 return 1;
             }
             const Topology topo(s.cluster);
-            const bool same = runToJson(*r, s.cluster, topo).dump() ==
-                              runToJson(*ref, s.cluster, topo).dump();
+            const bool same = runToJson(r.value(), s.cluster, topo).dump() ==
+                              runToJson(ref.value(), s.cluster, topo).dump();
             std::printf("%7d jobs, exhaustive reference: %8.2f s; fast path x%.1f faster; run "
                         "files %s\n",
                         n, refSecs, refSecs / secs, same ? "identical" : "DIFFERENT");
@@ -178,7 +178,7 @@ int main()
         mix = {2000, 20000, 100000};
     double mixBase = 0;
     for (int n : mix) {
-        const Scenario s = repeated(*sample, n);
+        const Scenario s = repeated(sample.value(), n);
         SimOptions o;
         o.policy = *builtinPolicy("k8s-default");
         o.seed = s.settings.seed;
