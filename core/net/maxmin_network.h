@@ -100,7 +100,7 @@ private:
     std::vector<std::uint8_t> m_frozen;
     std::vector<double> m_oldRate; ///< a flow's rate before the current solve
     std::vector<std::uint8_t> m_active; ///< per link: taken into components and fills
-    std::vector<double> m_load;         ///< per link: sum of its flows' rates (kept as rates change)
+    std::vector<double> m_load;         ///< per link: sum of its flows' rates, kept up to date
     std::vector<std::uint32_t> m_touchMark; ///< per flow: solve epoch it was last filled in
     std::uint32_t m_solveEpoch = 0;
     std::vector<int> m_touched, m_stack;

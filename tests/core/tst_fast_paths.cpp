@@ -76,7 +76,8 @@ void TestFastPaths::samplesSimulateIdentically_data()
             if (f == QLatin1String("fat-tree-1024.json") && std::string(p) != "dltap")
                 continue;
 #endif
-            QTest::newRow(qPrintable(f + " " + p)) << f << QString::fromLatin1(p);
+            QTest::newRow(qPrintable(f + QLatin1Char(' ') + QLatin1String(p)))
+                << f << QString::fromLatin1(p);
         }
 }
 
