@@ -173,8 +173,9 @@ Command experimentCommand()
                               "(fraction x memory per GPU)"},
         {"multi-node", "", "configurations may span nodes (STS: best fit, STS-net: one rack)"},
         {"scenario", "FILE", "run on this scenario instead of the authors' generated setup"},
-        {"no-saturation-guard", "", "STS as the authors wrote it: jobs left waiting do not take "
-                                    "GPUs from the largest running configuration"},
+        {"no-saturation-guard", "", "STS without the saturation guard (the authors' code has "
+                                    "none): jobs left waiting do not take GPUs from the largest "
+                                    "running configuration"},
         {"methods", "LIST", "comma-separated methods (default STS,FIFO,EDF,PS,G,RG,LS; also "
                             "STS-net)"},
         {"iterations", "I", "RG/LS random iterations per event (default 1000, as the authors)"},

@@ -44,7 +44,7 @@ struct StsExperimentParams
     /// Run on this scenario instead of the authors' generated setup (seeds then vary only
     /// the sampled stop points); empty: build the setup per seed.
     std::string scenarioFile;
-    /// STS's saturation guard (sts_policy.h); off reproduces STS as the authors wrote it.
+    /// STS's saturation guard (sts_policy.h), which the authors' code does not have.
     bool saturationGuard = true;
     int randomIterations = 1000;   ///< RG and LS iterations per event
     /// Methods to run; STS first. Known: STS, STS-net, FIFO, EDF, PS, G, RG, LS.
