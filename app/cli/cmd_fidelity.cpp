@@ -1,7 +1,9 @@
 #include "cli/command.h"
 #include "io/import/importer_registry.h"
+#include "io/import/pollux_validation.h"
 #include "io/scenario_json.h"
 #include "sim/fidelity_check.h"
+#include "sim/pollux_replay.h"
 #include "util/json_number.h"
 
 #include <nlohmann/json.hpp>
@@ -10,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <numeric>
 #include <ostream>
 #include <set>
 
@@ -77,8 +80,189 @@ int runNccl(const Args &args, Io &io)
     return ExitOk;
 }
 
+/// The Pollux simulator's average JCT on workload-6, Tiresias+TunedJobs (osdi21-artifact,
+/// simulator/results-jobload/tiresias-1.0/summary.json; 3,470 s in simulator/README.md).
+constexpr double kPolluxTiresiasWorkload6 = 3469.69375;
+
+int runReplay(const Args &args, Io &io)
+{
+    const auto &pos = args.positional();
+    if (pos.size() != 2) {
+        io.err << "clusterbench fidelity: --replay WORKLOAD expects SCENARIO and TRACE_DIR\n";
+        return ExitBadInput;
+    }
+    std::vector<ReplayQueue> queues;
+    const std::string queueName = args.value("queue", "all");
+    if (queueName == "all")
+        queues = {ReplayQueue::Tiresias, ReplayQueue::Fifo, ReplayQueue::FifoStrict};
+    else if (auto q = replayQueueFromString(queueName))
+        queues = {*q};
+    else {
+        io.err << "clusterbench fidelity: --queue: expected tiresias, fifo, fifo-strict or all, "
+                  "found \""
+               << queueName << "\"\n";
+        return ExitBadInput;
+    }
+    auto scenario = loadScenarioFile(pos[0]);
+    if (!scenario) {
+        io.err << "clusterbench fidelity: " << scenario.error() << "\n";
+        return ExitBadInput;
+    }
+    ImportInput win;
+    win.name = win.path = args.value("replay");
+    {
+        std::error_code ec;
+        win.fileSize = std::size_t(std::filesystem::file_size(win.path, ec));
+        if (ec) {
+            io.err << "clusterbench fidelity: " << win.path << ": cannot open: " << ec.message()
+                   << "\n";
+            return ExitBadInput;
+        }
+    }
+    auto workload = readPolluxWorkload(win);
+    if (!workload) {
+        io.err << "clusterbench fidelity: " << workload.error() << "\n";
+        return ExitBadInput;
+    }
+    std::set<std::string> names;
+    for (const PolluxWorkloadJob &j : workload.value())
+        names.insert(j.application);
+    const Importer *importer = findImporter("pollux-throughput");
+    std::vector<PolluxApplication> apps;
+    for (const std::string &name : names) {
+        const auto settings = polluxSimulatorApplication(name);
+        if (!settings) {
+            io.err << "clusterbench fidelity: " << win.path << ": application \"" << name
+                   << "\" is not one of the Pollux simulator's (bert, cifar10, deepspeech2, "
+                      "imagenet, ncf, yolov3)\n";
+            return ExitBadInput;
+        }
+        const std::vector<std::string> files = traceFiles(pos[1], name);
+        if (files.empty()) {
+            io.err << "clusterbench fidelity: " << pos[1] << ": no " << name
+                   << "_placements.csv or " << name << "/placements.csv\n";
+            return ExitBadInput;
+        }
+        ImportOptions options;
+        options.model = name;
+        auto imported = importFiles(*importer, files, options);
+        if (!imported) {
+            io.err << "clusterbench fidelity: " << imported.error() << "\n";
+            return ExitBadInput;
+        }
+        auto runs = readPolluxValidationRuns(pos[1], name);
+        if (!runs) {
+            io.err << "clusterbench fidelity: " << runs.error() << "\n";
+            return ExitBadInput;
+        }
+        PolluxApplication a;
+        a.name = name;
+        a.table = imported->stepTimeModels.at(name);
+        a.validation = std::move(runs.value());
+        a.maxEpochs = settings->first;
+        a.maxLocalBatch = settings->second;
+        apps.push_back(std::move(a));
+    }
+    ReplayOptions options;
+    options.gpusPerNode.clear();
+    for (const Node &n : scenario->cluster.nodes)
+        options.gpusPerNode.push_back(n.gpus);
+    std::vector<std::pair<ReplayQueue, ReplayResult>> results;
+    for (ReplayQueue q : queues) {
+        options.queue = q;
+        auto r = replayPolluxWorkload(apps, workload.value(), options);
+        if (!r) {
+            io.err << "clusterbench fidelity: " << r.error() << "\n";
+            return ExitBadInput;
+        }
+        results.emplace_back(q, std::move(r.value()));
+    }
+    const bool workload6 = std::filesystem::path(win.path).filename().string() == "workload-6.csv";
+    if (args.flag("json")) {
+        nlohmann::ordered_json j;
+        j["workload"] = win.path;
+        j["jobs"] = workload->size();
+        j["gpus"] = std::accumulate(options.gpusPerNode.begin(), options.gpusPerNode.end(), 0);
+        nlohmann::ordered_json arr = nlohmann::ordered_json::array();
+        for (const auto &[q, r] : results) {
+            nlohmann::ordered_json o;
+            o["queue"] = toString(q);
+            o["mean_jct_s"] = jsonNumber(r.meanJct);
+            o["makespan_s"] = jsonNumber(r.makespan);
+            o["preemptions"] = r.preemptions;
+            if (q == ReplayQueue::Tiresias && workload6) {
+                o["pollux_simulator_mean_jct_s"] = jsonNumber(kPolluxTiresiasWorkload6);
+                o["ratio"] = jsonNumber(r.meanJct / kPolluxTiresiasWorkload6);
+            }
+            nlohmann::ordered_json per = nlohmann::ordered_json::object();
+            for (const std::string &name : names) {
+                double sum = 0;
+                int n = 0;
+                for (const ReplayJobResult &jr : r.jobs)
+                    if (jr.application == name) {
+                        sum += jr.jct();
+                        ++n;
+                    }
+                per[name] = jsonNumber(n ? sum / n : 0);
+            }
+            o["mean_jct_by_application_s"] = per;
+            if (args.flag("points")) {
+                nlohmann::ordered_json pts = nlohmann::ordered_json::array();
+                for (const ReplayJobResult &jr : r.jobs)
+                    pts.push_back({{"name", jr.name},
+                                   {"submit_s", jsonNumber(jr.submitSeconds)},
+                                   {"finish_s", jsonNumber(jr.finishSeconds)},
+                                   {"starts", jr.starts}});
+                o["jobs"] = pts;
+            }
+            arr.push_back(o);
+        }
+        j["runs"] = arr;
+        io.out << j.dump(2) << "\n";
+        return ExitOk;
+    }
+    char line[256];
+    io.out << "Pollux workload " << win.path << ": " << workload->size() << " jobs on "
+           << options.gpusPerNode.size() << " nodes, "
+           << std::accumulate(options.gpusPerNode.begin(), options.gpusPerNode.end(), 0)
+           << " GPUs; rounds of 60 s, 30 s per (re)start, fixed GPUs and batch per job\n";
+    io.out << "queue         mean JCT (s)   makespan (s)   preemptions";
+    for (const std::string &name : names)
+        io.out << "  " << std::string(name.size() < 11 ? 11 - name.size() : 0, ' ') << name;
+    io.out << "\n";
+    for (const auto &[q, r] : results) {
+        std::snprintf(line, sizeof line, "%-12s %13.1f %14.0f %13d", toString(q), r.meanJct,
+                      r.makespan, r.preemptions);
+        io.out << line;
+        for (const std::string &name : names) {
+            double sum = 0;
+            int n = 0;
+            for (const ReplayJobResult &jr : r.jobs)
+                if (jr.application == name) {
+                    sum += jr.jct();
+                    ++n;
+                }
+            std::snprintf(line, sizeof line, "  %*.1f", int(std::max<std::size_t>(11, name.size())),
+                          n ? sum / n : 0.0);
+            io.out << line;
+        }
+        io.out << "\n";
+    }
+    for (const auto &[q, r] : results)
+        if (q == ReplayQueue::Tiresias && workload6) {
+            std::snprintf(line, sizeof line,
+                          "the Pollux simulator (Tiresias+TunedJobs on workload-6, its run's "
+                          "summary.json; 3,470 s in its README): %.1f s; ours / theirs = %.4f\n",
+                          kPolluxTiresiasWorkload6, r.meanJct / kPolluxTiresiasWorkload6);
+            io.out << line;
+        }
+    return ExitOk;
+}
+
 int runFidelity(const Args &args, Io &io)
 {
+    if (args.has("replay"))
+        return runReplay(args, io);
     if (args.flag("nccl")) {
         if (!args.positional().empty()) {
             io.err << "clusterbench fidelity: --nccl takes no files\n";
@@ -175,7 +359,8 @@ Command fidelityCommand()
     c.name = "fidelity";
     c.synopsis = "fidelity SCENARIO TRACE_DIR [--split half|one-node] "
                  "[--allreduce ring|tree|hierarchical] [--flow-cap-gbps G] [--json [--points]] "
-                 "| fidelity --nccl [--json]";
+                 "| fidelity --replay WORKLOAD SCENARIO TRACE_DIR [--queue tiresias|fifo|"
+                 "fifo-strict|all] [--json [--points]] | fidelity --nccl [--json]";
     c.summary = "Check simulated step times against measured ones (the Pollux traces)";
     c.description =
         "Predicts the step and sync time of every measured placement in the Pollux authors' "
@@ -195,7 +380,19 @@ Command fidelityCommand()
         "placement, the scalability points' errors and the calibrated parameters. "
         "--allreduce and --flow-cap-gbps (every link's per-flow limit, 0 = none) override the "
         "scenario for a sensitivity check. --nccl compares the ring model's all-reduce bus "
-        "bandwidth with nccl-tests figures published for an 8 x A100 NVSwitch node.";
+        "bandwidth with nccl-tests figures published for an 8 x A100 NVSwitch node. "
+        "--replay WORKLOAD replays a Pollux workload CSV (name, time, application, "
+        "num_replicas, batch_size) on the SCENARIO's nodes the way the Pollux simulator "
+        "(petuum/adaptdl osdi21-artifact) runs its fixed-configuration baselines: rounds of "
+        "60 s, 30 s per (re)start, each job on its GPUs at its batch with the measured step "
+        "times of TRACE_DIR and the progress of its validation runs "
+        "(<app>_validation-<B>.csv or <app>/validation-<B>.csv), the epochs per application "
+        "of their simulator; --queue tiresias (Tiresias's two-queue discretised 2D-LAS, "
+        "preemptive, 16 GPU-hours to demotion), fifo (never preempts; a job that does not "
+        "fit lets later ones start), fifo-strict (stops at the first that does not fit) or "
+        "all (default). Prints each queue's mean JCT, makespan, preemptions and per-"
+        "application mean JCT, and for workload-6.csv the Pollux simulator's published "
+        "Tiresias figure (3,469.7 s) with the ratio.";
     c.options = {
         {"split", "S", "half (default) or one-node"},
         {"allreduce", "A", "ring, tree or hierarchical (default: the scenario's)"},
@@ -203,6 +400,8 @@ Command fidelityCommand()
         {"json", "", "print JSON"},
         {"points", "", "with --json: every point, predicted and measured"},
         {"nccl", "", "bus bandwidth of the ring model against published nccl-tests figures"},
+        {"replay", "WORKLOAD", "replay a Pollux workload CSV with fixed GPUs per job"},
+        {"queue", "Q", "with --replay: tiresias, fifo, fifo-strict or all (default)"},
     };
     c.run = runFidelity;
     return c;
