@@ -84,6 +84,20 @@ int runNccl(const Args &args, Io &io)
 /// simulator/results-jobload/tiresias-1.0/summary.json; 3,470 s in simulator/README.md).
 constexpr double kPolluxTiresiasWorkload6 = 3469.69375;
 
+/// Mean JCT of one application's jobs in a replay (0 when it has none), for the table and
+/// the JSON alike.
+double meanJctOf(const ReplayResult &r, const std::string &application)
+{
+    double sum = 0;
+    int n = 0;
+    for (const ReplayJobResult &jr : r.jobs)
+        if (jr.application == application) {
+            sum += jr.jct();
+            ++n;
+        }
+    return n ? sum / n : 0.0;
+}
+
 int runReplay(const Args &args, Io &io)
 {
     const auto &pos = args.positional();
@@ -195,16 +209,8 @@ int runReplay(const Args &args, Io &io)
                 o["ratio"] = jsonNumber(r.meanJct / kPolluxTiresiasWorkload6);
             }
             nlohmann::ordered_json per = nlohmann::ordered_json::object();
-            for (const std::string &name : names) {
-                double sum = 0;
-                int n = 0;
-                for (const ReplayJobResult &jr : r.jobs)
-                    if (jr.application == name) {
-                        sum += jr.jct();
-                        ++n;
-                    }
-                per[name] = jsonNumber(n ? sum / n : 0);
-            }
+            for (const std::string &name : names)
+                per[name] = jsonNumber(meanJctOf(r, name));
             o["mean_jct_by_application_s"] = per;
             if (args.flag("points")) {
                 nlohmann::ordered_json pts = nlohmann::ordered_json::array();
@@ -235,15 +241,8 @@ int runReplay(const Args &args, Io &io)
                       r.makespan, r.preemptions);
         io.out << line;
         for (const std::string &name : names) {
-            double sum = 0;
-            int n = 0;
-            for (const ReplayJobResult &jr : r.jobs)
-                if (jr.application == name) {
-                    sum += jr.jct();
-                    ++n;
-                }
             std::snprintf(line, sizeof line, "  %*.1f", int(std::max<std::size_t>(11, name.size())),
-                          n ? sum / n : 0.0);
+                          meanJctOf(r, name));
             io.out << line;
         }
         io.out << "\n";
