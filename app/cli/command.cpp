@@ -102,6 +102,7 @@ const std::vector<Command> &commands()
         historyCommand(),
         showCommand(),
         stepCommand(),
+        explainCommand(),
         sweepCommand(),
         sweepPointCommand(),
         mergeCommand(),

@@ -96,6 +96,8 @@ Command simulateCommand();
 Command historyCommand();
 Command showCommand();
 Command stepCommand();
+Command explainCommand();
+Command whyCommand();
 Command sweepCommand();
 Command sweepPointCommand();
 Command mergeCommand();

@@ -8,11 +8,13 @@
 
 namespace cb::cli {
 
-std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::string &command)
+std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::string &command,
+                                           std::size_t positionals)
 {
     const std::string prefix = "clusterbench " + command + ": ";
-    if (args.positional().size() != 1 || !args.has("policy")) {
-        io.err << prefix << "expected SCENARIO and --policy P (see --help)\n";
+    if (args.positional().size() != positionals || !args.has("policy")) {
+        io.err << prefix << "expected SCENARIO" << (positionals == 2 ? " JOB" : "")
+               << " and --policy P (see --help)\n";
         return std::nullopt;
     }
     const std::string path = args.positional()[0];

@@ -26,7 +26,9 @@ struct PolicyInput
 /// Loads the scenario and resolves the policy (a stochastic policy name is kept as it is:
 /// the run service checks the scenario); on bad input prints every problem to io.err
 /// (prefixed with "clusterbench COMMAND") and returns nullopt.
-std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::string &command);
+/// `positionals`: how many positional arguments the command takes (SCENARIO first).
+std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::string &command,
+                                           std::size_t positionals = 1);
 
 struct ScenarioSeeds
 {

@@ -148,24 +148,19 @@ struct Placer::Impl
         psOn.assign(std::size_t(n), 0);
         workerOn.assign(std::size_t(n), 0);
         allOn.assign(std::size_t(n), 0);
+        flattenWeights();
         for (const PluginConfig &pc : policy.plugins) {
             switch (pc.kind) {
             case PluginKind::LeastAllocated:
-                wLeast += pc.weight;
                 leastGpu = pc.includeGpu;
                 break;
             case PluginKind::MostAllocated:
-                wMost += pc.weight;
                 mostGpu = pc.includeGpu;
                 break;
             case PluginKind::BalancedAllocation:
-                wBalanced += pc.weight;
-                break;
             case PluginKind::SelectorSpread:
-                wSpread += pc.weight;
                 break;
             case PluginKind::Dltap:
-                wDltap += pc.weight;
                 variant = pc.variant;
                 break;
             case PluginKind::TopologyDistance:
@@ -201,6 +196,37 @@ struct Placer::Impl
                 break;
             }
         }
+    }
+
+    /// The weights of the fused kernel and the job-local plugins, summed per kind.
+    void flattenWeights()
+    {
+        wLeast = wMost = wBalanced = wSpread = wDltap = 0;
+        for (const PluginConfig &pc : policy.plugins) {
+            switch (pc.kind) {
+            case PluginKind::LeastAllocated: wLeast += pc.weight; break;
+            case PluginKind::MostAllocated: wMost += pc.weight; break;
+            case PluginKind::BalancedAllocation: wBalanced += pc.weight; break;
+            case PluginKind::SelectorSpread: wSpread += pc.weight; break;
+            case PluginKind::Dltap: wDltap += pc.weight; break;
+            default: break;
+            }
+        }
+    }
+
+    std::int64_t allRowsAt = -1; // keepAllRowsAt
+
+    // A weight that changes from a given decision on (overrideWeightFrom).
+    std::int64_t overrideAt = -1;
+    std::size_t overridePlugin = 0;
+    double overrideWeight = 0;
+    void applyOverrideIfDue()
+    {
+        if (overrideAt < 0 || decisions < overrideAt)
+            return;
+        policy.plugins[overridePlugin].weight = overrideWeight;
+        flattenWeights();
+        overrideAt = -1;
     }
 
     ResourceInputs inputs(int n, double cpus, double mem, int gpus, double fraction) const
@@ -722,7 +748,7 @@ struct Placer::Impl
         int feasible = 0;
         for (int i = 0; i < n; ++i)
             feasible += tot[i] >= 0;
-        const bool all = log.detail.kind != LogDetail::Kind::Top;
+        const bool all = log.detail.kind != LogDetail::Kind::Top || d.index == allRowsAt;
         if (!all) {
             for (int i = 0; i < n; ++i)
                 if (tot[i] >= 0)
@@ -961,6 +987,7 @@ struct Placer::Impl
                     break;
                 }
             }
+            applyOverrideIfDue();
             scoreAll(elig, g, t);
             int tieCount = 0;
             const int chosen = pick(log ? &ties : nullptr, &tieCount);
@@ -1046,6 +1073,15 @@ void Placer::bindPlacement(const Job &job, const JobPlacement &placement)
 }
 
 void Placer::setExhaustive(bool on) { d->exhaustive = on; }
+void Placer::keepAllRowsAt(std::int64_t decision) { d->allRowsAt = decision; }
+void Placer::overrideWeightFrom(std::int64_t decision, std::size_t plugin, double weight)
+{
+    if (plugin >= d->policy.plugins.size())
+        return;
+    d->overrideAt = std::max<std::int64_t>(0, decision);
+    d->overridePlugin = plugin;
+    d->overrideWeight = weight;
+}
 const ClusterState &Placer::state() const { return d->state; }
 const Policy &Placer::policy() const { return d->policy; }
 std::int64_t Placer::decisionCount() const { return d->decisions; }

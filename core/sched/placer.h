@@ -50,6 +50,17 @@ public:
     /// reference the gang fast path is tested against; the decisions are the same).
     void setExhaustive(bool on);
 
+    /// From decision `decision` on (numbered as decisionCount() counts them), plugin
+    /// `plugin` (index into the policy's plugins) scores with `weight` instead of its own
+    /// weight; earlier decisions are as the policy makes them. The counterfactual "this weight
+    /// at this decision" that sched/decision_contrast.h computes thresholds for. A log still
+    /// lists the policy's weights.
+    void overrideWeightFrom(std::int64_t decision, std::size_t plugin, double weight);
+    /// With a log whose detail keeps only some rows: decision `decision` keeps a row for
+    /// every node all the same, so that one decision can be explained exactly on a large
+    /// cluster without a full log of all the others (clusterbench explain).
+    void keepAllRowsAt(std::int64_t decision);
+
     const ClusterState &state() const;
     const Policy &policy() const;
     /// Number of decisions made so far (one per task offered to the scorer).
