@@ -55,7 +55,9 @@ Command exportCommand()
         {"pinning", "MODE", "k8s-pods: nodename (default) or affinity"},
         {"namespace", "NS", "metadata.namespace of Kubernetes objects"},
         {"image", "IMAGE", "container image for jobs that have none"},
-        {"blocks", "", "slurm-cluster: topology.conf as blocks by rack (Slurm 23.11+)"},
+        {"blocks", "", "Slurm topology/block: slurm-cluster writes topology.conf as blocks by "
+                       "rack (Slurm 23.11+) and makes them topology.yaml's default; slurm adds "
+                       "--segment to batch scripts (not in Slurm 22.05)"},
         {"json", "", "print a JSON report"},
     };
     c.run = [](const Args &args, Io &io) {

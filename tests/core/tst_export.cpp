@@ -557,7 +557,7 @@ private slots:
     void slurmClusterFiles()
     {
         const ExportResult r = exportFixture("slurm-cluster");
-        QCOMPARE(r.files.size(), std::size_t(3));
+        QCOMPARE(r.files.size(), std::size_t(4)); // slurm.conf, gres.conf, topology.conf/.yaml
         const std::string conf = fileNamed(r, "slurm.conf")->content;
         QVERIFY(conf.find("NodeName=gpu-01 CPUs=32 RealMemory=262144 Gres=gpu:a100:8\n") !=
                 std::string::npos);
@@ -594,7 +594,8 @@ private slots:
         const ExportResult b = exportFixture("slurm-cluster", blocks);
         const std::string btopo = fileNamed(b, "topology.conf")->content;
         QVERIFY(btopo.find("BlockName=r1 Nodes=cpu-01,gpu-[01-02]\n"
-                           "BlockName=r2 Nodes=gpu-[03-04]\n") != std::string::npos);
+                           "BlockName=r2 Nodes=gpu-[03-04]\n"
+                           "BlockSizes=2,4\n") != std::string::npos);
     }
 
     void slurmRefusesUnsafeNodeNames()

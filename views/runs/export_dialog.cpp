@@ -63,7 +63,7 @@ ExportDialog::ExportDialog(const Scenario &scenario, std::optional<Placement> sh
     , m_pinning(new QComboBox(this))
     , m_namespace(new QLineEdit(this))
     , m_image(new QLineEdit(this))
-    , m_blocks(new QCheckBox(tr("Slurm topology as blocks by rack (topology/block, 23.11+)"), this))
+    , m_blocks(new QCheckBox(tr("Slurm topology as blocks by rack (topology/block, 23.11+; scripts get --segment)"), this))
     , m_folder(new QLineEdit(this))
     , m_files(new QListWidget(this))
     , m_text(new QPlainTextEdit(this))
@@ -331,7 +331,7 @@ void ExportDialog::refresh()
     m_pinning->setEnabled(!slurm);
     m_namespace->setEnabled(!slurm);
     m_image->setEnabled(exporter && exporter->name() != "slurm-cluster");
-    m_blocks->setEnabled(exporter && exporter->name() == "slurm-cluster");
+    m_blocks->setEnabled(exporter && (exporter->name() == "slurm-cluster" || exporter->name() == "slurm"));
 
     m_result = {};
     m_error.clear();

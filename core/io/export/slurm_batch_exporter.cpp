@@ -5,10 +5,13 @@
 #include "io/export/placed_job.h"
 #include "io/export/shell_text.h"
 #include "io/export/slurm_names.h"
+#include "io/export/slurm_topology.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -139,7 +142,42 @@ std::string gres(const std::string &type, int count)
     return "gpu:" + (type.empty() ? std::string() : type + ":") + std::to_string(count);
 }
 
+/// Leaf switches of `nodes` (0 when some node hangs off no switch, or there is one node).
+int leafSwitches(const SlurmTree &tree, const std::vector<std::string> &nodes)
+{
+    if (nodes.size() < 2)
+        return 0;
+    std::set<std::string> leaves;
+    for (const std::string &n : nodes) {
+        auto it = tree.leafOf.find(n);
+        if (it == tree.leafOf.end())
+            return 0;
+        leaves.insert(it->second);
+    }
+    return int(leaves.size());
+}
+
+/// The largest segment size that splits `nodes` into whole segments each inside one block,
+/// when it says more than "one node" and fits a base block; else 0. Also the per-block
+/// counts for the comment ("2 in r1, 2 in r2").
+int segmentSize(const SlurmBlocks &blocks, const std::vector<std::string> &nodes,
+                std::string &perBlock)
+{
+    if (nodes.size() < 2)
+        return 0;
+    std::map<std::string, int> count;
+    for (const std::string &n : nodes)
+        ++count[blocks.blockOf.at(n)];
+    int g = 0;
+    for (const auto &[b, k] : count) {
+        g = std::gcd(g, k);
+        perBlock += (perBlock.empty() ? "" : ", ") + std::to_string(k) + " in " + b;
+    }
+    return g > 1 && g <= blocks.baseBlockSize ? g : 0;
+}
+
 std::string script(const Scenario &scenario, const PlacedJob &job, const std::string &name,
+                   const SlurmTree &tree, const SlurmBlocks *blocks,
                    std::vector<std::string> &warnings)
 {
     const Job &j = *job.job;
@@ -237,6 +275,19 @@ std::string script(const Scenario &scenario, const PlacedJob &job, const std::st
             s << "#SBATCH --time=" << slurmTimeLimit(*j.timeLimitSeconds) << "\n";
         if (!j.account.empty())
             s << "#SBATCH --account=" << j.account << "\n";
+        if (const int k = leafSwitches(tree, c.nodes); k > 0) {
+            s << "# Its " << c.nodes.size() << " nodes sit under " << k << " leaf switch"
+              << (k == 1 ? "" : "es") << " (topology/tree):\n";
+            s << "#SBATCH --switches=" << k << "\n";
+        }
+        if (blocks) {
+            std::string perBlock;
+            if (const int seg = segmentSize(*blocks, c.nodes, perBlock); seg > 0) {
+                s << "# Blocks: " << perBlock << "; segments of " << seg
+                  << " nodes, each inside one block (topology/block; Slurm 22.05 has no --segment).\n";
+                s << "#SBATCH --segment=" << seg << "\n";
+            }
+        }
     }
     s << "\nset -u\n";
     s << "export CLUSTERBENCH_JOB_ID=" << ShellText::quote(j.id) << "\n";
@@ -292,7 +343,7 @@ std::string SlurmBatchExporter::description() const
 
 Result<ExportResult> SlurmBatchExporter::exportPlacement(const Scenario &scenario,
                                                          const Placement &placement,
-                                                         const ExportOptions &) const
+                                                         const ExportOptions &options) const
 {
     if (Status s = SlurmNames::checkCluster(scenario.cluster, false); !s)
         return s.problems();
@@ -304,9 +355,18 @@ Result<ExportResult> SlurmBatchExporter::exportPlacement(const Scenario &scenari
         ids.push_back(j.job->id);
     const std::vector<std::string> names = KubernetesNames::jobNames(ids);
     ExportResult result;
+    const SlurmTree tree = SlurmTopology::tree(scenario.cluster);
+    std::optional<SlurmBlocks> blocks;
+    if (options.slurmBlocks) {
+        auto b = SlurmTopology::blocks(scenario.cluster);
+        if (!b)
+            return b.problems();
+        blocks = std::move(b.value());
+    }
     for (std::size_t i = 0; i < resolved->size(); ++i)
-        result.files.push_back({names[i] + ".sbatch",
-                                script(scenario, resolved.value()[i], names[i], result.warnings)});
+        result.files.push_back(
+            {names[i] + ".sbatch", script(scenario, resolved.value()[i], names[i], tree,
+                                          blocks ? &*blocks : nullptr, result.warnings)});
     if (std::string w = fractionalGpuWarning(resolved.value(), name(), "Slurm's gres/gpu");
         !w.empty())
         result.warnings.push_back(std::move(w));

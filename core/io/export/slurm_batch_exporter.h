@@ -12,6 +12,14 @@
 // on every node (warned); if that share does not fit some node, the component is split into
 // one component per node, which is always exact.
 //
+// Topology: a component on several nodes asks for --switches=K, K being the leaf switches
+// its nodes sit under (the --nodelist already fixes the nodes; this keeps a resubmission
+// without it as compact). With ExportOptions::slurmBlocks (topology/block clusters), also
+// --segment=S: S is the largest size that cuts the component's nodes into whole segments,
+// each inside one rack block (the greatest common divisor of the per-block node counts),
+// written only when S > 1 and S fits the base block. --segment came with topology/block's
+// segments (newer than Slurm 22.05, whose sbatch refuses it), so it is off by default.
+//
 // Shell safety: user data (job id, command, environment values) reaches the script only
 // single-quoted (ShellText::quote) or in comments with control characters removed; #SBATCH
 // lines carry only sanitised names and numbers.

@@ -2,6 +2,8 @@
 
 #include "io/export/shell_text.h"
 #include "io/export/slurm_names.h"
+#include "io/export/slurm_topology.h"
+#include "io/export/yaml_text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -86,124 +88,79 @@ std::string gresConf(const Scenario &scenario)
     return s.str();
 }
 
-std::string treeTopology(const Scenario &scenario, std::vector<std::string> &warnings)
+std::string treeTopology(const Scenario &scenario, const SlurmTree &tree)
 {
-    const Cluster &c = scenario.cluster;
-    std::set<std::string> nodeIds, switchIds;
-    for (const Node &n : c.nodes)
-        nodeIds.insert(n.id);
-    for (const Switch &sw : c.switches)
-        switchIds.insert(sw.id);
-    std::map<std::string, std::set<std::string>> switchNodes;      // switch -> nodes
-    std::map<std::string, std::set<std::string>> switchNeighbours; // switch -> switches
-    std::set<std::string> attached;
-    for (const Link &l : c.links) {
-        for (const auto &[a, b] : {std::pair(l.a, l.b), std::pair(l.b, l.a)}) {
-            if (switchIds.count(a) && nodeIds.count(b)) {
-                switchNodes[a].insert(b);
-                attached.insert(b);
-            } else if (switchIds.count(a) && switchIds.count(b)) {
-                switchNeighbours[a].insert(b);
-            }
-        }
-    }
-    // Level 0: switches with nodes; level k: switches whose nearest level-0 switch is k hops.
-    std::map<std::string, int> level;
-    std::vector<std::string> frontier;
-    for (const auto &[sw, nodes] : switchNodes) {
-        level[sw] = 0;
-        frontier.push_back(sw);
-    }
-    for (int k = 1; !frontier.empty(); ++k) {
-        std::vector<std::string> next;
-        for (const std::string &sw : frontier)
-            for (const std::string &nb : switchNeighbours[sw])
-                if (!level.count(nb)) {
-                    level[nb] = k;
-                    next.push_back(nb);
-                }
-        std::sort(next.begin(), next.end());
-        frontier = next;
-    }
     std::ostringstream s;
     s << header(scenario, "topology.conf (TopologyPlugin=topology/tree)");
-    int maxLevel = 0;
-    for (const auto &[sw, l] : level)
-        maxLevel = std::max(maxLevel, l);
-    for (int l = 0; l <= maxLevel; ++l)
-        for (const Switch &sw : c.switches) { // scenario order within a level
-            auto it = level.find(sw.id);
-            if (it == level.end() || it->second != l)
-                continue;
-            s << "SwitchName=" << sw.id;
-            if (l == 0) {
-                s << " Nodes="
-                  << SlurmNames::hostlist({switchNodes[sw.id].begin(), switchNodes[sw.id].end()});
-            } else {
-                std::vector<std::string> children;
-                for (const std::string &nb : switchNeighbours[sw.id])
-                    if (level[nb] == l - 1)
-                        children.push_back(nb);
-                s << " Switches=" << SlurmNames::hostlist(children);
-            }
-            s << "\n";
-        }
-    for (const Switch &sw : c.switches)
-        if (!level.count(sw.id))
-            warnings.push_back("slurm-cluster: switch \"" + sw.id +
-                               "\" reaches no node; left out of topology.conf");
-    // Switches nothing above lists: more than one means separate trees, which Slurm's
-    // topology/tree cannot allocate across (racks joined by a direct link, loose nodes).
-    std::vector<std::string> tops;
-    for (const Switch &sw : c.switches) {
-        auto it = level.find(sw.id);
-        if (it == level.end())
-            continue;
-        bool hasParent = false;
-        for (const std::string &nb : switchNeighbours[sw.id])
-            hasParent = hasParent || level[nb] == it->second + 1;
-        if (!hasParent)
-            tops.push_back(sw.id);
-    }
-    std::vector<std::string> loose;
-    for (const Node &n : c.nodes)
-        if (!attached.count(n.id))
-            loose.push_back(n.id);
-    if (!loose.empty()) {
-        s << "SwitchName=cb-unattached Nodes=" << SlurmNames::hostlist(loose) << "\n";
-        tops.push_back("cb-unattached");
-        if (!c.switches.empty())
-            warnings.push_back("slurm-cluster: " + std::to_string(loose.size()) +
-                               " node(s) are linked to no switch; topology.conf puts them "
-                               "under switch \"cb-unattached\"");
-    }
-    if (tops.size() > 1) {
-        s << "# cb-root joins the top switches (linked directly or not at all) into one tree.\n";
-        s << "SwitchName=cb-root Switches=" << SlurmNames::hostlist(tops) << "\n";
+    for (const SlurmTreeSwitch &sw : tree.switches) {
+        if (sw.name == "cb-root")
+            s << "# cb-root joins the top switches (linked directly or not at all) into one "
+                 "tree.\n";
+        s << "SwitchName=" << sw.name;
+        if (!sw.children.empty() || sw.level > 0)
+            s << " Switches=" << SlurmNames::hostlist(sw.children);
+        else
+            s << " Nodes=" << SlurmNames::hostlist(sw.nodes);
+        s << "\n";
     }
     return s.str();
 }
 
-Result<std::string> blockTopology(const Scenario &scenario)
+std::string blockTopology(const Scenario &scenario, const SlurmBlocks &blocks)
 {
-    std::map<std::string, std::vector<std::string>> blocks;
-    Problems problems;
-    for (std::size_t i = 0; i < scenario.cluster.nodes.size(); ++i) {
-        const Node &n = scenario.cluster.nodes[i];
-        const std::string block = n.rack.empty() ? "cb-norack" : n.rack;
-        if (!SlurmNames::isValidName(block))
-            problems.push_back({"/cluster/nodes/" + std::to_string(i) + "/rack",
-                                "\"" + n.rack + "\" cannot be a Slurm block name"});
-        blocks[block].push_back(n.id);
-    }
-    if (!problems.empty())
-        return problems;
     std::ostringstream s;
     s << header(scenario, "topology.conf (TopologyPlugin=topology/block, Slurm 23.11+)");
-    s << "# One block per rack; nodes without a rack form block cb-norack.\n";
-    for (const auto &[block, nodes] : blocks)
-        s << "BlockName=" << block << " Nodes=" << SlurmNames::hostlist(nodes) << "\n";
+    s << "# One block per rack; nodes without a rack form block cb-norack. BlockSizes: the\n"
+         "# base block (the smallest block's node count) and its power-of-two aggregates.\n";
+    for (const SlurmBlock &b : blocks.blocks)
+        s << "BlockName=" << b.name << " Nodes=" << SlurmNames::hostlist(b.nodes) << "\n";
+    s << "BlockSizes=";
+    for (std::size_t i = 0; i < blocks.blockSizes.size(); ++i)
+        s << (i ? "," : "") << blocks.blockSizes[i];
+    s << "\n";
     return s.str();
+}
+
+/// topology.yaml (Slurm 25.05+): the switch tree and, when `blocks` has any, the rack blocks
+/// as two named topologies; `blocksDefault` makes the blocks the cluster default.
+std::string yamlTopology(const Scenario &scenario, const SlurmTree &tree,
+                         const SlurmBlocks *blocks, bool blocksDefault)
+{
+    using Json = nlohmann::ordered_json;
+    Json doc = Json::array();
+    Json treeTopo = Json::object();
+    treeTopo["topology"] = "tree";
+    treeTopo["cluster_default"] = !(blocks && blocksDefault);
+    Json switches = Json::array();
+    for (const SlurmTreeSwitch &sw : tree.switches) {
+        Json j = Json::object();
+        j["switch"] = sw.name;
+        if (!sw.children.empty() || sw.level > 0)
+            j["children"] = SlurmNames::hostlist(sw.children);
+        else
+            j["nodes"] = SlurmNames::hostlist(sw.nodes);
+        switches.push_back(j);
+    }
+    treeTopo["tree"] = Json{{"switches", switches}};
+    doc.push_back(treeTopo);
+    if (blocks) {
+        Json blockTopo = Json::object();
+        blockTopo["topology"] = "block";
+        blockTopo["cluster_default"] = blocksDefault;
+        Json list = Json::array();
+        for (const SlurmBlock &b : blocks->blocks)
+            list.push_back(Json{{"block", b.name}, {"nodes", SlurmNames::hostlist(b.nodes)}});
+        Json body = Json::object();
+        body["block_sizes"] = blocks->blockSizes;
+        body["blocks"] = list;
+        blockTopo["block"] = body;
+        doc.push_back(blockTopo);
+    }
+    std::string text = header(scenario, "topology.yaml (Slurm 25.05+)");
+    text += "# Slurm reads this file instead of topology.conf when both exist: install one of\n"
+            "# them. A partition picks a topology with Topology=tree or Topology=block in\n"
+            "# slurm.conf; partitions without one use the cluster_default.\n";
+    return text + YamlText::document(doc);
 }
 
 } // namespace
@@ -231,14 +188,26 @@ Result<ExportResult> SlurmClusterExporter::exportPlacement(const Scenario &scena
     ExportResult result;
     result.files.push_back({"slurm.conf", slurmConf(scenario, result.warnings)});
     result.files.push_back({"gres.conf", gresConf(scenario)});
+    const SlurmTree tree = SlurmTopology::tree(scenario.cluster);
+    auto blocks = SlurmTopology::blocks(scenario.cluster);
+    if (options.slurmBlocks && !blocks)
+        return blocks.problems();
     if (options.slurmBlocks) {
-        auto blocks = blockTopology(scenario);
-        if (!blocks)
-            return blocks.problems();
-        result.files.push_back({"topology.conf", blocks.value()});
+        result.files.push_back({"topology.conf", blockTopology(scenario, blocks.value())});
+        result.warnings.insert(result.warnings.end(), blocks->warnings.begin(),
+                               blocks->warnings.end());
     } else {
-        result.files.push_back({"topology.conf", treeTopology(scenario, result.warnings)});
+        result.files.push_back({"topology.conf", treeTopology(scenario, tree)});
+        result.warnings.insert(result.warnings.end(), tree.warnings.begin(), tree.warnings.end());
     }
+    // topology.yaml carries the rack blocks only when the racks are valid block names and
+    // mean something (at least one node has a rack).
+    bool anyRack = false;
+    for (const Node &n : scenario.cluster.nodes)
+        anyRack = anyRack || !n.rack.empty();
+    result.files.push_back({"topology.yaml",
+                            yamlTopology(scenario, tree, blocks && anyRack ? &blocks.value() : nullptr,
+                                         options.slurmBlocks)});
     return result;
 }
 

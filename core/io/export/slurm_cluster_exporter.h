@@ -12,8 +12,11 @@
 //                 nodes linked to no switch hang off a switch "cb-unattached"; several
 //                 top switches (racks linked directly) are joined under "cb-root", since
 //                 Slurm cannot allocate a job across separate trees.
-//                 With ExportOptions::slurmBlocks: BlockName=RACK Nodes=... lines
-//                 (topology/block, Slurm 23.11 or later).
+//                 With ExportOptions::slurmBlocks: BlockName=RACK Nodes=... lines and
+//                 BlockSizes= (topology/block, Slurm 23.11 or later; see slurm_topology.h).
+//   topology.yaml Slurm 25.05+: the same tree as topology "tree" and, when nodes have racks,
+//                 the blocks as topology "block"; cluster_default follows slurmBlocks.
+//                 Slurm reads topology.yaml instead of topology.conf when both exist.
 
 #include "io/export/exporter.h"
 
