@@ -557,7 +557,7 @@ private slots:
     void slurmClusterFiles()
     {
         const ExportResult r = exportFixture("slurm-cluster");
-        QCOMPARE(r.files.size(), std::size_t(4)); // slurm.conf, gres.conf, topology.conf/.yaml
+        QCOMPARE(r.files.size(), std::size_t(3)); // topology.yaml only with blocks
         const std::string conf = fileNamed(r, "slurm.conf")->content;
         QVERIFY(conf.find("NodeName=gpu-01 CPUs=32 RealMemory=262144 Gres=gpu:a100:8\n") !=
                 std::string::npos);

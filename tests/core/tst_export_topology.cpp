@@ -139,18 +139,14 @@ private slots:
         QVERIFY(b->warnings.empty());
     }
 
-    void yamlFollowsSlurmGrammar_data()
-    {
-        QTest::addColumn<bool>("blocks");
-        QTest::newRow("tree default") << false;
-        QTest::newRow("block default") << true;
-    }
     void yamlFollowsSlurmGrammar()
     {
         // topology.yaml(5): a list; each entry starts with "topology: NAME", may say
         // cluster_default, and has exactly one of tree (switches: [{switch, children |
         // nodes}]), block (block_sizes, blocks: [{block, nodes}]) or flat.
-        QFETCH(bool, blocks);
+        const bool blocks = true;
+        QVERIFY(!fileNamed(exportWith("slurm-cluster", cbtest::exportScenario(), {}, false),
+                           "topology.yaml"));
         const ExportResult r = exportWith("slurm-cluster", cbtest::exportScenario(), {}, blocks);
         const ExportedFile *yaml = fileNamed(r, "topology.yaml");
         QVERIFY(yaml);
@@ -198,6 +194,17 @@ private slots:
         const ExportedFile *conf = fileNamed(r, "topology.conf");
         QVERIFY(conf);
         QCOMPARE(flatten(lines.value()), flatten(parseSlurmConfig(conf->content)));
+    }
+
+    void railOptimisedNodesGetNoSwitchCount()
+    {
+        // A node under two leaves (one per rail): Slurm's leaf count is not ours, so no
+        // --switches.
+        Scenario s = twoRacks();
+        s.cluster.links.push_back({"leaf-2", "n01", 100, 1});
+        const ExportResult r = exportWith("slurm", s, wideOn({"n01", "n02", "n03", "n04"}), false);
+        QCOMPARE(r.files.size(), std::size_t(1));
+        QCOMPARE(r.files[0].content.find("--switches"), std::string::npos);
     }
 
     void blockHostlistsCoverEveryNodeOnce()
@@ -268,11 +275,10 @@ private slots:
             QVERIFY2(r.error().find("/cluster/nodes/2/rack") != std::string::npos,
                      r.error().c_str());
         }
-        // Without blocks the tree and the YAML's tree still export; the YAML leaves the
-        // blocks out rather than writing a bad name.
+        // Without blocks the tree still exports.
         auto r = ExporterRegistry::find("slurm-cluster")->exportPlacement(s, {}, {});
         QVERIFY(r.ok());
-        QVERIFY(fileNamed(r.value(), "topology.yaml")->content.find("r 2") == std::string::npos);
+        QVERIFY(fileNamed(r.value(), "topology.conf"));
     }
 };
 

@@ -142,7 +142,8 @@ std::string gres(const std::string &type, int count)
     return "gpu:" + (type.empty() ? std::string() : type + ":") + std::to_string(count);
 }
 
-/// Leaf switches of `nodes` (0 when some node hangs off no switch, or there is one node).
+/// Leaf switches of `nodes` (0 when there is one node, or some node hangs off no switch or
+/// off several leaves, as in rail-optimised designs, where Slurm's count is not ours).
 int leafSwitches(const SlurmTree &tree, const std::vector<std::string> &nodes)
 {
     if (nodes.size() < 2)
@@ -150,7 +151,7 @@ int leafSwitches(const SlurmTree &tree, const std::vector<std::string> &nodes)
     std::set<std::string> leaves;
     for (const std::string &n : nodes) {
         auto it = tree.leafOf.find(n);
-        if (it == tree.leafOf.end())
+        if (it == tree.leafOf.end() || tree.multiHomed.count(n))
             return 0;
         leaves.insert(it->second);
     }

@@ -200,14 +200,11 @@ Result<ExportResult> SlurmClusterExporter::exportPlacement(const Scenario &scena
         result.files.push_back({"topology.conf", treeTopology(scenario, tree)});
         result.warnings.insert(result.warnings.end(), tree.warnings.begin(), tree.warnings.end());
     }
-    // topology.yaml carries the rack blocks only when the racks are valid block names and
-    // mean something (at least one node has a rack).
-    bool anyRack = false;
-    for (const Node &n : scenario.cluster.nodes)
-        anyRack = anyRack || !n.rack.empty();
-    result.files.push_back({"topology.yaml",
-                            yamlTopology(scenario, tree, blocks && anyRack ? &blocks.value() : nullptr,
-                                         options.slurmBlocks)});
+    // With blocks (Slurm 23.11+ sites) also topology.yaml, for Slurm 25.05+: both the tree
+    // and the rack blocks, the blocks the cluster default.
+    if (options.slurmBlocks)
+        result.files.push_back({"topology.yaml",
+                                yamlTopology(scenario, tree, &blocks.value(), true)});
     return result;
 }
 

@@ -14,9 +14,9 @@
 //                 Slurm cannot allocate a job across separate trees.
 //                 With ExportOptions::slurmBlocks: BlockName=RACK Nodes=... lines and
 //                 BlockSizes= (topology/block, Slurm 23.11 or later; see slurm_topology.h).
-//   topology.yaml Slurm 25.05+: the same tree as topology "tree" and, when nodes have racks,
-//                 the blocks as topology "block"; cluster_default follows slurmBlocks.
-//                 Slurm reads topology.yaml instead of topology.conf when both exist.
+//   topology.yaml with slurmBlocks only, for Slurm 25.05+: the same tree as topology "tree"
+//                 and the blocks as topology "block", the cluster default. Slurm reads
+//                 topology.yaml instead of topology.conf when both exist.
 
 #include "io/export/exporter.h"
 

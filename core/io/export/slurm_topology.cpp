@@ -57,7 +57,8 @@ SlurmTree SlurmTopology::tree(const Cluster &c)
             if (l == 0) {
                 s.nodes = {switchNodes[sw.id].begin(), switchNodes[sw.id].end()};
                 for (const std::string &n : s.nodes)
-                    out.leafOf.emplace(n, sw.id);
+                    if (!out.leafOf.emplace(n, sw.id).second)
+                        out.multiHomed.insert(n);
             } else {
                 for (const std::string &nb : switchNeighbours[sw.id])
                     if (level[nb] == l - 1)

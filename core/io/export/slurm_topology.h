@@ -13,6 +13,7 @@
 #include "util/result.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ struct SlurmTree
     std::vector<SlurmTreeSwitch> switches; ///< by level, scenario order within a level
     /// Node -> the level-0 switch Slurm counts it under (its first in scenario order).
     std::map<std::string, std::string> leafOf;
+    /// Nodes linked to more than one level-0 switch (rail-optimised designs).
+    std::set<std::string> multiHomed;
     std::vector<std::string> warnings;
 };
 
