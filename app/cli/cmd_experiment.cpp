@@ -6,6 +6,7 @@
 #include "io/scenario_json.h"
 #include "io/sts_data.h"
 #include "io/sts_setup.h"
+#include "runs/sts_authors_check.h"
 #include "runs/sts_experiment.h"
 #include "util/text.h"
 #include "stochastic/sts_policy.h"
@@ -20,11 +21,72 @@ namespace cb::cli {
 
 namespace {
 
+/// experiment sts-authors DIR...: our STS stack against the authors' simulator.
+int runAuthorsCheck(const Args &args, Io &io)
+{
+    const auto &pos = args.positional();
+    if (pos.size() < 2) {
+        io.err << "clusterbench experiment sts-authors: expected at least one instance folder "
+                  "(Lof_Selectjobs.csv, SelectJobs_times.csv, tNodes.csv, GPU-costs.csv)\n";
+        return ExitBadInput;
+    }
+    StsAuthorsCheckParams params;
+    Problems usage;
+    for (const char *name : {"iterations", "runs"}) {
+        auto v = args.integer(name, name == std::string("runs") ? 0 : 1000);
+        if (!v)
+            usage.insert(usage.end(), v.problems().begin(), v.problems().end());
+        else if (name == std::string("runs"))
+            params.randomRuns = int(v.value());
+        else
+            params.randomIterations = int(v.value());
+    }
+    if (args.has("methods"))
+        params.methods = commaList(args.value("methods"));
+    params.saturationGuard = !args.flag("no-saturation-guard");
+    if (args.flag("authors-ranking"))
+        params.ranking = StsRanking::Authors;
+    if (args.flag("authors-ties"))
+        params.ties = StsTieOrder::Authors;
+    if (!usage.empty()) {
+        io.err << "clusterbench experiment: " << formatProblems(usage) << "\n";
+        return ExitBadInput;
+    }
+    auto data = args.has("data") ? loadStsAuthorsData(args.value("data"))
+                                 : builtinStsAuthorsData();
+    if (!data) {
+        io.err << "clusterbench experiment: " << data.error() << "\n";
+        return ExitBadInput;
+    }
+    std::vector<StsAuthorsInstance> instances;
+    for (std::size_t i = 1; i < pos.size(); ++i) {
+        auto inst = loadStsAuthorsInstance(pos[i], data.value());
+        if (!inst) {
+            io.err << "clusterbench experiment: " << inst.error() << "\n";
+            return ExitBadInput;
+        }
+        instances.push_back(std::move(inst.value()));
+    }
+    auto check = checkAgainstStsAuthors(instances, data.value(), params);
+    if (!check) {
+        io.err << "clusterbench experiment: " << check.error() << "\n";
+        return ExitBadInput;
+    }
+    if (args.flag("json"))
+        io.out << check->toJson().dump(2) << "\n";
+    else
+        io.out << check->toText();
+    return ExitOk;
+}
+
 int runExperiment(const Args &args, Io &io)
 {
     const auto &pos = args.positional();
+    if (!pos.empty() && pos[0] == "sts-authors")
+        return runAuthorsCheck(args, io);
     if (pos.size() != 1 || pos[0] != "sts") {
-        io.err << "clusterbench experiment: expected the experiment name \"sts\" (see --help)\n";
+        io.err << "clusterbench experiment: expected the experiment name \"sts\" or "
+                  "\"sts-authors\" (see --help)\n";
         return ExitBadInput;
     }
     StsExperimentParams params;
@@ -45,6 +107,8 @@ int runExperiment(const Args &args, Io &io)
     params.sharing = args.flag("sharing");
     params.multiNode = args.flag("multi-node");
     params.saturationGuard = !args.flag("no-saturation-guard");
+    if (args.flag("authors-ranking"))
+        params.ranking = StsRanking::Authors;
     params.scenarioFile = args.value("scenario", "");
     const std::string sliceMemory = args.value("slice-memory", "authors");
     if (sliceMemory != "authors" && sliceMemory != "per-gpu")
@@ -121,7 +185,8 @@ int runExperiment(const Args &args, Io &io)
         StsDecisionLog log;
         auto run = simulateStochastic(first.value(), std::move(jobs.value()), std::move(pool),
                                       catalogue,
-                                      std::make_shared<StsPolicy>(false, params.saturationGuard),
+                                      std::make_shared<StsPolicy>(false, params.saturationGuard,
+                                                                  params.ranking),
                                       params.firstSeed, &log, false);
         if (!run) {
             io.err << "clusterbench experiment: " << run.error() << "\n";
@@ -148,7 +213,8 @@ Command experimentCommand()
     Command c;
     c.name = "experiment";
     c.synopsis = "experiment sts [--nodes N] [--seeds K] [--sharing] [--multi-node] "
-                 "[--scenario FILE] [--json]";
+                 "[--scenario FILE] [--json]\n"
+                 "       experiment sts-authors DIR... [--methods LIST] [--runs N] [--json]";
     c.summary = "Reproduce a paper's experiment (sts: the STS data-centre comparison)";
     c.description =
         "sts: the STS paper's data-centre experiment (Filippini et al., IEEE TCC 2024): N nodes\n"
@@ -162,7 +228,11 @@ Command experimentCommand()
         "STS-net (beyond the paper) plans as STS but places to avoid cross-node traffic; with\n"
         "--multi-node jobs may span nodes and the report gives cross-node bytes per method.\n"
         "--scenario runs on a scenario file (e.g. sample-clusters/dltap-testbed.json); jobs\n"
-        "without STS data keep their own GPU count and run to the end.";
+        "without STS data keep their own GPU count and run to the end.\n"
+        "sts-authors: runs each method on instances of the authors' own experiment (folders\n"
+        "with their generator's Lof_Selectjobs.csv, SelectJobs_times.csv, tNodes.csv and\n"
+        "GPU-costs.csv: the exact job list and stop points) and sets our total cost beside\n"
+        "their simulator's (authors_results_*.csv in the folder) per instance and method.";
     c.options = {
         {"nodes", "N", "nodes (default 10)"},
         {"seeds", "K", "seeds to average over (default 10)"},
@@ -176,9 +246,17 @@ Command experimentCommand()
         {"no-saturation-guard", "", "STS without the saturation guard (the authors' code has "
                                     "none): jobs left waiting do not take GPUs from the largest "
                                     "running configuration"},
+        {"authors-ranking", "", "STS ranks the GPU types' plans as the authors' code does (0 "
+                                "when the cheapest configuration meets the due date, 1e6 when "
+                                "the fastest misses it, ties in GPU-type order) instead of by "
+                                "expected cost"},
+        {"authors-ties", "", "sts-authors: of several best-fit nodes, take the one the authors' "
+                             "simulator takes (its node list order) instead of the first"},
         {"methods", "LIST", "comma-separated methods (default STS,FIFO,EDF,PS,G,RG,LS; also "
                             "STS-net)"},
         {"iterations", "I", "RG/LS random iterations per event (default 1000, as the authors)"},
+        {"runs", "N", "sts-authors: runs of RG and LS per instance (default: as many as the "
+                      "authors' results)"},
         {"prices", "P", "cloud (GPU-cost_server.csv, default) or energy (watts x price x PUE)"},
         {"data", "DIR",
          "read the authors' CSV files from DIR (default: the copies built into the program)"},

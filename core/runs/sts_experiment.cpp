@@ -25,14 +25,14 @@ const std::vector<std::string> &stsMethodNames()
 }
 
 std::unique_ptr<StsScheduler> makeStsScheduler(const std::string &name, int randomIterations,
-                                               bool saturationGuard)
+                                               bool saturationGuard, StsRanking ranking)
 {
     GreedyScheduler::Params p;
     p.randomIterations = randomIterations;
     if (name == "STS")
-        return std::make_unique<StsPolicy>(false, saturationGuard);
+        return std::make_unique<StsPolicy>(false, saturationGuard, ranking);
     if (name == "STS-net")
-        return std::make_unique<StsPolicy>(true, saturationGuard);
+        return std::make_unique<StsPolicy>(true, saturationGuard, ranking);
     if (name == "FIFO")
         return std::make_unique<FirstPrincipleScheduler>(FirstPrincipleScheduler::Order::Fifo);
     if (name == "EDF")
@@ -276,7 +276,7 @@ Result<StsExperimentReport> runStsExperiment(const StsAuthorsData &data,
             auto run = simulateStochastic(
                 scenario, jobs.value(), pool, prices,
                 makeStsScheduler(params.methods[m], params.randomIterations,
-                                 params.saturationGuard),
+                                 params.saturationGuard, params.ranking),
                 seed, nullptr, false);
             if (!run)
                 return run.problems();
@@ -289,7 +289,8 @@ Result<StsExperimentReport> runStsExperiment(const StsAuthorsData &data,
                 return plain.problems();
             auto run = simulateStochastic(
                 scenario, std::move(plain.value()), pool, prices,
-                std::make_shared<StsPolicy>(false, params.saturationGuard), seed, nullptr, false);
+                std::make_shared<StsPolicy>(false, params.saturationGuard, params.ranking), seed,
+                nullptr, false);
             if (!run)
                 return run.problems();
             stsNoSharing.push_back(std::move(run.value()));
@@ -367,6 +368,8 @@ nlohmann::json StsExperimentReport::toJson() const
                           {"slice_memory", params.sliceMemoryPerGpu ? "per-gpu" : "authors"},
                           {"multi_node", params.multiNode},
                           {"saturation_guard", params.saturationGuard},
+                          {"ranking",
+                           params.ranking == StsRanking::Authors ? "authors" : "expected-cost"},
                           {"random_iterations", params.randomIterations},
                           {"methods", methodsJson}};
     if (!params.scenarioFile.empty())

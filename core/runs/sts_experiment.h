@@ -10,6 +10,7 @@
 #include "model/scenario.h"
 #include "stochastic/price_catalogue.h"
 #include "stochastic/sharing_slices.h"
+#include "stochastic/sts_policy.h"
 #include "stochastic/sts_job.h"
 #include "stochastic/sts_scheduler.h"
 #include "sim/run_result.h"
@@ -46,6 +47,8 @@ struct StsExperimentParams
     std::string scenarioFile;
     /// STS's saturation guard (sts_policy.h), which the authors' code does not have.
     bool saturationGuard = true;
+    /// How STS ranks the GPU types' plans (sts_policy.h): ours, or as the authors' code does.
+    StsRanking ranking = StsRanking::ExpectedCost;
     int randomIterations = 1000;   ///< RG and LS iterations per event
     /// Methods to run; STS first. Known: STS, STS-net, FIFO, EDF, PS, G, RG, LS.
     std::vector<std::string> methods = {"STS", "FIFO", "EDF", "PS", "G", "RG", "LS"};
@@ -89,7 +92,8 @@ struct StsExperimentReport
 const std::vector<std::string> &stsMethodNames();
 /// A scheduler by name (null for an unknown name); `saturationGuard` for STS and STS-net.
 std::unique_ptr<StsScheduler> makeStsScheduler(const std::string &name, int randomIterations,
-                                               bool saturationGuard = true);
+                                               bool saturationGuard = true,
+                                               StsRanking ranking = StsRanking::ExpectedCost);
 
 /// The jobs of an STS scenario: execution times, termination distribution, template memory
 /// (from `data`, matched by the template id that starts the job name), sharing slices with a

@@ -32,6 +32,55 @@ void GpuPool::clear()
     }
 }
 
+std::optional<std::size_t> GpuPool::authorsFirstFit(const std::string &gpuType, int need)
+{
+    const auto byFreeThenId = [this](std::size_t a, std::size_t b) {
+        const NodeState &x = m_nodes[a], &y = m_nodes[b];
+        return x.freeWhole != y.freeWhole ? x.freeWhole < y.freeWhole : x.id < y.id;
+    };
+    if (m_order.size() != m_nodes.size()) {
+        m_order.resize(m_nodes.size());
+        for (std::size_t i = 0; i < m_nodes.size(); ++i)
+            m_order[i] = i;
+        m_freeAtLastPlace.assign(m_nodes.size(), -1); // everything "freed": sort all
+    }
+    // GPUs freed since the last placement: the authors sort that type's list.
+    std::map<std::string, bool> freed;
+    for (std::size_t i = 0; i < m_nodes.size(); ++i)
+        if (m_nodes[i].freeWhole > m_freeAtLastPlace[i])
+            freed[m_nodes[i].gpuType] = true;
+    for (const auto &[type, yes] : freed) {
+        std::vector<std::size_t> slots, members;
+        for (std::size_t k = 0; k < m_order.size(); ++k)
+            if (m_nodes[m_order[k]].gpuType == type) {
+                slots.push_back(k);
+                members.push_back(m_order[k]);
+            }
+        std::stable_sort(members.begin(), members.end(), byFreeThenId);
+        for (std::size_t k = 0; k < slots.size(); ++k)
+            m_order[slots[k]] = members[k];
+    }
+    for (std::size_t i = 0; i < m_nodes.size(); ++i)
+        m_freeAtLastPlace[i] = m_nodes[i].freeWhole;
+    for (std::size_t i : m_order)
+        if (m_nodes[i].gpuType == gpuType && m_nodes[i].freeWhole >= need)
+            return i;
+    return std::nullopt;
+}
+
+void GpuPool::authorsTook(std::size_t node)
+{
+    // Out of the list, then back in front of the first node of its type with at least as
+    // many free GPUs as it has left (at the end if there is none).
+    m_order.erase(std::find(m_order.begin(), m_order.end(), node));
+    const NodeState &n = m_nodes[node];
+    auto at = std::find_if(m_order.begin(), m_order.end(), [&](std::size_t i) {
+        return m_nodes[i].gpuType == n.gpuType && m_nodes[i].freeWhole >= n.freeWhole;
+    });
+    m_order.insert(at, node);
+    m_freeAtLastPlace[node] = n.freeWhole;
+}
+
 std::optional<StsPlacement> GpuPool::place(const StsConfig &c)
 {
     return place(c, m_split);
@@ -145,6 +194,16 @@ std::optional<StsPlacement> GpuPool::place(const StsConfig &c, StsSplit split)
         }
     }
     const int need = c.shared() ? 1 : c.gpus;
+    if (m_tieOrder == StsTieOrder::Authors && !c.shared()) {
+        if (auto first = authorsFirstFit(c.gpuType, need)) {
+            StsPlacement at{*first, -1, {}};
+            reserve(c, at);
+            authorsTook(*first);
+            return at;
+        }
+        if (split == StsSplit::None)
+            return std::nullopt;
+    }
     std::optional<std::size_t> node;
     for (std::size_t i = 0; i < m_nodes.size(); ++i) {
         const NodeState &n = m_nodes[i];

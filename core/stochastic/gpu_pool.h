@@ -35,6 +35,16 @@ enum class StsSplit {
     Network, ///< split within one rack over the fewest nodes, then across racks
 };
 
+/// Which of several best-fit nodes (the same free GPUs) a whole-GPU configuration takes.
+enum class StsTieOrder {
+    Index,   ///< the first in node order (ours)
+    /// As the STS authors' simulator (ai-sprint-eu-project/GPUScheduler, Nodes_map): a list
+    /// per GPU type sorted by (free GPUs, node id as a string: "n10" before "n2") whenever
+    /// GPUs are freed; a node that takes a job moves in front of the nodes with as many free
+    /// GPUs as it has left (most recently used first); the first node that fits wins.
+    Authors,
+};
+
 class GpuPool
 {
 public:
@@ -55,6 +65,8 @@ public:
     /// How configurations that fit no single node are placed by place(c); None by default.
     void setSplit(StsSplit split) { m_split = split; }
     StsSplit split() const { return m_split; }
+    void setTieOrder(StsTieOrder order) { m_tieOrder = order; }
+    StsTieOrder tieOrder() const { return m_tieOrder; }
     const std::vector<NodeState> &nodes() const { return m_nodes; }
     /// Frees everything.
     void clear();
@@ -80,8 +92,17 @@ public:
 private:
     std::optional<StsPlacement> splitPlacement(const StsConfig &c, StsSplit split) const;
 
+    /// StsTieOrder::Authors: the first node in the authors' list order that fits `need`.
+    std::optional<std::size_t> authorsFirstFit(const std::string &gpuType, int need);
+    void authorsTook(std::size_t node);
+
     std::vector<NodeState> m_nodes;
     StsSplit m_split = StsSplit::None;
+    StsTieOrder m_tieOrder = StsTieOrder::Index;
+    /// Authors' order: every node, each GPU type's nodes in their list order; the free whole
+    /// GPUs per node after the last placement (more now: GPUs were freed, so re-sort).
+    std::vector<std::size_t> m_order;
+    std::vector<int> m_freeAtLastPlace;
 };
 
 } // namespace cb

@@ -122,9 +122,18 @@ std::vector<StsAssignment> StsPolicy::schedule(StsPass &pass)
             c.plan = std::move(plan.value());
             candidates.push_back(std::move(c));
         }
+        const auto score = [this](const PlanCandidate &c) {
+            if (m_ranking == StsRanking::Authors) {
+                if (c.plan.kind == PlanKind::Loose)
+                    return 0.0;
+                if (c.plan.kind == PlanKind::Tardy)
+                    return 1e6;
+            }
+            return c.plan.expectedCost();
+        };
         std::stable_sort(candidates.begin(), candidates.end(),
-                         [](const PlanCandidate &a, const PlanCandidate &b) {
-                             return a.plan.expectedCost() < b.plan.expectedCost();
+                         [&score](const PlanCandidate &a, const PlanCandidate &b) {
+                             return score(a) < score(b);
                          });
 
         // Plain STS: each candidate with the pool's split mode. STS-net: every candidate on
@@ -155,9 +164,12 @@ std::vector<StsAssignment> StsPolicy::schedule(StsPass &pass)
                 decision.node = pass.pool->describe(*at);
                 decision.sharedGpu = at->sharedGpu;
                 decision.phaseSeconds = c.plan.enactedIsLast ? 0 : c.plan.enactedSeconds;
-                decision.reason = &c == &candidates.front()
-                                      ? "cheapest expected cost"
-                                      : "cheapest expected cost that fits";
+                const bool first = &c == &candidates.front();
+                decision.reason = m_ranking == StsRanking::Authors
+                                      ? (first ? "best by the authors' ranking"
+                                               : "best by the authors' ranking that fits")
+                                  : first ? "cheapest expected cost"
+                                          : "cheapest expected cost that fits";
                 placed = true;
                 break;
             }

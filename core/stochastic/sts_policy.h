@@ -24,12 +24,24 @@ namespace cb {
 // (in pressure order) takes GPUs from the single-node assignment of its type with the most
 // GPUs: that job moves to its largest configuration leaving the room the waiting job's best
 // ranked configuration needs (a slice needs one GPU), and the waiting job runs there.
+//
+// Ranking of the GPU types' plans: ours by expected cost (energy plus expected tardiness). The
+// authors' service (script/py/stochastic.py) scores a plan 0 when its cheapest configuration
+// alone meets the due date, 1e6 when not even the fastest does, and by its objective only in
+// between; their C++ side then takes the lowest score, ties in GPU-type order. So a loose plan
+// wins whatever it costs, and among tardy plans the first GPU type wins.
+enum class StsRanking {
+    ExpectedCost, ///< ours
+    Authors,      ///< 0 loose, 1e6 tardy, else the expected cost; ties by GPU-type order
+};
+
 class StsPolicy : public StsScheduler
 {
 public:
     StsPolicy() = default;
-    explicit StsPolicy(bool networkAware, bool saturationGuard = true)
-        : m_network(networkAware), m_saturationGuard(saturationGuard)
+    explicit StsPolicy(bool networkAware, bool saturationGuard = true,
+                       StsRanking ranking = StsRanking::ExpectedCost)
+        : m_network(networkAware), m_saturationGuard(saturationGuard), m_ranking(ranking)
     {}
     std::string name() const override { return m_network ? "STS-net" : "STS"; }
     bool replansRunningJobs() const override { return true; }
@@ -41,6 +53,7 @@ private:
 
     bool m_network = false;
     bool m_saturationGuard = true;
+    StsRanking m_ranking = StsRanking::ExpectedCost;
 };
 
 } // namespace cb
