@@ -6,8 +6,11 @@
 #include "sched/traffic.h"
 
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <map>
+#include <optional>
+#include <vector>
 
 namespace cb {
 
@@ -39,7 +42,8 @@ ordered_json placedTasksJson(const JobPlacement &p)
     return placed;
 }
 
-ordered_json pairsJson(const std::map<std::pair<int, int>, double> &m, const Cluster &cluster,
+template<typename PairMap>
+ordered_json pairsJson(const PairMap &m, const Cluster &cluster,
                        std::optional<int> bucket = std::nullopt)
 {
     ordered_json a = ordered_json::array();
@@ -53,6 +57,74 @@ ordered_json pairsJson(const std::map<std::pair<int, int>, double> &m, const Clu
         a.push_back(std::move(o));
     }
     return a;
+}
+
+/// The cumulative node pairs as columns: {"from": [...], "to": [...], "bytes": [...]}, node
+/// numbers in cluster order.
+ordered_json pairColumns(const std::map<std::pair<int, int>, double> &m)
+{
+    ordered_json from = ordered_json::array(), to = ordered_json::array(),
+                 bytes = ordered_json::array();
+    for (const auto &[p, v] : m) {
+        from.push_back(p.first);
+        to.push_back(p.second);
+        bytes.push_back(finiteOrNull(v));
+    }
+    return {{"from", std::move(from)}, {"to", std::move(to)}, {"bytes", std::move(bytes)}};
+}
+
+/// The series of RunJsonLayout::Stored: what the run file's series holds without what is
+/// derived from it (utilisation), as columns of numbers with link and node numbers (the
+/// cluster's order) instead of one object with names per entry.
+ordered_json storedSeriesJson(const RunResult &run)
+{
+    const RunSeries &s = run.series;
+    ordered_json series;
+    series["layout"] = "columns";
+    series["bucket_s"] = finiteOrNull(s.bucketSeconds);
+    ordered_json busy = ordered_json::array();
+    for (double b : s.gpuBusySeconds)
+        busy.push_back(finiteOrNull(b));
+    series["gpu_busy_s"] = busy;
+    if (!s.cost.empty()) {
+        ordered_json cost = ordered_json::array();
+        for (double c : s.cost)
+            cost.push_back(finiteOrNull(c));
+        series["cost"] = cost;
+    }
+    ordered_json totalLinks = ordered_json::array(), totalBytes = ordered_json::array();
+    for (std::size_t l = 0; l < run.linkBytes.size(); ++l)
+        if (run.linkBytes[l] != 0) {
+            totalLinks.push_back(l);
+            totalBytes.push_back(finiteOrNull(run.linkBytes[l]));
+        }
+    series["link_totals"] = {{"link", std::move(totalLinks)}, {"bytes", std::move(totalBytes)}};
+    ordered_json counts = ordered_json::array(), links = ordered_json::array(),
+                 bytes = ordered_json::array();
+    for (const auto &bucket : s.linkBytes) {
+        counts.push_back(bucket.size());
+        for (const auto &[l, v] : bucket) {
+            links.push_back(l);
+            bytes.push_back(finiteOrNull(v));
+        }
+    }
+    series["link_bytes"] = {
+        {"count", std::move(counts)}, {"link", std::move(links)}, {"bytes", std::move(bytes)}};
+    ordered_json pairCounts = ordered_json::array(), from = ordered_json::array(),
+                 to = ordered_json::array(), pairBytes = ordered_json::array();
+    for (const auto &bucket : s.pairBytes) {
+        pairCounts.push_back(bucket.size());
+        for (const auto &[p, v] : bucket) {
+            from.push_back(p.first);
+            to.push_back(p.second);
+            pairBytes.push_back(finiteOrNull(v));
+        }
+    }
+    series["node_pairs"] = {{"count", std::move(pairCounts)},
+                            {"from", std::move(from)},
+                            {"to", std::move(to)},
+                            {"bytes", std::move(pairBytes)}};
+    return series;
 }
 
 } // namespace
@@ -103,7 +175,8 @@ ordered_json runSummaryJson(const RunResult &run)
     return s;
 }
 
-ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topology &topology)
+ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topology &topology,
+                       RunJsonLayout layout)
 {
     ordered_json j;
     j["format"] = "clusterbench-run";
@@ -167,57 +240,62 @@ ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topol
     }
     j["jobs"] = jobs;
 
-    const RunSeries &s = run.series;
-    const double w = s.bucketSeconds;
-    ordered_json series;
-    series["bucket_s"] = finiteOrNull(w);
-    ordered_json util = ordered_json::array();
-    for (double b : s.gpuBusySeconds)
-        util.push_back(finiteOrNull(run.totalGpus > 0 ? b / (run.totalGpus * w) : 0.0));
-    series["gpu_utilisation"] = util;
-    ordered_json busy = ordered_json::array();
-    for (double b : s.gpuBusySeconds)
-        busy.push_back(finiteOrNull(b));
-    series["gpu_busy_s"] = busy;
-    if (!s.cost.empty()) {
-        ordered_json cost = ordered_json::array();
-        for (double c : s.cost)
-            cost.push_back(finiteOrNull(c));
-        series["cost"] = cost;
-    }
-    ordered_json links = ordered_json::array();
-    for (int l = 0; l < topology.directedLinkCount(); ++l) {
-        if (run.linkBytes[std::size_t(l)] <= 0)
-            continue;
-        const double cap = topology.capacityGbps(l);
-        ordered_json u = ordered_json::array();
-        for (const auto &bucket : s.linkBytes) {
-            auto it = bucket.find(l);
-            const double bytes = it == bucket.end() ? 0.0 : it->second;
-            u.push_back(finiteOrNull(cap > 0 ? bytes * 8.0 / (cap * 1e9 * w) : 0.0));
+    if (layout == RunJsonLayout::Stored) {
+        j["series"] = storedSeriesJson(run);
+        j["node_pairs"] = pairColumns(run.pairBytes);
+    } else {
+        const RunSeries &s = run.series;
+        const double w = s.bucketSeconds;
+        ordered_json series;
+        series["bucket_s"] = finiteOrNull(w);
+        ordered_json util = ordered_json::array();
+        for (double b : s.gpuBusySeconds)
+            util.push_back(finiteOrNull(run.totalGpus > 0 ? b / (run.totalGpus * w) : 0.0));
+        series["gpu_utilisation"] = util;
+        ordered_json busy = ordered_json::array();
+        for (double b : s.gpuBusySeconds)
+            busy.push_back(finiteOrNull(b));
+        series["gpu_busy_s"] = busy;
+        if (!s.cost.empty()) {
+            ordered_json cost = ordered_json::array();
+            for (double c : s.cost)
+                cost.push_back(finiteOrNull(c));
+            series["cost"] = cost;
         }
-        links.push_back({{"link", directedLinkName(cluster, l)},
-                         {"capacity_gbps", finiteOrNull(cap)},
-                         {"bytes", finiteOrNull(run.linkBytes[std::size_t(l)])},
-                         {"utilisation", u}});
+        ordered_json links = ordered_json::array();
+        for (int l = 0; l < topology.directedLinkCount(); ++l) {
+            if (run.linkBytes[std::size_t(l)] <= 0)
+                continue;
+            const double cap = topology.capacityGbps(l);
+            ordered_json u = ordered_json::array();
+            for (const auto &bucket : s.linkBytes) {
+                auto it = bucket.find(l);
+                const double bytes = it == bucket.end() ? 0.0 : it->second;
+                u.push_back(finiteOrNull(cap > 0 ? bytes * 8.0 / (cap * 1e9 * w) : 0.0));
+            }
+            links.push_back({{"link", directedLinkName(cluster, l)},
+                             {"capacity_gbps", finiteOrNull(cap)},
+                             {"bytes", finiteOrNull(run.linkBytes[std::size_t(l)])},
+                             {"utilisation", u}});
+        }
+        series["links"] = links;
+        series["link_buckets"] = s.linkBytes.size();
+        ordered_json linkBuckets = ordered_json::array();
+        for (std::size_t b = 0; b < s.linkBytes.size(); ++b)
+            for (const auto &[l, bytes] : s.linkBytes[b])
+                linkBuckets.push_back({{"bucket", b},
+                                       {"link", directedLinkName(cluster, l)},
+                                       {"bytes", finiteOrNull(bytes)}});
+        series["link_bytes"] = linkBuckets;
+        series["pair_buckets"] = s.pairBytes.size();
+        ordered_json pairs = ordered_json::array();
+        for (std::size_t b = 0; b < s.pairBytes.size(); ++b)
+            for (auto &row : pairsJson(s.pairBytes[b], cluster, int(b)))
+                pairs.push_back(std::move(row));
+        series["node_pairs"] = pairs;
+        j["series"] = series;
+        j["node_pairs"] = pairsJson(run.pairBytes, cluster);
     }
-    series["links"] = links;
-    series["link_buckets"] = s.linkBytes.size();
-    ordered_json linkBuckets = ordered_json::array();
-    for (std::size_t b = 0; b < s.linkBytes.size(); ++b)
-        for (const auto &[l, bytes] : s.linkBytes[b])
-            linkBuckets.push_back({{"bucket", b},
-                                   {"link", directedLinkName(cluster, l)},
-                                   {"bytes", finiteOrNull(bytes)}});
-    series["link_bytes"] = linkBuckets;
-    series["pair_buckets"] = s.pairBytes.size();
-    ordered_json pairs = ordered_json::array();
-    for (std::size_t b = 0; b < s.pairBytes.size(); ++b)
-        for (auto &row : pairsJson(s.pairBytes[b], cluster, int(b)))
-            pairs.push_back(std::move(row));
-    series["node_pairs"] = pairs;
-    j["series"] = series;
-    j["node_pairs"] = pairsJson(run.pairBytes, cluster);
 
     ordered_json events = ordered_json::array();
     for (const SimLogEntry &e : run.log)
@@ -292,6 +370,64 @@ struct RunReader
         auto *v = at(o, where, key, &nlohmann::json::is_array, "an array");
         return v ? *v : empty;
     }
+    /// Equal-length arrays of numbers under `keys` of `o` (RunJsonLayout::Stored).
+    struct Columns
+    {
+        std::string where;
+        std::vector<const nlohmann::json *> arrays;
+        std::vector<std::string> keys;
+        std::size_t size = 0;
+    };
+    std::optional<Columns> columns(const nlohmann::json &o, const std::string &where,
+                                   std::initializer_list<const char *> keys)
+    {
+        Columns c;
+        c.where = where;
+        bool first = true;
+        for (const char *key : keys) {
+            const nlohmann::json *a = at(o, where, key, &nlohmann::json::is_array, "an array");
+            if (!a)
+                return std::nullopt;
+            if (first)
+                c.size = a->size();
+            else if (a->size() != c.size) {
+                problems.push_back({where + "/" + key, "expected " + std::to_string(c.size) +
+                                                           " values like " + c.keys.front() +
+                                                           ", found " + std::to_string(a->size())});
+                return std::nullopt;
+            }
+            first = false;
+            c.arrays.push_back(a);
+            c.keys.push_back(key);
+        }
+        return c;
+    }
+    /// Column `k`, row `i`: a number (null, a non-finite value when written, reads as NaN).
+    double value(const Columns &c, std::size_t k, std::size_t i)
+    {
+        const nlohmann::json &v = (*c.arrays[k])[i];
+        if (v.is_null())
+            return std::numeric_limits<double>::quiet_NaN();
+        if (!v.is_number()) {
+            problems.push_back({c.where + "/" + c.keys[k] + "/" + std::to_string(i),
+                                std::string("expected a number, found ") + v.type_name()});
+            return 0;
+        }
+        return v.get<double>();
+    }
+    /// Column `k`, row `i`: an integer in [0, limit), or -1 (with a problem).
+    int index(const Columns &c, std::size_t k, std::size_t i, int limit)
+    {
+        const nlohmann::json &v = (*c.arrays[k])[i];
+        if (!v.is_number_integer() || v.get<std::int64_t>() < 0 ||
+            v.get<std::int64_t>() >= limit) {
+            problems.push_back({c.where + "/" + c.keys[k] + "/" + std::to_string(i),
+                                "expected an integer from 0 to " + std::to_string(limit - 1) +
+                                    ", found " + v.dump()});
+            return -1;
+        }
+        return int(v.get<std::int64_t>());
+    }
     /// {start_s, pending_tasks, tasks: [{role, index, group, node, gpus}]} into `out`.
     void placement(const nlohmann::json &p, const std::string &where, JobPlacement &out)
     {
@@ -315,6 +451,60 @@ struct RunReader
         }
     }
 };
+
+/// The series of RunJsonLayout::Stored (after bucket_s, gpu_busy_s and cost, which both
+/// layouts share) into `run`.
+void readStoredSeries(RunReader &r, const nlohmann::json &s, RunResult &run, int directedLinks,
+                      int nodes)
+{
+    RunSeries &series = run.series;
+    run.linkBytes.assign(std::size_t(directedLinks), 0.0);
+    if (auto *t = r.at(s, "/series", "link_totals", &nlohmann::json::is_object, "an object"))
+        if (auto c = r.columns(*t, "/series/link_totals", {"link", "bytes"}))
+            for (std::size_t i = 0; i < c->size; ++i)
+                if (const int l = r.index(*c, 0, i, directedLinks); l >= 0)
+                    run.linkBytes[std::size_t(l)] = r.value(*c, 1, i);
+    // Entries bucket by bucket: "count" holds how many each bucket has.
+    auto buckets = [&](const char *key, std::initializer_list<const char *> keys, auto &out,
+                       auto &&add) {
+        const std::string where = std::string("/series/") + key;
+        auto *o = r.at(s, "/series", key, &nlohmann::json::is_object, "an object");
+        if (!o)
+            return;
+        auto *counts = r.at(*o, where, "count", &nlohmann::json::is_array, "an array");
+        auto c = r.columns(*o, where, keys);
+        if (!counts || !c)
+            return;
+        out.resize(counts->size());
+        std::size_t row = 0;
+        for (std::size_t b = 0; b < counts->size(); ++b) {
+            const nlohmann::json &n = (*counts)[b];
+            if (!n.is_number_unsigned() || n.get<std::uint64_t>() > c->size - row) {
+                r.problems.push_back({where + "/count/" + std::to_string(b),
+                                      "expected at most " + std::to_string(c->size - row) +
+                                          " entries (the rows left), found " + n.dump()});
+                return;
+            }
+            for (std::uint64_t k = 0; k < n.get<std::uint64_t>(); ++k, ++row)
+                add(out[b], *c, row);
+        }
+        if (row != c->size)
+            r.problems.push_back({where + "/count", std::to_string(c->size - row) +
+                                                        " rows belong to no bucket"});
+    };
+    buckets("link_bytes", {"link", "bytes"}, series.linkBytes,
+            [&](SparseSums<int> &bucket, const RunReader::Columns &c, std::size_t i) {
+                if (const int l = r.index(c, 0, i, directedLinks); l >= 0)
+                    bucket[l] = r.value(c, 1, i);
+            });
+    buckets("node_pairs", {"from", "to", "bytes"}, series.pairBytes,
+            [&](SparseSums<std::pair<int, int>> &bucket, const RunReader::Columns &c,
+                std::size_t i) {
+                const int from = r.index(c, 0, i, nodes), to = r.index(c, 1, i, nodes);
+                if (from >= 0 && to >= 0)
+                    bucket[{from, to}] = r.value(c, 2, i);
+            });
+}
 
 } // namespace
 
@@ -453,43 +643,59 @@ Result<RunResult> runFromJson(const nlohmann::json &j, const Cluster &cluster)
                                                           std::to_string(series.gpuBusySeconds.size()) +
                                                           ")"});
         }
-        series.linkBytes.resize(std::size_t(r.integer(*s, "/series", "link_buckets")));
-        const nlohmann::json &lb = r.array(*s, "/series", "link_bytes");
-        for (std::size_t i = 0; i < lb.size(); ++i) {
-            const std::string w = "/series/link_bytes/" + std::to_string(i);
-            const auto b = std::size_t(r.integer(lb[i], w, "bucket"));
-            const int l = lookup(linkIndex, r.text(lb[i], w, "link"), w + "/link", "link");
-            const double bytes = r.number(lb[i], w, "bytes");
-            if (b >= series.linkBytes.size())
-                r.problems.push_back({w + "/bucket", "beyond link_buckets"});
-            else if (l >= 0)
-                series.linkBytes[b][l] = bytes;
-        }
-        series.pairBytes.resize(std::size_t(r.integer(*s, "/series", "pair_buckets")));
-        const nlohmann::json &pb = r.array(*s, "/series", "node_pairs");
-        for (std::size_t i = 0; i < pb.size(); ++i) {
-            const std::string w = "/series/node_pairs/" + std::to_string(i);
-            const auto b = std::size_t(r.integer(pb[i], w, "bucket"));
-            const int from = lookup(nodeIndex, r.text(pb[i], w, "from"), w + "/from", "node");
-            const int to = lookup(nodeIndex, r.text(pb[i], w, "to"), w + "/to", "node");
-            const double bytes = r.number(pb[i], w, "bytes");
-            if (b >= series.pairBytes.size())
-                r.problems.push_back({w + "/bucket", "beyond pair_buckets"});
-            else if (from >= 0 && to >= 0)
-                series.pairBytes[b][{from, to}] = bytes;
-        }
-        run.linkBytes.assign(std::size_t(directedLinks), 0.0);
-        const nlohmann::json &links = r.array(*s, "/series", "links");
-        for (std::size_t i = 0; i < links.size(); ++i) {
-            const std::string w = "/series/links/" + std::to_string(i);
-            const int l = lookup(linkIndex, r.text(links[i], w, "link"), w + "/link", "link");
-            const double bytes = r.number(links[i], w, "bytes");
-            if (l >= 0)
-                run.linkBytes[std::size_t(l)] = bytes;
+        if (s->contains("layout") && (*s)["layout"] == "columns") {
+            readStoredSeries(r, *s, run, directedLinks, int(cluster.nodes.size()));
+        } else {
+            series.linkBytes.resize(std::size_t(r.integer(*s, "/series", "link_buckets")));
+            const nlohmann::json &lb = r.array(*s, "/series", "link_bytes");
+            for (std::size_t i = 0; i < lb.size(); ++i) {
+                const std::string w = "/series/link_bytes/" + std::to_string(i);
+                const auto b = std::size_t(r.integer(lb[i], w, "bucket"));
+                const int l = lookup(linkIndex, r.text(lb[i], w, "link"), w + "/link", "link");
+                const double bytes = r.number(lb[i], w, "bytes");
+                if (b >= series.linkBytes.size())
+                    r.problems.push_back({w + "/bucket", "beyond link_buckets"});
+                else if (l >= 0)
+                    series.linkBytes[b][l] = bytes;
+            }
+            series.pairBytes.resize(std::size_t(r.integer(*s, "/series", "pair_buckets")));
+            const nlohmann::json &pb = r.array(*s, "/series", "node_pairs");
+            for (std::size_t i = 0; i < pb.size(); ++i) {
+                const std::string w = "/series/node_pairs/" + std::to_string(i);
+                const auto b = std::size_t(r.integer(pb[i], w, "bucket"));
+                const int from = lookup(nodeIndex, r.text(pb[i], w, "from"), w + "/from", "node");
+                const int to = lookup(nodeIndex, r.text(pb[i], w, "to"), w + "/to", "node");
+                const double bytes = r.number(pb[i], w, "bytes");
+                if (b >= series.pairBytes.size())
+                    r.problems.push_back({w + "/bucket", "beyond pair_buckets"});
+                else if (from >= 0 && to >= 0)
+                    series.pairBytes[b][{from, to}] = bytes;
+            }
+            run.linkBytes.assign(std::size_t(directedLinks), 0.0);
+            const nlohmann::json &links = r.array(*s, "/series", "links");
+            for (std::size_t i = 0; i < links.size(); ++i) {
+                const std::string w = "/series/links/" + std::to_string(i);
+                const int l = lookup(linkIndex, r.text(links[i], w, "link"), w + "/link", "link");
+                const double bytes = r.number(links[i], w, "bytes");
+                if (l >= 0)
+                    run.linkBytes[std::size_t(l)] = bytes;
+            }
+        
         }
     }
 
-    const nlohmann::json &pairs = r.array(j, "", "node_pairs");
+    if (j.contains("node_pairs") && j["node_pairs"].is_object()) {
+        auto columns = r.columns(j["node_pairs"], "/node_pairs", {"from", "to", "bytes"});
+        for (std::size_t i = 0; columns && i < columns->size; ++i) {
+            const int from = r.index(*columns, 0, i, int(cluster.nodes.size()));
+            const int to = r.index(*columns, 1, i, int(cluster.nodes.size()));
+            if (from >= 0 && to >= 0)
+                run.pairBytes[{from, to}] = r.value(*columns, 2, i);
+        }
+    }
+    const nlohmann::json &pairs =
+        j.contains("node_pairs") && j["node_pairs"].is_object() ? nlohmann::json::array()
+                                                                : r.array(j, "", "node_pairs");
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         const std::string w = "/node_pairs/" + std::to_string(i);
         const int from = lookup(nodeIndex, r.text(pairs[i], w, "from"), w + "/from", "node");

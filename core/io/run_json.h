@@ -36,10 +36,21 @@
 
 namespace cb {
 
+/// File: the run file above. Stored: what a workspace keeps of a run (store/stored_run.h), the
+/// same file with its series as columns of numbers and without what is derived from them:
+///   "series": {layout: "columns", bucket_s, gpu_busy_s, cost?,
+///              link_totals: {link: [directed link number], bytes},
+///              link_bytes: {count: [entries per bucket], link, bytes},
+///              node_pairs: {count, from: [node number], to, bytes}},
+///   "node_pairs": {from, to, bytes}
+/// (numbers in the cluster's link and node order). runFromJson reads both to the same run.
+enum class RunJsonLayout { File, Stored };
+
 /// The headline figures (the CLI's --json output).
 nlohmann::ordered_json runSummaryJson(const RunResult &run);
 nlohmann::ordered_json runToJson(const RunResult &run, const Cluster &cluster,
-                                 const Topology &topology);
+                                 const Topology &topology,
+                                 RunJsonLayout layout = RunJsonLayout::File);
 /// Reads a run file (or a workspace run's timeline) back: runFromJson(runToJson(r)) == r for
 /// the cluster the run was made on. Node and link names are resolved against `cluster`;
 /// every problem carries its JSON pointer.

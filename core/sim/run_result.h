@@ -5,6 +5,7 @@
 #include "model/placement.h"
 #include "stochastic/sts_configuration.h"
 #include "sim/sim_options.h"
+#include "util/sparse_sums.h"
 
 #include <cstdint>
 #include <map>
@@ -91,8 +92,8 @@ struct RunSeries
 {
     double bucketSeconds = 60;
     std::vector<double> gpuBusySeconds;                   ///< whole-GPU equivalents x seconds
-    std::vector<std::map<int, double>> linkBytes;         ///< directed link -> bytes
-    std::vector<std::map<std::pair<int, int>, double>> pairBytes; ///< node pair -> bytes
+    std::vector<SparseSums<int>> linkBytes;                   ///< directed link -> bytes
+    std::vector<SparseSums<std::pair<int, int>>> pairBytes;   ///< node pair -> bytes
     /// Cost accrued per bucket, kept for the catalogue cost model (a rate per GPUs busy on
     /// a node, which the views cannot derive from the jobs); empty otherwise.
     std::vector<double> cost;

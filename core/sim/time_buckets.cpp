@@ -28,16 +28,14 @@ void TimeBuckets::merge()
         const std::size_t a = 2 * i, b = 2 * i + 1;
         const bool hasB = b < s.gpuBusySeconds.size();
         s.gpuBusySeconds[i] = s.gpuBusySeconds[a] + (hasB ? s.gpuBusySeconds[b] : 0.0);
-        std::map<int, double> links = std::move(s.linkBytes[a]);
+        SparseSums<int> links = std::move(s.linkBytes[a]);
         if (hasB)
-            for (const auto &[k, v] : s.linkBytes[b])
-                links[k] += v;
+            links.addAll(s.linkBytes[b]);
         s.linkBytes[i] = std::move(links);
         if (m_pairs) {
-            std::map<std::pair<int, int>, double> pairs = std::move(s.pairBytes[a]);
+            SparseSums<std::pair<int, int>> pairs = std::move(s.pairBytes[a]);
             if (hasB)
-                for (const auto &[k, v] : s.pairBytes[b])
-                    pairs[k] += v;
+                pairs.addAll(s.pairBytes[b]);
             s.pairBytes[i] = std::move(pairs);
         }
     }
@@ -101,11 +99,8 @@ void TimeBuckets::addLinkBytes(double t0, double t1,
 {
     if (bytes.empty() || scale == 0)
         return;
-    spread(t0, t1, [&](std::size_t b, double f) {
-        auto &m = m_series.linkBytes[b];
-        for (const auto &[l, v] : bytes)
-            m[l] += v * scale * f;
-    });
+    spread(t0, t1,
+           [&](std::size_t b, double f) { m_series.linkBytes[b].addSorted(bytes, scale, f); });
 }
 
 void TimeBuckets::addPairBytes(double t0, double t1,
@@ -114,11 +109,8 @@ void TimeBuckets::addPairBytes(double t0, double t1,
 {
     if (!m_pairs || bytes.empty() || scale == 0)
         return;
-    spread(t0, t1, [&](std::size_t b, double f) {
-        auto &m = m_series.pairBytes[b];
-        for (const auto &[p, v] : bytes)
-            m[p] += v * scale * f;
-    });
+    spread(t0, t1,
+           [&](std::size_t b, double f) { m_series.pairBytes[b].addSorted(bytes, scale, f); });
 }
 
 void TimeBuckets::addCost(double t0, double t1, double amount)

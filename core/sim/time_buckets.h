@@ -18,7 +18,8 @@ public:
     TimeBuckets(RunSeries &series, double initialWidth, int maxBuckets, bool pairs);
 
     void addGpuBusy(double t0, double t1, double gpuSeconds);
-    /// Adds scale x bytes for each (link, bytes).
+    /// Adds scale x bytes for each (link, bytes); `bytes` sorted by link, as are the pairs of
+    /// addPairBytes (the buckets are sorted arrays, util/sparse_sums.h).
     void addLinkBytes(double t0, double t1, const std::vector<std::pair<int, double>> &bytes,
                       double scale);
     void addPairBytes(double t0, double t1,

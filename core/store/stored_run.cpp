@@ -41,10 +41,11 @@ nlohmann::json storedTimeline(const Scenario &scenario, const Topology &topology
 {
     nlohmann::ordered_json j;
     j["format"] = "clusterbench-stored-run";
-    j["version"] = 1;
+    j["version"] = 2;
     j["placement"] = PlacementJson::toJson(placement);
     j["traffic"] = traffic.toJson(scenario.cluster, topology);
-    j["run"] = result ? runToJson(*result, scenario.cluster, topology) : nlohmann::ordered_json();
+    j["run"] = result ? runToJson(*result, scenario.cluster, topology, RunJsonLayout::Stored)
+                      : nlohmann::ordered_json();
     return nlohmann::json(j);
 }
 

@@ -3,10 +3,12 @@
 // recomputing it. Layout of a run in the workspace (RunRecord):
 //   decisionLog  DecisionLog::toJson() of the placement of the scenario's queue on the empty
 //                cluster (null when it would be too large, see kMaxStoredLogRows)
-//   timeline     {"format": "clusterbench-stored-run", "version": 1,
+//   timeline     {"format": "clusterbench-stored-run", "version": 2,
 //                 "placement": PlacementJson (io/export/placement_json.h),
 //                 "traffic": TrafficReport::toJson of that placement (per iteration),
-//                 "run": run file (sim/run_json.h) when simulated, else null}
+//                 "run": run file (io/run_json.h) in its Stored layout when simulated
+//                        (series as columns of numbers; version 1 held the File layout,
+//                        which still reads), else null}
 //   metrics      the headline numbers (placementMetrics / simulationMetrics)
 
 #include "model/scenario.h"

@@ -4,12 +4,15 @@
 #include "util/sha256.h"
 
 #include <sqlite3.h>
+#include <zlib.h>
 
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <limits>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -96,6 +99,10 @@ public:
     int bind(int i, std::int64_t v) { return sqlite3_bind_int64(m_stmt, i, v); }
     int bind(int i, double v) { return sqlite3_bind_double(m_stmt, i, v); }
     int bindNull(int i) { return sqlite3_bind_null(m_stmt, i); }
+    int bindBlob(int i, const std::string &bytes)
+    {
+        return sqlite3_bind_blob64(m_stmt, i, bytes.data(), bytes.size(), SQLITE_TRANSIENT);
+    }
     int step() { return m_stmt ? sqlite3_step(m_stmt) : m_rc; }
     void reset()
     {
@@ -110,6 +117,12 @@ public:
                  : std::string();
     }
     bool isNull(int col) const { return sqlite3_column_type(m_stmt, col) == SQLITE_NULL; }
+    bool isBlob(int col) const { return sqlite3_column_type(m_stmt, col) == SQLITE_BLOB; }
+    std::string blob(int col) const
+    {
+        const auto *p = static_cast<const char *>(sqlite3_column_blob(m_stmt, col));
+        return p ? std::string(p, std::size_t(sqlite3_column_bytes(m_stmt, col))) : std::string();
+    }
     std::int64_t integer(int col) const { return sqlite3_column_int64(m_stmt, col); }
     double real(int col) const { return sqlite3_column_double(m_stmt, col); }
 
@@ -126,6 +139,54 @@ std::string nowUtc()
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return buf;
+}
+
+// Large JSON values (a run's timeline and decision log) are stored deflated, as a BLOB: the
+// magic "cbz1", the text's length (8 bytes, little-endian), then zlib's stream. A TEXT value
+// (written before, or by hand) reads as it is.
+constexpr char kDeflatedMagic[] = "cbz1";
+constexpr std::size_t kDeflatedHeader = 4 + 8;
+
+std::string deflated(const std::string &text)
+{
+    uLongf size = compressBound(uLong(text.size()));
+    std::string out(kDeflatedHeader + size, '\0');
+    std::copy(kDeflatedMagic, kDeflatedMagic + 4, out.begin());
+    const std::uint64_t n = text.size();
+    for (int b = 0; b < 8; ++b)
+        out[std::size_t(4 + b)] = char((n >> (8 * b)) & 0xff);
+    if (compress2(reinterpret_cast<Bytef *>(out.data() + kDeflatedHeader), &size,
+                  reinterpret_cast<const Bytef *>(text.data()), uLong(text.size()),
+                  Z_DEFAULT_COMPRESSION) != Z_OK)
+        return {};
+    out.resize(kDeflatedHeader + size);
+    return out;
+}
+
+/// The text of a deflated value; empty (which reads as null) when it is damaged.
+std::string inflated(const std::string &blob)
+{
+    if (blob.size() < kDeflatedHeader || !std::equal(kDeflatedMagic, kDeflatedMagic + 4, blob.begin()))
+        return {};
+    std::uint64_t n = 0;
+    for (int b = 0; b < 8; ++b)
+        n |= std::uint64_t(static_cast<unsigned char>(blob[std::size_t(4 + b)])) << (8 * b);
+    if (n > std::uint64_t(std::numeric_limits<uLong>::max()) || n > (std::uint64_t(1) << 40))
+        return {};
+    std::string out(std::size_t(n), '\0');
+    uLongf size = uLongf(n);
+    if (uncompress(reinterpret_cast<Bytef *>(out.data()), &size,
+                   reinterpret_cast<const Bytef *>(blob.data() + kDeflatedHeader),
+                   uLong(blob.size() - kDeflatedHeader)) != Z_OK ||
+        size != n)
+        return {};
+    return out;
+}
+
+/// A stored JSON value's text: a deflated BLOB inflated, a TEXT value as it is.
+std::string storedText(const Statement &s, int col)
+{
+    return s.isBlob(col) ? inflated(s.blob(col)) : s.text(col);
 }
 
 /// The stored JSON text, or null when it is not JSON (a damaged or hand-edited row).
@@ -623,6 +684,10 @@ Result<std::int64_t> Workspace::saveRun(RunRecord run, const std::function<void(
                                           std::to_string(maxValueBytes()) +
                                           " bytes a workspace value holds (SQLite's length "
                                           "limit)");
+    const std::string deflatedLog = log.empty() ? std::string() : deflated(log);
+    const std::string deflatedTimeline = timeline.empty() ? std::string() : deflated(timeline);
+    if ((!log.empty() && deflatedLog.empty()) || (!timeline.empty() && deflatedTimeline.empty()))
+        return R::failure(m_path, "cannot store the run: zlib could not compress it");
     const bool inSweep = run.kind == "sweep" && run.parameters.is_object() &&
                          run.parameters.contains("sweep") && run.parameters["sweep"].is_string();
     std::int64_t id = 0;
@@ -645,7 +710,7 @@ Result<std::int64_t> Workspace::saveRun(RunRecord run, const std::function<void(
                                                        : run.programVersion));
         keep(insert.bind(6, nowUtc()));
         keep(insert.bind(7, metrics.dump()));
-        keep(run.decisionLog.is_null() ? insert.bindNull(8) : insert.bind(8, log));
+        keep(run.decisionLog.is_null() ? insert.bindNull(8) : insert.bindBlob(8, deflatedLog));
         keep(insert.bind(9, run.kind));
         keep(insert.bind(10, run.status));
         keep(inSweep ? insert.bind(11, run.parameters["sweep"].get<std::string>())
@@ -669,7 +734,7 @@ Result<std::int64_t> Workspace::saveRun(RunRecord run, const std::function<void(
         if (!run.timeline.is_null()) {
             Statement t(m_db, "INSERT INTO timelines(run_id, content) VALUES (?, ?)");
             t.bind(1, id);
-            if (rc = t.bind(2, timeline); rc != SQLITE_OK)
+            if (rc = t.bindBlob(2, deflatedTimeline); rc != SQLITE_OK)
                 return rc;
             if (rc = t.step(); rc != SQLITE_DONE) {
                 what = "cannot store the timeline";
@@ -801,14 +866,14 @@ Result<RunRecord> Workspace::run(std::int64_t id) const
     log.bind(1, id);
     int rc = log.step();
     if (rc == SQLITE_ROW && !log.isNull(0))
-        r.decisionLog = parseOrNull(log.text(0));
+        r.decisionLog = parseOrNull(storedText(log, 0));
     else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
         return Result<RunRecord>(Problems{failure(rc, "cannot read run " + std::to_string(id))});
     Statement timeline(m_db, "SELECT content FROM timelines WHERE run_id = ?");
     timeline.bind(1, id);
     rc = timeline.step();
     if (rc == SQLITE_ROW)
-        r.timeline = parseOrNull(timeline.text(0));
+        r.timeline = parseOrNull(storedText(timeline, 0));
     else if (rc != SQLITE_DONE)
         return Result<RunRecord>(Problems{failure(rc, "cannot read run " + std::to_string(id))});
     return r;

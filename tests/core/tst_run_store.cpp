@@ -14,6 +14,7 @@
 
 #include <QtTest>
 
+#include <QCryptographicHash>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -326,6 +327,150 @@ private slots:
         QCOMPARE(detail->placement.jobs.size(), placement.jobs.size());
         for (std::size_t i = 0; i < placement.jobs.size(); ++i)
             QVERIFY(detail->placement.jobs[i].tasks == placement.jobs[i].tasks);
+    }
+
+    void storedLayoutIsExactAndSmall()
+    {
+        // By hand, on a-b-c: two buckets of 10 s; directed link 3 (c>b) carried 200 bytes in the first, none in the
+        // second; node 0 sent node 1 7.5 bytes in the second.
+        Cluster c;
+        for (const char *id : {"a", "b", "c"}) {
+            Node n;
+            n.id = id;
+            c.nodes.push_back(n);
+        }
+        c.links.resize(2);
+        c.links[0].a = "a";
+        c.links[0].b = "b";
+        c.links[1].a = "b";
+        c.links[1].b = "c";
+        const Topology topo(c);
+        RunResult r;
+        r.series.bucketSeconds = 10;
+        r.series.gpuBusySeconds = {5, 2.5};
+        r.series.linkBytes.resize(2);
+        r.series.linkBytes[0][3] = 200;
+        r.series.pairBytes.resize(2);
+        r.series.pairBytes[1][{0, 1}] = 7.5;
+        r.linkBytes = {0, 0, 0, 200};
+        r.pairBytes[{0, 1}] = 7.5;
+        const auto j = runToJson(r, c, topo, RunJsonLayout::Stored);
+        QCOMPARE(j["series"].dump(),
+                 std::string(R"({"layout":"columns","bucket_s":10,"gpu_busy_s":[5,2.5],)"
+                             R"("link_totals":{"link":[3],"bytes":[200]},)"
+                             R"("link_bytes":{"count":[1,0],"link":[3],"bytes":[200]},)"
+                             R"("node_pairs":{"count":[0,1],"from":[0],"to":[1],"bytes":[7.5]}})"));
+        QCOMPARE(j["node_pairs"].dump(), std::string(R"({"from":[0],"to":[1],"bytes":[7.5]})"));
+        auto back = runFromJson(nlohmann::json(j), c);
+        QVERIFY2(back.ok(), back.error().c_str());
+        QVERIFY(back->series == r.series);
+        QVERIFY(back->linkBytes == r.linkBytes);
+        QVERIFY(back->pairBytes == r.pairBytes);
+        // A count beyond the rows is named by its pointer.
+        nlohmann::json bad(j);
+        bad["series"]["link_bytes"]["count"][0] = 2;
+        auto failed = runFromJson(bad, c);
+        QVERIFY(!failed.ok());
+        QCOMPARE(failed.problems().front().where, std::string("/series/link_bytes/count/0"));
+        bad = nlohmann::json(j);
+        bad["series"]["node_pairs"]["to"][0] = 3;
+        failed = runFromJson(bad, c);
+        QVERIFY(!failed.ok());
+        QCOMPARE(failed.problems().front().where, std::string("/series/node_pairs/to/0"));
+
+        // A real run with a failure: the Stored layout reads back to the same run, whose run
+        // file is the one written from the run itself, at under a third of its size.
+        const Scenario s = testbed();
+        const Topology t(s.cluster);
+        SimOptions options;
+        options.policy = preset("dltap");
+        options.seed = 1;
+        options.failures = {{s.cluster.nodes[2].id, 5000.0, 20000.0}};
+        auto run = simulate(s, options);
+        QVERIFY2(run.ok(), run.error().c_str());
+        const std::string stored = runToJson(run.value(), s.cluster, t, RunJsonLayout::Stored).dump();
+        const std::string file = runToJson(run.value(), s.cluster, t).dump();
+        auto read = runFromJson(nlohmann::json::parse(stored), s.cluster);
+        QVERIFY2(read.ok(), read.error().c_str());
+        QVERIFY(read.value() == run.value());
+        QCOMPARE(runToJson(read.value(), s.cluster, t).dump(), file);
+        QVERIFY2(stored.size() * 3 < file.size(),
+                 qPrintable(QStringLiteral("%1 vs %2").arg(stored.size()).arg(file.size())));
+    }
+
+    void runFileIsTheOneBeforeSparseSeries()
+    {
+        // The run file of `simulate dltap-testbed.json --policy dltap --seed 1`, as the dense
+        // per-bucket maps wrote it before the series became sorted arrays (util/sparse_sums.h):
+        // 1,183,535 bytes, 3,536 link and 7,120 node-pair bucket entries.
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("run.json"));
+        const Cli sim = clusterbench({QStringLiteral("simulate"), QString::fromStdString(kTestbed),
+                                      QStringLiteral("--policy"), QStringLiteral("dltap"),
+                                      QStringLiteral("--seed"), QStringLiteral("1"),
+                                      QStringLiteral("--out"), out, QStringLiteral("--no-save")});
+        QCOMPARE(sim.code, 0);
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QCOMPARE(bytes.size(), qsizetype(1183535));
+        const auto j = nlohmann::json::parse(bytes.toStdString());
+        QCOMPARE(j["series"]["link_bytes"].size(), std::size_t(3536));
+        QCOMPARE(j["series"]["node_pairs"].size(), std::size_t(7120));
+        QCOMPARE(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex().toStdString(),
+                 std::string("11441503bdfbf52cbfed81b6381d94e1f7943b96a977be081a7a5b5ff43ee74b"));
+    }
+
+    void storedRunsAreDeflated()
+    {
+        // The timeline and the decision log are stored deflated; a TEXT value (an older
+        // workspace's) still reads, to the same run.
+        QTemporaryDir dir;
+        const QString ws = dir.filePath(QStringLiteral("ws.sqlite"));
+        const Cli sim = clusterbench({QStringLiteral("simulate"), QString::fromStdString(kTestbed),
+                                      QStringLiteral("--policy"), QStringLiteral("dltap"),
+                                      QStringLiteral("--seed"), QStringLiteral("1"),
+                                      QStringLiteral("--workspace"), ws});
+        QCOMPARE(sim.code, 0);
+        std::optional<StoredRunDetail> first;
+        std::string timelineText;
+        {
+            auto opened = Workspace::open(ws.toStdString());
+            QVERIFY(opened.ok());
+            auto detail = readStoredRun(*opened.value(), 1);
+            QVERIFY2(detail.ok(), detail.error().c_str());
+            QVERIFY(detail->result && detail->log);
+            timelineText = detail->record.timeline.dump();
+            first = std::move(detail.value());
+        }
+        sqlite3 *db = nullptr;
+        QCOMPARE(sqlite3_open(ws.toUtf8().constData(), &db), SQLITE_OK);
+        auto scalar = [&](const char *sql) {
+            sqlite3_stmt *st = nullptr;
+            sqlite3_prepare_v2(db, sql, -1, &st, nullptr);
+            std::string v;
+            if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+                v = reinterpret_cast<const char *>(sqlite3_column_text(st, 0));
+            sqlite3_finalize(st);
+            return v;
+        };
+        QCOMPARE(scalar("SELECT typeof(content) FROM timelines"), std::string("blob"));
+        QCOMPARE(scalar("SELECT typeof(decision_log) FROM runs"), std::string("blob"));
+        QVERIFY(std::stoll(scalar("SELECT length(content) FROM timelines")) * 4 <
+                std::int64_t(timelineText.size()));
+        sqlite3_stmt *st = nullptr;
+        sqlite3_prepare_v2(db, "UPDATE timelines SET content = ?", -1, &st, nullptr);
+        sqlite3_bind_text(st, 1, timelineText.c_str(), int(timelineText.size()), SQLITE_TRANSIENT);
+        QCOMPARE(sqlite3_step(st), SQLITE_DONE);
+        sqlite3_finalize(st);
+        QCOMPARE(scalar("SELECT typeof(content) FROM timelines"), std::string("text"));
+        sqlite3_close(db);
+        auto opened = Workspace::open(ws.toStdString());
+        QVERIFY(opened.ok());
+        auto again = readStoredRun(*opened.value(), 1);
+        QVERIFY2(again.ok(), again.error().c_str());
+        QVERIFY(again->result == first->result);
+        QVERIFY(again->log == first->log);
     }
 
     void unusableWorkspaceIsBadInput()

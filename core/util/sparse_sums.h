@@ -1,0 +1,104 @@
+#pragma once
+// A sparse map from keys to sums, held as one sorted array of (key, value) pairs: 16 bytes
+// an entry where a std::map node takes 64 (its tree links and the allocator's rounding), and
+// iteration in key order as a std::map gives it. Built for the per-bucket traffic series of a
+// run (RunSeries): a bucket's keys (links, node pairs) settle after the first jobs that use
+// them, so inserting in the middle is rare, and a run read back appends in key order.
+
+#include <algorithm>
+#include <cstddef>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace cb {
+
+template<typename K>
+class SparseSums
+{
+public:
+    using value_type = std::pair<K, double>;
+    using const_iterator = typename std::vector<value_type>::const_iterator;
+    using iterator = typename std::vector<value_type>::iterator;
+
+    SparseSums() = default;
+    /// From entries sorted by key with distinct keys.
+    explicit SparseSums(std::vector<value_type> sorted) : m_entries(std::move(sorted)) {}
+
+    /// The value of `key`, inserted as 0 when absent (a key beyond the last one is appended).
+    double &operator[](const K &key)
+    {
+        if (m_entries.empty() || m_entries.back().first < key) {
+            m_entries.emplace_back(key, 0.0);
+            return m_entries.back().second;
+        }
+        auto it = lowerBound(key);
+        if (it == m_entries.end() || key < it->first)
+            it = m_entries.insert(it, value_type(key, 0.0));
+        return it->second;
+    }
+    /// Adds v x scale x fraction to each (key, v) of `entries` (sorted by key, distinct keys),
+    /// key by key exactly as `(*this)[key] += v * scale * fraction` would, each key searched
+    /// from the previous one's position.
+    void addSorted(const std::vector<value_type> &entries, double scale, double fraction)
+    {
+        auto from = m_entries.begin();
+        for (const auto &[key, v] : entries) {
+            from = std::lower_bound(from, m_entries.end(), key,
+                                    [](const value_type &e, const K &k) { return e.first < k; });
+            if (from == m_entries.end() || key < from->first)
+                from = m_entries.insert(from, value_type(key, 0.0));
+            from->second += v * scale * fraction;
+            ++from;
+        }
+    }
+    /// Adds every entry of `other` (the merge of two buckets).
+    void addAll(const SparseSums &other)
+    {
+        std::vector<value_type> out;
+        out.reserve(m_entries.size() + other.m_entries.size());
+        auto a = m_entries.begin(), b = other.m_entries.begin();
+        while (a != m_entries.end() || b != other.m_entries.end()) {
+            if (b == other.m_entries.end() || (a != m_entries.end() && a->first < b->first))
+                out.push_back(*a++);
+            else if (a == m_entries.end() || b->first < a->first)
+                out.push_back(*b++);
+            else {
+                out.emplace_back(a->first, a->second + b->second);
+                ++a, ++b;
+            }
+        }
+        m_entries = std::move(out);
+    }
+    const double &at(const K &key) const
+    {
+        auto it = find(key);
+        if (it == end())
+            throw std::out_of_range("SparseSums::at");
+        return it->second;
+    }
+    const_iterator find(const K &key) const
+    {
+        auto it = std::lower_bound(m_entries.begin(), m_entries.end(), key,
+                                   [](const value_type &e, const K &k) { return e.first < k; });
+        return it != m_entries.end() && !(key < it->first) ? it : m_entries.end();
+    }
+    std::size_t count(const K &key) const { return find(key) == end() ? 0 : 1; }
+    const_iterator begin() const { return m_entries.begin(); }
+    const_iterator end() const { return m_entries.end(); }
+    std::size_t size() const { return m_entries.size(); }
+    bool empty() const { return m_entries.empty(); }
+    void clear() { m_entries.clear(); }
+    void shrink_to_fit() { m_entries.shrink_to_fit(); }
+    bool operator==(const SparseSums &) const = default;
+
+private:
+    iterator lowerBound(const K &key)
+    {
+        return std::lower_bound(m_entries.begin(), m_entries.end(), key,
+                                [](const value_type &e, const K &k) { return e.first < k; });
+    }
+    std::vector<value_type> m_entries;
+};
+
+} // namespace cb
