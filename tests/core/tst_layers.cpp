@@ -240,7 +240,8 @@ private slots:
                                  dep == QStringLiteral("Threads::Threads") ||
                                  dep == QStringLiteral("yaml-cpp") ||
                                  dep == QStringLiteral("LibXml2::LibXml2") ||
-                                 dep.startsWith(QStringLiteral("SQLite::")),
+                                 dep.startsWith(QStringLiteral("SQLite::")) ||
+                                 dep == QStringLiteral("ZLIB::ZLIB"),
                              qPrintable(l.target + QStringLiteral(" links ") + dep));
             }
         }
