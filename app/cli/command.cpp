@@ -103,6 +103,7 @@ const std::vector<Command> &commands()
         showCommand(),
         stepCommand(),
         explainCommand(),
+        whyCommand(),
         sweepCommand(),
         sweepPointCommand(),
         mergeCommand(),

@@ -53,7 +53,7 @@ private slots:
         QCOMPARE(names.size(), commands().size());
         for (const char *n : {"validate", "info", "generate", "import", "place", "compare",
                               "export", "experiment", "simulate", "history", "show", "step",
-                              "explain", "sweep", "sweep-point", "merge"})
+                              "explain", "why", "sweep", "sweep-point", "merge"})
             QVERIFY2(names.count(n), n);
         const std::string help = mainHelp();
         for (const Command &c : commands())
@@ -127,6 +127,7 @@ private slots:
         row("simulate", {"simulate", missing, "--policy", "dltap"});
         row("step", {"step", missing, "--policy", "dltap"});
         row("explain", {"explain", missing, "--policy", "dltap", "--decision", "1"});
+        row("why", {"why", missing, "some-job", "--policy", "dltap"});
         row("sweep", {"sweep", missing, "--policies", "dltap"});
         row("sweep-point", {"sweep-point", missing, "0", "--out", missing + ".out"});
         row("merge", {"merge", missing});

@@ -1,5 +1,7 @@
 #include "analysis/decision_models.h"
 
+#include "runs/glossary.h"
+
 #include "runs/decision_replay.h"
 #include "models/quantity_format.h"
 
@@ -305,6 +307,8 @@ QVariant DecisionTableModel::headerData(int section, Qt::Orientation orientation
         QString tip = tr("%1: raw score 0..10, then weighted (× %2)")
                           .arg(QString::fromStdString(m_session->log.pluginNames[plugin]),
                                formatScore(m_session->log.weights[plugin]));
+        if (const std::string g = pluginGlossary(m_session->log.pluginNames[plugin]); !g.empty())
+            tip += QLatin1Char('\n') + QString::fromStdString(g);
         if (deciding)
             tip += QLatin1Char('\n') +
                    tr("Decided this pick: the chosen node's largest lead over the runner-up");

@@ -1,5 +1,11 @@
 #include "analysis/decision_stepper.h"
 
+#include "runs/decision_explanation.h"
+#include "sched/decision_contrast.h"
+#include "util/text.h"
+
+#include <QTextDocument>
+
 #include "analysis/decision_models.h"
 #include "analysis/frozen_column_table.h"
 #include "runs/decision_replay.h"
@@ -25,6 +31,74 @@
 namespace cb::views {
 
 namespace {
+
+QString signedScore(double v)
+{
+    return (v > 0 ? QStringLiteral("+") : QString()) + formatScore(v);
+}
+
+/// The contrast row of decision `c` with node `node` (-1: a hint and the smallest flip).
+QString contrastHtml(const RunSession &session, int c, int node)
+{
+    const DecisionLog &log = session.log;
+    const Decision &d = log.decisions[std::size_t(c)];
+    const auto name = [&](int n) {
+        return QString::fromStdString(log.nodeNames[std::size_t(n)]).toHtmlEscaped();
+    };
+    if (node < 0 || node == d.pick) {
+        QString s = node >= 0 ? QObject::tr("%1 is the pick. ").arg(name(node))
+                              : QObject::tr("Click a node in the topology to contrast it with "
+                                            "the pick. ");
+        if (const WeightFlip *f = weightFlips(log, c).smallest()) {
+            QString flip = QString::fromStdString(describeFlip(log, *f)).toHtmlEscaped();
+            flip[0] = flip[0].toUpper();
+            s += flip + QLatin1Char('.');
+        }
+        return s;
+    }
+    auto contrast = contrastDecision(log, c, node);
+    if (!contrast)
+        return {};
+    const Contrast &ct = contrast.value();
+    if (!ct.otherHasRow)
+        return QObject::tr("<b>vs %1</b>: this log kept no row for it (it scored below the "
+                           "kept rows; place with --log-detail full to see it)")
+            .arg(name(node));
+    if (ct.otherFiltered)
+        return QObject::tr("<b>vs %1</b>: ruled out: %2")
+            .arg(name(node), QString::fromStdString(ct.filterReason).toHtmlEscaped());
+    if (d.pick < 0)
+        return QObject::tr("<b>vs %1</b>: total %2").arg(name(node), formatScore(ct.otherTotal));
+    QStringList parts;
+    for (const PluginDifference &p : ct.plugins)
+        if (p.weightedDifference() != 0)
+            parts << QStringLiteral("%1 %2").arg(QString::fromStdString(p.name).toHtmlEscaped(),
+                                                 signedScore(p.weightedDifference()));
+    QString s = ct.tied()
+                    ? QObject::tr("<b>vs %1</b>: total %2, tied with the pick (the tie-break "
+                                  "chose %3)")
+                          .arg(name(node), formatScore(ct.otherTotal), name(d.pick))
+                    : QObject::tr("<b>vs %1</b>: total %2, %3 behind")
+                          .arg(name(node), formatScore(ct.otherTotal), formatScore(ct.margin()));
+    if (!parts.isEmpty())
+        s += QStringLiteral(": ") + parts.join(QStringLiteral(", "));
+    if (ct.deciding >= 0) {
+        const PluginDifference &p = ct.plugins[std::size_t(ct.deciding)];
+        s += QObject::tr("; decided by <b>%1</b> (%2%3)")
+                 .arg(QString::fromStdString(p.name).toHtmlEscaped(),
+                      signedScore(p.weightedDifference()),
+                      ct.decisive() ? QObject::tr(", decisive") : QString());
+    }
+    if (!ct.flips.empty()) {
+        const WeightFlip &f = ct.flips.front();
+        s += QObject::tr("; %1 would win if %2 weight %3 %4 (now %5)")
+                 .arg(name(node), QString::fromStdString(f.name).toHtmlEscaped(),
+                      f.raise ? QStringLiteral("&gt;") : QStringLiteral("&lt;"),
+                      QString::fromStdString(numberText(f.threshold)),
+                      QString::fromStdString(numberText(f.weight)));
+    }
+    return s;
+}
 
 } // namespace
 
@@ -52,6 +126,7 @@ DecisionStepper::DecisionStepper(QWidget *parent)
     , m_speedLabel(new QLabel(this))
     , m_position(new QLabel(this))
     , m_why(new QLabel(this))
+    , m_contrast(new QLabel(this))
     , m_timer(new QTimer(this))
 {
     setObjectName(QStringLiteral("decisionStepper"));
@@ -68,6 +143,9 @@ DecisionStepper::DecisionStepper(QWidget *parent)
     m_why->setWordWrap(true);
     m_why->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_why->setObjectName(QStringLiteral("decisionWhy"));
+    m_contrast->setWordWrap(true);
+    m_contrast->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_contrast->setObjectName(QStringLiteral("decisionContrast"));
 
     auto *controls = new QHBoxLayout;
     controls->setContentsMargins(0, 0, 0, 0);
@@ -113,6 +191,7 @@ DecisionStepper::DecisionStepper(QWidget *parent)
     auto *candLayout = new QVBoxLayout(candidates);
     candLayout->setContentsMargins(2, 4, 2, 2);
     candLayout->addWidget(m_why);
+    candLayout->addWidget(m_contrast);
     candLayout->addWidget(m_tableView, 1);
     tabs->addTab(candidates, tr("Candidates"));
     tabs->addTab(m_stateView, tr("Cluster state"));
@@ -282,6 +361,8 @@ void DecisionStepper::updateControls()
         m_why->setText(m_session ? QString()
                                  : tr("Run > Place and Simulate, or the Run panel, makes a run "
                                       "to step through."));
+        m_why->setToolTip({});
+        m_contrast->clear();
         return;
     }
     m_position->setText(tr("Decision %1 of %2").arg(c + 1).arg(n));
@@ -292,6 +373,26 @@ void DecisionStepper::updateControls()
                        .arg(QString::fromStdString(d.jobId).toHtmlEscaped(),
                             QString::fromStdString(d.task()).toHtmlEscaped(), node.toHtmlEscaped(),
                             QString::fromStdString(d.why).toHtmlEscaped()));
+    // The decision in words (runs/decision_explanation.h) as the line's tooltip.
+    if (m_replay)
+        m_why->setToolTip(QString::fromStdString(
+            narrateDecision(m_session->scenario, m_replay->topology(), m_session->log, c)));
+    m_contrast->setText(contrastHtml(*m_session, c, m_contrastNode));
+}
+
+void DecisionStepper::setContrastNode(int node)
+{
+    if (!m_session || node < -1 || node >= int(m_session->log.nodeNames.size()))
+        node = -1;
+    m_contrastNode = node;
+    updateControls();
+}
+
+QString DecisionStepper::contrastText() const
+{
+    QTextDocument doc;
+    doc.setHtml(m_contrast->text());
+    return doc.toPlainText();
 }
 
 } // namespace cb::views

@@ -62,6 +62,16 @@ public slots:
     void play();
     void pause();
     void togglePlay();
+    /// Contrast the pick of every decision with node `node` (a click on the topology), -1
+    /// for none: the row under the "why" line then shows each plugin's weighted difference,
+    /// the plugin that decided it, the filter reason if the node was ruled out, and the
+    /// smallest weight change that would make the node win (sched/decision_contrast.h).
+    void setContrastNode(int node);
+
+public:
+    int contrastNode() const { return m_contrastNode; }
+    /// The contrast row's text as shown (plain text).
+    QString contrastText() const;
 
 signals:
     /// The cursor moved (or a new session was shown); `decision` is -1 without decisions.
@@ -85,6 +95,8 @@ private:
     QLabel *m_speedLabel;
     QLabel *m_position;
     QLabel *m_why;
+    QLabel *m_contrast;
+    int m_contrastNode = -1;
     QTimer *m_timer;
 };
 

@@ -1,6 +1,8 @@
 #include "analysis/job_states.h"
 
 #include "io/export/slurm_names.h"
+#include "io/policy_json.h"
+#include "runs/wait_explanation.h"
 #include "models/quantity_format.h"
 
 #include <QObject>
@@ -34,6 +36,38 @@ QString hostlistOf(const JobPlacement &p)
 {
     const std::set<std::string> nodes = nodesOf(p);
     return QString::fromStdString(SlurmNames::hostlist({nodes.begin(), nodes.end()}));
+}
+
+/// The session's placement policy, resolved as the run service resolves it (nullopt for a
+/// stochastic policy or an unknown name).
+std::optional<Policy> sessionPolicy(const RunSession &session)
+{
+    if (session.family != SchedulerFamily::Placement)
+        return std::nullopt;
+    auto presets = userPresets(session.scenario, "");
+    if (!presets)
+        return std::nullopt;
+    auto p = resolvePolicy(session.policy, presets.value());
+    return p ? std::optional<Policy>(p.value()) : std::nullopt;
+}
+
+/// Why a job waits on the cluster as `running` leaves it, grouped over the nodes ("worker-1:
+/// 1,020 nodes: needs 4 free GPUs, 2 of 4 free; 4 nodes: ..."); empty when it would fit
+/// (it waits for its turn) or the policy is not a placement policy.
+QString groupedReason(const RunSession &session, const std::optional<Policy> &policy,
+                      const std::vector<RunningJob> &running, const std::string &id)
+{
+    if (!policy)
+        return {};
+    WaitOptions o;
+    o.fixes = false;
+    const WaitExplanation w = explainWait(session.scenario, *policy, session.seed, running, id, o);
+    if (w.fits || w.reasons.empty())
+        return {};
+    std::string s = w.status();
+    if (s.rfind("waits: ", 0) == 0)
+        s = s.substr(7);
+    return QString::fromStdString(s);
 }
 
 /// The placer's last word on a job that waits: its job event, else its failed decision.
@@ -128,13 +162,19 @@ std::map<std::string, JobState> jobStates(const RunSession &session)
     }
     const std::set<std::string> waiting(session.placement.waiting.begin(),
                                         session.placement.waiting.end());
+    const std::optional<Policy> policy = sessionPolicy(session);
+    const std::vector<RunningJob> running = runningAfterPlacement(session.placement);
     for (const Job &job : s.jobs) {
         JobState st;
         const JobPlacement *p = session.placement.job(job.id);
         if (const QString why = unschedulableReason(job, s.cluster); !why.isEmpty())
             st = {K::Unschedulable, QObject::tr("unschedulable"), why};
-        else if (waiting.count(job.id))
-            st = {K::Waiting, QObject::tr("waiting"), waitingReason(session, job.id)};
+        else if (waiting.count(job.id)) {
+            // The reasons on the cluster as the placement left it, else the placer's word.
+            const QString grouped = groupedReason(session, policy, running, job.id);
+            st = {K::Waiting, QObject::tr("waiting"),
+                  grouped.isEmpty() ? waitingReason(session, job.id) : grouped};
+        }
         else if (p)
             st = {K::Placed, QObject::tr("placed"), QObject::tr("on %1").arg(hostlistOf(*p))};
         else
@@ -152,6 +192,14 @@ std::vector<QueuedJob> jobsAt(const RunSession &session, double time)
     for (std::size_t j = 0; j < s.jobs.size(); ++j)
         index[s.jobs[j].id] = int(j);
     if (session.result) {
+        // Pending jobs say why on the cluster as it is at `time` (the first kMaxExplained in
+        // submit order; the others "Resources", so that scrubbing stays quick).
+        constexpr int kMaxExplained = 32;
+        int explained = 0;
+        const std::optional<Policy> policy = sessionPolicy(session);
+        std::vector<RunningJob> runningNow;
+        if (policy)
+            runningNow = runningAt(*session.result, time);
         for (const JobRun &r : session.result->jobs) {
             const auto it = index.find(r.id);
             if (it == index.end() || r.submitSeconds > time)
@@ -172,8 +220,14 @@ std::vector<QueuedJob> jobsAt(const RunSession &session, double time)
             } else {
                 q.seconds = time - r.submitSeconds;
                 const QString why = unschedulableReason(s.jobs[std::size_t(q.job)], s.cluster);
-                q.reason = why.isEmpty() ? QObject::tr("Resources")
-                                         : QObject::tr("Unschedulable: %1").arg(why);
+                QString grouped;
+                if (why.isEmpty() && policy && explained < kMaxExplained) {
+                    ++explained;
+                    grouped = groupedReason(session, policy, runningNow, r.id);
+                }
+                q.reason = !why.isEmpty() ? QObject::tr("Unschedulable: %1").arg(why)
+                           : grouped.isEmpty() ? QObject::tr("Resources")
+                                               : QObject::tr("Resources: %1").arg(grouped);
                 pending.push_back(q);
             }
         }

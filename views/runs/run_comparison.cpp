@@ -1,5 +1,7 @@
 #include "runs/run_comparison.h"
 
+#include "runs/glossary.h"
+
 #include "models/quantity_format.h"
 
 #include <QBrush>
@@ -136,8 +138,12 @@ QVariant ComparisonModel::data(const QModelIndex &index, int role) const
     if (index.column() == 0) {
         if (role == Qt::DisplayRole)
             return tr(metric.title);
-        if (role == Qt::ToolTipRole)
-            return QString::fromLatin1(metric.key);
+        if (role == Qt::ToolTipRole) {
+            const std::string g = metricGlossary(metric.key);
+            return g.empty() ? QString::fromLatin1(metric.key)
+                             : QString::fromStdString(g) + QStringLiteral(" (") +
+                                   QString::fromLatin1(metric.key) + QLatin1Char(')');
+        }
         return {};
     }
     const int run = (index.column() - 1) / 3;

@@ -106,6 +106,11 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_document, &Document::scenarioReplaced, this, &MainWindow::updateTitle);
     connect(m_scene, &TopologyScene::rebuilt, this, &MainWindow::updateOverlay);
     connect(m_scene, &TopologyScene::nodeClicked, m_clusterPanel, &ClusterPanel::selectNode);
+    // While stepping a run of this cluster, a click also contrasts the node with the pick.
+    connect(m_scene, &TopologyScene::nodeClicked, this, [this](int n) {
+        if (m_runMatchesCluster && m_stepper->session())
+            m_stepper->setContrastNode(n);
+    });
     connect(m_scene, &TopologyScene::contextMenuRequested, m_clusterPanel,
             &ClusterPanel::showContextMenu);
     connect(m_clusterPanel, &ClusterPanel::nodeSelected, this, [this](int n) {
