@@ -265,7 +265,7 @@ private slots:
             const int n = pick(6, 20);
             for (int i = 0; i < n; ++i)
                 nodes.push_back(gpuNode("n" + std::to_string(i), pick(0, 1) ? 8 : 4));
-            const int fillers = n * 2;
+            const int fillers = n * 3; // ~6 GPUs per node asked for, ~6 per node there
             for (int i = 0; i < fillers; ++i)
                 jobs.push_back(gpuJob("f" + std::to_string(i), "single", 1, pick(1, 3)));
             jobs.push_back(gpuJob("big", "allreduce", pick(3, 6), pick(2, 4)));

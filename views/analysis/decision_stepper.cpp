@@ -49,7 +49,8 @@ QString contrastHtml(const RunSession &session, int c, int node)
         QString s = node >= 0 ? QObject::tr("%1 is the pick. ").arg(name(node))
                               : QObject::tr("Click a node in the topology to contrast it with "
                                             "the pick. ");
-        if (const WeightFlip *f = weightFlips(log, c).smallest()) {
+        const DecisionFlips flips = weightFlips(log, c); // smallest() points into it
+        if (const WeightFlip *f = flips.smallest()) {
             QString flip = QString::fromStdString(describeFlip(log, *f)).toHtmlEscaped();
             flip[0] = flip[0].toUpper();
             s += flip + QLatin1Char('.');
