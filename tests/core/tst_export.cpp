@@ -68,7 +68,8 @@ private slots:
         for (const Exporter *e : ExporterRegistry::all())
             names.push_back(e->name());
         QCOMPARE(join(names, ","),
-                 std::string("k8s-pods,tfjob,pytorchjob,mpijob,volcano,slurm,slurm-cluster,k8s-nodes"));
+                 std::string("k8s-pods,tfjob,pytorchjob,mpijob,volcano,slurm,slurm-cluster,k8s-nodes,"
+                             "volcano-hypernodes,jobset,kueue"));
         QVERIFY(!ExporterRegistry::find("k8s-nodes")->needsPlacement());
         QVERIFY(ExporterRegistry::find("nope") == nullptr);
         QVERIFY(!ExporterRegistry::find("slurm-cluster")->needsPlacement());
@@ -664,7 +665,7 @@ private slots:
             QVERIFY2(f->content.find(whole) != std::string::npos, f->content.c_str());
             ++checked;
         }
-        QCOMPARE(checked, 6);
+        QCOMPARE(checked, 8);
         // Without slices, no such warning.
         for (const Exporter *e : ExporterRegistry::all())
             for (const std::string &w : exportFixture(e->name()).warnings)

@@ -1,6 +1,7 @@
 // Every exported Kubernetes object passes the real schemas (tests/data/schemas: Kubernetes
 // v1.30 standalone-strict, Kubeflow training-operator v1.9.0, mpi-operator v0.8.0, Volcano
-// v1.15.1) through tests/tools/validate_k8s.py; the validator accepts the projects' own
+// v1.15.1 Job and HyperNode, JobSet v1alpha2, Kueue v1beta2 Topology, ResourceFlavor,
+// ClusterQueue, LocalQueue) through tests/tools/validate_k8s.py; the validator accepts the projects' own
 // examples and rejects broken variants (wrong type, unknown field, invalid names).
 //
 // Starting Python and loading the schemas costs about a second per run, so initTestCase
@@ -91,8 +92,9 @@ QStringList writeExport(const QString &dir, const ExportResult &r)
     return files;
 }
 
-const char *const kKubernetesFormats[] = {"k8s-pods", "tfjob",   "pytorchjob",
-                                          "mpijob",   "volcano", "k8s-nodes"};
+const char *const kKubernetesFormats[] = {"k8s-pods",  "tfjob",     "pytorchjob",
+                                          "mpijob",    "volcano",   "k8s-nodes",
+                                          "volcano-hypernodes", "jobset", "kueue"};
 
 QStringList exportSources()
 {
@@ -140,6 +142,20 @@ const BrokenVariant kBroken[] = {
      "    - name: \"worker-0\"\n      colour: red", "('colour' was unexpected)"},
     {"volcano bad task name", "volcano", "ring.yaml", "    - name: \"worker-0\"",
      "    - name: \"W 0\"", "/spec/tasks/0/name: 'W 0' is not a DNS-1123 label"},
+    {"volcano bad topology mode", "volcano", "ring.yaml", "mode: \"hard\"", "mode: \"strict\"",
+     "/spec/networkTopology/mode: 'strict' is not one of ['hard', 'soft']"},
+    {"hypernode wrong type", "volcano-hypernodes", "hypernodes.yaml", "tier: 2", "tier: \"2\"",
+     "/spec/tier: '2' is not of type 'integer'"},
+    {"hypernode unknown member type", "volcano-hypernodes", "hypernodes.yaml",
+     "- type: \"HyperNode\"", "- type: \"Switch\"", "is not one of ['Node', 'HyperNode']"},
+    {"jobset wrong type", "jobset", "ring.yaml", "parallelism: 2", "parallelism: \"2\"",
+     "/spec/replicatedJobs/0/template/spec/parallelism: '2' is not of type 'integer'"},
+    {"jobset unknown field", "jobset", "ring.yaml", "backoffLimit: 0", "backoffLimit: 0\n          retries: 1",
+     "('retries' was unexpected)"},
+    {"kueue topology unknown field", "kueue", "00-kueue-setup.yaml", "- nodeLabel:",
+     "- nodeLable:", "('nodeLable' was unexpected)"},
+    {"kueue queue wrong type", "kueue", "00-kueue-setup.yaml", "clusterQueue: \"clusterbench\"",
+     "clusterQueue: 7", "/spec/clusterQueue: 7 is not of type 'string'"},
 };
 
 } // namespace
@@ -310,7 +326,7 @@ private slots:
 
     void officialExamplesPass()
     {
-        QCOMPARE(m_examples.size(), 8);
+        QCOMPARE(m_examples.size(), 10);
         int documents = 0;
         for (const QString &f : m_examples) {
             const FileResult r = m_results.value(f);
@@ -319,7 +335,7 @@ private slots:
                      qPrintable(f + ":\n" + r.problems.join('\n')));
             documents += r.documents;
         }
-        QCOMPARE(documents, 8);
+        QCOMPARE(documents, 13);
     }
 
     void exportsPassSchemas_data()

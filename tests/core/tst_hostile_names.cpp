@@ -192,7 +192,7 @@ private slots:
     {
         QTest::addColumn<QString>("format");
         QTest::addColumn<bool>("affinity");
-        for (const char *f : {"k8s-pods", "tfjob", "pytorchjob", "mpijob", "volcano"})
+        for (const char *f : {"k8s-pods", "tfjob", "pytorchjob", "mpijob", "volcano", "jobset", "kueue"})
             QTest::newRow(f) << QString(f) << false;
         QTest::newRow("k8s-pods affinity") << "k8s-pods" << true;
     }

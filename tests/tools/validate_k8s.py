@@ -12,7 +12,10 @@ a v1 List (what `kubectl get -o json` prints) counts as its items:
   v1 Pod, Service, Node           Kubernetes v1.30 standalone-strict JSON schemas
   kubeflow.org/v1 TFJob, PyTorchJob, MPIJob  Kubeflow training-operator v1.9.0 CRDs
   kubeflow.org/v2beta1 MPIJob     mpi-operator v0.8.0 CRD
-  batch.volcano.sh/v1alpha1 Job   Volcano v1.15.1 CRD
+  batch.volcano.sh/v1alpha1 Job, topology.volcano.sh/v1alpha1 HyperNode  Volcano v1.15.1 CRDs
+  jobset.x-k8s.io/v1alpha2 JobSet  JobSet CRD (kubernetes-sigs/jobset main, 2026-08)
+  kueue.x-k8s.io/v1beta2 Topology, ResourceFlavor, ClusterQueue, LocalQueue  Kueue CRDs
+                                  (kubernetes-sigs/kueue main, 2026-08)
 CRD schemas are checked strictly, as the API server does with strict field validation
 (kubectl's default): an object schema that lists properties and does not preserve unknown
 fields rejects any other key. On top of the schemas the script checks what only the API
@@ -61,6 +64,15 @@ SCHEMAS = {
     ("kubeflow.org/v2beta1", "MPIJob"):
         ("kubeflow-mpi-operator/kubeflow.org_mpijobs.v0.8.0.yaml", True),
     ("batch.volcano.sh/v1alpha1", "Job"): ("volcano/batch.volcano.sh_jobs.yaml", True),
+    ("topology.volcano.sh/v1alpha1", "HyperNode"):
+        ("volcano/topology.volcano.sh_hypernodes.yaml", True),
+    ("jobset.x-k8s.io/v1alpha2", "JobSet"): ("jobset/jobset.x-k8s.io_jobsets.yaml", True),
+    ("kueue.x-k8s.io/v1beta2", "Topology"): ("kueue/kueue.x-k8s.io_topologies.yaml", True),
+    ("kueue.x-k8s.io/v1beta2", "ResourceFlavor"):
+        ("kueue/kueue.x-k8s.io_resourceflavors.yaml", True),
+    ("kueue.x-k8s.io/v1beta2", "ClusterQueue"):
+        ("kueue/kueue.x-k8s.io_clusterqueues.yaml", True),
+    ("kueue.x-k8s.io/v1beta2", "LocalQueue"): ("kueue/kueue.x-k8s.io_localqueues.yaml", True),
 }
 
 DNS1123_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
@@ -72,7 +84,7 @@ IANA_SVC_NAME = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$")
 
 # Kinds whose metadata.name must be a DNS-1035 label (starts with a letter): Services, and
 # the operators' jobs, whose names become Service and host names.
-DNS1035_KINDS = {"Service", "TFJob", "PyTorchJob", "MPIJob", "Job"}
+DNS1035_KINDS = {"Service", "TFJob", "PyTorchJob", "MPIJob", "Job", "JobSet"}
 
 
 def strictify(schema):

@@ -1,6 +1,8 @@
 #include "io/export/exporter_registry.h"
 
+#include "io/export/jobset_exporter.h"
 #include "io/export/k8s_nodes_exporter.h"
+#include "io/export/kueue_exporter.h"
 #include "io/export/mpijob_exporter.h"
 #include "io/export/pods_exporter.h"
 #include "io/export/pytorchjob_exporter.h"
@@ -8,6 +10,7 @@
 #include "io/export/slurm_cluster_exporter.h"
 #include "io/export/tfjob_exporter.h"
 #include "io/export/volcano_exporter.h"
+#include "io/export/volcano_hypernodes_exporter.h"
 
 namespace cb {
 
@@ -21,8 +24,12 @@ const std::vector<const Exporter *> &ExporterRegistry::all()
     static const SlurmBatchExporter slurm;
     static const SlurmClusterExporter slurmCluster;
     static const K8sNodesExporter k8sNodes;
+    static const VolcanoHyperNodesExporter hyperNodes;
+    static const JobSetExporter jobset;
+    static const KueueExporter kueue;
     static const std::vector<const Exporter *> exporters = {
-        &pods, &tfjob, &pytorchjob, &mpijob, &volcano, &slurm, &slurmCluster, &k8sNodes};
+        &pods, &tfjob, &pytorchjob, &mpijob, &volcano, &slurm, &slurmCluster, &k8sNodes,
+        &hyperNodes, &jobset, &kueue};
     return exporters;
 }
 

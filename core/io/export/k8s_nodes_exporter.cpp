@@ -2,6 +2,7 @@
 
 #include "io/export/kubernetes_names.h"
 #include "io/export/kubernetes_node_names.h"
+#include "io/export/switch_tiers.h"
 
 #include <nlohmann/json.hpp>
 
@@ -48,6 +49,7 @@ Result<ExportResult> K8sNodesExporter::exportPlacement(const Scenario &scenario,
     Json items = Json::array();
     const Cluster &c = scenario.cluster;
     const KubernetesNodeNames names(c);
+    const SwitchTiers tiers(c);
     std::vector<std::string> renamed, relabelled;
     for (std::size_t i = 0; i < c.nodes.size(); ++i) {
         const Node &n = c.nodes[i];
@@ -89,11 +91,17 @@ Result<ExportResult> K8sNodesExporter::exportPlacement(const Scenario &scenario,
             labels["nvidia.com/gpu.count"] = std::to_string(n.gpus);
             if (const GpuType *t = c.gpuType(n.gpuType); t && isWhole(t->memoryGiB * 1024.0))
                 labels["nvidia.com/gpu.memory"] = std::to_string(std::llround(t->memoryGiB * 1024));
+        } else {
+            labels["clusterbench.io/gpu-type"] = "none"; // the kueue export's CPU flavor
         }
         if (!n.rack.empty())
             label("clusterbench.io/rack", n.rack);
         if (!n.partition.empty())
             label("clusterbench.io/partition", n.partition);
+        // The node's switch at every tier (what Kueue's Topology levels and the HyperNodes
+        // of the volcano-hypernodes export select on); names are valid label values.
+        for (const SwitchTier *t : tiers.chain(n.id))
+            labels[SwitchTiers::labelKey(t->tier)] = t->name;
         Json resources = Json::object();
         resources["cpu"] = cpuQuantity(n.cpus);
         resources["memory"] = memoryQuantity(n.memoryGiB);
@@ -141,7 +149,8 @@ Result<ExportResult> K8sNodesExporter::exportPlacement(const Scenario &scenario,
         result.warnings.push_back(
             "k8s-nodes: a Node list has no switches or links: the " +
             std::to_string(c.switches.size()) + " switches and " + std::to_string(c.links.size()) +
-            " links are not exported; nodes keep their rack as the label clusterbench.io/rack");
+            " links are not exported; nodes keep their rack as the label clusterbench.io/rack and "
+            "their switch at each tier as clusterbench.io/switch-tier-N");
     return result;
 }
 

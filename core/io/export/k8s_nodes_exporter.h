@@ -7,9 +7,11 @@
 // Each Node carries, in status.capacity and status.allocatable (the same values): cpu (whole
 // cores, or millicores), memory (Gi, Mi, or bytes when not a whole MiB) and nvidia.com/gpu;
 // and as labels: the node's own labels, kubernetes.io/hostname, clusterbench.io/gpu-type (the
-// GPU type name; also nvidia.com/gpu.product unless the node has that label),
+// GPU type name, "none" on nodes without GPUs; also nvidia.com/gpu.product unless the node
+// has that label),
 // nvidia.com/gpu.count and nvidia.com/gpu.memory (MiB, as NVIDIA's GPU feature discovery
-// labels them), clusterbench.io/rack and clusterbench.io/partition.
+// labels them), clusterbench.io/rack, clusterbench.io/partition and, for every tier of
+// switches above the node (switch_tiers.h), clusterbench.io/switch-tier-N = that switch.
 // A Node list cannot carry switches, links, bandwidths, NVLink domains, node power or the GPU
 // type's speed, power and price: importing it back rebuilds the network from the rack labels
 // (a switch per rack under one core switch) and GPU details from the catalogue.

@@ -25,11 +25,13 @@ Result<ExportResult> KubernetesJobExporter::exportPlacement(const Scenario &scen
     const std::vector<std::string> names = KubernetesNames::jobNames(ids);
 
     ExportResult result;
+    result.files = setupFiles(scenario, resolved.value(), options, result.warnings);
     for (std::size_t i = 0; i < resolved->size(); ++i) {
         const PlacedJob &job = resolved.value()[i];
         const JobContext context{scenario, job, names[i], options, nodes};
         const auto objects = jobObjects(context, result.warnings);
-        result.files.push_back({names[i] + ".yaml", YamlText::documents(objects)});
+        result.files.push_back(
+            {names[i] + ".yaml", jobHeader(context, objects) + YamlText::documents(objects)});
     }
     if (std::string w = fractionalGpuWarning(resolved.value(), name(), "nvidia.com/gpu");
         !w.empty())

@@ -34,6 +34,20 @@ protected:
     /// cannot express and what to use instead.
     virtual std::vector<nlohmann::ordered_json>
     jobObjects(const JobContext &context, std::vector<std::string> &warnings) const = 0;
+    /// Comment lines written above a job's objects (each line starting with "# "), e.g. what
+    /// the target guarantees of the placement and what it only prefers. Default: none.
+    virtual std::string jobHeader(const JobContext &, const std::vector<nlohmann::ordered_json> &)
+        const
+    {
+        return {};
+    }
+    /// Files besides the per-job ones (cluster-wide objects such as queues), written first.
+    virtual std::vector<ExportedFile> setupFiles(const Scenario &, const std::vector<PlacedJob> &,
+                                                 const ExportOptions &,
+                                                 std::vector<std::string> &) const
+    {
+        return {};
+    }
 };
 
 } // namespace cb

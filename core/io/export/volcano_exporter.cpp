@@ -1,6 +1,7 @@
 #include "io/export/volcano_exporter.h"
 
 #include "io/export/kubernetes_objects.h"
+#include "io/export/switch_tiers.h"
 
 namespace cb {
 
@@ -49,6 +50,12 @@ std::vector<Json> VolcanoJobExporter::jobObjects(const JobContext &ctx,
                                                   job, ctx.options);
     Json spec = Json::object();
     spec["minAvailable"] = int(ctx.job.tasks.size());
+    // The tier that holds the placement: Volcano keeps the gang inside one HyperNode of that
+    // tier (the exact nodes come from the affinities above).
+    const std::vector<std::string> nodes = ctx.job.nodes();
+    if (nodes.size() > 1)
+        if (const int tier = SwitchTiers(ctx.scenario.cluster).commonTier(nodes); tier > 0)
+            spec["networkTopology"] = Json{{"mode", "hard"}, {"highestTierAllowed", tier}};
     spec["schedulerName"] = "volcano";
     spec["queue"] = "default";
     spec["plugins"] = Json{{"env", Json::array()}, {"svc", Json::array()}};

@@ -4,7 +4,9 @@
 // spec.nodeName is never used because it would bypass Volcano's gang scheduling).
 // minAvailable = all tasks; plugins env and svc give VK_TASK_INDEX and a headless Service
 // named after the job, so peers are "<job>-<task>-0.<job>" and TF_CONFIG or
-// MASTER_ADDR/RANK are written out per task.
+// MASTER_ADDR/RANK are written out per task. A job on several nodes under one switch of some
+// tier gets networkTopology {mode: hard, highestTierAllowed: that tier} (the HyperNodes of
+// the volcano-hypernodes export, which must be applied first).
 
 #include "io/export/kubernetes_job_exporter.h"
 

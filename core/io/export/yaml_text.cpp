@@ -146,6 +146,15 @@ std::string YamlText::document(const nlohmann::ordered_json &value)
     return text;
 }
 
+std::string YamlText::comment(const std::string &text)
+{
+    std::string out = text;
+    for (char &c : out)
+        if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
+            c = '?';
+    return out;
+}
+
 std::string YamlText::documents(const std::vector<nlohmann::ordered_json> &values)
 {
     std::string text;

@@ -18,6 +18,10 @@ class YamlText
 public:
     /// One YAML document (no "---" marker), ending with a newline.
     static std::string document(const nlohmann::ordered_json &value);
+    /// Text safe inside a "# ..." YAML comment line: printable ASCII kept, every other byte
+    /// (control characters, and the UTF-8 of NEL, U+2028 and U+2029, which YAML reads as line
+    /// breaks) written as '?'.
+    static std::string comment(const std::string &text);
     /// Several documents separated by "---" lines.
     static std::string documents(const std::vector<nlohmann::ordered_json> &values);
 };

@@ -1,0 +1,107 @@
+#include "io/export/jobset_exporter.h"
+
+#include "io/export/kubeflow_replicas.h"
+#include "io/export/kubernetes_objects.h"
+
+#include <map>
+
+namespace cb {
+
+using Json = nlohmann::ordered_json;
+
+std::string JobSetExporter::description() const
+{
+    return "JobSet (jobset.x-k8s.io/v1alpha2), one replicated Indexed Job per role";
+}
+
+namespace {
+
+std::string tfRole(TaskRole role)
+{
+    return role == TaskRole::Single ? "worker" : toString(role);
+}
+
+} // namespace
+
+Json JobSetExporter::jobSet(const JobContext &ctx, const std::string &format,
+                            const std::map<TaskRole, Json> &podAnnotations,
+                            const std::map<TaskRole, Json> &nodeSelectors,
+                            std::vector<std::string> &warnings)
+{
+    const Job &job = *ctx.job.job;
+    const std::string image = KubernetesObjects::image(job, ctx.options, warnings);
+    // Stable pod hostnames: <jobset>-<replicated job>-<job index>-<pod index>.<subdomain>.
+    auto address = [&](const PlacedTask &t) {
+        return ctx.name + "-" + toString(t.role) + "-0-" + std::to_string(t.indexInRole) + "." +
+               ctx.name;
+    };
+    std::map<std::string, std::vector<std::string>> tfCluster;
+    for (const PlacedTask &t : ctx.job.tasks)
+        if (t.role != TaskRole::Evaluator)
+            tfCluster[tfRole(t.role)].push_back(address(t) + ":" +
+                                                std::to_string(KubernetesObjects::kTfPort));
+    std::string tfClusterJson;
+    {
+        Json c = Json::object();
+        for (const auto &[role, hosts] : tfCluster)
+            c[role] = hosts;
+        tfClusterJson = c.dump();
+    }
+
+    Json replicated = Json::array();
+    for (TaskRole role : ctx.job.roles()) {
+        const std::vector<const PlacedTask *> tasks = ctx.job.tasksOfRole(role);
+        KubeflowReplicas::Container container;
+        container.name = KubernetesObjects::containerName(job.kind);
+        container.portName = KubernetesObjects::portName(job.kind);
+        container.port = KubernetesObjects::port(job.kind);
+        if (job.kind == JobKind::AllReduce) {
+            container.env = {{"MASTER_ADDR", address(ctx.job.tasks.front())},
+                             {"MASTER_PORT", std::to_string(KubernetesObjects::kTorchPort)},
+                             {"WORLD_SIZE", std::to_string(ctx.job.tasks.size())},
+                             {"CLUSTERBENCH_RANK_OFFSET", std::to_string(tasks.front()->rank)}};
+        } else if (job.kind == JobKind::ParameterServer) {
+            container.env = {{"CLUSTERBENCH_TF_CLUSTER", tfClusterJson},
+                             {"CLUSTERBENCH_TASK_TYPE", tfRole(role)}};
+        }
+        Json spec = KubeflowReplicas::replicaSpec(ctx, format, {toString(role), tasks}, container,
+                                                  image, warnings);
+        Json pod = spec["template"];
+        pod["spec"]["restartPolicy"] = "Never";
+        if (auto it = nodeSelectors.find(role); it != nodeSelectors.end() && !it->second.empty())
+            pod["spec"]["nodeSelector"] = it->second;
+        if (auto it = podAnnotations.find(role); it != podAnnotations.end() && !it->second.empty())
+            pod["metadata"]["annotations"] = it->second;
+        Json jobSpec = Json::object();
+        jobSpec["parallelism"] = int(tasks.size());
+        jobSpec["completions"] = int(tasks.size());
+        jobSpec["completionMode"] = "Indexed";
+        jobSpec["backoffLimit"] = 0;
+        jobSpec["template"] = pod;
+        Json rj = Json::object();
+        rj["name"] = toString(role);
+        rj["replicas"] = 1;
+        rj["template"] = Json{{"spec", jobSpec}};
+        replicated.push_back(rj);
+    }
+
+    Json obj = Json::object();
+    obj["apiVersion"] = "jobset.x-k8s.io/v1alpha2";
+    obj["kind"] = "JobSet";
+    obj["metadata"] = KubernetesObjects::metadata(ctx.name, KubernetesObjects::labels(ctx.name),
+                                                  job, ctx.options);
+    Json spec = Json::object();
+    spec["network"] = Json{{"enableDNSHostnames", true}};
+    spec["failurePolicy"] = Json{{"maxRestarts", 0}};
+    spec["replicatedJobs"] = replicated;
+    obj["spec"] = spec;
+    return obj;
+}
+
+std::vector<Json> JobSetExporter::jobObjects(const JobContext &ctx,
+                                             std::vector<std::string> &warnings) const
+{
+    return {jobSet(ctx, name(), {}, {}, warnings)};
+}
+
+} // namespace cb
