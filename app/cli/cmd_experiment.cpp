@@ -14,12 +14,30 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
 namespace cb::cli {
 
 namespace {
+
+/// Reports the usage problems, else reads the authors' data (--data DIR or the built-in
+/// copies); nothing (the problems printed) on either failure.
+std::optional<StsAuthorsData> usageThenData(const Args &args, Io &io, const Problems &usage)
+{
+    if (!usage.empty()) {
+        io.err << "clusterbench experiment: " << formatProblems(usage) << "\n";
+        return std::nullopt;
+    }
+    auto data = args.has("data") ? loadStsAuthorsData(args.value("data"))
+                                 : builtinStsAuthorsData();
+    if (!data) {
+        io.err << "clusterbench experiment: " << data.error() << "\n";
+        return std::nullopt;
+    }
+    return std::move(data.value());
+}
 
 /// experiment sts-authors DIR...: our STS stack against the authors' simulator.
 int runAuthorsCheck(const Args &args, Io &io)
@@ -48,16 +66,9 @@ int runAuthorsCheck(const Args &args, Io &io)
         params.ranking = StsRanking::Authors;
     if (args.flag("authors-ties"))
         params.ties = StsTieOrder::Authors;
-    if (!usage.empty()) {
-        io.err << "clusterbench experiment: " << formatProblems(usage) << "\n";
+    auto data = usageThenData(args, io, usage);
+    if (!data)
         return ExitBadInput;
-    }
-    auto data = args.has("data") ? loadStsAuthorsData(args.value("data"))
-                                 : builtinStsAuthorsData();
-    if (!data) {
-        io.err << "clusterbench experiment: " << data.error() << "\n";
-        return ExitBadInput;
-    }
     std::vector<StsAuthorsInstance> instances;
     for (std::size_t i = 1; i < pos.size(); ++i) {
         auto inst = loadStsAuthorsInstance(pos[i], data.value());
@@ -122,16 +133,9 @@ int runExperiment(const Args &args, Io &io)
         usage.push_back({"--prices", "expected cloud or energy, found \"" + prices + "\""});
     if (params.jobsPerNode < 1 || params.jobsPerNode > 1000)
         usage.push_back({"--jobs-per-node", "expected 1..1000"});
-    if (!usage.empty()) {
-        io.err << "clusterbench experiment: " << formatProblems(usage) << "\n";
+    auto data = usageThenData(args, io, usage);
+    if (!data)
         return ExitBadInput;
-    }
-    auto data = args.has("data") ? loadStsAuthorsData(args.value("data"))
-                                 : builtinStsAuthorsData();
-    if (!data) {
-        io.err << "clusterbench experiment: " << data.error() << "\n";
-        return ExitBadInput;
-    }
     SharingSlices slices;
     if (params.sharing) {
         if (!data->slices) {
