@@ -57,7 +57,8 @@ public:
     {
         std::vector<value_type> out;
         out.reserve(m_entries.size() + other.m_entries.size());
-        auto a = m_entries.begin(), b = other.m_entries.begin();
+        auto a = m_entries.cbegin();
+        auto b = other.m_entries.cbegin();
         while (a != m_entries.end() || b != other.m_entries.end()) {
             if (b == other.m_entries.end() || (a != m_entries.end() && a->first < b->first))
                 out.push_back(*a++);
