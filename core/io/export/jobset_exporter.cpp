@@ -14,14 +14,6 @@ std::string JobSetExporter::description() const
     return "JobSet (jobset.x-k8s.io/v1alpha2), one replicated Indexed Job per role";
 }
 
-namespace {
-
-std::string tfRole(TaskRole role)
-{
-    return role == TaskRole::Single ? "worker" : toString(role);
-}
-
-} // namespace
 
 Json JobSetExporter::jobSet(const JobContext &ctx, const std::string &format,
                             const std::map<TaskRole, Json> &podAnnotations,
@@ -38,7 +30,7 @@ Json JobSetExporter::jobSet(const JobContext &ctx, const std::string &format,
     std::map<std::string, std::vector<std::string>> tfCluster;
     for (const PlacedTask &t : ctx.job.tasks)
         if (t.role != TaskRole::Evaluator)
-            tfCluster[tfRole(t.role)].push_back(address(t) + ":" +
+            tfCluster[tfConfigRole(t.role)].push_back(address(t) + ":" +
                                                 std::to_string(KubernetesObjects::kTfPort));
     std::string tfClusterJson;
     {
@@ -62,7 +54,7 @@ Json JobSetExporter::jobSet(const JobContext &ctx, const std::string &format,
                              {"CLUSTERBENCH_RANK_OFFSET", std::to_string(tasks.front()->rank)}};
         } else if (job.kind == JobKind::ParameterServer) {
             container.env = {{"CLUSTERBENCH_TF_CLUSTER", tfClusterJson},
-                             {"CLUSTERBENCH_TASK_TYPE", tfRole(role)}};
+                             {"CLUSTERBENCH_TASK_TYPE", tfConfigRole(role)}};
         }
         Json spec = KubeflowReplicas::replicaSpec(ctx, format, {toString(role), tasks}, container,
                                                   image, warnings);

@@ -5,15 +5,10 @@
 
 namespace cb {
 
-namespace {
-
-/// TF_CONFIG task type of a role ("single" tasks of a PS job act as workers).
-std::string tfRole(TaskRole role)
+std::string tfConfigRole(TaskRole role)
 {
     return role == TaskRole::Single ? "worker" : toString(role);
 }
-
-} // namespace
 
 std::string KubernetesObjects::cpuQuantity(double cpus)
 {
@@ -161,9 +156,9 @@ KubernetesObjects::trainingEnv(const PlacedJob &job, const PlacedTask &task,
         std::map<std::string, std::vector<std::string>> cluster;
         for (const PlacedTask &t : job.tasks)
             if (t.role != TaskRole::Evaluator)
-                cluster[tfRole(t.role)].push_back(address(t) + ":" +
+                cluster[tfConfigRole(t.role)].push_back(address(t) + ":" +
                                                   std::to_string(tfPort ? tfPort(t) : kTfPort));
-        env.emplace_back("TF_CONFIG", tfConfig(cluster, tfRole(task.role), task.indexInRole));
+        env.emplace_back("TF_CONFIG", tfConfig(cluster, tfConfigRole(task.role), task.indexInRole));
     } else if (job.job->kind == JobKind::AllReduce) {
         env.emplace_back("MASTER_ADDR", address(job.tasks.front()));
         env.emplace_back("MASTER_PORT", std::to_string(kTorchPort));

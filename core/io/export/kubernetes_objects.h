@@ -63,4 +63,7 @@ public:
     static int port(JobKind kind);
 };
 
+/// TF_CONFIG task type of a role ("single" tasks of a PS job act as workers).
+std::string tfConfigRole(TaskRole role);
+
 } // namespace cb
