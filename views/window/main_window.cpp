@@ -1,7 +1,5 @@
 #include "window/main_window.h"
 
-#include <algorithm>
-
 #include "analysis/decision_stepper.h"
 #include "analysis/jobs_at_time_view.h"
 #include "analysis/run_chooser.h"
@@ -845,25 +843,6 @@ void MainWindow::readSettings()
         } else {
             resize(std::min(1600, available.width() * 9 / 10),
                    std::min(1000, available.height() * 9 / 10));
-        }
-    }
-    // Qt keeps a restored window's title bar on screen by its own guess of the frame, which
-    // without a window manager (Xvfb, some kiosks) pushed the window 20 px down and the
-    // status bar off a 1366x768 screen: fit the whole frame into the screen.
-    if (screen()) {
-        const QRect avail = screen()->availableGeometry();
-        const QRect frame = frameGeometry();
-        const QMargins margins(geometry().left() - frame.left(), geometry().top() - frame.top(),
-                               frame.right() - geometry().right(),
-                               frame.bottom() - geometry().bottom());
-        if (!avail.contains(frame)) {
-            QRect fitted = frame;
-            fitted.setSize(fitted.size().boundedTo(avail.size()));
-            fitted.moveLeft(std::clamp(fitted.left(), avail.left(),
-                                       avail.right() - fitted.width() + 1));
-            fitted.moveTop(std::clamp(fitted.top(), avail.top(),
-                                      avail.bottom() - fitted.height() + 1));
-            setGeometry(fitted.marginsRemoved(margins));
         }
     }
     m_layoutRestored = restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
