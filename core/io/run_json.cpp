@@ -30,6 +30,23 @@ ordered_json opt(const std::optional<double> &v)
     return v ? finiteOrNull(*v) : ordered_json();
 }
 
+/// A JSON array of the numbers, null where one is not finite.
+ordered_json finiteArray(const std::vector<double> &values)
+{
+    ordered_json a = ordered_json::array();
+    for (double v : values)
+        a.push_back(finiteOrNull(v));
+    return a;
+}
+
+/// The per-bucket GPU busy seconds and, when priced, the cost: the same in both layouts.
+void busyAndCostJson(const RunSeries &s, ordered_json &series)
+{
+    series["gpu_busy_s"] = finiteArray(s.gpuBusySeconds);
+    if (!s.cost.empty())
+        series["cost"] = finiteArray(s.cost);
+}
+
 ordered_json placedTasksJson(const JobPlacement &p)
 {
     ordered_json placed = ordered_json::array();
@@ -82,16 +99,7 @@ ordered_json storedSeriesJson(const RunResult &run)
     ordered_json series;
     series["layout"] = "columns";
     series["bucket_s"] = finiteOrNull(s.bucketSeconds);
-    ordered_json busy = ordered_json::array();
-    for (double b : s.gpuBusySeconds)
-        busy.push_back(finiteOrNull(b));
-    series["gpu_busy_s"] = busy;
-    if (!s.cost.empty()) {
-        ordered_json cost = ordered_json::array();
-        for (double c : s.cost)
-            cost.push_back(finiteOrNull(c));
-        series["cost"] = cost;
-    }
+    busyAndCostJson(s, series);
     ordered_json totalLinks = ordered_json::array(), totalBytes = ordered_json::array();
     for (std::size_t l = 0; l < run.linkBytes.size(); ++l)
         if (run.linkBytes[l] != 0) {
@@ -252,16 +260,7 @@ ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topol
         for (double b : s.gpuBusySeconds)
             util.push_back(finiteOrNull(run.totalGpus > 0 ? b / (run.totalGpus * w) : 0.0));
         series["gpu_utilisation"] = util;
-        ordered_json busy = ordered_json::array();
-        for (double b : s.gpuBusySeconds)
-            busy.push_back(finiteOrNull(b));
-        series["gpu_busy_s"] = busy;
-        if (!s.cost.empty()) {
-            ordered_json cost = ordered_json::array();
-            for (double c : s.cost)
-                cost.push_back(finiteOrNull(c));
-            series["cost"] = cost;
-        }
+        busyAndCostJson(s, series);
         ordered_json links = ordered_json::array();
         for (int l = 0; l < topology.directedLinkCount(); ++l) {
             if (run.linkBytes[std::size_t(l)] <= 0)
