@@ -1,7 +1,13 @@
 #include "cli/command.h"
 #include "io/json_reader.h"
+#include "net/topology.h"
+#include "runs/decision_explanation.h"
+#include "runs/run_diff.h"
+#include "store/stored_run.h"
 #include "store/workspace.h"
+#include "util/json_number.h"
 #include "util/terminal_text.h"
+#include "util/text.h"
 
 #include <iomanip>
 #include <ostream>
@@ -90,6 +96,99 @@ Result<std::unique_ptr<Workspace>> openWorkspace(const Args &args)
 {
     return Workspace::open(args.value("workspace", Workspace::defaultPath()),
                            Workspace::Access::ReadOnly);
+}
+
+/// A run id as history lists it; on anything else prints the problem and returns nullopt.
+std::optional<std::int64_t> parseRunId(const std::string &text, Io &io, const std::string &command)
+{
+    try {
+        std::size_t used = 0;
+        const long long id = std::stoll(text, &used);
+        if (used == text.size() && id > 0)
+            return std::int64_t(id);
+    } catch (const std::exception &) {
+    }
+    io.err << "clusterbench " << command << ": expected a run id (an integer >= 1, see "
+           << "clusterbench history), found \"" << text << "\"\n";
+    return std::nullopt;
+}
+
+std::string optionalSeconds(const std::optional<double> &v)
+{
+    return v ? formatFixed(*v, 1) + " s" : std::string("-");
+}
+
+nlohmann::ordered_json optionalJson(const std::optional<double> &v)
+{
+    return v ? nlohmann::ordered_json(jsonNumber(*v)) : nlohmann::ordered_json();
+}
+
+/// One side of the fork: how `own` (this run's pick) and the other run's pick scored in this
+/// run's policy.
+void printForkSide(std::ostream &out, const DecisionLog &log, const std::string &runName,
+                   const std::optional<Contrast> &c, const std::string &otherPick)
+{
+    const Decision &d = log.decisions.at(std::size_t(c ? c->decision : 0));
+    out << "  In " << runName << ": ";
+    if (!c) {
+        out << (otherPick.empty() ? "the other run found no node"
+                                  : "no row kept for " + terminalText(otherPick))
+            << "\n";
+        return;
+    }
+    const std::string pick = terminalText(log.nodeNames[std::size_t(d.pick)]);
+    const std::string other = terminalText(otherPick);
+    if (c->otherFiltered) {
+        out << other << " was ruled out (" << c->filterReason << ")\n";
+        return;
+    }
+    out << pick << " " << wholeOrNumberText(c->pickTotal) << ", " << other << " "
+        << wholeOrNumberText(c->otherTotal);
+    if (c->tied()) {
+        out << ": tied, the tie-break chose " << pick << "\n";
+    } else if (c->deciding >= 0) {
+        const PluginDifference &p = c->plugins[std::size_t(c->deciding)];
+        out << ": decided by " << p.name << " (" << (p.weightedDifference() > 0 ? "+" : "")
+            << numberText(p.weightedDifference()) << " of the " << numberText(c->margin())
+            << "-point lead" << (c->decisive() ? ", decisive" : "") << ")\n";
+    } else {
+        out << "\n";
+    }
+    std::string parts;
+    for (const PluginDifference &p : c->plugins)
+        if (p.weightedDifference() != 0)
+            parts += (parts.empty() ? "" : ", ") + p.name + " " +
+                     (p.weightedDifference() > 0 ? "+" : "") + numberText(p.weightedDifference());
+    if (!parts.empty())
+        out << "    weighted differences (" << pick << " - " << other << "): " << parts << "\n";
+    if (!c->flips.empty())
+        out << "    " << other << " would have won here: " << describeFlip(log, c->flips.front())
+            << "\n";
+}
+
+nlohmann::ordered_json contrastJson(const DecisionLog &log, const std::optional<Contrast> &c)
+{
+    if (!c)
+        return nullptr;
+    nlohmann::ordered_json j;
+    j["pick"] = log.nodeNames[std::size_t(c->pick)];
+    j["other"] = log.nodeNames[std::size_t(c->other)];
+    if (c->otherFiltered) {
+        j["filtered"] = c->filterReason;
+        return j;
+    }
+    j["pick_total"] = jsonNumber(c->pickTotal);
+    j["other_total"] = jsonNumber(c->otherTotal);
+    j["deciding"] = c->deciding >= 0
+                        ? nlohmann::ordered_json(c->plugins[std::size_t(c->deciding)].name)
+                        : nlohmann::ordered_json();
+    nlohmann::ordered_json ps = nlohmann::ordered_json::array();
+    for (const PluginDifference &p : c->plugins)
+        ps.push_back({{"plugin", p.name}, {"difference", jsonNumber(p.weightedDifference())}});
+    j["plugins"] = ps;
+    j["flip"] = c->flips.empty() ? nlohmann::ordered_json()
+                                 : nlohmann::ordered_json(describeFlip(log, c->flips.front()));
+    return j;
 }
 
 } // namespace
@@ -181,23 +280,15 @@ Command showCommand()
             io.err << "clusterbench show: expected one RUN id (see clusterbench history)\n";
             return int(ExitBadInput);
         }
-        long long id = 0;
-        try {
-            std::size_t used = 0;
-            id = std::stoll(args.positional()[0], &used);
-            if (used != args.positional()[0].size())
-                throw std::invalid_argument("trailing");
-        } catch (const std::exception &) {
-            io.err << "clusterbench show: expected a run id (an integer), found \""
-                   << args.positional()[0] << "\"\n";
+        const auto id = parseRunId(args.positional()[0], io, "show");
+        if (!id)
             return int(ExitBadInput);
-        }
         auto ws = openWorkspace(args);
         if (!ws) {
             io.err << "clusterbench show: " << ws.error() << "\n";
             return int(ExitBadInput);
         }
-        auto run = ws.value()->run(id);
+        auto run = ws.value()->run(*id);
         if (!run) {
             io.err << "clusterbench show: " << run.error() << "\n";
             return int(ExitBadInput);
@@ -239,6 +330,221 @@ Command showCommand()
                                                          : std::string("?"))
                        << " s, " << arraySize(*run, "events") << " events\n";
             }
+        }
+        return int(ExitOk);
+    };
+    return c;
+}
+
+Command diffCommand()
+{
+    Command c;
+    c.name = "diff";
+    c.synopsis = "diff RUN_A RUN_B [--workspace FILE] [--jobs N] [--json]";
+    c.summary = "Where two stored runs of one scenario part: the first differing decision, "
+                "explained on both sides";
+    c.description =
+        "Aligns two stored runs (ids from clusterbench history) of the same scenario decision "
+        "by decision. Up to the first difference both runs offered the same task and picked "
+        "the same node, so the cluster is the same in both there: the first difference is "
+        "shown on both sides, each policy's scores of its own pick and of the other run's "
+        "pick, the plugin that decided it, the weight change that would have made the "
+        "policies agree, and the decision told in words. Then the tasks and jobs placed "
+        "differently (by job and task, not by position), the jobs' start and finish when both "
+        "runs were simulated (first to part first), and every metric of both runs with the "
+        "difference. Runs without a stored decision log (stochastic policies) are compared "
+        "by job outcome only.";
+    c.options = {{"workspace", "FILE", "workspace database to read"},
+                 {"jobs", "N", "list at most N differing jobs (default 10; 0 = all)"},
+                 {"json", "", "print the comparison as JSON"}};
+    c.run = [](const Args &args, Io &io) {
+        if (args.positional().size() != 2) {
+            io.err << "clusterbench diff: expected two run ids, RUN_A RUN_B (see clusterbench "
+                      "history)\n";
+            return int(ExitBadInput);
+        }
+        const auto idA = parseRunId(args.positional()[0], io, "diff");
+        const auto idB = parseRunId(args.positional()[1], io, "diff");
+        if (!idA || !idB)
+            return int(ExitBadInput);
+        auto limit = args.integer("jobs", 10);
+        if (!limit || limit.value() < 0) {
+            io.err << "clusterbench diff: --jobs: expected an integer >= 0\n";
+            return int(ExitBadInput);
+        }
+        auto ws = openWorkspace(args);
+        if (!ws) {
+            io.err << "clusterbench diff: " << ws.error() << "\n";
+            return int(ExitBadInput);
+        }
+        auto a = readStoredRun(*ws.value(), *idA);
+        auto b = readStoredRun(*ws.value(), *idB);
+        for (const auto *r : {&a, &b})
+            if (!*r) {
+                io.err << "clusterbench diff: " << r->error() << "\n";
+                return int(ExitBadInput);
+            }
+        auto diff = diffRuns(a.value(), b.value());
+        if (!diff) {
+            io.err << "clusterbench diff: " << diff.error() << "\n";
+            return int(ExitBadInput);
+        }
+        const RunDiff &d = diff.value();
+        const StoredRunDetail &da = a.value(), &db = b.value();
+        const std::string nameA = "run " + std::to_string(d.runA) + " (" + d.policyA + ")";
+        const std::string nameB = "run " + std::to_string(d.runB) + " (" + d.policyB + ")";
+        const Topology topo(da.scenario.cluster);
+        const auto pickOf = [](const StoredRunDetail &r, int index) {
+            const Decision &dec = r.log->decisions[std::size_t(index)];
+            return dec.pick >= 0 ? r.log->nodeNames[std::size_t(dec.pick)] : std::string();
+        };
+        const auto forkSide = [&](const StoredRunDetail &r, int index) {
+            nlohmann::ordered_json j;
+            if (index >= int(r.log->decisions.size()))
+                return nlohmann::ordered_json();
+            const Decision &dec = r.log->decisions[std::size_t(index)];
+            j["job"] = dec.jobId;
+            j["task"] = dec.task();
+            j["pick"] = pickOf(r, index).empty() ? nlohmann::ordered_json()
+                                                 : nlohmann::ordered_json(pickOf(r, index));
+            j["why"] = dec.why;
+            j["narration"] = narrateDecision(r.scenario, topo, *r.log, index);
+            return j;
+        };
+        const std::size_t shown =
+            limit.value() == 0 ? d.jobs.size()
+                               : std::min(d.jobs.size(), std::size_t(limit.value()));
+
+        if (args.flag("json")) {
+            nlohmann::ordered_json j;
+            j["scenario"] = da.record.scenarioName;
+            j["scenario_digest"] = da.record.scenarioDigest;
+            j["runs"] = {{{"id", d.runA}, {"policy", d.policyA}, {"seed", da.record.seed}},
+                         {{"id", d.runB}, {"policy", d.policyB}, {"seed", db.record.seed}}};
+            if (d.logs) {
+                nlohmann::ordered_json dec;
+                dec["count"] = {d.decisionsA, d.decisionsB};
+                dec["common_prefix"] = d.commonPrefix;
+                if (d.fork) {
+                    nlohmann::ordered_json f;
+                    f["decision"] = d.fork->index + 1;
+                    f["same_task"] = d.fork->sameTask;
+                    f["a"] = forkSide(da, d.fork->index);
+                    f["b"] = forkSide(db, d.fork->index);
+                    f["a_scores_b_pick"] = contrastJson(*da.log, d.fork->inA);
+                    f["b_scores_a_pick"] = contrastJson(*db.log, d.fork->inB);
+                    dec["first_difference"] = f;
+                } else {
+                    dec["first_difference"] = nullptr;
+                }
+                dec["tasks_compared"] = d.tasksCompared;
+                dec["tasks_moved"] = d.tasksMoved;
+                j["decisions"] = dec;
+            } else {
+                j["decisions"] = nullptr;
+            }
+            j["jobs_compared"] = d.jobsCompared;
+            j["jobs_differing"] = d.jobs.size();
+            nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
+            for (std::size_t i = 0; i < shown; ++i) {
+                const JobDifference &jd = d.jobs[i];
+                jobs.push_back({{"job", jd.jobId},
+                                {"nodes_a", jd.nodesA},
+                                {"nodes_b", jd.nodesB},
+                                {"tasks_moved", jd.tasksMoved},
+                                {"start_a", optionalJson(jd.startA)},
+                                {"start_b", optionalJson(jd.startB)},
+                                {"finish_a", optionalJson(jd.finishA)},
+                                {"finish_b", optionalJson(jd.finishB)}});
+            }
+            j["jobs"] = jobs;
+            nlohmann::ordered_json metrics = nlohmann::ordered_json::array();
+            for (const MetricDifference &m : d.metrics)
+                metrics.push_back({{"metric", m.name},
+                                   {"a", optionalJson(m.a)},
+                                   {"b", optionalJson(m.b)},
+                                   {"difference", m.a && m.b ? optionalJson(*m.b - *m.a)
+                                                             : nlohmann::ordered_json()}});
+            j["metrics"] = metrics;
+            io.out << j.dump(2) << "\n";
+            return int(ExitOk);
+        }
+
+        std::ostream &out = io.out;
+        out << "Runs " << d.runA << " (" << d.policyA << ", seed " << da.record.seed << ") and "
+            << d.runB << " (" << d.policyB << ", seed " << db.record.seed << ") of "
+            << terminalText(da.record.scenarioName) << "\n";
+        if (!d.logs) {
+            out << "\nDecisions: not compared (" << (da.log ? nameB : nameA)
+                << " stored no placement decision log); jobs compared by outcome\n";
+        } else {
+            out << "\nDecisions: " << d.decisionsA << " and " << d.decisionsB << "; ";
+            if (!d.fork) {
+                out << "every decision is the same (same task, same node)\n";
+            } else {
+                out << (d.commonPrefix == 0 ? std::string("they differ from the first")
+                                            : "the first " + std::to_string(d.commonPrefix) +
+                                                  " are the same")
+                    << "\n";
+                const int i = d.fork->index;
+                out << "\nFirst difference: decision " << i + 1 << "\n";
+                for (const auto *side : {&da, &db}) {
+                    const std::string &name = side == &da ? nameA : nameB;
+                    if (i >= int(side->log->decisions.size())) {
+                        out << "  " << padRight(name, 28) << "(no decision " << i + 1
+                            << ": its log ends)\n";
+                        continue;
+                    }
+                    const Decision &dec = side->log->decisions[std::size_t(i)];
+                    const std::string pick = pickOf(*side, i);
+                    out << "  " << padRight(name, 28) << "job " << terminalText(dec.jobId) << " "
+                        << dec.task() << " -> " << (pick.empty() ? "(no node)" : terminalText(pick))
+                        << "\n";
+                }
+                if (d.fork->sameTask) {
+                    printForkSide(out, *da.log, nameA, d.fork->inA, pickOf(db, i));
+                    printForkSide(out, *db.log, nameB, d.fork->inB, pickOf(da, i));
+                    out << "  In words (" << nameA << "): "
+                        << narrateDecision(da.scenario, topo, *da.log, i) << "\n";
+                    out << "  In words (" << nameB << "): "
+                        << narrateDecision(db.scenario, topo, *db.log, i) << "\n";
+                } else {
+                    out << "  The runs offer different tasks here: their queue orders differ\n";
+                }
+            }
+            out << "Tasks on another node: " << d.tasksMoved << " of " << d.tasksCompared
+                << " decided in both\n";
+        }
+        out << "\nJobs that differ: " << d.jobs.size() << " of " << d.jobsCompared;
+        if (shown < d.jobs.size())
+            out << " (the first " << shown << "; --jobs 0 lists all)";
+        out << "\n";
+        for (std::size_t k = 0; k < shown; ++k) {
+            const JobDifference &jd = d.jobs[k];
+            out << "  " << terminalText(jd.jobId) << "\n"
+                << "    " << padRight(nameA, 28) << terminalText(compactNodeList(jd.nodesA));
+            if (da.result)
+                out << "; start " << optionalSeconds(jd.startA) << ", finish "
+                    << optionalSeconds(jd.finishA);
+            out << "\n    " << padRight(nameB, 28) << terminalText(compactNodeList(jd.nodesB));
+            if (db.result)
+                out << "; start " << optionalSeconds(jd.startB) << ", finish "
+                    << optionalSeconds(jd.finishB);
+            out << "\n";
+        }
+        out << "\n" << padRight("Metric", 26) << padRight("run " + std::to_string(d.runA), 16)
+            << padRight("run " + std::to_string(d.runB), 16) << "B - A\n";
+        for (const MetricDifference &m : d.metrics) {
+            out << padRight(m.name, 26) << padRight(m.a ? shortNumber(*m.a) : "-", 16)
+                << padRight(m.b ? shortNumber(*m.b) : "-", 16);
+            if (m.a && m.b) {
+                const double delta = *m.b - *m.a;
+                out << (delta > 0 ? "+" : "") << shortNumber(delta);
+                if (*m.a != 0 && delta != 0)
+                    out << " (" << (delta > 0 ? "+" : "") << formatFixed(100 * delta / *m.a, 1)
+                        << " %)";
+            }
+            out << "\n";
         }
         return int(ExitOk);
     };

@@ -101,6 +101,7 @@ const std::vector<Command> &commands()
         simulateCommand(),
         historyCommand(),
         showCommand(),
+        diffCommand(),
         stepCommand(),
         explainCommand(),
         whyCommand(),

@@ -95,6 +95,7 @@ Command fidelityCommand();
 Command simulateCommand();
 Command historyCommand();
 Command showCommand();
+Command diffCommand();
 Command stepCommand();
 Command explainCommand();
 Command whyCommand();

@@ -52,7 +52,7 @@ private slots:
             names.insert(c.name);
         QCOMPARE(names.size(), commands().size());
         for (const char *n : {"validate", "info", "generate", "import", "place", "compare",
-                              "export", "experiment", "simulate", "history", "show", "step",
+                              "export", "experiment", "simulate", "history", "show", "diff", "step",
                               "explain", "why", "sweep", "sweep-point", "merge"})
             QVERIFY2(names.count(n), n);
         const std::string help = mainHelp();

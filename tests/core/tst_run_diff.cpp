@@ -1,0 +1,270 @@
+// Where two runs part (runs/run_diff.h, clusterbench diff), checked by hand.
+//
+// Nodes a, b, c: 16 CPUs, 64 GiB, 4 GPUs each. Jobs j1 and j2 take 1 CPU, 2 GiB and 1 GPU,
+// j3 2 CPUs, 4 GiB and 2 GPUs. "Spread" scores LeastAllocated over CPU, memory and GPUs,
+// "pack" MostAllocated, both with the first node winning a tie. A resource scores
+// trunc(10 x unused / capacity) (spread) or trunc(10 x used / capacity) (pack), counting the
+// task, and the node's score is trunc of their mean.
+//   decision 1 (j1): every node empty, spread 8 = trunc((9 + 9 + 7) / 3), pack 0: both take a.
+//   decision 2 (j2): spread a trunc((8 + 9 + 5) / 3) = 7, b and c 8: b;
+//                    pack a trunc((1 + 0 + 5) / 3) = 2, b and c trunc((0 + 0 + 2) / 3) = 0: a.
+// So the runs part at decision 2, on the same task with the same cluster: spread's pick b
+// leads pack's pick a by 1 in spread's scores, pack's a leads b by 2 in pack's.
+//   decision 3 (j3): spread a and b trunc((8 + 9 + 2) / 3) = 6, c trunc((8 + 9 + 5) / 3) = 7:
+//                    c; pack a trunc((2 + 1 + 10) / 3) = 4: a.
+// Placed: spread a, b, c; pack a, a, a: j2 and j3 differ, 2 of 3 tasks moved.
+
+#include "cli/command.h"
+#include "io/scenario_json.h"
+#include "net/topology.h"
+#include "runs/run_diff.h"
+#include "sched/placer.h"
+
+#include <QtTest>
+
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+using namespace cb;
+using nlohmann::json;
+
+namespace {
+
+Scenario threeNodes()
+{
+    json nodes = json::array(), links = json::array();
+    for (const char *id : {"a", "b", "c"}) {
+        nodes.push_back({{"id", id}, {"cpus", 16}, {"memory_gib", 64}, {"gpus", 4},
+                         {"gpu_type", "K80"}});
+        links.push_back({{"a", id}, {"b", "s"}, {"capacity_gbps", 10}});
+    }
+    const auto job = [](const char *id, int cpus, int mem, int gpus) {
+        return json{{"id", id}, {"kind", "single"}, {"submit_s", 0},
+                    {"tasks", {{{"role", "single"}, {"replicas", 1}, {"cpus", cpus},
+                                {"memory_gib", mem}, {"gpus", gpus}}}},
+                    {"model", {{"name", "m"}, {"parameter_bytes", 1000000},
+                               {"iterations", 100}}}};
+    };
+    json doc = {{"format", "clusterbench-scenario"},
+                {"version", 1},
+                {"name", "three-nodes"},
+                {"cluster", {{"gpu_types", {{{"name", "K80"}, {"memory_gib", 12}}}},
+                             {"nodes", nodes},
+                             {"switches", {{{"id", "s"}}}},
+                             {"links", links}}},
+                {"jobs", {job("j1", 1, 2, 1), job("j2", 1, 2, 1), job("j3", 2, 4, 2)}}};
+    auto s = scenarioFromJson(doc);
+    if (!s)
+        qFatal("test scenario invalid: %s", s.error().c_str());
+    return s.value();
+}
+
+Policy firstTie(const char *name, PluginKind kind)
+{
+    Policy p;
+    p.name = name;
+    PluginConfig c;
+    c.kind = kind;
+    c.includeGpu = true;
+    p.plugins = {c};
+    p.tieBreak = TieBreak::First;
+    return p;
+}
+
+StoredRunDetail placed(const Scenario &s, const Policy &policy, std::int64_t id)
+{
+    const Topology topo(s.cluster);
+    StoredRunDetail r;
+    r.record.id = id;
+    r.record.scenarioDigest = "digest-of-three-nodes";
+    r.record.scenarioName = s.name;
+    r.record.kind = "place";
+    r.record.policy = policy.name;
+    r.scenario = s;
+    DecisionLog log;
+    log.detail = LogDetail::full();
+    Placer placer(s.cluster, topo, policy, 1);
+    r.placement = placer.place(s.jobs, &log);
+    r.log = std::move(log);
+    return r;
+}
+
+std::vector<std::string> nodes(std::initializer_list<const char *> names)
+{
+    return {names.begin(), names.end()};
+}
+
+struct Outcome
+{
+    int code = -1;
+    std::string out, err;
+};
+
+Outcome runCli(const std::vector<std::string> &args)
+{
+    std::ostringstream out, err;
+    cli::Io io{out, err, false};
+    const int code = cli::runCommand(args, io);
+    return {code, out.str(), err.str()};
+}
+
+} // namespace
+
+class TestRunDiff : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void partsAtTheSecondDecision()
+    {
+        const Scenario s = threeNodes();
+        StoredRunDetail spread = placed(s, firstTie("spread-first", PluginKind::LeastAllocated), 4);
+        StoredRunDetail pack = placed(s, firstTie("pack-first", PluginKind::MostAllocated), 7);
+        spread.record.metrics = {{"cross_node_bytes", 10}, {"placed_jobs", 3}};
+        pack.record.metrics = {{"placed_jobs", 3}, {"waiting_jobs", 0}};
+        auto diff = diffRuns(spread, pack);
+        QVERIFY(diff);
+        const RunDiff &d = diff.value();
+        QCOMPARE(d.runA, std::int64_t(4));
+        QCOMPARE(d.runB, std::int64_t(7));
+        QVERIFY(d.logs);
+        QCOMPARE(d.decisionsA, 3);
+        QCOMPARE(d.decisionsB, 3);
+        QCOMPARE(d.commonPrefix, 1);
+        QVERIFY(d.fork);
+        QCOMPARE(d.fork->index, 1);
+        QVERIFY(d.fork->sameTask);
+        // In spread's scores its pick b leads pack's pick a by 8 - 7.
+        QVERIFY(d.fork->inA);
+        const Contrast &inA = *d.fork->inA;
+        QCOMPARE(spread.log->nodeNames[std::size_t(inA.pick)], std::string("b"));
+        QCOMPARE(spread.log->nodeNames[std::size_t(inA.other)], std::string("a"));
+        QCOMPARE(inA.pickTotal, 8.0);
+        QCOMPARE(inA.otherTotal, 7.0);
+        QCOMPARE(inA.deciding, 0);
+        // In pack's, a leads b by 2 - 0.
+        QVERIFY(d.fork->inB);
+        const Contrast &inB = *d.fork->inB;
+        QCOMPARE(pack.log->nodeNames[std::size_t(inB.pick)], std::string("a"));
+        QCOMPARE(pack.log->nodeNames[std::size_t(inB.other)], std::string("b"));
+        QCOMPARE(inB.pickTotal, 2.0);
+        QCOMPARE(inB.otherTotal, 0.0);
+        QCOMPARE(d.tasksCompared, 3);
+        QCOMPARE(d.tasksMoved, 2);
+        QCOMPARE(d.jobsCompared, 3);
+        QCOMPARE(d.jobs.size(), std::size_t(2));
+        QCOMPARE(d.jobs[0].jobId, std::string("j2"));
+        QCOMPARE(d.jobs[0].nodesA, nodes({"b"}));
+        QCOMPARE(d.jobs[0].nodesB, nodes({"a"}));
+        QCOMPARE(d.jobs[0].tasksMoved, 1);
+        QCOMPARE(d.jobs[1].jobId, std::string("j3"));
+        QCOMPARE(d.jobs[1].nodesA, nodes({"c"}));
+        QCOMPARE(d.jobs[1].nodesB, nodes({"a"}));
+        // Every metric of either run, by name; absent where a run has none.
+        QCOMPARE(d.metrics.size(), std::size_t(3));
+        QCOMPARE(d.metrics[0].name, std::string("cross_node_bytes"));
+        QCOMPARE(d.metrics[0].a, std::optional<double>(10));
+        QCOMPARE(d.metrics[0].b, std::optional<double>());
+        QCOMPARE(d.metrics[2].name, std::string("waiting_jobs"));
+        QCOMPARE(d.metrics[2].a, std::optional<double>());
+    }
+
+    void sameRunsAgree()
+    {
+        const Scenario s = threeNodes();
+        const Policy p = firstTie("spread-first", PluginKind::LeastAllocated);
+        auto diff = diffRuns(placed(s, p, 1), placed(s, p, 2));
+        QVERIFY(diff);
+        QCOMPARE(diff.value().commonPrefix, 3);
+        QVERIFY(!diff.value().fork);
+        QCOMPARE(diff.value().tasksMoved, 0);
+        QCOMPARE(diff.value().jobs.size(), std::size_t(0));
+    }
+
+    void queueOrderChangesTheTask()
+    {
+        // Shortest job first offers j3 last as well (every job has 100 iterations), so
+        // reverse the queue by priority instead: j3 first.
+        Scenario s = threeNodes();
+        s.jobs[2].priority = 5;
+        Policy fifo = firstTie("spread-fifo", PluginKind::LeastAllocated);
+        Policy prio = fifo;
+        prio.name = "spread-priority";
+        prio.queue = QueueOrder::Priority;
+        auto diff = diffRuns(placed(s, fifo, 1), placed(s, prio, 2));
+        QVERIFY(diff);
+        QCOMPARE(diff.value().commonPrefix, 0);
+        QVERIFY(diff.value().fork);
+        QVERIFY(!diff.value().fork->sameTask);
+        QVERIFY(!diff.value().fork->inA);
+    }
+
+    void differentScenariosAreRefused()
+    {
+        const Scenario s = threeNodes();
+        const Policy p = firstTie("spread-first", PluginKind::LeastAllocated);
+        StoredRunDetail other = placed(s, p, 9);
+        other.record.scenarioDigest = "another-digest";
+        auto diff = diffRuns(placed(s, p, 3), other);
+        QVERIFY(!diff);
+        QVERIFY2(diff.error().find("runs 3 and 9 are of different scenarios") != std::string::npos,
+                 diff.error().c_str());
+    }
+
+    void nodeLists()
+    {
+        QCOMPARE(compactNodeList(nodes({"a", "a", "b", "a"})), std::string("a x2, b, a"));
+        QCOMPARE(compactNodeList({}), std::string("waits"));
+    }
+
+    void command()
+    {
+        // The built-in presets draw ties at random, with the same draw for the same seed and
+        // decision: both put j1 on the same node, then spread j2 on another, binpack beside j1.
+        QTemporaryDir dir;
+        const std::string ws = dir.filePath(QStringLiteral("ws.sqlite")).toStdString();
+        const std::string scenario = dir.filePath(QStringLiteral("s.json")).toStdString();
+        {
+            QFile f(QString::fromStdString(scenario));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(scenarioToJson(threeNodes()).dump(2)));
+        }
+        for (const char *policy : {"spread", "binpack"}) {
+            const Outcome r = runCli({"place", scenario, "--policy", policy, "--workspace", ws});
+            QVERIFY2(r.code == 0, r.err.c_str());
+        }
+        const Outcome r = runCli({"diff", "1", "2", "--workspace", ws});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY2(r.out.find("Decisions: 3 and 3; the first 1 are the same\n") != std::string::npos,
+                 r.out.c_str());
+        QVERIFY2(r.out.find("First difference: decision 2\n") != std::string::npos, r.out.c_str());
+        QVERIFY2(r.out.find("Tasks on another node: 2 of 3 decided in both\n") != std::string::npos,
+                 r.out.c_str());
+        QVERIFY2(r.out.find("Jobs that differ: 2 of 3\n") != std::string::npos, r.out.c_str());
+        QVERIFY2(r.out.find("decided by least-allocated") != std::string::npos, r.out.c_str());
+
+        const Outcome j = runCli({"diff", "1", "2", "--workspace", ws, "--json"});
+        QCOMPARE(j.code, 0);
+        const json parsed = json::parse(j.out);
+        QCOMPARE(parsed["decisions"]["common_prefix"].get<int>(), 1);
+        QCOMPARE(parsed["decisions"]["first_difference"]["decision"].get<int>(), 2);
+        QCOMPARE(parsed["decisions"]["tasks_moved"].get<int>(), 2);
+        QCOMPARE(parsed["jobs_differing"].get<int>(), 2);
+        QCOMPARE(parsed["decisions"]["first_difference"]["b_scores_a_pick"]["pick_total"].get<double>(),
+                 2.0);
+
+        const Outcome missing = runCli({"diff", "1", "5", "--workspace", ws});
+        QCOMPARE(missing.code, 2);
+        QVERIFY2(missing.err.find("5") != std::string::npos, missing.err.c_str());
+        QCOMPARE(missing.out, std::string());
+        const Outcome bad = runCli({"diff", "1", "x", "--workspace", ws});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.find("expected a run id") != std::string::npos, bad.err.c_str());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestRunDiff)
+#include "tst_run_diff.moc"
