@@ -6,6 +6,7 @@
 #include "document/document.h"
 #include "io/scenario_json.h"
 #include "runs/history_panel.h"
+#include "runs/run_diff_dialog.h"
 #include "runs/run_comparison.h"
 #include "runs/run_history_model.h"
 #include "runs/run_panel.h"
@@ -14,6 +15,9 @@
 #include "test_scenarios.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QPushButton>
+#include <QTableWidget>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTemporaryDir>
@@ -197,6 +201,48 @@ private slots:
         QVERIFY(stored->placement == computed->placement);
         QVERIFY(stored->log == computed->log);
         QVERIFY(!stored->result);
+
+        // Where the two runs part: the first decision whose pick differs in the computed
+        // logs, shown on both sides, and "Step ... here" opens the run at that decision.
+        const auto first = sessions.at(0).at(0).value<std::shared_ptr<const RunSession>>();
+        const DecisionLog &logA = first->log, &logB = computed->log;
+        std::size_t fork = 0;
+        while (fork < logA.decisions.size() && fork < logB.decisions.size() &&
+               logA.decisions[fork].pick == logB.decisions[fork].pick)
+            ++fork;
+        QVERIFY2(fork < logA.decisions.size(), "k8s-default and dltap never part");
+        history.selectRuns({panel.storedRuns()[0], panel.storedRuns()[1]});
+        auto *partButton = history.findChild<QPushButton *>(QStringLiteral("historyDiff"));
+        QVERIFY(partButton);
+        QVERIFY(partButton->isEnabled());
+        QVERIFY2(history.diffRuns(panel.storedRuns()[1], panel.storedRuns()[0]),
+                 qPrintable(history.statusText()));
+        RunDiffDialog *dialog = nullptr;
+        for (QWidget *w : QApplication::topLevelWidgets())
+            if (auto *d = qobject_cast<RunDiffDialog *>(w))
+                dialog = d;
+        QVERIFY(dialog);
+        QCOMPARE(dialog->diff().runA, panel.storedRuns()[0]); // the older run first
+        QCOMPARE(dialog->diff().commonPrefix, int(fork));
+        const auto pickName = [](const DecisionLog &log, std::size_t i) {
+            return QString::fromStdString(log.nodeNames[std::size_t(log.decisions[i].pick)]);
+        };
+        QCOMPARE(dialog->forkTable()->item(0, 0)->text(), QString::number(fork + 1));
+        QCOMPARE(dialog->forkTable()->item(2, 0)->text(), pickName(logA, fork));
+        QCOMPARE(dialog->forkTable()->item(2, 1)->text(), pickName(logB, fork));
+        QVERIFY(dialog->forkTable()->item(4, 0)->text().startsWith(pickName(logB, fork)));
+        QVERIFY(!dialog->forkTable()->item(7, 1)->text().isEmpty()); // the narration
+        QSignalSpy seek(&history, &HistoryPanel::seekRequested);
+        reopened.clear();
+        dialog->stepButton(1)->click();
+        QCOMPARE(reopened.count(), 1);
+        QCOMPARE(reopened.at(0).at(0).value<std::shared_ptr<const RunSession>>()->policy,
+                 std::string("dltap"));
+        QCOMPARE(seek.count(), 1);
+        QCOMPARE(seek.at(0).at(0).toInt(), int(fork));
+        dialog->close();
+        history.selectRuns({panel.storedRuns()[0]});
+        QVERIFY(!partButton->isEnabled());
 
         // Filter by scenario, then delete one run.
         history.setScenarioFilter(QStringLiteral("no such scenario"));

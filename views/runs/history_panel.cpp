@@ -1,9 +1,11 @@
 #include "runs/history_panel.h"
 
 #include "runs/memory_release.h"
+#include "runs/run_diff_dialog.h"
 #include "runs/run_history_model.h"
 #include "runs/run_store.h"
 #include "model/scenario.h"
+#include "store/stored_run.h"
 #include "store/workspace.h"
 
 #include <nlohmann/json.hpp>
@@ -35,6 +37,7 @@ HistoryPanel::HistoryPanel(QWidget *parent)
     , m_scenario(new QComboBox(this))
     , m_show(new QPushButton(tr("&Show"), this))
     , m_compare(new QPushButton(tr("&Compare"), this))
+    , m_diff(new QPushButton(tr("Where They &Part"), this))
     , m_delete(new QPushButton(tr("&Delete…"), this))
     , m_status(new QLabel(this))
 {
@@ -57,6 +60,9 @@ HistoryPanel::HistoryPanel(QWidget *parent)
     m_show->setToolTip(tr("Show the selected run in the stepper, heatmaps and timelines "
                           "(read from the workspace, not recomputed)"));
     m_compare->setToolTip(tr("Compare the selected runs: bars, JCT CDF and deltas"));
+    m_diff->setObjectName(QStringLiteral("historyDiff"));
+    m_diff->setToolTip(tr("Two runs of one scenario, decision by decision: the first decision "
+                          "where their policies part, explained on both sides"));
     m_status->setWordWrap(true);
     auto *refresh = new QPushButton(tr("Refresh"), this);
 
@@ -67,6 +73,7 @@ HistoryPanel::HistoryPanel(QWidget *parent)
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_show);
     buttons->addWidget(m_compare);
+    buttons->addWidget(m_diff);
     buttons->addWidget(m_delete);
     buttons->addStretch(1);
     auto *layout = new QVBoxLayout(this);
@@ -94,6 +101,11 @@ HistoryPanel::HistoryPanel(QWidget *parent)
             showRun(ids.front());
     });
     connect(m_compare, &QPushButton::clicked, this, [this] { compareRuns(selectedRuns()); });
+    connect(m_diff, &QPushButton::clicked, this, [this] {
+        const auto ids = selectedRuns();
+        if (ids.size() == 2)
+            diffRuns(ids[0], ids[1]);
+    });
     connect(m_delete, &QPushButton::clicked, this, [this] { deleteRuns(selectedRuns()); });
     updateButtons();
 }
@@ -201,6 +213,42 @@ bool HistoryPanel::showRun(std::int64_t id)
     return true;
 }
 
+bool HistoryPanel::diffRuns(std::int64_t a, std::int64_t b)
+{
+    auto ws = Workspace::open(m_workspacePath.toStdString(), Workspace::Access::ReadOnly);
+    if (!ws) {
+        m_status->setText(QString::fromStdString(ws.error()));
+        return false;
+    }
+    // The older run first: "B - A" reads as what the newer run changed.
+    if (a > b)
+        std::swap(a, b);
+    auto runA = readStoredRun(*ws.value(), a);
+    auto runB = runA ? readStoredRun(*ws.value(), b) : Result<StoredRunDetail>(runA.problems());
+    if (!runA || !runB) {
+        m_status->setText(tr("Cannot compare runs %1 and %2: %3")
+                              .arg(a)
+                              .arg(b)
+                              .arg(QString::fromStdString(!runA ? runA.error() : runB.error())));
+        return false;
+    }
+    auto diff = cb::diffRuns(runA.value(), runB.value());
+    if (!diff) {
+        m_status->setText(QString::fromStdString(diff.error()));
+        return false;
+    }
+    auto *dialog = new RunDiffDialog(std::move(runA.value()), std::move(runB.value()),
+                                     std::move(diff.value()), window());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &RunDiffDialog::stepRequested, this, [this](qint64 run, int decision) {
+        if (showRun(run))
+            emit seekRequested(decision);
+    });
+    m_status->setText(tr("Where runs %1 and %2 part: see the dialog").arg(a).arg(b));
+    dialog->show();
+    return true;
+}
+
 bool HistoryPanel::compareRuns(const std::vector<std::int64_t> &ids)
 {
     if (ids.empty())
@@ -288,6 +336,7 @@ void HistoryPanel::updateButtons()
     const auto n = m_table->selectionModel()->selectedRows().size();
     m_show->setEnabled(n == 1);
     m_compare->setEnabled(n >= 1);
+    m_diff->setEnabled(n == 2);
     m_delete->setEnabled(n >= 1);
 }
 

@@ -2,7 +2,7 @@
 // The run history (a dock): the workspace's runs as a sortable table, filtered by scenario.
 // Show reopens a stored run from its stored placement, decision log and timeline (nothing is
 // recomputed); Compare hands the selected runs to the comparison view; Delete removes runs
-// after a confirmation.
+// after a confirmation; Where They Part aligns two runs decision by decision.
 
 #include "analysis/run_session.h"
 #include "runs/run_comparison.h"
@@ -46,6 +46,10 @@ public:
     bool showRun(std::int64_t id);
     /// Reads the runs (with timelines) and emits compareRequested.
     bool compareRuns(const std::vector<std::int64_t> &ids);
+    /// Aligns two runs of one scenario and opens "Where they part" (RunDiffDialog); false
+    /// with the problem in the status line when they cannot be read or are of different
+    /// scenarios.
+    bool diffRuns(std::int64_t a, std::int64_t b);
     /// Deletes runs; asks first unless `confirm` is false.
     bool deleteRuns(const std::vector<std::int64_t> &ids, bool confirm = true);
     QString statusText() const;
@@ -60,6 +64,8 @@ public slots:
 signals:
     void sessionRequested(std::shared_ptr<const cb::views::RunSession> session);
     void compareRequested(std::vector<cb::views::ComparedRun> runs);
+    /// After a run was shown from "Where they part": step it to decision `decision`.
+    void seekRequested(int decision);
 
 private:
     void updateButtons();
@@ -71,6 +77,7 @@ private:
     QComboBox *m_scenario;
     QPushButton *m_show;
     QPushButton *m_compare;
+    QPushButton *m_diff;
     QPushButton *m_delete;
     QLabel *m_status;
 };

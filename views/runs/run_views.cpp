@@ -1,5 +1,6 @@
 #include "runs/run_views.h"
 
+#include "analysis/decision_stepper.h"
 #include "analysis/run_session.h"
 #include "analysis/run_timeline.h"
 #include "commands/replace_scenario_command.h"
@@ -75,6 +76,9 @@ RunViews::RunViews(MainWindow *window)
             10000);
     });
     connect(m_history, &HistoryPanel::sessionRequested, window, &MainWindow::showRun);
+    connect(m_history, &HistoryPanel::seekRequested, window, [window](int decision) {
+        window->decisionStepper()->seek(decision);
+    });
     connect(m_history, &HistoryPanel::compareRequested, this,
             [this](std::vector<ComparedRun> runs) {
                 m_comparison->setRuns(std::move(runs));
@@ -141,6 +145,20 @@ RunViews::RunViews(MainWindow *window)
         m_history->compareRuns(ids);
     });
     compare->setObjectName(QStringLiteral("compareAction"));
+    QAction *part = run->addAction(tr("Where Selected Runs &Part"), this, [this, historyDock] {
+        historyDock->show();
+        historyDock->raise();
+        const auto ids = m_history->selectedRuns();
+        if (ids.size() != 2) {
+            const QString why = tr("Where two runs part: select exactly two runs of one "
+                                   "scenario in the History (Ctrl-click the second).");
+            m_history->setStatusText(why);
+            m_window->statusBar()->showMessage(why, 10000);
+            return;
+        }
+        m_history->diffRuns(ids[0], ids[1]);
+    });
+    part->setObjectName(QStringLiteral("diffRunsAction"));
 
     QMenu *view = menu(tr("&View"));
     view->addSeparator();
