@@ -68,22 +68,14 @@ Command explainCommand()
         "scores: the totals tie at the threshold, the other node wins beyond it; the earlier "
         "decisions stay as they were). Ends with the decision told in words. The decision "
         "keeps every node's row whatever the cluster's size.";
-    c.options = {{"policy", "P", "policy preset name (required)"},
-                 {"seed", "S", "seed for tie-breaks (default: the scenario's settings.seed)"},
-                 {"policy-file", "F", "JSON file with more policy presets"},
-                 {"decision", "N", "the decision to explain, 1 = the first (required)"},
-                 {"versus", "NODE", "the node to contrast the pick with"},
-                 {"json", "", "print the explanation as JSON"}};
+    c.options = policyInputOptions();
+    c.options.push_back({"decision", "N", "the decision to explain, 1 = the first (required)"});
+    c.options.push_back({"versus", "NODE", "the node to contrast the pick with"});
+    c.options.push_back({"json", "", "print the explanation as JSON"});
     c.run = [](const Args &args, Io &io) {
-        auto input = readPolicyInput(args, io, "explain");
+        auto input = readPlacementPolicyInput(args, io, "explain");
         if (!input)
             return int(ExitBadInput);
-        if (input->stochastic) {
-            io.err << "clusterbench explain: " << input->policy.name
-                   << " plans whole jobs over time and logs no per-node scores: explain takes "
-                      "a placement policy (k8s-default, dltap, ...)\n";
-            return int(ExitBadInput);
-        }
         if (!args.has("decision")) {
             io.err << "clusterbench explain: --decision N is required (1 = the first)\n";
             return int(ExitBadInput);

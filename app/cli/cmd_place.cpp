@@ -1,5 +1,6 @@
 #include "cli/command.h"
 #include "cli/policy_input.h"
+#include "cli/run_text.h"
 #include "cli/run_saving.h"
 #include "runs/run_service.h"
 #include "io/scenario_json.h"
@@ -96,12 +97,11 @@ Command placeCommand()
         "The seed defaults to the scenario's settings.seed. Same input and seed give "
         "byte-identical output. The run (placement, decision log, traffic) is stored in the "
         "workspace (see history, show) unless --no-save is given.";
-    c.options = {{"policy", "P", "policy preset name (required)"},
-                 {"seed", "S", "seed for tie-breaks and the random plugin"},
-                 {"policy-file", "F", "JSON file with more policy presets"},
+    c.options = policyInputOptions();
+    c.options.insert(c.options.end(), {
                  {"json", "", "print placement, traffic (and log) as JSON"},
                  {"log", "", "include the decision log (nodes x plugins per decision)"},
-                 logDetailOption()};
+                 logDetailOption(), pinOption()});
     for (const Option &o : runSavingOptions())
         c.options.push_back(o);
     c.run = [](const Args &args, Io &io) {
@@ -132,10 +132,26 @@ Command placeCommand()
         request.simulate = false;
         request.decisionLog = withLog || *workspace;
         request.logDetail = *detail;
+        if (!readPins(args, io, "place", request))
+            return int(ExitBadInput);
         auto run = executeRun(s, request);
         if (!run) {
             io.err << "clusterbench place: " << run.error() << "\n";
-            return int(ExitFailure);
+            return int(run.problems().front().where.rfind("--pin", 0) == 0 ? ExitBadInput
+                                                                           : ExitFailure);
+        }
+        // What if: the policy's own placement beside the pinned one.
+        std::optional<Run> own;
+        if (!request.pins.empty()) {
+            RunRequest plain = request;
+            plain.pins.clear();
+            plain.decisionLog = false;
+            auto ownRun = executeRun(s, plain);
+            if (!ownRun) {
+                io.err << "clusterbench place: " << ownRun.error() << "\n";
+                return int(ExitFailure);
+            }
+            own = std::move(ownRun.value());
         }
         const Placement &placement = run->placement;
         const TrafficReport &traffic = run->traffic;
@@ -151,6 +167,8 @@ Command placeCommand()
             j["traffic"] = traffic.toJson(s.cluster, topo);
             if (withLog)
                 j["decision_log"] = log.toJson();
+            if (own)
+                j["what_if"] = whatIfJson(*own, run.value());
             io.out << j.dump(2) << "\n";
             return int(ExitOk);
         }
@@ -182,6 +200,8 @@ Command placeCommand()
                    << " " << megabytes(traffic.maxLinkBytes) << " per iteration; slowest: "
                    << directedLinkName(s.cluster, traffic.maxLinkSecondsLink) << " "
                    << traffic.maxLinkSeconds << " s per iteration at full capacity\n";
+        if (own)
+            io.out << "\n" << whatIfText(*own, run.value());
         if (withLog) {
             io.out << "\nDecision log\n";
             printLog(log, io.out);

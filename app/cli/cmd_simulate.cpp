@@ -46,9 +46,8 @@ Command simulateCommand()
         "price catalogue per GPU type and busy GPUs (or the scenario's list prices for GPU "
         "types it does not price); the summary adds total, tardiness cost and due-date "
         "violations. They need a due date on every job.";
-    c.options = {{"policy", "P", "policy preset name (required)"},
-                 {"seed", "S", "seed for tie-breaks (default: the scenario's settings.seed)"},
-                 {"policy-file", "F", "JSON file with more policy presets"},
+    c.options = policyInputOptions();
+    c.options.insert(c.options.end(), {
                  {"out", "RUN.json", "write the run file here"},
                  {"json", "", "print the summary as JSON"},
                  {"fail", "NODE@T[+R],...", "node failures at T seconds (repaired R later)"},
@@ -58,7 +57,8 @@ Command simulateCommand()
                   "what stochastic policies pay; for comparing with them)"},
                  {"power-down-idle", "", "nodes running no task draw nothing (powered down)"},
                  {"multi-node", "", "stochastic policies: split a configuration that fits no "
-                                    "single node over several (always on for sts-net)"}};
+                                    "single node over several (always on for sts-net)"},
+                 pinOption()});
     for (const Option &o : runSavingOptions())
         c.options.push_back(o);
     c.run = [](const Args &args, Io &io) {
@@ -91,6 +91,8 @@ Command simulateCommand()
             return int(ExitBadInput);
         }
         request.costModel = *model;
+        if (!readPins(args, io, "simulate", request))
+            return int(ExitBadInput);
         auto workspace = openRunWorkspace(args, io, "simulate");
         if (!workspace)
             return int(ExitBadInput);
@@ -111,8 +113,23 @@ Command simulateCommand()
         if (!run) {
             io.err << "clusterbench simulate: " << run.error() << "\n";
             const std::string &where = run.problems().front().where;
-            return int(where.rfind("--fail", 0) == 0 || where == "policy" ? ExitBadInput
-                                                                          : ExitFailure);
+            return int(where.rfind("--fail", 0) == 0 || where.rfind("--pin", 0) == 0 ||
+                               where == "policy"
+                           ? ExitBadInput
+                           : ExitFailure);
+        }
+        std::optional<Run> own; // what if: the policy's own run beside the pinned one
+        if (!request.pins.empty()) {
+            RunRequest plain = request;
+            plain.pins.clear();
+            plain.decisionLog = false;
+            plain.progress = nullptr;
+            auto ownRun = executeRun(s, plain);
+            if (!ownRun) {
+                io.err << "clusterbench simulate: " << ownRun.error() << "\n";
+                return int(ExitFailure);
+            }
+            own = std::move(ownRun.value());
         }
         const RunResult &r = *run->result;
         const Topology topo(s.cluster);
@@ -133,12 +150,16 @@ Command simulateCommand()
             j["summary"] = runSummaryJson(r);
             if (run->family == SchedulerFamily::Stochastic)
                 j["prices"] = run->pricesFrom;
+            if (own)
+                j["what_if"] = whatIfJson(*own, run.value());
             io.out << j.dump(2) << "\n";
             return int(ExitOk);
         }
         io.out << runSummaryText(run.value());
         if (args.has("out"))
             io.out << "Run file: " << args.value("out") << "\n";
+        if (own)
+            io.out << "\n" << whatIfText(*own, run.value());
         return int(ExitOk);
     };
     return c;

@@ -165,16 +165,15 @@ Command stepCommand()
         "restored on exit and on Ctrl-C. Without a terminal, or with --script, the frames for "
         "the keys in KEYS (one character per key, e.g. \"nnp\") are printed one after another "
         "(with --json: the decision the keys end on).";
-    c.options = {{"policy", "P", "policy preset name (required)"},
-                 {"seed", "S", "seed for tie-breaks (default: the scenario's settings.seed)"},
-                 {"policy-file", "F", "JSON file with more policy presets"},
+    c.options = policyInputOptions();
+    c.options.insert(c.options.end(), {
                  {"script", "KEYS", "print the frames for these keys instead of reading keys"},
                  {"width", "W", "frame width without a terminal (default $COLUMNS or 100)"},
                  {"height", "H", "frame height without a terminal (default $LINES or 40)"},
                  {"color", "", "ANSI colours even without a terminal"},
                  {"no-color", "", "no ANSI colours even on a terminal"},
                  {"json", "", "with --script: print the final decision as JSON"},
-                 logDetailOption()};
+                 logDetailOption()});
     c.run = [](const Args &args, Io &io) {
         auto input = readPolicyInput(args, io, "step");
         if (!input)

@@ -60,21 +60,13 @@ Command whyCommand()
         "nodes of one existing kind to add; shrinking the job (fewer replicas of a group, "
         "fewer GPUs per task). No part of a change can be dropped: without any of the ended "
         "jobs, one node fewer, or one replica or GPU more, the job does not fit.";
-    c.options = {{"policy", "P", "policy preset name (required)"},
-                 {"at", "SECONDS", "simulate and explain the wait at this time"},
-                 {"seed", "S", "seed for tie-breaks (default: the scenario's settings.seed)"},
-                 {"policy-file", "F", "JSON file with more policy presets"},
-                 {"json", "", "print the explanation as JSON"}};
+    c.options = policyInputOptions();
+    c.options.push_back({"at", "SECONDS", "simulate and explain the wait at this time"});
+    c.options.push_back({"json", "", "print the explanation as JSON"});
     c.run = [](const Args &args, Io &io) {
-        auto input = readPolicyInput(args, io, "why", 2);
+        auto input = readPlacementPolicyInput(args, io, "why", 2);
         if (!input)
             return int(ExitBadInput);
-        if (input->stochastic) {
-            io.err << "clusterbench why: " << input->policy.name
-                   << " plans whole jobs over time; why takes a placement policy (k8s-default, "
-                      "dltap, ...)\n";
-            return int(ExitBadInput);
-        }
         const Scenario &s = input->scenario;
         const std::string jobId = args.positional()[1];
         const Job *job = s.job(jobId);

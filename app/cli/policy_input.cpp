@@ -49,6 +49,48 @@ std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::
                        std::uint64_t(seed.value()), false};
 }
 
+std::vector<Option> policyInputOptions()
+{
+    return {{"policy", "P", "policy preset name (required)"},
+            {"seed", "S", "seed for tie-breaks and the random plugin (default: the scenario's "
+                          "settings.seed)"},
+            {"policy-file", "F", "JSON file with more policy presets"}};
+}
+
+std::optional<PolicyInput> readPlacementPolicyInput(const Args &args, Io &io,
+                                                    const std::string &command,
+                                                    std::size_t positionals)
+{
+    auto input = readPolicyInput(args, io, command, positionals);
+    if (input && input->stochastic) {
+        io.err << "clusterbench " << command << ": " << input->policy.name
+               << " plans whole jobs over time and logs no per-node scores: " << command
+               << " takes a placement policy (k8s-default, dltap, ...)\n";
+        return std::nullopt;
+    }
+    return input;
+}
+
+Option pinOption()
+{
+    return {"pin", "JOB/TASK=NODE,...",
+            "what if: place these tasks on these nodes (e.g. job-1/worker-0=node-03), the rest "
+            "by the policy; prints the difference from the policy's own choice"};
+}
+
+bool readPins(const Args &args, Io &io, const std::string &command, RunRequest &request)
+{
+    if (!args.has("pin"))
+        return true;
+    auto pins = parseTaskPins(args.value("pin"));
+    if (!pins) {
+        io.err << "clusterbench " << command << ": " << pins.error() << "\n";
+        return false;
+    }
+    request.pins = std::move(pins.value());
+    return true;
+}
+
 std::optional<ScenarioSeeds> readScenarioSeeds(const Args &args, Io &io, const std::string &command,
                                                const std::string &extra, bool extraOk)
 {

@@ -6,12 +6,14 @@
 
 #include "cli/command.h"
 #include "model/scenario.h"
+#include "runs/run_service.h"
 #include "sched/decision_log.h"
 #include "sched/policy.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cb::cli {
 
@@ -30,6 +32,15 @@ struct PolicyInput
 std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::string &command,
                                            std::size_t positionals = 1);
 
+/// --policy, --seed and --policy-file, as readPolicyInput reads them.
+std::vector<Option> policyInputOptions();
+
+/// readPolicyInput for the commands that explain one placement (explain, why): a stochastic
+/// policy is refused with a message naming the command, since it logs no per-node scores.
+std::optional<PolicyInput> readPlacementPolicyInput(const Args &args, Io &io,
+                                                    const std::string &command,
+                                                    std::size_t positionals = 1);
+
 struct ScenarioSeeds
 {
     std::string path;       ///< SCENARIO as given
@@ -45,6 +56,12 @@ struct ScenarioSeeds
 /// command keeps one message for all its numeric options.
 std::optional<ScenarioSeeds> readScenarioSeeds(const Args &args, Io &io, const std::string &command,
                                                const std::string &extra = {}, bool extraOk = true);
+
+/// The --pin option of place and simulate.
+Option pinOption();
+/// --pin JOB/TASK=NODE[,...] into request.pins; on bad input prints the problem and returns
+/// false. The pins are checked against the scenario by the run service.
+bool readPins(const Args &args, Io &io, const std::string &command, RunRequest &request);
 
 /// The --log-detail option of place and step.
 Option logDetailOption();

@@ -1,9 +1,11 @@
 #include "cli/run_text.h"
 
 #include "io/run_json.h"
+#include "util/json_number.h"
 #include "util/text.h"
 
 #include <sstream>
+#include <vector>
 
 namespace cb::cli {
 
@@ -37,6 +39,89 @@ std::string runSummaryText(const Run &run)
             << " decisions split a job over nodes)\n";
     if (r.failures > 0)
         out << "  node failures   " << r.failures << "\n";
+    return out.str();
+}
+
+nlohmann::ordered_json whatIfJson(const Run &own, const Run &pinned)
+{
+    nlohmann::ordered_json j;
+    j["pins"] = pinned.parameters.value("pins", nlohmann::json::array());
+    nlohmann::ordered_json a = nlohmann::ordered_json::object(), b = a;
+    for (const auto &[key, value] : own.metrics)
+        if (auto it = pinned.metrics.find(key); it != pinned.metrics.end()) {
+            a[key] = jsonNumber(value);
+            b[key] = jsonNumber(it->second);
+        }
+    j["policy"] = a;
+    j["pinned"] = b;
+    return j;
+}
+
+std::string whatIfText(const Run &own, const Run &pinned)
+{
+    std::ostringstream out;
+    out << "What if (--pin), against " << own.policy << "'s own choice (seed " << own.seed
+        << "):\n";
+    // The tasks that the pins (and the queue placed around them) moved.
+    int moved = 0, compared = 0;
+    std::string movedText;
+    for (const JobPlacement &p : pinned.placement.jobs) {
+        const JobPlacement *o = own.placement.job(p.jobId);
+        if (!o)
+            continue;
+        for (const TaskAssignment &t : p.tasks)
+            for (const TaskAssignment &u : o->tasks)
+                if (u.role == t.role && u.indexInRole == t.indexInRole) {
+                    ++compared;
+                    if (u.node != t.node) {
+                        ++moved;
+                        if (moved <= 8)
+                            movedText += "    " + p.jobId + " " + toString(t.role) + "-" +
+                                         std::to_string(t.indexInRole) + ": " + u.node +
+                                         " -> " + t.node + "\n";
+                    }
+                }
+    }
+    out << "  " << moved << " of " << compared << " tasks placed in both runs on another node"
+        << (moved > 8 ? " (the first 8)" : "") << (moved ? ":" : "") << "\n"
+        << movedText;
+    struct Figure
+    {
+        std::string key;
+        const char *label;
+        double scale;
+        const char *unit;
+        int digits;
+    };
+    // A placement's cross_node_bytes is per iteration; a simulated run's is the whole run
+    // (its per-iteration figure is iteration_cross_node_bytes).
+    std::vector<Figure> figures = {
+        {"waiting_jobs", "jobs waiting", 1, "", 0},
+        {own.result ? "iteration_cross_node_bytes" : "cross_node_bytes",
+         "cross-node / iteration", 1e-6, " MB", 3}};
+    if (own.result)
+        figures.insert(figures.end(), {{"makespan_s", "makespan", 1, " s", 1},
+                                       {"mean_jct_s", "mean JCT", 1, " s", 1},
+                                       {"cross_node_bytes", "cross-node, whole run", 1e-9, " GB", 3},
+                                       {"energy_kwh", "energy", 1, " kWh", 3},
+                                       {"cost", "cost", 1, "", 2},
+                                       {"tardiness_cost", "tardiness cost", 1, "", 2},
+                                       {"violations", "due-date violations", 1, "", 0}});
+    out << "  " << padRight("", 24) << padRight("policy", 16) << padRight("pinned", 16)
+        << "difference\n";
+    for (const Figure &f : figures) {
+        const auto a = own.metrics.find(f.key), b = pinned.metrics.find(f.key);
+        if (a == own.metrics.end() || b == pinned.metrics.end())
+            continue;
+        const double va = a->second * f.scale, vb = b->second * f.scale;
+        const double delta = vb - va;
+        std::string change = (delta > 0 ? "+" : "") + formatFixed(delta, f.digits) + f.unit;
+        if (va != 0 && delta != 0)
+            change += " (" + std::string(delta > 0 ? "+" : "") +
+                      formatFixed(100 * delta / va, 1) + " %)";
+        out << "  " << padRight(f.label, 24) << padRight(formatFixed(va, f.digits) + f.unit, 16)
+            << padRight(formatFixed(vb, f.digits) + f.unit, 16) << change << "\n";
+    }
     return out.str();
 }
 

@@ -85,8 +85,17 @@ Result<Run> placementRun(const Scenario &scenario, const RunRequest &request)
     run.parameters = {{"policy", policyToJson(policy)}};
     const Topology topology(scenario.cluster);
     run.decisions.detail = request.logDetail;
-    run.placement = placeScenario(scenario, topology, policy, request.seed,
-                                  request.decisionLog ? &run.decisions : nullptr);
+    if (!request.pins.empty()) {
+        if (Status checked = checkTaskPins(scenario, request.pins); !checked)
+            return checked.problems();
+        nlohmann::json pins = nlohmann::json::array();
+        for (const TaskPin &pin : request.pins)
+            pins.push_back(toString(pin));
+        run.parameters["pins"] = pins;
+    }
+    Placer placer(scenario.cluster, topology, policy, request.seed);
+    applyTaskPins(placer, scenario.cluster, request.pins);
+    run.placement = placer.place(scenario.jobs, request.decisionLog ? &run.decisions : nullptr);
     run.traffic = computeTraffic(scenario.jobs, scenario.cluster, topology, run.placement,
                                  scenario.settings.allreduce);
     if (request.simulate) {
@@ -96,6 +105,7 @@ Result<Run> placementRun(const Scenario &scenario, const RunRequest &request)
         options.policy = policy;
         options.seed = request.seed;
         options.failures = request.failures;
+        options.pins = request.pins;
         options.costModel = request.costModel;
         if (request.costModel == CostModel::Catalogue) {
             // The STS authors' price list (or the scenario's list prices): the same
@@ -138,6 +148,10 @@ Result<Run> stochasticRun(const Scenario &scenario, const RunRequest &request)
     if (!request.failures.empty())
         return Result<Run>::failure("--fail",
                                     "node failures are not modelled for stochastic schedulers");
+    if (!request.pins.empty())
+        return Result<Run>::failure("--pin", request.policy +
+                                                 " plans whole jobs over time: a task can be "
+                                                 "pinned for placement policies only");
     const Result<StsAuthorsData> &data = builtinData();
     if (!data)
         return data.problems();

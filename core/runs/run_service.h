@@ -63,6 +63,8 @@ struct RunRequest
     LogDetail logDetail;
     // Simulation options.
     std::vector<NodeFailure> failures;
+    /// Placement policies, what if: tasks pinned to nodes by hand (stored with the run).
+    std::vector<TaskPin> pins;
     /// Placement policies: energy, GPU-hours, or the catalogue stochastic runs pay (the STS
     /// authors' prices per GPU type and busy GPUs), so both compare on one cost.
     /// Stochastic policies always pay the catalogue.

@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
 namespace cb {
@@ -711,6 +713,9 @@ struct Placer::Impl
 
     int reasonFor(DecisionLog &log, const TaskGroup &g, int group, const std::uint8_t *elig, int i)
     {
+        if (pinnedNode >= 0 && i != pinnedNode)
+            return internReason(log, "pinned to " + cluster.nodes[std::size_t(pinnedNode)].id +
+                                         " (what-if)");
         std::vector<int> &cache = reasonOf[std::size_t(group)];
         if (cache.empty())
             cache.assign(std::size_t(state.nodeCount()), -2);
@@ -855,6 +860,17 @@ struct Placer::Impl
     /// state has not changed (the next job of the same shape in the same pass).
     std::uint64_t stateVersion = 0;
     bool exhaustive = false;
+    /// What-if pins: (job, role, rank) -> node; the node the current decision is pinned to.
+    std::map<std::tuple<std::string, int, int>, int> pins;
+    std::vector<std::uint8_t> pinEligible;
+    int pinnedNode = -1;
+
+    bool hasPins(const std::string &jobId) const
+    {
+        const auto it = pins.lower_bound({jobId, std::numeric_limits<int>::min(),
+                                          std::numeric_limits<int>::min()});
+        return it != pins.end() && std::get<0>(it->first) == jobId;
+    }
     std::int64_t fastRejections = 0;
     struct FitCache
     {
@@ -959,8 +975,10 @@ struct Placer::Impl
         std::vector<int> ties;
         std::vector<TaskRef> placedRefs;
         const std::vector<TaskRef> order = taskOrder(j);
-        const std::size_t tail =
-            log || !policy.gang || exhaustive ? order.size() : sameShapeTail(j, order);
+        const bool pinned = !pins.empty() && hasPins(j.id);
+        const std::size_t tail = log || !policy.gang || exhaustive || pinned
+                                     ? order.size()
+                                     : sameShapeTail(j, order);
         for (std::size_t k = 0; k < order.size(); ++k) {
             const TaskRef &t = order[k];
             const TaskGroup &g = j.tasks[std::size_t(t.group)];
@@ -973,6 +991,16 @@ struct Placer::Impl
                 groupElig[std::size_t(t.group)] = e;
             }
             const std::uint8_t *elig = groupElig[std::size_t(t.group)];
+            pinnedNode = -1;
+            if (pinned) {
+                const auto it = pins.find({j.id, int(t.role), t.indexInRole});
+                if (it != pins.end()) {
+                    pinnedNode = it->second;
+                    pinEligible.assign(std::size_t(state.nodeCount()), 0);
+                    pinEligible[std::size_t(pinnedNode)] = elig[pinnedNode];
+                    elig = pinEligible.data();
+                }
+            }
             if (k == tail) {
                 // Gang mode: if the remaining tasks (all alike) cannot all fit, the job is
                 // rolled back after exactly `fit` more placements and one failed decision,
@@ -1073,6 +1101,11 @@ void Placer::bindPlacement(const Job &job, const JobPlacement &placement)
 }
 
 void Placer::setExhaustive(bool on) { d->exhaustive = on; }
+
+void Placer::pinTask(const std::string &jobId, TaskRole role, int indexInRole, int node)
+{
+    d->pins[{jobId, int(role), indexInRole}] = node;
+}
 void Placer::keepAllRowsAt(std::int64_t decision) { d->allRowsAt = decision; }
 void Placer::overrideWeightFrom(std::int64_t decision, std::size_t plugin, double weight)
 {

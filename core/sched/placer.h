@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace cb {
@@ -45,6 +46,12 @@ public:
     /// Binds a placement decided elsewhere (a job-level planner, or the simulator marking a
     /// failed node as occupied); the inverse of release().
     void bindPlacement(const Job &job, const JobPlacement &placement);
+
+    /// What if: the task (job, role, rank among the job's tasks of that role) may only go to
+    /// node `node` (cluster index); every other node is filtered out for it with the reason
+    /// "pinned to NODE (what-if)". The pinned node still has to fit the task: if it does
+    /// not, the task finds no node. The rest of the queue is placed by the policy around it.
+    void pinTask(const std::string &jobId, TaskRole role, int indexInRole, int node);
 
     /// Off by default. On: every task is scored, also those of a job that cannot fit (the
     /// reference the gang fast path is tested against; the decisions are the same).

@@ -3,6 +3,7 @@
 // cost model and an optional progress callback.
 
 #include "sched/policy.h"
+#include "sched/task_pin.h"
 #include "stochastic/gpu_pool.h"
 #include "stochastic/price_catalogue.h"
 #include "stochastic/sts_decision_log.h"
@@ -85,6 +86,8 @@ struct SimOptions
     /// Reference mode for tests and benchmarks: every task is scored (no gang fast path) and
     /// the whole network is re-solved at every change. The results are the same, slower.
     bool exhaustive = false;
+    /// What if: tasks pinned to nodes by hand (sched/task_pin.h), checked by the caller.
+    std::vector<TaskPin> pins;
 };
 
 } // namespace cb

@@ -104,6 +104,7 @@ struct Simulator::Impl
           buckets(result.series, opt.initialBucketSeconds, opt.maxBuckets, opt.pairBuckets)
     {
         placer.setExhaustive(opt.exhaustive);
+        applyTaskPins(placer, sc.cluster, opt.pins);
         jobs.resize(sc.jobs.size());
         for (std::size_t i = 0; i < sc.jobs.size(); ++i) {
             jobs[i].job = &sc.jobs[i];
@@ -597,6 +598,7 @@ struct Simulator::Impl
     void isolatedTimes()
     {
         Placer iso(sc.cluster, topo, opt.policy, opt.seed);
+        applyTaskPins(iso, sc.cluster, opt.pins);
         iso.setExhaustive(opt.exhaustive);
         MaxMinNetwork isoNet(linkCapacities(topo));
         for (std::size_t i = 0; i < jobs.size(); ++i) {

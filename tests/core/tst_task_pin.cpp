@@ -1,0 +1,232 @@
+// What if I put it here (sched/task_pin.h, --pin on place and simulate), checked by hand.
+//
+// Nodes a, b, c: 16 CPUs, 64 GiB, 4 GPUs each; jobs j1 and j2 take 1 CPU, 2 GiB and 1 GPU,
+// j3 2 CPUs, 4 GiB and 2 GPUs; the policy scores LeastAllocated over CPU, memory and GPUs
+// (trunc of the mean of trunc(10 x unused / capacity)) and the first node wins a tie.
+// Without pins: a, b, c. With j1 pinned to c: j1 c (a and b ruled out: pinned); j2 then
+// finds a and b empty (8) and c at trunc((8 + 9 + 5) / 3) = 7: a; j3 finds b empty:
+// trunc((8 + 9 + 5) / 3) = 7, a and c trunc((8 + 9 + 2) / 3) = 6: b.
+
+#include "cli/command.h"
+#include "io/scenario_json.h"
+#include "net/topology.h"
+#include "sched/placer.h"
+#include "sched/task_pin.h"
+
+#include <QtTest>
+
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+using namespace cb;
+using nlohmann::json;
+
+namespace {
+
+Scenario threeNodes()
+{
+    json nodes = json::array(), links = json::array();
+    for (const char *id : {"a", "b", "c"}) {
+        nodes.push_back({{"id", id}, {"cpus", 16}, {"memory_gib", 64}, {"gpus", 4},
+                         {"gpu_type", "K80"}});
+        links.push_back({{"a", id}, {"b", "s"}, {"capacity_gbps", 10}});
+    }
+    const auto job = [](const char *id, int cpus, int mem, int gpus) {
+        return json{{"id", id}, {"kind", "single"}, {"submit_s", 0},
+                    {"tasks", {{{"role", "single"}, {"replicas", 1}, {"cpus", cpus},
+                                {"memory_gib", mem}, {"gpus", gpus}}}},
+                    {"model", {{"name", "m"}, {"parameter_bytes", 1000000},
+                               {"iterations", 100}}}};
+    };
+    json doc = {{"format", "clusterbench-scenario"},
+                {"version", 1},
+                {"name", "three-nodes"},
+                {"cluster", {{"gpu_types", {{{"name", "K80"}, {"memory_gib", 12}}}},
+                             {"nodes", nodes},
+                             {"switches", {{{"id", "s"}}}},
+                             {"links", links}}},
+                {"jobs", {job("j1", 1, 2, 1), job("j2", 1, 2, 1), job("j3", 2, 4, 2)}}};
+    auto s = scenarioFromJson(doc);
+    if (!s)
+        qFatal("test scenario invalid: %s", s.error().c_str());
+    return s.value();
+}
+
+Policy spreadFirst()
+{
+    Policy p;
+    p.name = "spread-first";
+    PluginConfig c;
+    c.kind = PluginKind::LeastAllocated;
+    c.includeGpu = true;
+    p.plugins = {c};
+    p.tieBreak = TieBreak::First;
+    return p;
+}
+
+std::string nodeOf(const Placement &p, const std::string &job)
+{
+    const JobPlacement *j = p.job(job);
+    return j && !j->tasks.empty() ? j->tasks.front().node : std::string("(waits)");
+}
+
+Placement placeWith(const Scenario &s, const std::vector<TaskPin> &pins, DecisionLog *log)
+{
+    const Topology topo(s.cluster);
+    Placer placer(s.cluster, topo, spreadFirst(), 1);
+    applyTaskPins(placer, s.cluster, pins);
+    return placer.place(s.jobs, log);
+}
+
+TaskPin pin(const std::string &text)
+{
+    auto p = parseTaskPin(text);
+    if (!p)
+        qFatal("bad pin %s: %s", text.c_str(), p.error().c_str());
+    return p.value();
+}
+
+struct Outcome
+{
+    int code = -1;
+    std::string out, err;
+};
+
+Outcome runCli(const std::vector<std::string> &args)
+{
+    std::ostringstream out, err;
+    cli::Io io{out, err, false};
+    const int code = cli::runCommand(args, io);
+    return {code, out.str(), err.str()};
+}
+
+} // namespace
+
+class TestTaskPin : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void parses()
+    {
+        const TaskPin p = pin("team/job-1/worker-12=node-03");
+        QCOMPARE(p.jobId, std::string("team/job-1"));
+        QCOMPARE(p.role, TaskRole::Worker);
+        QCOMPARE(p.indexInRole, 12);
+        QCOMPARE(p.node, std::string("node-03"));
+        QCOMPARE(toString(p), std::string("team/job-1/worker-12=node-03"));
+        auto list = parseTaskPins("j1/ps-0=a,j1/worker-1=b");
+        QVERIFY(list);
+        QCOMPARE(list.value().size(), std::size_t(2));
+        QCOMPARE(list.value()[0].role, TaskRole::Ps);
+        for (const char *bad : {"j1/worker-0", "j1/worker-0=", "worker-0=a", "j1/worker=a",
+                                "j1/boss-0=a", "j1/worker-x=a", "/worker-0=a"}) {
+            auto r = parseTaskPin(bad);
+            QVERIFY2(!r, bad);
+            QVERIFY2(r.error().find(std::string("\"") + bad + "\"") != std::string::npos,
+                     r.error().c_str());
+        }
+    }
+
+    void checksAgainstTheScenario()
+    {
+        const Scenario s = threeNodes();
+        QVERIFY(checkTaskPins(s, {pin("j1/single-0=c")}));
+        const Status bad = checkTaskPins(
+            s, {pin("nope/single-0=a"), pin("j1/single-1=a"), pin("j2/single-0=z"),
+                pin("j3/single-0=a"), pin("j3/single-0=b")});
+        QVERIFY(!bad);
+        const Problems &p = bad.problems();
+        QCOMPARE(p.size(), std::size_t(4));
+        QCOMPARE(p[0].toString(), std::string("--pin nope/single-0=a: no job \"nope\" in the scenario"));
+        QCOMPARE(p[1].toString(),
+                 std::string("--pin j1/single-1=a: job j1 has 1 single task (ranks 0 to 0)"));
+        QCOMPARE(p[2].toString(), std::string("--pin j2/single-0=z: no node \"z\" in the cluster"));
+        QCOMPARE(p[3].toString(), std::string("--pin j3/single-0=b: this task is pinned twice"));
+    }
+
+    void theQueueIsPlacedAroundThePin()
+    {
+        const Scenario s = threeNodes();
+        const Placement own = placeWith(s, {}, nullptr);
+        QCOMPARE(nodeOf(own, "j1"), std::string("a"));
+        QCOMPARE(nodeOf(own, "j2"), std::string("b"));
+        QCOMPARE(nodeOf(own, "j3"), std::string("c"));
+        DecisionLog log;
+        log.detail = LogDetail::full();
+        const Placement pinned = placeWith(s, {pin("j1/single-0=c")}, &log);
+        QCOMPARE(nodeOf(pinned, "j1"), std::string("c"));
+        QCOMPARE(nodeOf(pinned, "j2"), std::string("a"));
+        QCOMPARE(nodeOf(pinned, "j3"), std::string("b"));
+        // The pinned decision rules the other nodes out, saying why.
+        const Decision &d = log.decisions.at(0);
+        QCOMPARE(d.rows.size(), std::size_t(3));
+        QCOMPARE(log.reason(d.rows[0]), std::string("pinned to c (what-if)"));
+        QCOMPARE(log.reason(d.rows[1]), std::string("pinned to c (what-if)"));
+        QVERIFY(d.rows[2].feasible());
+        QCOMPARE(d.rows[2].total, 8.0); // the empty node: trunc((9 + 9 + 7) / 3)
+        // The next decision is free again: all three rows feasible.
+        for (const CandidateRow &r : log.decisions.at(1).rows)
+            QVERIFY(r.feasible());
+    }
+
+    void aPinThatDoesNotFitLeavesTheJobWaiting()
+    {
+        Scenario s = threeNodes();
+        s.jobs[2].tasks[0].gpus = 3;
+        DecisionLog log;
+        log.detail = LogDetail::full();
+        const Placement p = placeWith(
+            s, {pin("j1/single-0=a"), pin("j2/single-0=a"), pin("j3/single-0=a")}, &log);
+        QCOMPARE(nodeOf(p, "j1"), std::string("a"));
+        QCOMPARE(nodeOf(p, "j2"), std::string("a"));
+        QCOMPARE(p.waiting, std::vector<std::string>{"j3"});
+        const Decision &d = log.decisions.at(2);
+        QCOMPARE(d.pick, -1);
+        QVERIFY2(log.reason(d.rows[0]).find("GPU") != std::string::npos,
+                 log.reason(d.rows[0]).c_str());
+        QCOMPARE(log.reason(d.rows[1]), std::string("pinned to a (what-if)"));
+    }
+
+    void commands()
+    {
+        QTemporaryDir dir;
+        const std::string scenario = dir.filePath(QStringLiteral("s.json")).toStdString();
+        {
+            QFile f(QString::fromStdString(scenario));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(scenarioToJson(threeNodes()).dump(2)));
+        }
+        const Outcome placed =
+            runCli({"place", scenario, "--policy", "spread", "--pin", "j1/single-0=c", "--no-save"});
+        QVERIFY2(placed.code == 0, placed.err.c_str());
+        QVERIFY2(placed.out.find("j1               single-0@c\n") != std::string::npos,
+                 placed.out.c_str());
+        QVERIFY2(placed.out.find("What if (--pin), against spread's own choice (seed 1):") !=
+                     std::string::npos,
+                 placed.out.c_str());
+        const Outcome json = runCli({"place", scenario, "--policy", "spread", "--pin",
+                                  "j1/single-0=c", "--no-save", "--json"});
+        QCOMPARE(json.code, 0);
+        const auto j = nlohmann::json::parse(json.out);
+        QCOMPARE(j["what_if"]["pins"], nlohmann::json::array({"j1/single-0=c"}));
+        QCOMPARE(j["what_if"]["pinned"]["placed_jobs"].get<double>(), 3.0);
+
+        const Outcome simulated = runCli({"simulate", scenario, "--policy", "spread", "--pin",
+                                       "j3/single-0=a", "--no-save"});
+        QVERIFY2(simulated.code == 0, simulated.err.c_str());
+        QVERIFY2(simulated.out.find("  mean JCT ") != std::string::npos, simulated.out.c_str());
+
+        const Outcome bad =
+            runCli({"place", scenario, "--policy", "spread", "--pin", "j9/single-0=a", "--no-save"});
+        QCOMPARE(bad.code, 2);
+        QCOMPARE(bad.out, std::string());
+        QVERIFY2(bad.err.find("no job \"j9\"") != std::string::npos, bad.err.c_str());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTaskPin)
+#include "tst_task_pin.moc"
