@@ -107,10 +107,14 @@ launch() {
         fail "no window named after $name"
     window=$(visible_window "$name")
     xdotool windowfocus --sync "$window"
-    read -r width height < <(xdotool getwindowgeometry --shell "$window" |
-                             awk -F= '/WIDTH/{w=$2} /HEIGHT/{h=$2} END{print w, h}')
+    read -r width height x y < <(xdotool getwindowgeometry --shell "$window" |
+                             awk -F= '/WIDTH/{w=$2} /HEIGHT/{h=$2} /^X/{x=$2} /^Y/{y=$2} END{print w, h, x, y}')
     [ "$width" -le 1366 ] && [ "$height" -le 768 ] ||
         fail "the window is ${width}x${height} on a 1366x768 screen"
+    # Reopened with the geometry the first run saved, the whole window (status bar too)
+    # stays on the screen.
+    [ "$x" -ge 0 ] && [ "$y" -ge 0 ] && [ $((x + width)) -le 1366 ] && [ $((y + height)) -le 768 ] ||
+        fail "the window is ${width}x${height} at ${x},${y}: part of it is off the 1366x768 screen"
     sleep 1
 }
 # Clicks into the topology (the middle of the window), where the stepping keys act.

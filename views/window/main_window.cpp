@@ -1,5 +1,7 @@
 #include "window/main_window.h"
 
+#include <algorithm>
+
 #include "analysis/decision_stepper.h"
 #include "analysis/jobs_at_time_view.h"
 #include "analysis/run_chooser.h"
@@ -835,7 +837,9 @@ void MainWindow::readSettings()
     QSettings settings;
     const QSize available =
         screen() ? screen()->availableGeometry().size() : QSize(1920, 1080);
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
+    if (restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
+        keepRestoredWindowOnScreen();
+    } else {
         // First start: fill a laptop's screen, leave a desktop's some room.
         if (isCompactScreen(available)) {
             resize(available);
@@ -848,6 +852,24 @@ void MainWindow::readSettings()
     m_layoutRestored = restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     if (m_layoutRestored)
         m_layoutScreen = settings.value(QStringLiteral("window/layoutScreen"), available).toSize();
+}
+
+void MainWindow::keepRestoredWindowOnScreen()
+{
+    // Qt keeps a restored window's title bar on the screen by assuming a 20 px frame above
+    // it. Without a window manager (Xvfb, kiosks) there is none, so a window saved at the
+    // top of the screen came back 20 px lower with its status bar off a 1366x768 screen.
+    // Only X11 places windows where the program says; elsewhere the compositor does.
+    if (QGuiApplication::platformName() != QLatin1String("xcb") || !screen())
+        return;
+    const QRect avail = screen()->availableGeometry();
+    QRect g = geometry();
+    if (avail.contains(g))
+        return;
+    g.setSize(g.size().boundedTo(avail.size()));
+    g.moveLeft(std::clamp(g.left(), avail.left(), avail.right() - g.width() + 1));
+    g.moveTop(std::clamp(g.top(), avail.top(), avail.bottom() - g.height() + 1));
+    setGeometry(g);
 }
 
 void MainWindow::writeSettings() const

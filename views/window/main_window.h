@@ -99,6 +99,8 @@ protected:
 private:
     void createActions();
     void createDocks();
+    /// Fits a window restored from the settings into the screen (X11 only).
+    void keepRestoredWindowOnScreen();
     void readSettings();
     void writeSettings() const;
     bool maybeSave();
