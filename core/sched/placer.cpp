@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <tuple>
 #include <unordered_map>
@@ -168,6 +169,7 @@ struct Placer::Impl
             case PluginKind::TopologyDistance:
                 hopSum.assign(std::size_t(n), 0.0);
                 hasExtraDense = true;
+                incrementalOk = false; // every node's hops change with every bind of the job
                 break;
             case PluginKind::NodeAffinity:
                 affinity.assign(std::size_t(n), 0.0);
@@ -190,11 +192,24 @@ struct Placer::Impl
                     if (node.gpus > 0 && !node.gpuType.empty())
                         nodeGpuType[std::size_t(i)] = cluster.gpuType(node.gpuType);
                 }
+                energyClass.assign(std::size_t(n), -1);
+                for (int i = 0; i < n; ++i) {
+                    const GpuType *t = nodeGpuType[std::size_t(i)];
+                    if (!t)
+                        continue;
+                    auto it = std::find(energyTypes.begin(), energyTypes.end(), t);
+                    if (it == energyTypes.end())
+                        it = energyTypes.insert(energyTypes.end(), t);
+                    energyClass[std::size_t(i)] = int(it - energyTypes.begin());
+                }
                 hasExtraDense = true;
                 break;
             case PluginKind::NvlinkPacking:
+                hasExtraDense = true;
+                break;
             case PluginKind::Random:
                 hasExtraDense = true;
+                incrementalOk = false; // a fresh draw on every node at every decision
                 break;
             }
         }
@@ -217,6 +232,7 @@ struct Placer::Impl
     }
 
     std::int64_t allRowsAt = -1; // keepAllRowsAt
+    std::vector<DecisionTrace> *trace = nullptr; // traceDecisions
 
     // A weight that changes from a given decision on (overrideWeightFrom).
     std::int64_t overrideAt = -1;
@@ -228,6 +244,7 @@ struct Placer::Impl
             return;
         policy.plugins[overridePlugin].weight = overrideWeight;
         flattenWeights();
+        caches.clear(); // the cached totals hold the old weight
         overrideAt = -1;
     }
 
@@ -389,61 +406,104 @@ struct Placer::Impl
 
     // ---- the fused kernel ----------------------------------------------------------------
 
-    template<bool Least, bool Most, bool Balanced>
-    void denseKernel(const std::uint8_t *elig, double cpus, double mem, int gpus, double frac)
+    /// What the dense kernel needs of a task shape, computed once per decision.
+    struct ShapeAsk
     {
-        const int n = state.nodeCount();
+        double cpus = 0, mem = 0, gpuAsk = 0, needWhole = 0, needShare = -1, base = 0;
+    };
+    ShapeAsk shapeAsk(double cpus, double mem, int gpus, double frac) const
+    {
+        const bool shared = gpus > 0 && frac < 1.0;
+        ShapeAsk a;
+        a.cpus = cpus;
+        a.mem = mem;
+        a.gpuAsk = gpus > 0 ? gpus * std::min(1.0, frac) : 0.0;
+        a.needWhole = shared ? 0.0 : double(gpus);
+        a.needShare = shared ? frac - kScoreEps : -1.0;
+        a.base = wSpread * kMax; // SelectorSpread on nodes without the job's tasks
+        return a;
+    }
+
+    /// The dense total of node `i` (resource plugins plus SelectorSpread's default), or
+    /// kInfeasible. One definition for the full loop and the incremental refresh, so both
+    /// compute the same double bit for bit.
+    template<bool Least, bool Most, bool Balanced>
+    inline double denseAt(int i, const ShapeAsk &a, const std::uint8_t *elig) const
+    {
         const double *cpuUsed = state.cpuUsed(), *cpuCap = state.cpuCap();
         const double *memUsed = state.memUsed(), *memCap = state.memCap();
         const double *gpuUsed = state.gpuUsed(), *gpuCap = state.gpuCap();
         const double *gpuFree = state.gpuFreeWhole(), *gpuMaxFree = state.gpuMaxFree();
         const double *ci = cpuInv10.data(), *mi = memInv10.data(), *gi = gpuInv10.data();
-        const double gpuAsk = gpus > 0 ? gpus * std::min(1.0, frac) : 0.0;
-        const bool shared = gpus > 0 && frac < 1.0;
-        const double needWhole = shared ? 0.0 : double(gpus);
-        const double needShare = shared ? frac - kScoreEps : -1.0;
-        const double base = wSpread * kMax; // SelectorSpread on nodes without the job's tasks
-        double *out = total.data();
-        for (int i = 0; i < n; ++i) {
-            const double cr = cpuUsed[i] + cpus, mr = memUsed[i] + mem;
-            // Bitwise, not short-circuit: no branches in the loop.
-            const bool ok = (elig[i] != 0) & (cr <= cpuCap[i] + kScoreEps) &
-                            (mr <= memCap[i] + kScoreEps) & (gpuFree[i] >= needWhole) &
-                            (gpuMaxFree[i] >= needShare);
-            double s = base;
-            if constexpr (Least || Most) {
-                const ResourceInputs r{cr, cpuCap[i], ci[i], mr, memCap[i], mi[i],
-                                       gpuUsed[i] + gpuAsk, gpuCap[i], gi[i]};
-                if constexpr (Least)
-                    s += wLeast * leastAllocated(r, leastGpu);
-                if constexpr (Most)
-                    s += wMost * mostAllocated(r, mostGpu);
-            }
-            if constexpr (Balanced) {
-                const double b = (cr >= cpuCap[i] - kScoreEps || mr >= memCap[i] - kScoreEps)
-                                     ? 0.0
-                                     : trunc0(kMax - std::fabs(cr * ci[i] - mr * mi[i]));
-                s += wBalanced * b;
-            }
-            out[i] = ok ? s : kInfeasible;
+        const double cr = cpuUsed[i] + a.cpus, mr = memUsed[i] + a.mem;
+        // Bitwise, not short-circuit: no branches in the loop.
+        const bool ok = (elig[i] != 0) & (cr <= cpuCap[i] + kScoreEps) &
+                        (mr <= memCap[i] + kScoreEps) & (gpuFree[i] >= a.needWhole) &
+                        (gpuMaxFree[i] >= a.needShare);
+        double s = a.base;
+        if constexpr (Least || Most) {
+            const ResourceInputs r{cr, cpuCap[i], ci[i], mr, memCap[i], mi[i],
+                                   gpuUsed[i] + a.gpuAsk, gpuCap[i], gi[i]};
+            if constexpr (Least)
+                s += wLeast * leastAllocated(r, leastGpu);
+            if constexpr (Most)
+                s += wMost * mostAllocated(r, mostGpu);
+        }
+        if constexpr (Balanced) {
+            const double b = (cr >= cpuCap[i] - kScoreEps || mr >= memCap[i] - kScoreEps)
+                                 ? 0.0
+                                 : trunc0(kMax - std::fabs(cr * ci[i] - mr * mi[i]));
+            s += wBalanced * b;
+        }
+        return ok ? s : kInfeasible;
+    }
+
+    int denseMask() const
+    {
+        return (wLeast > 0 ? 1 : 0) | (wMost > 0 ? 2 : 0) | (wBalanced > 0 ? 4 : 0);
+    }
+
+    /// denseAt for one node, dispatched on the policy's plugin mask.
+    double denseOne(int i, const ShapeAsk &a, const std::uint8_t *elig) const
+    {
+        switch (denseMask()) {
+        case 0: return denseAt<false, false, false>(i, a, elig);
+        case 1: return denseAt<true, false, false>(i, a, elig);
+        case 2: return denseAt<false, true, false>(i, a, elig);
+        case 3: return denseAt<true, true, false>(i, a, elig);
+        case 4: return denseAt<false, false, true>(i, a, elig);
+        case 5: return denseAt<true, false, true>(i, a, elig);
+        case 6: return denseAt<false, true, true>(i, a, elig);
+        default: return denseAt<true, true, true>(i, a, elig);
+        }
+    }
+
+    template<bool Least, bool Most, bool Balanced>
+    void denseKernel(const std::uint8_t *elig, const ShapeAsk &a, double *out) const
+    {
+        const int n = state.nodeCount();
+        for (int i = 0; i < n; ++i)
+            out[i] = denseAt<Least, Most, Balanced>(i, a, elig);
+    }
+
+    /// denseAt for every node into `out`.
+    void denseAll(const std::uint8_t *elig, const ShapeAsk &a, double *out) const
+    {
+        switch (denseMask()) {
+        case 0: denseKernel<false, false, false>(elig, a, out); break;
+        case 1: denseKernel<true, false, false>(elig, a, out); break;
+        case 2: denseKernel<false, true, false>(elig, a, out); break;
+        case 3: denseKernel<true, true, false>(elig, a, out); break;
+        case 4: denseKernel<false, false, true>(elig, a, out); break;
+        case 5: denseKernel<true, false, true>(elig, a, out); break;
+        case 6: denseKernel<false, true, true>(elig, a, out); break;
+        default: denseKernel<true, true, true>(elig, a, out); break;
         }
     }
 
     void scoreAll(const std::uint8_t *elig, const TaskGroup &g, const TaskRef &t)
     {
-        const double c = g.cpus, m = g.memoryGiB, f = g.gpuFraction;
-        const int k = g.gpus;
-        const int mask = (wLeast > 0 ? 1 : 0) | (wMost > 0 ? 2 : 0) | (wBalanced > 0 ? 4 : 0);
-        switch (mask) {
-        case 0: denseKernel<false, false, false>(elig, c, m, k, f); break;
-        case 1: denseKernel<true, false, false>(elig, c, m, k, f); break;
-        case 2: denseKernel<false, true, false>(elig, c, m, k, f); break;
-        case 3: denseKernel<true, true, false>(elig, c, m, k, f); break;
-        case 4: denseKernel<false, false, true>(elig, c, m, k, f); break;
-        case 5: denseKernel<true, false, true>(elig, c, m, k, f); break;
-        case 6: denseKernel<false, true, true>(elig, c, m, k, f); break;
-        default: denseKernel<true, true, true>(elig, c, m, k, f); break;
-        }
+        denseAll(elig, shapeAsk(g.cpus, g.memoryGiB, g.gpus, g.gpuFraction), total.data());
         // Job-local plugins: differ from their default only where the job already has tasks.
         if (wSpread > 0) {
             spreadMax = 0;
@@ -545,6 +605,316 @@ struct Placer::Impl
                 break;
             }
         }
+    }
+
+    // ---- incremental scoring -------------------------------------------------------------
+    //
+    // Without TopologyDistance and Random, a node's total for a task is a function of the
+    // task's shape (CPU, memory, GPUs, share, static filter), the node's own state and, on
+    // the few nodes that already hold tasks of the job ("touched"), the job-local plugins;
+    // EnergyEfficiency adds a per-GPU-type score that depends on the job and on which types
+    // still have a feasible node. So per shape we keep every node's dense total and its
+    // total without the job-local plugins ("base"), in a max tree with tie counts. A bind or
+    // unbind marks that node dirty in every cache; a decision refreshes the dirty nodes,
+    // puts the touched nodes' full totals into the tree, takes the maximum and the k-th tie
+    // in cluster order (the same seeded draw as the full scan), and puts the base totals
+    // back. Every value is computed by the same expressions in the same order as full
+    // scoring, so totals, picks and ties are bit-identical (tests/core/tst_incremental_scoring).
+
+    bool incrementalOk = true; // false: the policy needs full scoring at every decision
+    bool fullScoring = false;  // setFullScoring / setExhaustive
+    std::vector<int> energyClass;            // per node: index into energyTypes, -1 none
+    std::vector<const GpuType *> energyTypes; // distinct GPU types of the nodes
+
+    /// Max over leaves with the number of leaves equal to the max, per subtree.
+    struct MaxTree
+    {
+        int size = 1;
+        std::vector<double> mx;
+        std::vector<int> cnt;
+        void build(const double *v, int n)
+        {
+            size = 1;
+            while (size < n)
+                size <<= 1;
+            mx.assign(std::size_t(2 * size), kInfeasible - 1);
+            cnt.assign(std::size_t(2 * size), 0);
+            for (int i = 0; i < n; ++i) {
+                mx[std::size_t(size + i)] = v[i];
+                cnt[std::size_t(size + i)] = 1;
+            }
+            for (int k = size - 1; k >= 1; --k)
+                pull(k);
+        }
+        void pull(int k)
+        {
+            const double a = mx[std::size_t(2 * k)], b = mx[std::size_t(2 * k + 1)];
+            const double m = a > b ? a : b;
+            mx[std::size_t(k)] = m;
+            cnt[std::size_t(k)] = (a == m ? cnt[std::size_t(2 * k)] : 0) +
+                                  (b == m ? cnt[std::size_t(2 * k + 1)] : 0);
+        }
+        void set(int i, double v)
+        {
+            int k = size + i;
+            mx[std::size_t(k)] = v;
+            for (k >>= 1; k >= 1; k >>= 1)
+                pull(k);
+        }
+        double best() const { return mx[1]; }
+        int bestCount() const { return cnt[1]; }
+        /// The leaf of the j-th (from 0) maximum in index order.
+        int nth(int j) const
+        {
+            const double m = mx[1];
+            int k = 1;
+            while (k < size) {
+                const int l = 2 * k;
+                if (mx[std::size_t(l)] == m) {
+                    if (j < cnt[std::size_t(l)]) {
+                        k = l;
+                        continue;
+                    }
+                    j -= cnt[std::size_t(l)];
+                }
+                k = l + 1;
+            }
+            return k - size;
+        }
+    };
+
+    struct ScoreCache
+    {
+        // Key: the task shape and its static filter.
+        double cpus = 0, mem = 0, frac = 0;
+        int gpus = 0;
+        std::string gpuType;
+        std::map<std::string, std::string> nodeSelector;
+        std::vector<std::uint8_t> elig;
+        ShapeAsk ask;
+        std::vector<double> dense, base;
+        MaxTree tree;
+        std::vector<int> dirty;
+        std::vector<std::uint8_t> isDirty;
+        std::vector<int> feasibleByType; // feasible nodes per energy class
+        std::vector<double> energy;      // the per-class energy scores `base` holds
+        std::uint64_t lastUse = 0;
+
+        bool matches(const TaskGroup &g) const
+        {
+            return cpus == g.cpus && mem == g.memoryGiB && gpus == g.gpus &&
+                   frac == g.gpuFraction && gpuType == g.gpuType && nodeSelector == g.nodeSelector;
+        }
+    };
+    static constexpr std::size_t kMaxCaches = 16;
+    std::vector<std::unique_ptr<ScoreCache>> caches;
+    std::uint64_t cacheClock = 0;
+    std::vector<double> energyNow; // scratch: per-class energy scores of this decision
+
+    /// Node `n`'s state changed (bind, unbind): its cached scores are stale.
+    void markDirty(int n)
+    {
+        for (auto &c : caches)
+            if (!c->isDirty[std::size_t(n)]) {
+                c->isDirty[std::size_t(n)] = 1;
+                c->dirty.push_back(n);
+            }
+    }
+
+    bool hasEnergy() const { return !energyClass.empty(); }
+
+    /// EnergyEfficiency's score per GPU type for task `g` of the job, given the feasible
+    /// nodes per type (as scoreEnergy computes it per node).
+    void energyScores(const TaskGroup &g, const std::vector<int> &feasibleByType,
+                      std::vector<double> &out) const
+    {
+        out.assign(energyTypes.size(), kMax);
+        if (g.gpus <= 0)
+            return;
+        double best = std::numeric_limits<double>::infinity();
+        for (std::size_t c = 0; c < energyTypes.size(); ++c)
+            if (feasibleByType[c] > 0)
+                best = std::min(best, stepEnergy(*energyTypes[c]));
+        if (!(best > 0) || std::isinf(best))
+            return;
+        for (std::size_t c = 0; c < energyTypes.size(); ++c) {
+            const double e = stepEnergy(*energyTypes[c]);
+            out[c] = e > 0 ? round0(kMax * best / e) : kMax;
+        }
+    }
+
+    /// The extra dense plugins (NVLink, affinity, energy) added to `tot` in policy order,
+    /// as scoreExtraDense does.
+    double addExtras(double tot, int i, const TaskGroup &g, const std::vector<double> &energy) const
+    {
+        if (!hasExtraDense || tot < 0)
+            return tot;
+        for (const PluginConfig &pc : policy.plugins) {
+            switch (pc.kind) {
+            case PluginKind::NvlinkPacking:
+                tot += pc.weight * nvlinkRaw(i, g);
+                break;
+            case PluginKind::NodeAffinity:
+                tot += pc.weight * affinity[std::size_t(i)];
+                break;
+            case PluginKind::EnergyEfficiency: {
+                const int c = energyClass[std::size_t(i)];
+                tot += pc.weight * (c >= 0 ? energy[std::size_t(c)] : kMax);
+                break;
+            }
+            default:
+                break;
+            }
+        }
+        return tot;
+    }
+
+    /// The full total of a node holding tasks of the job, from its dense total.
+    double touchedTotal(int n, double dense, const TaskGroup &g, const TaskRef &t,
+                        const std::vector<double> &energy) const
+    {
+        if (dense < 0)
+            return dense;
+        double tot = dense;
+        if (wSpread > 0)
+            tot += wSpread * (spreadRaw(n) - kMax);
+        if (wDltap > 0)
+            tot += wDltap * dltapRaw(n, t);
+        return addExtras(tot, n, g, energy);
+    }
+
+    void rebuildCache(ScoreCache &c, const TaskGroup &g)
+    {
+        const int n = state.nodeCount();
+        c.dense.resize(std::size_t(n));
+        c.base.resize(std::size_t(n));
+        denseAll(c.elig.data(), c.ask, c.dense.data());
+        c.feasibleByType.assign(energyTypes.size(), 0);
+        if (hasEnergy())
+            for (int i = 0; i < n; ++i)
+                if (c.dense[std::size_t(i)] >= 0 && energyClass[std::size_t(i)] >= 0)
+                    ++c.feasibleByType[std::size_t(energyClass[std::size_t(i)])];
+        if (hasEnergy())
+            energyScores(g, c.feasibleByType, c.energy);
+        for (int i = 0; i < n; ++i)
+            c.base[std::size_t(i)] = addExtras(c.dense[std::size_t(i)], i, g, c.energy);
+        c.tree.build(c.base.data(), n);
+        for (int i : c.dirty)
+            c.isDirty[std::size_t(i)] = 0;
+        c.dirty.clear();
+    }
+
+    /// The cache of task `g`'s shape, created or brought up to date.
+    ScoreCache &cacheFor(const std::uint8_t *elig, const TaskGroup &g)
+    {
+        const int n = state.nodeCount();
+        ScoreCache *c = nullptr;
+        for (auto &k : caches)
+            if (k->matches(g)) {
+                c = k.get();
+                break;
+            }
+        if (!c) {
+            if (caches.size() < kMaxCaches) {
+                caches.push_back(std::make_unique<ScoreCache>());
+                c = caches.back().get();
+            } else {
+                c = std::min_element(caches.begin(), caches.end(),
+                                     [](const auto &a, const auto &b) {
+                                         return a->lastUse < b->lastUse;
+                                     })
+                        ->get();
+            }
+            c->cpus = g.cpus;
+            c->mem = g.memoryGiB;
+            c->gpus = g.gpus;
+            c->frac = g.gpuFraction;
+            c->gpuType = g.gpuType;
+            c->nodeSelector = g.nodeSelector;
+            c->elig.assign(elig, elig + n);
+            c->ask = shapeAsk(g.cpus, g.memoryGiB, g.gpus, g.gpuFraction);
+            c->isDirty.assign(std::size_t(n), 0);
+            c->dirty.clear();
+            rebuildCache(*c, g);
+        } else if (c->dirty.size() * 4 > std::size_t(n)) {
+            rebuildCache(*c, g);
+        } else if (!c->dirty.empty()) {
+            for (int i : c->dirty) {
+                double &d = c->dense[std::size_t(i)];
+                const double was = d;
+                d = denseOne(i, c->ask, c->elig.data());
+                const int cls = hasEnergy() ? energyClass[std::size_t(i)] : -1;
+                if (cls >= 0)
+                    c->feasibleByType[std::size_t(cls)] += int(d >= 0) - int(was >= 0);
+            }
+        }
+        c->lastUse = ++cacheClock;
+        // The energy scores depend on the job and on the feasible types: when they moved,
+        // every base total moves.
+        if (hasEnergy()) {
+            energyScores(g, c->feasibleByType, energyNow);
+            if (energyNow != c->energy) {
+                c->energy = energyNow;
+                for (int i : c->dirty)
+                    c->isDirty[std::size_t(i)] = 0;
+                c->dirty.clear();
+                for (int i = 0; i < n; ++i)
+                    c->base[std::size_t(i)] = addExtras(c->dense[std::size_t(i)], i, g, c->energy);
+                c->tree.build(c->base.data(), n);
+            }
+        }
+        for (int i : c->dirty) {
+            c->isDirty[std::size_t(i)] = 0;
+            c->base[std::size_t(i)] = addExtras(c->dense[std::size_t(i)], i, g, c->energy);
+            c->tree.set(i, c->base[std::size_t(i)]);
+        }
+        c->dirty.clear();
+        return *c;
+    }
+
+    /// One decision by the caches: the same pick, total and tie count as scoreAll + pick.
+    /// With `ties` (a log), `total` (and the log's scratch scores) are filled for every node.
+    int scoreAndPickIncremental(const std::uint8_t *elig, const TaskGroup &g, const TaskRef &t,
+                                std::vector<int> *ties, int *tieCount, double *bestTotal)
+    {
+        ScoreCache &c = cacheFor(elig, g);
+        if (wSpread > 0) {
+            spreadMax = 0;
+            for (int n : touched)
+                if (c.dense[std::size_t(n)] >= 0)
+                    spreadMax = std::max(spreadMax, double(allOn[std::size_t(n)]));
+        }
+        for (int n : touched)
+            c.tree.set(n, touchedTotal(n, c.dense[std::size_t(n)], g, t, c.energy));
+        int chosen = -1;
+        if (ties) {
+            // A log needs every node's total.
+            std::copy(c.base.begin(), c.base.end(), total.begin());
+            for (int n : touched)
+                total[std::size_t(n)] = touchedTotal(n, c.dense[std::size_t(n)], g, t, c.energy);
+            if (hasEnergy())
+                for (std::size_t i = 0; i < energyRaw.size(); ++i)
+                    energyRaw[i] = energyClass[i] >= 0 ? c.energy[std::size_t(energyClass[i])]
+                                                       : kMax;
+            chosen = pick(ties, tieCount);
+        } else {
+            const double best = c.tree.best();
+            if (best > kInfeasible) {
+                *tieCount = c.tree.bestCount();
+                int k = 0;
+                if (*tieCount > 1 && policy.tieBreak == TieBreak::Random) {
+                    Rng rng(Rng::mix(Rng::mix(seed, std::uint64_t(decisions)), 1));
+                    k = int(rng.below(std::uint64_t(*tieCount)));
+                }
+                chosen = c.tree.nth(k);
+            } else {
+                *tieCount = 0;
+            }
+        }
+        *bestTotal = chosen >= 0 ? c.tree.best() : kInfeasible;
+        for (int n : touched)
+            c.tree.set(n, c.base[std::size_t(n)]);
+        return chosen;
     }
 
     /// The winning node (-1 if none), and the tie set when `ties` is given.
@@ -1016,9 +1386,21 @@ struct Placer::Impl
                 }
             }
             applyOverrideIfDue();
-            scoreAll(elig, g, t);
             int tieCount = 0;
-            const int chosen = pick(log ? &ties : nullptr, &tieCount);
+            int chosen = -1;
+            double bestTotal = kInfeasible;
+            // A pinned task's eligibility is not its shape's: the shape caches do not apply.
+            if (fullScoring || exhaustive || !incrementalOk || pinnedNode >= 0) {
+                scoreAll(elig, g, t);
+                chosen = pick(log ? &ties : nullptr, &tieCount);
+                if (chosen >= 0)
+                    bestTotal = total[std::size_t(chosen)];
+            } else {
+                chosen = scoreAndPickIncremental(elig, g, t, log ? &ties : nullptr, &tieCount,
+                                                 &bestTotal);
+            }
+            if (trace)
+                trace->push_back({decisions, chosen, bestTotal, tieCount});
             if (log)
                 record(*log, g, t, elig, chosen, ties);
             ++decisions;
@@ -1035,6 +1417,7 @@ struct Placer::Impl
             a.node = cluster.nodes[std::size_t(chosen)].id;
             a.gpuIndices = state.chooseGpus(chosen, g.gpus, g.gpuFraction);
             state.bind(chosen, g.cpus, g.memoryGiB, a.gpuIndices, g.gpuFraction);
+            markDirty(chosen);
             ++stateVersion;
             if (log)
                 forgetReasons(chosen);
@@ -1048,6 +1431,7 @@ struct Placer::Impl
                 const TaskGroup &g = j.tasks[std::size_t(a.group)];
                 const int n = int(*cluster.nodeIndex(a.node));
                 state.unbind(n, g.cpus, g.memoryGiB, a.gpuIndices, g.gpuFraction);
+                markDirty(n);
             }
             ++stateVersion;
             if (log)
@@ -1084,8 +1468,10 @@ void Placer::release(const Job &job, const JobPlacement &placement)
 {
     for (const TaskAssignment &a : placement.tasks) {
         const TaskGroup &g = job.tasks[std::size_t(a.group)];
-        if (auto n = d->cluster.nodeIndex(a.node))
+        if (auto n = d->cluster.nodeIndex(a.node)) {
             d->state.unbind(int(*n), g.cpus, g.memoryGiB, a.gpuIndices, g.gpuFraction);
+            d->markDirty(int(*n));
+        }
     }
     ++d->stateVersion;
 }
@@ -1094,18 +1480,27 @@ void Placer::bindPlacement(const Job &job, const JobPlacement &placement)
 {
     for (const TaskAssignment &a : placement.tasks) {
         const TaskGroup &g = job.tasks[std::size_t(a.group)];
-        if (auto n = d->cluster.nodeIndex(a.node))
+        if (auto n = d->cluster.nodeIndex(a.node)) {
             d->state.bind(int(*n), g.cpus, g.memoryGiB, a.gpuIndices, g.gpuFraction);
+            d->markDirty(int(*n));
+        }
     }
     ++d->stateVersion;
 }
 
 void Placer::setExhaustive(bool on) { d->exhaustive = on; }
+void Placer::setFullScoring(bool on) { d->fullScoring = on; }
+bool Placer::scoresIncrementally() const
+{
+    return d->incrementalOk && !d->fullScoring && !d->exhaustive;
+}
+void Placer::traceDecisions(std::vector<DecisionTrace> *out) { d->trace = out; }
 
 void Placer::pinTask(const std::string &jobId, TaskRole role, int indexInRole, int node)
 {
     d->pins[{jobId, int(role), indexInRole}] = node;
 }
+
 void Placer::keepAllRowsAt(std::int64_t decision) { d->allRowsAt = decision; }
 void Placer::overrideWeightFrom(std::int64_t decision, std::size_t plugin, double weight)
 {

@@ -6,7 +6,11 @@
 // job is placed completely or rolled back. The hot path touches only arrays of doubles:
 // the dense plugins (resource scores) run in one fused loop over all nodes; the job-local
 // plugins (SelectorSpread, DLTAP) are non-default only on nodes that already hold tasks of
-// the job, so they are applied to those few nodes afterwards. In gang mode without a log, a
+// the job, so they are applied to those few nodes afterwards. Incremental scoring (the
+// default) keeps, per task shape, every node's dense total in a max tree with tie counts and
+// rescores only the nodes bound or unbound since, so a decision costs the few changed nodes
+// plus the job's own nodes; the totals, picks and seeded tie-breaks are those of full scoring
+// bit for bit (setFullScoring is the reference). In gang mode without a log, a
 // job whose remaining tasks are all alike and cannot all fit (counted per node, which does
 // not depend on the picks) is rolled back without scoring them; the decision count, and so
 // every seeded draw after it, is the same as if they had been scored.
@@ -54,8 +58,30 @@ public:
     void pinTask(const std::string &jobId, TaskRole role, int indexInRole, int node);
 
     /// Off by default. On: every task is scored, also those of a job that cannot fit (the
-    /// reference the gang fast path is tested against; the decisions are the same).
+    /// reference the gang fast path is tested against; the decisions are the same), and
+    /// every decision scores every node (as setFullScoring).
     void setExhaustive(bool on);
+    /// Off by default. On: every decision scores every node with every plugin, the
+    /// reference the incremental scoring is tested against (the decisions are identical).
+    /// Off: per task shape, the nodes' scores are kept between decisions and only the nodes
+    /// whose load changed are rescored (policies with TopologyDistance or Random always
+    /// score fully: those change every node's score at every decision).
+    void setFullScoring(bool on);
+    /// Whether decisions are currently made by the incremental scorer.
+    bool scoresIncrementally() const;
+    /// One decision as the scorer made it: the picked node (-1: none feasible), its total
+    /// and the number of nodes tied on that total (before the tie-break).
+    struct DecisionTrace
+    {
+        std::int64_t index = 0;
+        int node = -1;
+        double total = -1;
+        int ties = 0;
+        bool operator==(const DecisionTrace &) const = default;
+    };
+    /// Appends every scored decision to `out` (nullptr: stop); decisions the gang fast path
+    /// counts without scoring are not listed.
+    void traceDecisions(std::vector<DecisionTrace> *out);
 
     /// From decision `decision` on (numbered as decisionCount() counts them), plugin
     /// `plugin` (index into the policy's plugins) scores with `weight` instead of its own
