@@ -35,6 +35,9 @@ MaxMinNetwork::MaxMinNetwork(std::vector<double> linkCapacity)
     m_unfrozen.assign(n, 0);
     m_active.assign(n, 1);
     m_load.assign(n, 0.0);
+    m_histRate.resize(n);
+    m_histRemaining.resize(n);
+    m_histValid.assign(n, 0);
 }
 
 namespace {
@@ -44,6 +47,9 @@ namespace {
 /// 1e-16 per step) cannot matter, and with room between the two so links do not flap.
 constexpr double kTakeIn = 1e-9;
 constexpr double kLeaveOut = 1e-6;
+/// The level below which a change cannot reach is taken this much (relative) lower than
+/// computed, far more than the rounding of the old rates it is computed from.
+constexpr double kLevelMargin = 1e-9;
 
 } // namespace
 
@@ -112,8 +118,10 @@ void MaxMinNetwork::removeFlow(int flow)
         if (!std::isfinite(m_load[std::size_t(link)]) || list.empty())
             m_load[std::size_t(link)] = list.empty() ? 0.0 : kUnlimited; // recount when checked
         // A left-out link only gets more room: nothing to re-solve there.
-        if (m_active[std::size_t(link)])
+        if (m_active[std::size_t(link)]) {
             m_dirtyLinks.push_back(link);
+            m_removedOn.emplace_back(link, f.fresh ? 0.0 : f.rate);
+        }
     }
     f.alive = false;
     f.fresh = false;
@@ -153,7 +161,7 @@ void MaxMinNetwork::addToComponent(int f, bool all, std::vector<int> &stack)
 }
 
 void MaxMinNetwork::collect(const std::vector<int> &seedLinks, const std::vector<int> &seedFlows,
-                            bool all)
+                            bool all, double above)
 {
     ++m_epoch;
     m_compFlows.clear();
@@ -173,7 +181,8 @@ void MaxMinNetwork::collect(const std::vector<int> &seedLinks, const std::vector
         stack.pop_back();
         m_compLinks.push_back(l);
         for (int f : m_linkFlows[std::size_t(l)])
-            if (m_flowMark[std::size_t(f)] != m_epoch)
+            if (m_flowMark[std::size_t(f)] != m_epoch &&
+                (above <= 0 || m_flows[std::size_t(f)].fresh || m_flows[std::size_t(f)].rate >= above))
                 addToComponent(f, all, stack);
     }
 }
@@ -190,11 +199,17 @@ void MaxMinNetwork::setRate(Flow &flow, double rate)
     flow.rate = rate;
 }
 
-void MaxMinNetwork::fill(bool all)
+void MaxMinNetwork::fill(bool all, double keepBelow)
 {
     std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> heap;
+    const bool partial = keepBelow > 0;
     for (int f : m_compFlows) {
         Flow &flow = m_flows[std::size_t(f)];
+        if (partial && !flow.fresh && flow.rate < keepBelow) {
+            m_frozen[std::size_t(f)] = 1; // frozen below the change: keeps its rate
+            ++m_flowsKept;
+            continue;
+        }
         if (m_touchMark[std::size_t(f)] != m_solveEpoch) {
             m_touchMark[std::size_t(f)] = m_solveEpoch;
             m_oldRate[std::size_t(f)] = flow.rate;
@@ -210,8 +225,18 @@ void MaxMinNetwork::fill(bool all)
     }
     for (int l : m_compLinks) {
         const auto i = std::size_t(l);
-        m_remaining[i] = m_capacity[i];
-        m_unfrozen[i] = int(m_linkFlows[i].size());
+        // Resume from the last fill's history below keepBelow (all of it when partial,
+        // checked by unaffectedLevel: the kept flows are a prefix of every history).
+        std::vector<double> &hr = m_histRate[i], &hm = m_histRemaining[i];
+        std::size_t k = 0;
+        if (partial)
+            while (k < hr.size() && hr[k] < keepBelow)
+                ++k;
+        hr.resize(k);
+        hm.resize(k);
+        m_histValid[i] = 1;
+        m_remaining[i] = k > 0 ? hm[k - 1] : m_capacity[i];
+        m_unfrozen[i] = int(m_linkFlows[i].size()) - int(k);
         if (m_unfrozen[i] > 0)
             heap.push({m_remaining[i] / m_unfrozen[i], 0, l});
     }
@@ -224,6 +249,8 @@ void MaxMinNetwork::fill(bool all)
             if (!all && !m_active[i])
                 continue;
             m_remaining[i] = std::max(0.0, m_remaining[i] - r);
+            m_histRate[i].push_back(r);
+            m_histRemaining[i].push_back(m_remaining[i]);
             if (--m_unfrozen[i] > 0)
                 heap.push({m_remaining[i] / m_unfrozen[i], 0, l});
         }
@@ -283,6 +310,91 @@ void MaxMinNetwork::listChanged()
     std::sort(m_changed.begin(), m_changed.end());
 }
 
+double MaxMinNetwork::saturationLevel(int link)
+{
+    const auto i = std::size_t(link);
+    std::vector<double> &v = m_scratch;
+    v.clear();
+    int grow = 0;
+    for (int f : m_linkFlows[i]) {
+        const Flow &flow = m_flows[std::size_t(f)];
+        if (flow.fresh)
+            ++grow;
+        else
+            v.push_back(flow.rate);
+    }
+    for (const auto &[l, r] : m_removedOn)
+        if (l == link)
+            v.push_back(r);
+    std::sort(v.begin(), v.end());
+    // The load at water level t is sum(min(rate, t)) over the old flows + t per new flow.
+    double below = 0;
+    for (std::size_t k = 0;; ++k) {
+        const std::size_t growing = v.size() - k + std::size_t(grow);
+        if (growing == 0)
+            return kUnlimited; // every flow stops below: the link never saturates
+        const double t = (m_capacity[i] - below) / double(growing);
+        if (k == v.size() || t <= v[k])
+            return t;
+        below += v[k];
+    }
+}
+
+double MaxMinNetwork::unaffectedLevel(const std::vector<int> &newFlows)
+{
+    double level = kUnlimited;
+    ++m_epoch; // marks the changed links
+    std::vector<int> changed;
+    auto mark = [&](int l) {
+        if (m_linkMark[std::size_t(l)] != m_epoch) {
+            m_linkMark[std::size_t(l)] = m_epoch;
+            changed.push_back(l);
+        }
+    };
+    for (const auto &[l, r] : m_removedOn) {
+        level = std::min(level, r); // its history entries must stay above the kept prefix
+        mark(l);
+    }
+    for (int f : newFlows) {
+        if (!alive(f))
+            continue;
+        const Flow &flow = m_flows[std::size_t(f)];
+        level = std::min(level, flow.cap);
+        bool any = false;
+        for (int l : flow.route)
+            if (m_active[std::size_t(l)]) {
+                mark(l);
+                any = true;
+            }
+        if (!any && !flow.route.empty())
+            return 0; // its links are taken in without a history
+    }
+    for (int l : changed)
+        level = std::min(level, saturationLevel(l));
+    if (!(level > 0) || std::isinf(level))
+        return 0;
+    return level * (1 - kLevelMargin);
+}
+
+bool MaxMinNetwork::historiesUsable(double level) const
+{
+    // Every link must have the history of the current rates, with the flows below the level
+    // first (a full fill would have frozen them before any other).
+    for (int l : m_compLinks) {
+        const auto i = std::size_t(l);
+        if (!m_histValid[i])
+            return false;
+        const std::vector<double> &hr = m_histRate[i];
+        std::size_t k = 0;
+        while (k < hr.size() && hr[k] < level)
+            ++k;
+        for (; k < hr.size(); ++k)
+            if (hr[k] < level)
+                return false;
+    }
+    return true;
+}
+
 int MaxMinNetwork::solve()
 {
     if (m_dirtyLinks.empty() && m_dirtyFlows.empty()) {
@@ -293,16 +405,31 @@ int MaxMinNetwork::solve()
     std::vector<int> seedLinks = std::move(m_dirtyLinks), seedFlows = std::move(m_dirtyFlows);
     m_dirtyLinks.clear();
     m_dirtyFlows.clear();
+    bool firstRound = true;
     for (;;) {
-        collect(seedLinks, seedFlows, false);
-        fill(false);
+        // The first round keeps the flows below the lowest level the change can reach and
+        // collects only the flows above it that the change connects to (the others keep
+        // their rates too: above that level they evolve as they did). A round after links
+        // were taken in re-solves the whole component (those links have no history).
+        double level = firstRound ? unaffectedLevel(seedFlows) : 0;
+        firstRound = false;
+        collect(seedLinks, seedFlows, false, level);
+        if (level > 0 && !historiesUsable(level)) {
+            level = 0;
+            collect(seedLinks, seedFlows, false, 0);
+        }
+        fill(false, level);
         // Every left-out link these flows cross must still have room; the ones that do not
-        // are taken in and the (now larger) component is filled again.
+        // are taken in and the (now larger) component is filled again. Only flows that are
+        // new or got faster can load a left-out link more.
         seedLinks.clear();
         seedFlows.clear();
         ++m_epoch; // marks the links checked in this round
-        for (int f : m_compFlows)
-            for (int l : m_flows[std::size_t(f)].route) {
+        for (int f : m_touched) {
+            const Flow &flow = m_flows[std::size_t(f)];
+            if (!flow.alive || (!flow.fresh && !(flow.rate > m_oldRate[std::size_t(f)])))
+                continue;
+            for (int l : flow.route) {
                 const auto i = std::size_t(l);
                 if (m_active[i] || m_linkMark[i] == m_epoch)
                     continue;
@@ -312,17 +439,21 @@ int MaxMinNetwork::solve()
                     seedLinks.push_back(l);
                 }
             }
+        }
         if (seedLinks.empty())
             break;
     }
+    m_removedOn.clear();
     // Links of this component with room to spare are left out from now on.
     for (int l : m_compLinks) {
         const auto i = std::size_t(l);
-        if (m_remaining[i] > kLeaveOut * m_capacity[i] && m_unfrozen[i] <= 0)
+        if (m_remaining[i] > kLeaveOut * m_capacity[i] && m_unfrozen[i] <= 0) {
             m_active[i] = 0;
+            m_histValid[i] = 0;
+        }
     }
     listChanged();
-    return int(m_compFlows.size());
+    return int(m_touched.size()); // the flows kept below the change are not counted
 }
 
 void MaxMinNetwork::solveAll()
@@ -337,7 +468,8 @@ void MaxMinNetwork::solveAll()
     collect(links, flows, true);
     m_dirtyLinks.clear();
     m_dirtyFlows.clear();
-    fill(true);
+    m_removedOn.clear();
+    fill(true, 0);
     std::fill(m_active.begin(), m_active.end(), std::uint8_t(1));
     for (std::size_t l = 0; l < m_capacity.size(); ++l)
         m_load[l] = load(int(l));

@@ -16,6 +16,15 @@
 // that ends a solve below (1 - 1e-6) of its capacity is left out of later solves. On a
 // fat-tree the core and aggregation links are rarely full, so components and routes shrink
 // to the host links. Rates are in the unit of the capacities (Gbit/s in ClusterBench).
+//
+// Within a component, solve() re-solves only the bottleneck levels a change can reach: the
+// first level at which progressive filling can differ from the last solve is bounded below
+// by the level at which a link of a changed flow would saturate (old flows at their old
+// rates, new flows growing with the water) and by the rates of the removed flows. Flows
+// frozen below that bound keep their rates; every link resumes from the history of the last
+// fill at that level (its remaining capacity after exactly the same subtractions in the same
+// order), so the rates are the bits a full fill computes. On uniform traffic (one giant
+// component) this skips the lower levels that the change cannot touch.
 
 #include <cstdint>
 #include <limits>
@@ -36,8 +45,8 @@ public:
     int addFlow(const std::vector<int> &route, double capacityCap = kUnlimited);
     void removeFlow(int flow);
 
-    /// Re-solves the components touched since the last solve; returns how many flows were
-    /// re-solved. Flows whose rate changed are listed by changedFlows().
+    /// Re-solves the components touched since the last solve, from the lowest bottleneck
+    /// level the change can reach; returns how many flows were re-solved. Flows whose rate changed are listed by changedFlows().
     int solve();
     /// Re-solves everything from scratch over every link (the reference for comparison and
     /// tests; afterwards every link counts as a possible bottleneck again).
@@ -73,11 +82,24 @@ private:
 
     /// Collects the component(s) reachable from the seeds into m_compFlows / m_compLinks,
     /// over every link (`all`) or over the possible bottlenecks only.
+    /// With `above` > 0, a link adds only its flows that are new or have a rate >= above.
     void collect(const std::vector<int> &seedLinks, const std::vector<int> &seedFlows,
-                 bool all);
+                 bool all, double above = 0);
     void addToComponent(int flow, bool all, std::vector<int> &stack);
-    /// Progressive filling over m_compFlows / m_compLinks.
-    void fill(bool all);
+    /// Progressive filling over m_compFlows / m_compLinks. Flows with a rate below `keepBelow`
+    /// (and not new) keep their rates: the fill starts where the last one stood at that level
+    /// (see m_histRate); 0 re-solves every flow of the component.
+    void fill(bool all, double keepBelow);
+    /// A lower bound of the level at which the change since the last solve (the removed
+    /// flows, `newFlows`) can first make a difference to progressive filling (0 when there
+    /// is no safe bound).
+    double unaffectedLevel(const std::vector<int> &newFlows);
+    /// Whether every link of the component has the history of the current rates with the
+    /// flows below `level` first.
+    bool historiesUsable(double level) const;
+    /// The level at which `link` saturates if its old flows keep their old rates and its new
+    /// flows grow with the water level.
+    double saturationLevel(int link);
     void setRate(Flow &flow, double rate);
     /// Whether a left-out link stays below (1 - 1e-9) of its capacity at the current rates.
     bool staysSlack(int link);
@@ -104,6 +126,15 @@ private:
     std::vector<std::uint32_t> m_touchMark; ///< per flow: solve epoch it was last filled in
     std::uint32_t m_solveEpoch = 0;
     std::vector<int> m_touched, m_stack;
+    // Progressive filling's history per link, in freeze order: the rate of each flow frozen
+    // on it and the link's remaining capacity after it. A re-solve that keeps the flows below
+    // a level resumes every link from the prefix of its history below that level, which is
+    // bit for bit where a full fill would stand there.
+    std::vector<std::vector<double>> m_histRate, m_histRemaining;
+    std::vector<std::uint8_t> m_histValid; ///< per link: history of the current rates
+    std::vector<std::pair<int, double>> m_removedOn; ///< (active link, rate) of removed flows
+    std::vector<double> m_scratch;
+    std::int64_t m_flowsKept = 0;
 };
 
 } // namespace cb
