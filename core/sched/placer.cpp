@@ -1501,6 +1501,12 @@ void Placer::pinTask(const std::string &jobId, TaskRole role, int indexInRole, i
     d->pins[{jobId, int(role), indexInRole}] = node;
 }
 
+void Placer::skipOffer(std::int64_t decisions, bool fastRejection)
+{
+    d->decisions += decisions;
+    if (fastRejection)
+        ++d->fastRejections;
+}
 void Placer::keepAllRowsAt(std::int64_t decision) { d->allRowsAt = decision; }
 void Placer::overrideWeightFrom(std::int64_t decision, std::size_t plugin, double weight)
 {

@@ -57,6 +57,11 @@ public:
     /// not, the task finds no node. The rest of the queue is placed by the policy around it.
     void pinTask(const std::string &jobId, TaskRole role, int indexInRole, int node);
 
+    /// Counts the decisions of a job the caller has proven cannot be placed now, as place()
+    /// would have made them (and, for `fastRejection`, a gang fast-path rejection), without
+    /// offering it: the seeded draws after it stay the same (sim/reoffer_index.h).
+    void skipOffer(std::int64_t decisions, bool fastRejection);
+
     /// Off by default. On: every task is scored, also those of a job that cannot fit (the
     /// reference the gang fast path is tested against; the decisions are the same), and
     /// every decision scores every node (as setFullScoring).

@@ -6,6 +6,8 @@
 #include "sim/stochastic_jobs.h"
 #include "net/job_flows.h"
 #include "sim/price_schedule.h"
+#include "sim/reoffer_index.h"
+#include "sched/queue_order.h"
 #include "sim/time_buckets.h"
 #include "util/rng.h"
 
@@ -75,7 +77,11 @@ struct Simulator::Impl
 
     std::vector<JobState> jobs;
     std::vector<int> flowOwner;
-    std::vector<int> waiting;     ///< job indices waiting to be placed
+    std::vector<int> waiting;     ///< job indices waiting to be placed, in queue order
+    std::vector<int> queueRank;   ///< per job: its place in the policy's queue order
+    /// Skips offers of waiting jobs that provably cannot be placed (not in exhaustive mode).
+    std::optional<ReofferIndex> reoffer;
+    std::int64_t skippedOffers = 0;
     std::vector<int> newArrivals; ///< arrived since the last pass
     bool needFullPass = false;
     bool passScheduled = false;
@@ -438,6 +444,24 @@ struct Simulator::Impl
         }
     }
 
+    void addWaiting(int i)
+    {
+        const auto at = std::upper_bound(waiting.begin(), waiting.end(), i, [&](int a, int b) {
+            return queueRank[std::size_t(a)] < queueRank[std::size_t(b)];
+        });
+        waiting.insert(at, i);
+    }
+
+    /// The nodes of a placement changed load: the re-offer index recounts them.
+    void noteNodes(const JobPlacement &p)
+    {
+        if (!reoffer)
+            return;
+        for (const TaskAssignment &a : p.tasks)
+            if (auto it = nodeIdx.find(a.node); it != nodeIdx.end())
+                reoffer->refreshNode(it->second);
+    }
+
     void pass()
     {
         passScheduled = false;
@@ -450,18 +474,53 @@ struct Simulator::Impl
         newArrivals.clear();
         if (candidates.empty())
             return;
-        std::sort(candidates.begin(), candidates.end()); // file order breaks queue-order ties
-        std::vector<const Job *> offered;
-        offered.reserve(candidates.size());
-        for (int i : candidates)
-            offered.push_back(jobs[std::size_t(i)].job);
-        const Placement placement = placer.place(offered);
+        Placement placement;
+        if (!reoffer) {
+            // The reference: every candidate offered in one call.
+            std::sort(candidates.begin(), candidates.end()); // file order breaks queue-order ties
+            std::vector<const Job *> offered;
+            offered.reserve(candidates.size());
+            for (int i : candidates)
+                offered.push_back(jobs[std::size_t(i)].job);
+            placement = placer.place(offered);
+        } else {
+            // The same offers one job at a time in the placer's queue order (its sort key
+            // with file order breaking ties is queueRank), skipping the jobs that cannot be
+            // placed now; their decisions are counted as their offer would have made them.
+            std::sort(candidates.begin(), candidates.end(), [&](int a, int b) {
+                return queueRank[std::size_t(a)] < queueRank[std::size_t(b)];
+            });
+            std::vector<const Job *> one(1);
+            for (int i : candidates) {
+                if (const auto skip = reoffer->blocked(i)) {
+                    placer.skipOffer(skip->decisions, skip->fastRejection);
+                    ++skippedOffers;
+                    if (!opt.policy.backfill)
+                        break;
+                    continue;
+                }
+                one[0] = jobs[std::size_t(i)].job;
+                Placement p = placer.place(one);
+                const bool placedWhole = p.waiting.empty();
+                for (JobPlacement &jp : p.jobs) {
+                    noteNodes(jp);
+                    placement.jobs.push_back(std::move(jp));
+                }
+                if (!placedWhole) {
+                    if (p.jobs.empty())
+                        reoffer->refreshChanged(); // rolled back: the binds may not cancel
+                    if (!opt.policy.backfill)
+                        break;
+                }
+            }
+        }
         std::vector<int> started;
         for (const JobPlacement &jp : placement.jobs) {
             const int i = jobIdx.at(jp.jobId);
             if (jp.pendingTasks > 0) {
                 // Only whole jobs run: a partial placement (gang mode off) is given back.
                 placer.release(*jobs[std::size_t(i)].job, jp);
+                noteNodes(jp);
                 continue;
             }
             start(i, jp);
@@ -489,6 +548,7 @@ struct Simulator::Impl
         catalogueChange(i, -1);
         stopFlows(js);
         placer.release(*js.job, js.placement);
+        noteNodes(js.placement);
         countTasks(js.placement, -1);
         js.state = State::Done;
         jr.finishSeconds = now;
@@ -507,12 +567,13 @@ struct Simulator::Impl
         catalogueChange(i, -1);
         stopFlows(js);
         placer.release(*js.job, js.placement);
+        noteNodes(js.placement);
         countTasks(js.placement, -1);
         ++js.version; // its planned completion is stale now
         if (!keepProgress)
             js.remaining = double(js.job->model.iterations);
         js.state = State::Waiting;
-        waiting.push_back(i);
+        addWaiting(i);
         log(keepProgress ? RunEventKind::Requeue : RunEventKind::Kill, js.job->id, why);
     }
 
@@ -554,6 +615,7 @@ struct Simulator::Impl
         d.placement.jobId = d.phantom.id;
         d.placement.tasks.push_back(a);
         placer.bindPlacement(d.phantom, d.placement);
+        noteNodes(d.placement);
         down[std::size_t(n)] = std::move(d);
         if (opt.powerDownIdleNodes)
             refreshBaseline();
@@ -572,6 +634,7 @@ struct Simulator::Impl
         if (!down[std::size_t(n)])
             return;
         placer.release(down[std::size_t(n)]->phantom, down[std::size_t(n)]->placement);
+        noteNodes(down[std::size_t(n)]->placement);
         down[std::size_t(n)].reset();
         if (opt.powerDownIdleNodes)
             refreshBaseline();
@@ -718,6 +781,24 @@ struct Simulator::Impl
         }
         for (std::size_t k = 0; k < opt.failures.size(); ++k)
             queue.push(opt.failures[k].atSeconds, SimEventKind::NodeFailure, int(k));
+        {
+            // The placer's queue order of all jobs (its key, then file order): the order of
+            // any subset of them offered together.
+            std::vector<const Job *> all;
+            all.reserve(jobs.size());
+            for (const JobState &js : jobs)
+                all.push_back(js.job);
+            queueRank.assign(jobs.size(), 0);
+            const std::vector<std::size_t> order = queueOrder(all, opt.policy.queue);
+            for (std::size_t k = 0; k < order.size(); ++k)
+                queueRank[order[k]] = int(k);
+        }
+        // Pinned tasks see other nodes than their shape's (and no gang fast path): the index
+        // cannot predict their decisions, so a run with pins offers every waiting job.
+        if (!opt.exhaustive && opt.pins.empty()) {
+            reoffer.emplace(sc.cluster, placer.state(), opt.policy);
+            reoffer->build(sc.jobs);
+        }
 
         double lastTime = 0;
         while (!queue.empty() && !cancelled) {
@@ -729,7 +810,7 @@ struct Simulator::Impl
             case SimEventKind::Arrival: {
                 JobState &js = jobs[std::size_t(e.subject)];
                 js.state = State::Waiting;
-                waiting.push_back(e.subject);
+                addWaiting(e.subject);
                 newArrivals.push_back(e.subject);
                 log(RunEventKind::Arrival, js.job->id, {});
                 schedulePass(false);
@@ -1223,6 +1304,7 @@ bool Simulator::requeue(const std::string &jobId, bool keepProgress, const std::
 
 double Simulator::now() const { return d->now; }
 const Placer &Simulator::placer() const { return d->placer; }
+std::int64_t Simulator::skippedOffers() const { return d->skippedOffers; }
 Result<RunResult> Simulator::run() { return d->run(); }
 
 Result<RunResult> simulate(const Scenario &scenario, SimOptions options)

@@ -58,6 +58,9 @@ public:
     /// Simulated time now (inside hooks) or at the end of the run.
     double now() const;
     const Placer &placer() const;
+    /// Offers of waiting jobs skipped because they provably could not be placed (their
+    /// decisions counted all the same); 0 in the exhaustive reference mode.
+    std::int64_t skippedOffers() const;
 
     /// Runs to the end (once). Fails on a failure naming an unknown node, or when cancelled.
     Result<RunResult> run();
