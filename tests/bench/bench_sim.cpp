@@ -7,8 +7,10 @@
 // scored, the whole network re-solved at every change; its run file must equal the fast
 // one), and the sample fat-tree-1024.json's own 300 jobs repeated in time (each copy
 // 60 s after the previous one's last arrival) to 2,000 jobs (20,000 and 100,000 with
-// CB_BENCH_FULL=1), simulated as `simulate --policy k8s-default` does. Asserts nothing
-// about time.
+// CB_BENCH_FULL=1), simulated as `simulate --policy k8s-default` does. With CB_BENCH_1M=1
+// (opt-in, minutes): 1,000,000 jobs of the same Philly shape on a k = 32 fat-tree with 16
+// GPUs per host (8,192 hosts, 131,072 GPUs): its time, cost per job against the 1k run and
+// peak resident memory. Asserts nothing about time.
 
 #include "io/run_json.h"
 #include "io/scenario_json.h"
@@ -25,6 +27,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+
+#include <sys/resource.h>
 
 using namespace cb;
 using Clock = std::chrono::steady_clock;
@@ -103,6 +107,13 @@ Scenario repeated(const Scenario &sample, int count)
         }
     }
     return s;
+}
+
+double peakResidentMiB()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_maxrss) / 1024.0; // KiB on Linux
 }
 
 } // namespace
@@ -194,6 +205,42 @@ int main()
                     "2,000-job run; %lld events, %lld network solves, %d unfinished\n",
                     n, secs, 1000 * secs / n, secs / n / mixBase, (long long)r->events,
                     (long long)r->networkSolves, int(r->jobs.size()) - r->finishedJobs());
+        std::fflush(stdout);
+    }
+
+    const char *million = std::getenv("CB_BENCH_1M");
+    if (million && std::string(million) == "1") {
+        FatTreeParams big;
+        big.k = 32;
+        big.host.gpus = 16;
+        auto bigCluster = generateFatTree(big);
+        if (!bigCluster) {
+            std::fprintf(stderr, "%s\n", bigCluster.error().c_str());
+            return 1;
+        }
+        const int n = 1000000;
+        Scenario s;
+        s.name = "philly-shaped-1m";
+        s.cluster = bigCluster.value();
+        s.jobs = phillyShaped(n, s.cluster.totalGpus(), 7);
+        SimOptions o;
+        o.policy = *builtinPolicy("k8s-default");
+        o.seed = 1;
+        o.keepEventLog = false;
+        o.pairBuckets = false;
+        Result<RunResult> r = Result<RunResult>::failure("", "");
+        const double secs = runSeconds(s, o, &r);
+        if (!r) {
+            std::fprintf(stderr, "%s\n", r.error().c_str());
+            return 1;
+        }
+        std::printf("%d jobs on a k=32 fat-tree (%zu hosts, %d GPUs): %8.2f s, %.3f ms per job, "
+                    "per-job time x%.2f of the 1k run; %lld events, %lld network solves; "
+                    "makespan %.0f s, %d unfinished; peak resident %.0f MiB\n",
+                    n, s.cluster.nodes.size(), s.cluster.totalGpus(), secs, 1000 * secs / n,
+                    secs / n / base, (long long)r->events, (long long)r->networkSolves,
+                    r->makespanSeconds, int(r->jobs.size()) - r->finishedJobs(),
+                    peakResidentMiB());
         std::fflush(stdout);
     }
     return 0;
