@@ -83,8 +83,9 @@ struct SimOptions
     /// brings its own): rate per GPU type and GPUs busy on the node, shared by the jobs on
     /// the node in proportion to their GPUs, as STS charges.
     std::shared_ptr<const PriceCatalogue> catalogue;
-    /// Reference mode for tests and benchmarks: every task is scored (no gang fast path) and
-    /// the whole network is re-solved at every change. The results are the same, slower.
+    /// Reference mode for tests and benchmarks: every task is scored (no gang fast path),
+    /// every waiting job is offered at every pass (no skipped re-offers, sim/reoffer_index.h)
+    /// and the whole network is re-solved at every change. The results are the same, slower.
     bool exhaustive = false;
     /// What if: tasks pinned to nodes by hand (sched/task_pin.h), checked by the caller.
     std::vector<TaskPin> pins;
