@@ -122,6 +122,20 @@ Link readLink(const json &v, const std::string &ptr, Problems &p)
     return l;
 }
 
+NvlinkDomain readNvlinkDomain(const json &v, const std::string &ptr, Problems &p)
+{
+    ObjectReader r(v, ptr, p);
+    NvlinkDomain d;
+    d.id = r.string("id", Req);
+    d.nodes = r.stringList("nodes");
+    if (!r.has("nodes"))
+        r.problem("", "missing required field \"nodes\" (the member node ids)");
+    d.bandwidthGbps = r.number("bandwidth_gbps", Req, d.bandwidthGbps, 0, kMaxGbps);
+    d.latencyUs = r.number("latency_us", Opt, d.latencyUs, 0, kMaxLatencyUs);
+    r.finish();
+    return d;
+}
+
 TaskGroup readTaskGroup(const json &v, const std::string &ptr, Problems &p)
 {
     ObjectReader r(v, ptr, p);
@@ -363,6 +377,10 @@ Result<Scenario> scenarioFromJson(const json &doc)
         forEachIn(cr.array("links", Opt), "/cluster/links",
                   [&](const json &v, const std::string &ptr) {
                       s.cluster.links.push_back(readLink(v, ptr, p));
+                  });
+        forEachIn(cr.array("nvlink_domains", Opt), "/cluster/nvlink_domains",
+                  [&](const json &v, const std::string &ptr) {
+                      s.cluster.nvlinkDomains.push_back(readNvlinkDomain(v, ptr, p));
                   });
         cr.finish();
     }
@@ -627,6 +645,18 @@ ordered_json scenarioToJson(const Scenario &s, bool withJobs)
     cluster["links"] = ordered_json::array();
     for (const Link &l : s.cluster.links)
         cluster["links"].push_back(toJson(l));
+    if (!s.cluster.nvlinkDomains.empty()) { // absent when empty: older files stay as they were
+        cluster["nvlink_domains"] = ordered_json::array();
+        for (const NvlinkDomain &d : s.cluster.nvlinkDomains) {
+            ordered_json j;
+            j["id"] = d.id;
+            j["nodes"] = d.nodes;
+            j["bandwidth_gbps"] = jsonNumber(d.bandwidthGbps);
+            if (d.latencyUs != 0)
+                j["latency_us"] = jsonNumber(d.latencyUs);
+            cluster["nvlink_domains"].push_back(j);
+        }
+    }
     doc["cluster"] = cluster;
 
     if (!s.distributions.empty()) {

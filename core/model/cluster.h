@@ -72,12 +72,28 @@ struct Link
     bool operator==(const Link &) const = default;
 };
 
+/// A multi-node (rack-scale) NVLink domain: GPUs of several nodes joined by NVLink switches,
+/// e.g. a GB200 NVL72 rack (18 compute trays x 4 GPUs = 72 GPUs). Traffic between two nodes
+/// of one domain runs over the domain, before the scale-out fabric: it loads no link (NIC
+/// or switch) of the cluster. Every GPU of the member nodes is in the domain.
+struct NvlinkDomain
+{
+    std::string id;                 ///< unique among domains, e.g. the rack name
+    std::vector<std::string> nodes; ///< member node ids, at least two
+    /// Bandwidth per GPU and direction, Gbit/s (NVLink 5: 900 GB/s = 7,200 Gbit/s).
+    double bandwidthGbps = 7200;
+    /// Latency of one collective step between two GPUs of the domain, microseconds.
+    double latencyUs = 0;
+    bool operator==(const NvlinkDomain &) const = default;
+};
+
 struct Cluster
 {
     std::vector<GpuType> gpuTypes;
     std::vector<Node> nodes;
     std::vector<Switch> switches;
     std::vector<Link> links;
+    std::vector<NvlinkDomain> nvlinkDomains; ///< multi-node domains; nodes in at most one
 
     const GpuType *gpuType(const std::string &name) const;
     const Node *node(const std::string &id) const;
@@ -85,6 +101,9 @@ struct Cluster
     int totalGpus() const;
     /// GPU count per GPU type name, in name order.
     std::map<std::string, int> gpusByType() const;
+    /// Index into nvlinkDomains of every node (cluster order), -1 outside any multi-node
+    /// domain. A node listed twice keeps its first domain (validation reports it).
+    std::vector<int> nvlinkDomainOfNodes() const;
     bool operator==(const Cluster &) const = default;
 };
 

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <unordered_map>
 #include <utility>
 
 namespace cb {
@@ -61,6 +62,22 @@ std::map<std::string, int> Cluster::gpusByType() const
     std::map<std::string, int> out;
     for (const auto &[type, n] : sums)
         out[type] = saturated(n);
+    return out;
+}
+
+std::vector<int> Cluster::nvlinkDomainOfNodes() const
+{
+    std::vector<int> out(nodes.size(), -1);
+    if (nvlinkDomains.empty())
+        return out;
+    std::unordered_map<std::string, std::size_t> index;
+    index.reserve(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+        index.emplace(nodes[i].id, i);
+    for (std::size_t d = 0; d < nvlinkDomains.size(); ++d)
+        for (const std::string &id : nvlinkDomains[d].nodes)
+            if (auto it = index.find(id); it != index.end() && out[it->second] < 0)
+                out[it->second] = int(d);
     return out;
 }
 

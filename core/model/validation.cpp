@@ -266,6 +266,49 @@ Problems validateScenario(const Scenario &s)
             p.push_back({ptr + "/capacity_gbps", slowLink(l.capacityGbps, s.settings.limits)});
     }
 
+    std::unordered_map<std::string, std::string> domainOf;  // node id -> pointer of its domain
+    std::unordered_map<std::string, std::string> domainIds; // domain id -> pointer
+    std::unordered_map<std::string, const Node *> nodeById;
+    if (!c.nvlinkDomains.empty())
+        for (const Node &n : c.nodes)
+            nodeById.emplace(n.id, &n);
+    for (std::size_t d = 0; d < c.nvlinkDomains.size(); ++d) {
+        const NvlinkDomain &dom = c.nvlinkDomains[d];
+        const std::string ptr = idx("/cluster/nvlink_domains", d);
+        if (dom.id.empty())
+            p.push_back({ptr + "/id", "expected a non-empty NVLink domain id"});
+        else if (auto [it, fresh] = domainIds.emplace(dom.id, ptr); !fresh)
+            p.push_back({ptr + "/id", "duplicate NVLink domain id \"" + dom.id +
+                                          "\" (first used at " + it->second + ")"});
+        if (dom.nodes.size() < 2)
+            p.push_back({ptr + "/nodes",
+                         "a multi-node NVLink domain needs at least two nodes, found " +
+                             std::to_string(dom.nodes.size()) +
+                             " (GPUs of one node form its interconnect's nvlink_domains)"});
+        for (std::size_t k = 0; k < dom.nodes.size(); ++k) {
+            const std::string &id = dom.nodes[k];
+            const std::string nptr = idx(ptr + "/nodes", k);
+            const auto found = nodeById.find(id);
+            const Node *node = found == nodeById.end() ? nullptr : found->second;
+            if (!node) {
+                p.push_back({nptr, "unknown node \"" + id + "\" (no node has this id)"});
+                continue;
+            }
+            if (auto [it, fresh] = domainOf.emplace(id, ptr); !fresh)
+                p.push_back({nptr, "node \"" + id + "\" is already in the NVLink domain at " +
+                                       it->second + "; a node belongs to at most one"});
+            if (node->gpus == 0)
+                p.push_back({nptr, "node \"" + id + "\" has no GPUs to join an NVLink domain"});
+        }
+        if (!(dom.bandwidthGbps > 0))
+            p.push_back({ptr + "/bandwidth_gbps", "expected a positive bandwidth per GPU, found " +
+                                                      numberText(dom.bandwidthGbps)});
+        else if (dom.bandwidthGbps < s.settings.limits.minLinkGbps)
+            p.push_back({ptr + "/bandwidth_gbps", slowLink(dom.bandwidthGbps, s.settings.limits)});
+        if (!(dom.latencyUs >= 0))
+            p.push_back({ptr + "/latency_us", "expected a latency >= 0 us"});
+    }
+
     if (c.nodes.size() > 1 && ids.size() == c.nodes.size() + c.switches.size()) {
         const std::vector<int> comp = linkComponents(c);
         for (std::size_t i = 1; i < c.nodes.size(); ++i)
