@@ -6,6 +6,7 @@
 #include "model/gen_fat_tree.h"
 #include "model/gen_jobs.h"
 #include "model/gen_leaf_spine.h"
+#include "model/gen_nvl72.h"
 #include "model/model_catalog.h"
 #include "model/validation.h"
 #include "net/topology.h"
@@ -25,7 +26,8 @@ namespace cb::cli {
 
 namespace {
 
-const std::vector<std::string> kKinds = {"leaf-spine", "fat-tree", "dgx", "jobs", "sts"};
+const std::vector<std::string> kKinds = {"leaf-spine", "fat-tree", "dgx", "nvl72", "jobs",
+                                         "sts"};
 
 // Options that apply to each kind (besides out, name, description, seed, json).
 const std::set<std::string> kHostOptions = {"gpus-per-host", "gpu-type", "cpus", "memory",
@@ -53,6 +55,12 @@ std::set<std::string> optionsOf(const std::string &kind)
         add(kJobOptions);
         add({"nodes", "nics", "nic-gbps", "nodes-per-unit", "spines", "oversubscription",
              "nvlink-gbps", "latency"});
+    } else if (kind == "nvl72") {
+        add(kHostOptions);
+        s.erase("base-watts"); // from --rack-kw
+        add(kJobOptions);
+        add({"racks", "variant", "nodes-per-rack", "nics", "nic-gbps", "racks-per-unit", "spines",
+             "oversubscription", "nvlink-gbps", "latency", "rack-kw"});
     } else if (kind == "jobs") {
         add(kJobOptions);
         add({"into"});
@@ -215,14 +223,14 @@ int fail(Io &io, const Problems &problems, int code)
 int run(const Args &args, Io &io)
 {
     if (args.positional().size() != 1) {
-        io.err << "clusterbench generate: expected one KIND (leaf-spine, fat-tree, dgx, jobs "
-                  "or sts; see --help)\n";
+        io.err << "clusterbench generate: expected one KIND (leaf-spine, fat-tree, dgx, nvl72, "
+                  "jobs or sts; see --help)\n";
         return ExitBadInput;
     }
     const std::string kind = args.positional()[0];
     if (std::find(kKinds.begin(), kKinds.end(), kind) == kKinds.end()) {
         io.err << "clusterbench generate: unknown KIND \"" << kind
-               << "\"; expected leaf-spine, fat-tree, dgx, jobs or sts\n";
+               << "\"; expected leaf-spine, fat-tree, dgx, nvl72, jobs or sts\n";
         return ExitBadInput;
     }
     Problems usage;
@@ -315,6 +323,52 @@ int run(const Args &args, Io &io)
                       " x " + numberText(p.nicGbps) +
                       " Gbit/s NICs per node on a rail-optimised fabric (NIC r to rail leaf r), " +
                       std::to_string(p.spines) + " spines.";
+    } else if (kind == "nvl72") {
+        std::string variant = "gb200";
+        r.text("variant", variant);
+        if (variant != "gb200" && variant != "hgx-h100")
+            return fail(io, {{"--variant", "expected gb200 or hgx-h100, found \"" + variant + "\""}},
+                        ExitBadInput);
+        Nvl72Params p = nvl72Defaults(variant == "gb200" ? Nvl72Params::Variant::Gb200Nvl72
+                                                         : Nvl72Params::Variant::HgxH100);
+        r.integer("racks", p.racks);
+        r.integer("nodes-per-rack", p.nodesPerRack);
+        r.integer("nics", p.nicsPerNode);
+        r.number("nic-gbps", p.nicGbps);
+        r.integer("racks-per-unit", p.racksPerUnit);
+        r.integer("spines", p.spines);
+        r.number("oversubscription", p.oversubscription);
+        r.number("nvlink-gbps", p.nvlinkGbps);
+        r.number("latency", p.latencyUs);
+        r.number("rack-kw", p.rackKw);
+        readHost(r, p.host);
+        if (!r.problems().empty())
+            return fail(io, r.problems(), ExitBadInput);
+        auto c = generateNvl72(p);
+        if (!c)
+            return fail(io, asOptions(c.problems()), ExitBadInput);
+        scenario.cluster = c.value();
+        const int gpus = scenario.cluster.totalGpus();
+        if (variant == "gb200") {
+            scenario.name = "nvl72 x" + std::to_string(p.racks);
+            description = "GB200 NVL72 cluster: " + std::to_string(p.racks) + " rack(s), each one " +
+                          std::to_string(p.nodesPerRack * p.host.gpus) +
+                          "-GPU multi-node NVLink domain of " + std::to_string(p.nodesPerRack) +
+                          " compute trays (" + hostText(p.host) + ", " +
+                          numberText(scenario.cluster.nvlinkDomains.front().bandwidthGbps) +
+                          " Gbit/s NVLink per GPU and direction), " +
+                          std::to_string(p.nicsPerNode) + " x " + numberText(p.nicGbps) +
+                          " Gbit/s scale-out NICs per tray on a rail-optimised fabric, " +
+                          std::to_string(gpus) + " GPUs.";
+        } else {
+            scenario.name = "hgx-h100 x" + std::to_string(p.racks);
+            description = "HGX H100 cluster: " + std::to_string(p.racks) + " rack(s) of " +
+                          std::to_string(p.nodesPerRack) + " nodes (" + hostText(p.host) +
+                          ", the NVLink domain is the node), " + std::to_string(p.nicsPerNode) +
+                          " x " + numberText(p.nicGbps) +
+                          " Gbit/s NICs per node on a rail-optimised fabric, " +
+                          std::to_string(gpus) + " GPUs.";
+        }
     } else if (kind == "sts") {
         StsSetupParams p;
         p.seed = seed;
@@ -391,6 +445,8 @@ int run(const Args &args, Io &io)
     j["gpus"] = scenario.cluster.totalGpus();
     j["switches"] = scenario.cluster.switches.size();
     j["links"] = scenario.cluster.links.size();
+    if (!scenario.cluster.nvlinkDomains.empty())
+        j["nvlink_domains"] = scenario.cluster.nvlinkDomains.size();
     j["bisection_gbps"] = jsonNumber(topo.bisectionGbps());
     j["jobs"] = scenario.jobs.size();
     if (args.flag("json")) {
@@ -398,7 +454,12 @@ int run(const Args &args, Io &io)
     } else {
         io.out << "Wrote " << out << ": " << j["nodes"].get<std::size_t>() << " nodes, "
                << j["gpus"].get<int>() << " GPUs, " << j["switches"].get<std::size_t>()
-               << " switches, " << j["links"].get<std::size_t>() << " links, bisection "
+               << " switches, " << j["links"].get<std::size_t>() << " links, "
+               << (scenario.cluster.nvlinkDomains.empty()
+                       ? std::string()
+                       : std::to_string(scenario.cluster.nvlinkDomains.size()) +
+                             " multi-node NVLink domains, ")
+               << "bisection "
                << numberText(topo.bisectionGbps()) << " Gbit/s, " << j["jobs"].get<std::size_t>()
                << " jobs\n";
     }
@@ -412,12 +473,18 @@ Command generateCommand()
     Command c;
     c.name = "generate";
     c.synopsis = "generate KIND [OPTIONS] --out FILE";
-    c.summary = "Generate a cluster (leaf-spine, fat-tree, dgx), a job set, or the STS setup";
+    c.summary =
+        "Generate a cluster (leaf-spine, fat-tree, dgx, nvl72), a job set, or the STS setup";
     c.description =
         "KIND is one of:\n"
         "  leaf-spine  hosts on leaf switches, every leaf linked to every spine\n"
         "  fat-tree    k-ary fat-tree: k^3/4 hosts, 5k^2/4 switches, full bisection\n"
         "  dgx         8-GPU NVLink nodes with one NIC per rail leaf (rail-optimised)\n"
+        "  nvl72       GB200 NVL72 racks: each rack one 72-GPU NVLink domain of 18 trays x 4\n"
+        "              GPUs (NVLink 5: 1.8 TB/s per GPU bidirectional = 900 GB/s = 7,200\n"
+        "              Gbit/s per direction, NVIDIA GB200 NVL72 product page), 4 x 400 Gb/s\n"
+        "              ConnectX-7 NICs per tray (DGX GB200 user guide), 120 kW per rack;\n"
+        "              --variant hgx-h100: 8-GPU H100 nodes, 4 per rack, the node's domain\n"
         "  jobs        add a generated job set to the scenario given by --into\n"
         "  sts         the STS authors' data-centre setup from their CSV files (--data DIR)\n"
         "Cluster kinds add a job set too when --jobs N is given. The scenario is written\n"
@@ -430,18 +497,26 @@ Command generateCommand()
         {"seed", "N", "random seed for jobs and the STS setup (default 1)"},
         {"json", "", "print a summary of the written scenario as JSON"},
         {"leaves", "N", "leaf-spine: leaf switches (default 4)"},
-        {"spines", "N", "leaf-spine, dgx: spine switches (default 2)"},
+        {"spines", "N", "leaf-spine, dgx, nvl72: spine switches (default 2)"},
+        {"racks", "N", "nvl72: racks (default 1), each one NVLink domain for gb200"},
+        {"variant", "V", "nvl72: gb200 (default) or hgx-h100"},
+        {"nodes-per-rack", "N", "nvl72: compute trays per rack (gb200 18, hgx-h100 4)"},
+        {"racks-per-unit", "N", "nvl72: racks per scalable unit of rail leaves (default 8)"},
+        {"rack-kw", "KW", "nvl72: rack draw at full load (gb200 120, hgx-h100 40.8)"},
         {"hosts-per-leaf", "N", "leaf-spine: hosts per leaf (default 8)"},
-        {"oversubscription", "R", "leaf-spine, dgx: leaf down:up bandwidth ratio (default 1)"},
+        {"oversubscription", "R", "leaf-spine, dgx, nvl72: leaf down:up bandwidth ratio "
+                                  "(default 1)"},
         {"host-gbps", "G", "leaf-spine: host link Gbit/s (default 100)"},
         {"k", "K", "fat-tree: even switch radix, 2..64 (default 4; 16 gives 1,024 hosts)"},
         {"link-gbps", "G", "fat-tree: every link's Gbit/s (default 100); sts: node links"},
         {"latency", "US", "link latency in microseconds (default 1)"},
         {"nodes", "N", "dgx: nodes (default 4); sts: nodes (default 10)"},
-        {"nics", "N", "dgx: compute NICs (rails) per node (default 8)"},
-        {"nic-gbps", "G", "dgx: Gbit/s per NIC (default 200)"},
+        {"nics", "N", "dgx: compute NICs (rails) per node (default 8); nvl72: gb200 4, "
+                      "hgx-h100 8"},
+        {"nic-gbps", "G", "dgx: Gbit/s per NIC (default 200); nvl72: 400"},
         {"nodes-per-unit", "N", "dgx: nodes per scalable unit of rail leaves (default 32)"},
-        {"nvlink-gbps", "G", "dgx: NVLink Gbit/s per GPU and direction (default: GPU type's)"},
+        {"nvlink-gbps", "G", "dgx, nvl72: NVLink Gbit/s per GPU and direction (default: GPU "
+                             "type's; GB200 7200)"},
         {"gpus-per-host", "N", "GPUs per host (leaf-spine 8, fat-tree 1, dgx 8)"},
         {"gpu-type", "T", "GPU type from the catalogue (leaf-spine, fat-tree A100-40GB; dgx "
                           "A100-80GB)"},

@@ -20,6 +20,14 @@ namespace cb {
 //   (us-central1, 2023-2024; H100 is the a3-highgpu-8g price divided by 8).
 // - NVLink: per GPU and direction (V100 300 GB/s, A100 600 GB/s, H100 900 GB/s total
 //   bidirectional); PCIe x16 per direction: Gen3 128, Gen4 256, Gen5 512 Gbit/s (nominal).
+// - GB200: the Blackwell GPU of a GB200 superchip (NVIDIA GB200 NVL72 product page,
+//   nvidia.com/en-us/data-center/gb200-nvl72: 72 GPUs, 13.4 TB HBM3e = 186 GB = 173 GiB per GPU,
+//   fifth-generation NVLink 1.8 TB/s per GPU bidirectional = 900 GB/s = 7,200 Gbit/s per
+//   direction, 130 TB/s per rack; FP16/BF16 360 PFLOPS per rack with sparsity = 2.5 PFLOPS
+//   dense per GPU, so 2.5 / 0.989 x 4.0 (H100) = 10.1); 1,200 W per GPU (a GB200 superchip
+//   of one Grace and two GPUs is rated 2,700 W; approximate); idle at 15 % of board power as
+//   for the datasheet-only models below; price: CoreWeave's list price of a gb200-4x
+//   instance (4 GPUs, one compute tray), 42.00 per hour / 4; indicative.
 const std::vector<GpuCatalogEntry> &gpuCatalog()
 {
     static const std::vector<GpuCatalogEntry> catalog = {
@@ -35,6 +43,7 @@ const std::vector<GpuCatalogEntry> &gpuCatalog()
         {{"A100-80GB", 80, 2.2, 50, 400, 3.92828}, "NVIDIA-A100-SXM4-80GB", 2400, 256},
         {{"L4", 24, 0.6, 15, 72, 0.56004}, "NVIDIA-L4", 0, 256},
         {{"H100-80GB", 80, 4.0, 70, 700, 11.06125}, "NVIDIA-H100-80GB-HBM3", 3600, 512},
+        {{"GB200", 173, 10.1, 180, 1200, 10.5}, "NVIDIA-GB200", 7200, 512},
     };
     return catalog;
 }
