@@ -186,15 +186,22 @@ Command placeCommand()
         }
         for (const std::string &w : placement.waiting)
             io.out << "  " << padRight(w, 16) << " waiting\n";
-        io.out << "\nTraffic per iteration       total          cross-node     intra-node  "
-                  "   mean hops\n";
+        // A cross-domain column only where multi-node NVLink domains make it differ.
+        const bool domains = !s.cluster.nvlinkDomains.empty();
+        io.out << "\nTraffic per iteration       total          cross-node     "
+               << (domains ? "cross-domain   " : "") << "intra-node     mean hops\n";
+        auto row = [&](const std::string &name, double total, double cross, double crossDomain,
+                       double intra, double hops) {
+            io.out << "  " << padRight(name, 26) << padRight(megabytes(total), 15)
+                   << padRight(megabytes(cross), 15)
+                   << (domains ? padRight(megabytes(crossDomain), 15) : std::string())
+                   << padRight(megabytes(intra), 15) << hops << "\n";
+        };
         for (const JobTraffic &jt : traffic.jobs)
-            io.out << "  " << padRight(jt.jobId, 26) << padRight(megabytes(jt.totalBytes), 15)
-                   << padRight(megabytes(jt.crossNodeBytes), 15)
-                   << padRight(megabytes(jt.intraNodeBytes), 15) << jt.meanHops() << "\n";
-        io.out << "  " << padRight("all jobs", 26) << padRight(megabytes(traffic.totalBytes), 15)
-               << padRight(megabytes(traffic.crossNodeBytes), 15)
-               << padRight(megabytes(traffic.intraNodeBytes), 15) << traffic.meanHops() << "\n";
+            row(jt.jobId, jt.totalBytes, jt.crossNodeBytes, jt.crossDomainBytes,
+                jt.intraNodeBytes, jt.meanHops());
+        row("all jobs", traffic.totalBytes, traffic.crossNodeBytes, traffic.crossDomainBytes,
+            traffic.intraNodeBytes, traffic.meanHops());
         if (traffic.maxLink >= 0)
             io.out << "Most loaded link: " << directedLinkName(s.cluster, traffic.maxLink)
                    << " " << megabytes(traffic.maxLinkBytes) << " per iteration; slowest: "

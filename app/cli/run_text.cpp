@@ -25,6 +25,10 @@ std::string runSummaryText(const Run &run)
         << "\n"
         << "  cross-node      " << formatFixed(r.crossNodeBytes() / 1e9, 3) << " GB of "
         << formatFixed(r.totalBytes() / 1e9, 3) << " GB\n"
+        << (r.crossDomainBytes() != r.crossNodeBytes()
+                ? "  cross-domain    " + formatFixed(r.crossDomainBytes() / 1e9, 3) +
+                      " GB (left their NVLink domain)\n"
+                : std::string())
         << "  energy          " << formatFixed(r.energyKWh, 3) << " kWh\n"
         << "  cost            " << formatFixed(r.cost, 2) << " (" << toString(r.costModel)
         << (!run.pricesFrom.empty() ? ": " + run.pricesFrom : std::string())

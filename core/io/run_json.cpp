@@ -164,6 +164,9 @@ ordered_json runSummaryJson(const RunResult &run)
     s["mean_queue_delay_s"] = finiteOrNull(delays > 0 ? delaySum / delays : 0.0);
     s["mean_slowdown"] = finiteOrNull(slowdowns > 0 ? slowdownSum / slowdowns : 0.0);
     s["cross_node_bytes"] = finiteOrNull(run.crossNodeBytes());
+    // Only where multi-node NVLink domains made it differ: other runs keep their bytes.
+    if (run.crossDomainBytes() != run.crossNodeBytes())
+        s["cross_domain_bytes"] = finiteOrNull(run.crossDomainBytes());
     s["total_bytes"] = finiteOrNull(run.totalBytes());
     s["energy_kwh"] = finiteOrNull(run.energyKWh);
     s["cost"] = finiteOrNull(run.cost);
@@ -213,6 +216,8 @@ ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topol
         o["iteration_s"] = finiteOrNull(r.iterationSeconds);
         o["total_bytes"] = finiteOrNull(r.totalBytes);
         o["cross_node_bytes"] = finiteOrNull(r.crossNodeBytes);
+        if (r.crossDomainBytes != r.crossNodeBytes)
+            o["cross_domain_bytes"] = finiteOrNull(r.crossDomainBytes);
         o["energy_kwh"] = finiteOrNull(r.energyKWh);
         o["cost"] = finiteOrNull(r.cost);
         o["gpus"] = r.gpus;
@@ -576,6 +581,9 @@ Result<RunResult> runFromJson(const nlohmann::json &j, const Cluster &cluster)
         jr.iterationSeconds = r.number(o, w, "iteration_s");
         jr.totalBytes = r.number(o, w, "total_bytes");
         jr.crossNodeBytes = r.number(o, w, "cross_node_bytes");
+        jr.crossDomainBytes = o.contains("cross_domain_bytes")
+                                  ? r.number(o, w, "cross_domain_bytes")
+                                  : jr.crossNodeBytes;
         jr.energyKWh = r.number(o, w, "energy_kwh");
         jr.cost = r.number(o, w, "cost");
         jr.gpus = int(r.integer(o, w, "gpus"));

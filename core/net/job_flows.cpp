@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numbers>
+#include <tuple>
 #include <unordered_map>
 
 namespace cb {
@@ -85,7 +87,7 @@ std::unordered_map<std::string, int> nodeIndexMap(const Cluster &cluster)
 std::vector<SimFlow> jobFlows(const Job &job, const JobPlacement &placement,
                               const Cluster &cluster, const Topology &topology,
                               const std::unordered_map<std::string, int> &nodeIndex,
-                              AllReduceAlgorithm algorithm)
+                              AllReduceAlgorithm algorithm, const std::vector<int> *nodeDomain)
 {
     const double bytes = double(job.model.parameterBytes);
     CommPlan plan;
@@ -107,6 +109,24 @@ std::vector<SimFlow> jobFlows(const Job &job, const JobPlacement &placement,
 
     std::vector<SimFlow> flows;
     flows.reserve(plan.transfers.size());
+    std::vector<int> ownDomains;
+    if (!cluster.nvlinkDomains.empty() && !nodeDomain) {
+        ownDomains = cluster.nvlinkDomainOfNodes();
+        nodeDomain = &ownDomains;
+    }
+    auto sharedDomain = [&](int a, int b) {
+        if (!nodeDomain || a == b || std::size_t(a) >= nodeDomain->size() ||
+            std::size_t(b) >= nodeDomain->size())
+            return -1;
+        const int d = (*nodeDomain)[std::size_t(a)];
+        return d >= 0 && d == (*nodeDomain)[std::size_t(b)] ? d : -1;
+    };
+    // Channels of the plan per (phase, src, dst) inside a domain: they share one GPU's links.
+    std::map<std::tuple<int, int, int>, int> domainChannels;
+    if (nodeDomain)
+        for (const CommTransfer &t : plan.transfers)
+            if (sharedDomain(t.src, t.dst) >= 0)
+                ++domainChannels[{t.phase, t.src, t.dst}];
     const std::uint64_t jobHash = fnv1a(job.id);
     for (std::size_t f = 0; f < plan.transfers.size(); ++f) {
         const CommTransfer &t = plan.transfers[f];
@@ -121,6 +141,11 @@ std::vector<SimFlow> jobFlows(const Job &job, const JobPlacement &placement,
             const Node &node = cluster.nodes[std::size_t(t.src)];
             flow.capGbps = node.interconnect.bandwidthGbps;
             flow.latencySeconds = node.interconnect.latencyUs * 1e-6;
+        } else if (const int d = sharedDomain(t.src, t.dst); d >= 0) {
+            const NvlinkDomain &dom = cluster.nvlinkDomains[std::size_t(d)];
+            flow.nvlinkDomain = d;
+            flow.capGbps = dom.bandwidthGbps / domainChannels[{t.phase, t.src, t.dst}];
+            flow.latencySeconds = dom.latencyUs * 1e-6;
         } else {
             flow.route =
                 topology.route(t.src, t.dst, Rng::mix(jobHash, std::uint64_t(f)), t.rail);

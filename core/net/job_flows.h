@@ -12,7 +12,12 @@
 //     several, pushes parameter_bytes / P to each of the P servers, then pulls as much back;
 //   - single jobs and evaluators exchange nothing.
 // A transfer inside a node is capped at the node's interconnect bandwidth and pays its
-// latency per step; one between nodes follows Topology::route (rail k leaves by the node's
+// latency per step; one between two nodes of one multi-node NVLink domain (Cluster::
+// nvlinkDomains) runs over the domain, before the scale-out fabric: no route, the domain's
+// latency per step, and the domain's per-GPU bandwidth shared by the plan's channels between
+// that pair of nodes in that phase (a ring over r rails sends r channels of 1/r each; over
+// NVLink they leave by the same GPU links, so together they get one GPU's bandwidth); one
+// between other nodes follows Topology::route (rail k leaves by the node's
 // k-th uplink, otherwise a deterministic ECMP hash of (job id, flow number)), pays the route's
 // link latencies per step and is capped at the smallest per-flow limit on the route.
 //
@@ -46,16 +51,24 @@ struct SimFlow
     std::vector<int> route;    ///< directed links; empty when src == dst
     double latencySeconds = 0; ///< per step: the route's link latencies, or the node's
     double capGbps = 0;        ///< inside a node: the interconnect; else the route's flow cap
+    /// Index into Cluster::nvlinkDomains when src != dst run over one multi-node NVLink
+    /// domain (then the route is empty: no link carries it), else -1.
+    int nvlinkDomain = -1;
+    /// Whether the flow leaves every NVLink domain of its ends: it crosses the scale-out
+    /// fabric (src != dst and not over a multi-node domain).
+    bool crossesDomains() const { return src != dst && nvlinkDomain < 0; }
     double totalBytes() const { return bytes * copies; }
 };
 
 /// Node id -> node index, for fast lookups.
 std::unordered_map<std::string, int> nodeIndexMap(const Cluster &cluster);
 
+/// `nodeDomain`: Cluster::nvlinkDomainOfNodes(), or nullptr to compute it here.
 std::vector<SimFlow> jobFlows(const Job &job, const JobPlacement &placement,
                               const Cluster &cluster, const Topology &topology,
                               const std::unordered_map<std::string, int> &nodeIndex,
-                              AllReduceAlgorithm algorithm = AllReduceAlgorithm::Ring);
+                              AllReduceAlgorithm algorithm = AllReduceAlgorithm::Ring,
+                              const std::vector<int> *nodeDomain = nullptr);
 
 /// Seconds of one iteration's communication, flow i running at rates[i] Gbit/s: per phase the
 /// largest steps x latency plus the largest bytes / rate, phases added. `crossNodeOnly`

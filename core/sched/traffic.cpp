@@ -26,6 +26,7 @@ TrafficReport computeTraffic(const std::vector<Job> &jobs, const Cluster &cluste
     for (const Job &j : jobs)
         byId.emplace(j.id, &j);
     const std::unordered_map<std::string, int> nodeIndex = nodeIndexMap(cluster);
+    const std::vector<int> nodeDomain = cluster.nvlinkDomainOfNodes();
 
     for (const JobPlacement &jp : placement.jobs) {
         auto it = byId.find(jp.jobId);
@@ -35,7 +36,8 @@ TrafficReport computeTraffic(const std::vector<Job> &jobs, const Cluster &cluste
         JobTraffic jt;
         jt.jobId = job.id;
         jt.model = job.model.name;
-        for (const SimFlow &flow : jobFlows(job, jp, cluster, topology, nodeIndex, algorithm)) {
+        for (const SimFlow &flow : jobFlows(job, jp, cluster, topology, nodeIndex, algorithm,
+                                                &nodeDomain)) {
             const double bytes = flow.totalBytes();
             jt.totalBytes += bytes;
             jt.pairBytes[{flow.src, flow.dst}] += bytes;
@@ -44,12 +46,15 @@ TrafficReport computeTraffic(const std::vector<Job> &jobs, const Cluster &cluste
                 continue;
             }
             jt.crossNodeBytes += bytes;
+            if (flow.crossesDomains())
+                jt.crossDomainBytes += bytes;
             jt.byteHops += bytes * double(flow.route.size());
             for (int l : flow.route)
                 report.linkBytes[std::size_t(l)] += bytes;
         }
         report.totalBytes += jt.totalBytes;
         report.crossNodeBytes += jt.crossNodeBytes;
+        report.crossDomainBytes += jt.crossDomainBytes;
         report.intraNodeBytes += jt.intraNodeBytes;
         report.byteHops += jt.byteHops;
         for (const auto &[pair, bytes] : jt.pairBytes)
@@ -87,6 +92,9 @@ ordered_json TrafficReport::toJson(const Cluster &cluster, const Topology &topol
     j["unit"] = "bytes per iteration";
     j["total_bytes"] = jsonNumber(totalBytes);
     j["cross_node_bytes"] = jsonNumber(crossNodeBytes);
+    const bool domains = !cluster.nvlinkDomains.empty();
+    if (domains)
+        j["cross_domain_bytes"] = jsonNumber(crossDomainBytes);
     j["intra_node_bytes"] = jsonNumber(intraNodeBytes);
     j["mean_hops"] = jsonNumber(meanHops());
     j["max_link"] = maxLink >= 0 ? ordered_json(directedLinkName(cluster, maxLink)) : ordered_json();
@@ -99,6 +107,8 @@ ordered_json TrafficReport::toJson(const Cluster &cluster, const Topology &topol
         o["model"] = jt.model;
         o["total_bytes"] = jsonNumber(jt.totalBytes);
         o["cross_node_bytes"] = jsonNumber(jt.crossNodeBytes);
+        if (domains)
+            o["cross_domain_bytes"] = jsonNumber(jt.crossDomainBytes);
         o["intra_node_bytes"] = jsonNumber(jt.intraNodeBytes);
         o["mean_hops"] = jsonNumber(jt.meanHops());
         if (withPairs)

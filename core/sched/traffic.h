@@ -7,6 +7,10 @@
 //  - all-reduce job over n GPUs: the scenario's algorithm (ring: every ring edge moves
 //    2 (n - 1) / n * parameter_bytes; tree; hierarchical), nodes in task order;
 //  - single jobs and evaluators exchange nothing.
+// Bytes between two nodes of one multi-node NVLink domain (Cluster::nvlinkDomains) are
+// cross-node but run over the domain and load no link; cross-domain bytes are the cross-node
+// bytes that leave their NVLink domain and cross the scale-out fabric (a node outside every
+// multi-node domain is a domain of its own, so without such domains they equal cross-node).
 // Only placed tasks count (a partly placed job contributes the flows among its placed tasks;
 // the ring then closes over the placed workers). Bytes between tasks on one node are
 // intra-node; others cross the network along Topology::route with a deterministic ECMP hash
@@ -32,6 +36,7 @@ struct JobTraffic
     std::string model;
     double totalBytes = 0;
     double crossNodeBytes = 0;
+    double crossDomainBytes = 0; ///< cross-node bytes outside any one NVLink domain
     double intraNodeBytes = 0;
     double byteHops = 0; ///< sum of bytes x hops, for the byte-weighted mean
     double meanHops() const { return totalBytes > 0 ? byteHops / totalBytes : 0; }
@@ -44,6 +49,7 @@ struct TrafficReport
     std::vector<JobTraffic> jobs; ///< in placement order
     double totalBytes = 0;
     double crossNodeBytes = 0;
+    double crossDomainBytes = 0;
     double intraNodeBytes = 0;
     double byteHops = 0;
     double meanHops() const { return totalBytes > 0 ? byteHops / totalBytes : 0; }
@@ -55,7 +61,8 @@ struct TrafficReport
     double maxLinkSeconds = 0;
     int maxLinkSecondsLink = -1;
 
-    /// Stable JSON: totals, per job, per loaded link, per node pair.
+    /// Stable JSON: totals, per job, per loaded link, per node pair. cross_domain_bytes is
+    /// written only for clusters with multi-node NVLink domains (else it is cross_node_bytes).
     nlohmann::ordered_json toJson(const Cluster &cluster, const Topology &topology,
                                   bool withPairs = true) const;
 };

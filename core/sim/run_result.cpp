@@ -62,6 +62,14 @@ double RunResult::crossNodeBytes() const
     return sum;
 }
 
+double RunResult::crossDomainBytes() const
+{
+    double sum = 0;
+    for (const JobRun &j : jobs)
+        sum += j.crossDomainBytes;
+    return sum;
+}
+
 double RunResult::totalBytes() const
 {
     double sum = 0;

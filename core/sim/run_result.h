@@ -44,6 +44,9 @@ struct JobRun
     std::optional<double> isolatedSeconds;   ///< alone on the empty cluster (analytic)
     double totalBytes = 0;                   ///< moved over all attempts
     double crossNodeBytes = 0;
+    /// Cross-node bytes that left their multi-node NVLink domain (= crossNodeBytes on
+    /// clusters without such domains).
+    double crossDomainBytes = 0;
     double energyKWh = 0;                    ///< the job's GPUs at busy draw, x PUE
     double cost = 0;                         ///< under the run's cost model
     int gpus = 0;                            ///< whole GPUs (fractions count as one)
@@ -127,6 +130,7 @@ struct RunResult
     double meanJctSeconds() const;
     double totalTardinessSeconds() const;
     double crossNodeBytes() const;
+    double crossDomainBytes() const;
     double totalBytes() const;
     int finishedJobs() const;
     /// cost + tardinessCost

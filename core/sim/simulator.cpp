@@ -44,7 +44,7 @@ struct Simulator::Impl
         double remaining = 0; ///< iterations
         double lastUpdate = 0;
         std::uint64_t version = 0;
-        double perIterTotal = 0, perIterCross = 0;
+        double perIterTotal = 0, perIterCross = 0, perIterCrossDomain = 0;
         std::vector<std::pair<int, double>> linkPerIter;
         std::vector<std::pair<std::pair<int, int>, double>> pairPerIter;
         double gpuShare = 0;   ///< whole-GPU equivalents allocated
@@ -206,6 +206,7 @@ struct Simulator::Impl
     {
         jr.totalBytes += iters * js.perIterTotal;
         jr.crossNodeBytes += iters * js.perIterCross;
+        jr.crossDomainBytes += iters * js.perIterCrossDomain;
         for (const auto &[l, v] : js.linkPerIter)
             result.linkBytes[std::size_t(l)] += iters * v;
         for (const auto &[p, v] : js.pairPerIter)
@@ -305,7 +306,7 @@ struct Simulator::Impl
         JobState &js = jobs[std::size_t(i)];
         js.flows = jobFlows(job, placement, sc.cluster, topo, nodeIdx, sc.settings.allreduce);
         js.flowIds.clear();
-        js.perIterTotal = js.perIterCross = 0;
+        js.perIterTotal = js.perIterCross = js.perIterCrossDomain = 0;
         std::map<int, double> links;
         std::map<std::pair<int, int>, double> pairs;
         for (const SimFlow &f : js.flows) {
@@ -318,6 +319,8 @@ struct Simulator::Impl
             js.perIterTotal += bytes;
             if (f.src != f.dst)
                 js.perIterCross += bytes;
+            if (f.crossesDomains())
+                js.perIterCrossDomain += bytes;
             for (int l : f.route)
                 links[l] += bytes;
             pairs[{f.src, f.dst}] += bytes;
