@@ -124,7 +124,7 @@ Result<Policy> policyFromJson(const json &value, const std::string &pointer,
                 for (const char *k : {"least-allocated", "most-allocated", "balanced-allocation",
                                       "selector-spread", "dltap", "topology-distance",
                                       "nvlink-packing", "node-affinity", "random",
-                                      "energy-efficiency"})
+                                      "energy-efficiency", "nvlink-domain"})
                     all += (all.empty() ? "" : ", ") + std::string(k);
                 p.push_back({ptr, "unknown plugin \"" + it.key() + "\" (known: " + all + ")"});
                 continue;

@@ -35,6 +35,12 @@ std::string pluginGlossary(const std::string &plugin)
          "Prefers nodes where the task's GPUs fit inside one NVLink domain: 10 when that "
          "domain is already partly used (packing), 8 when it is empty, 0 when no domain can "
          "hold them."},
+        {"nvlink-domain",
+         "Keeps a job's GPUs inside one NVLink domain (a multi-node domain such as a GB200 "
+         "NVL72 rack, else the node): 10 on the domains that already hold the job's tasks "
+         "while they have room; for a new job 10 on the tightest domain that holds all its "
+         "GPUs, 7 on the other domains that hold them; when none does, the largest domains "
+         "first, so the job spans as few as it can."},
         {"node-affinity",
          "Prefers nodes carrying all of the policy's preferred labels: 10 there, 0 elsewhere "
          "(a soft Kubernetes node affinity)."},

@@ -1,5 +1,6 @@
 #include "sched/placer.h"
 
+#include "sched/domain_packing.h"
 #include "sched/queue_order.h"
 #include "util/rng.h"
 #include "util/text.h"
@@ -109,6 +110,7 @@ struct Placer::Impl
     std::vector<double> affinity; // NodeAffinity raw score per node
     std::vector<const GpuType *> nodeGpuType; // EnergyEfficiency: the node's GPU type or null
     std::vector<double> energyRaw;            // EnergyEfficiency scratch per node
+    std::unique_ptr<DomainPacking> domains;   // NvlinkDomain, when the policy has it
     std::vector<std::uint8_t> allEligible;
 
     // Policy, flattened for the hot path.
@@ -202,6 +204,11 @@ struct Placer::Impl
                         it = energyTypes.insert(energyTypes.end(), t);
                     energyClass[std::size_t(i)] = int(it - energyTypes.begin());
                 }
+                hasExtraDense = true;
+                break;
+            case PluginKind::NvlinkDomain:
+                if (!domains)
+                    domains = std::make_unique<DomainPacking>(cluster);
                 hasExtraDense = true;
                 break;
             case PluginKind::NvlinkPacking:
@@ -400,6 +407,8 @@ struct Placer::Impl
             return randomRaw[std::size_t(n)];
         case PluginKind::EnergyEfficiency:
             return energyRaw[std::size_t(n)];
+        case PluginKind::NvlinkDomain:
+            return domains->raw(n);
         }
         return 0;
     }
@@ -589,6 +598,12 @@ struct Placer::Impl
                 for (int i = 0; i < n; ++i)
                     if (total[std::size_t(i)] >= 0)
                         total[std::size_t(i)] += w * energyRaw[std::size_t(i)];
+                break;
+            case PluginKind::NvlinkDomain:
+                domains->prepare(state, g, total.data());
+                for (int i = 0; i < n; ++i)
+                    if (total[std::size_t(i)] >= 0)
+                        total[std::size_t(i)] += w * domains->raw(i);
                 break;
             case PluginKind::Random: {
                 // One draw per node in cluster order, so a node's value does not depend on
@@ -972,6 +987,8 @@ struct Placer::Impl
                 totalWorkers += g.replicas;
         }
         ringNode.assign(std::size_t(totalWorkers), -1);
+        if (domains)
+            domains->beginJob(j);
     }
 
     void endJob()
@@ -1007,6 +1024,8 @@ struct Placer::Impl
         case Category::Other:
             break;
         }
+        if (domains)
+            domains->noteBound(n, job->tasks[std::size_t(t.group)], sign);
         if (!hopSum.empty()) {
             const std::vector<int> &h = hopsFromNode(n);
             for (int v = 0; v < state.nodeCount(); ++v)
@@ -1221,6 +1240,8 @@ struct Placer::Impl
                      wholeOrNumberText(total[std::size_t(runner)]) + " on " + name(runner);
             d.why = s;
         }
+        if (domains && chosen >= 0)
+            d.why += "; nvlink-domain: " + domains->reason(chosen);
         log.decisions.push_back(std::move(d));
     }
 

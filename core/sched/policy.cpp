@@ -26,7 +26,7 @@ std::optional<E> valueOf(const std::array<std::pair<E, const char *>, N> &table,
     return std::nullopt;
 }
 
-constexpr std::array<std::pair<PluginKind, const char *>, 10> kPlugins{{
+constexpr std::array<std::pair<PluginKind, const char *>, 11> kPlugins{{
     {PluginKind::LeastAllocated, "least-allocated"},
     {PluginKind::MostAllocated, "most-allocated"},
     {PluginKind::BalancedAllocation, "balanced-allocation"},
@@ -37,6 +37,7 @@ constexpr std::array<std::pair<PluginKind, const char *>, 10> kPlugins{{
     {PluginKind::NodeAffinity, "node-affinity"},
     {PluginKind::Random, "random"},
     {PluginKind::EnergyEfficiency, "energy-efficiency"},
+    {PluginKind::NvlinkDomain, "nvlink-domain"},
 }};
 constexpr std::array<std::pair<DltapVariant, const char *>, 3> kVariants{{
     {DltapVariant::Counterpart, "counterpart"},
@@ -109,7 +110,7 @@ const std::vector<std::string> &builtinPolicyNames()
 {
     static const std::vector<std::string> names = {"k8s-default", "binpack", "spread",
                                                    "random",      "dltap",   "topology-aware",
-                                                   "dltap-due-energy"};
+                                                   "dltap-due-energy", "dltap-nvl"};
     return names;
 }
 
@@ -117,6 +118,15 @@ std::optional<Policy> builtinPolicy(const std::string &name)
 {
     Policy p;
     p.name = name;
+    if (name == "dltap-nvl") {
+        p = *builtinPolicy("dltap");
+        p.name = name;
+        p.description = "DLTAP plus NVLink domains: the dltap preset and nvlink-domain "
+                        "(weight 10), which keeps a job's GPUs in one NVLink domain (a GB200 "
+                        "NVL72 rack, else the node) when it fits, else in the fewest domains";
+        p.plugins.push_back(plugin(PluginKind::NvlinkDomain, kNvlinkDomainWeight));
+        return p;
+    }
     if (name == "k8s-default" || name == "dltap") {
         p.description = "kube-scheduler 2017 default priorities, weight 1 each: "
                         "SelectorSpread, LeastRequested, BalancedResourceAllocation";

@@ -25,6 +25,9 @@ enum class PluginKind {
     /// Energy per training step of the job on the node's GPU type (busy watts x seconds per
     /// iteration there): round(10 x best feasible / this node); 10 for CPU-only tasks.
     EnergyEfficiency,
+    /// Keeps a job's GPUs inside one NVLink domain (a multi-node domain such as a GB200 NVL72
+    /// rack, else the node) when it fits, else in the fewest domains (sched/domain_packing.h).
+    NvlinkDomain,
 };
 
 /// Which tasks count for the DLTAP aggregation degree (SEEDS.md, RECONSTRUCTED).
@@ -91,10 +94,15 @@ std::optional<TieBreak> tieBreakFromString(const std::string &s);
 /// (DLTAP 0, SelectorSpread 10) when the other priorities are equal.
 constexpr double kDltapDefaultWeight = 2;
 
+/// Weight of the nvlink-domain plugin in the "dltap-nvl" preset: 10 x the 10 points between
+/// "stays in the job's domain" and "elsewhere" exceeds the 50 points the dltap preset's
+/// plugins can differ by (10 + 10 + 10 + 2 x 10), so the domain rule decides.
+constexpr double kNvlinkDomainWeight = 10;
+
 /// Names of the built-in presets, in the order they are listed to users.
 const std::vector<std::string> &builtinPolicyNames();
 /// A built-in preset by name: k8s-default, binpack, spread, random, dltap, topology-aware,
-/// dltap-due-energy.
+/// dltap-due-energy, dltap-nvl.
 std::optional<Policy> builtinPolicy(const std::string &name);
 
 } // namespace cb
