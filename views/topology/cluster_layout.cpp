@@ -143,15 +143,19 @@ ClusterLayout::ClusterLayout(const Cluster &cluster)
             if (m_homeSwitch[n] < 0 || dist[std::size_t(s)] < dist[std::size_t(m_homeSwitch[n])])
                 m_homeSwitch[n] = s;
 
-    // Groups in order of first appearance of their home switch in the node list.
-    std::map<int, int> groupOfSwitch;
+    // Groups in order of first appearance of their home switch in the node list; the nodes
+    // of a multi-node NVLink domain form a group of their own (the domain's tier).
+    const std::vector<int> domainOf = cluster.nvlinkDomainOfNodes();
+    std::map<std::pair<int, int>, int> groupOfSwitch;
     m_nodeGroup.assign(nodeCount, -1);
     for (std::size_t n = 0; n < nodeCount; ++n) {
         const int home = m_homeSwitch[n];
-        auto [it, inserted] = groupOfSwitch.emplace(home, int(m_groups.size()));
+        auto [it, inserted] =
+            groupOfSwitch.emplace(std::make_pair(home, domainOf[n]), int(m_groups.size()));
         if (inserted) {
             Group g;
             g.homeSwitch = home;
+            g.nvlinkDomain = domainOf[n];
             m_groups.push_back(g);
         }
         m_groups[std::size_t(it->second)].nodes.push_back(int(n));
@@ -210,6 +214,15 @@ ClusterLayout::ClusterLayout(const Cluster &cluster)
                                                     QString::fromStdString(*racks.rbegin()));
         else if (g.homeSwitch >= 0)
             g.title = QString::fromStdString(cluster.switches[std::size_t(g.homeSwitch)].id);
+        if (g.nvlinkDomain >= 0) {
+            int gpus = 0;
+            for (int n : g.nodes)
+                gpus += cluster.nodes[std::size_t(n)].gpus;
+            g.title = QObject::tr("%1 · NVLink %2 GPUs")
+                          .arg(QString::fromStdString(
+                                   cluster.nvlinkDomains[std::size_t(g.nvlinkDomain)].id))
+                          .arg(gpus);
+        }
         else
             g.title = QObject::tr("direct");
         x += width + kGroupGap;

@@ -2,7 +2,8 @@
 // Where the topology view draws things. Switches sit in tiers by their hop distance from the
 // nodes (leaves just above the nodes, spines and cores higher up); nodes are grouped under
 // their home switch (the first nearest switch they link to) and laid out as a grid per group,
-// with the group centred under its switch. Many groups wrap into rows (a grid of racks, each
+// with the group centred under its switch; the nodes of a multi-node NVLink domain (a GB200
+// NVL72 rack) form their own group, which the scene frames as the domain tier. Many groups wrap into rows (a grid of racks, each
 // row with its leaf switches above it) so that a fitted view stays readable. Upper tiers are ordered by the mean position of
 // the switches they connect to, then spread evenly. Pure geometry: deterministic for a
 // given cluster, no scene involved, so the model tree and the tests can reuse it.
@@ -34,6 +35,7 @@ public:
     struct Group
     {
         int homeSwitch = -1;    ///< switch index, or -1 for nodes linked to no switch
+        int nvlinkDomain = -1;  ///< Cluster::nvlinkDomains index of all its nodes, or -1
         QString title;          ///< rack name(s) or the home switch id
         std::vector<int> nodes; ///< node indices in cluster order
         int columns = 1;

@@ -8,6 +8,7 @@
 #include "topology/switch_item.h"
 #include "topology/topology_style.h"
 
+#include <QGraphicsRectItem>
 #include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneHelpEvent>
 #include <QGraphicsSceneMouseEvent>
@@ -77,6 +78,17 @@ void TopologyScene::rebuild()
         auto *item = new NodeGroupItem(m_cluster, g.title, g.rect, g.nodes, std::move(rects));
         item->setOverlay(&m_overlay);
         addItem(item);
+        if (g.nvlinkDomain >= 0) { // the domain tier: a frame around the group
+            const NvlinkDomain &d = c.nvlinkDomains[std::size_t(g.nvlinkDomain)];
+            auto *frame = addRect(g.rect.adjusted(-4, -4, 4, 4), QPen(st::kNvlinkDomain, 3),
+                                  Qt::NoBrush);
+            frame->setZValue(item->zValue() - 1);
+            frame->setData(0, tr("<b>NVLink domain %1</b><br>%2 nodes, %3 per GPU and "
+                                 "direction<br>traffic between its nodes does not use the links")
+                                  .arg(QString::fromStdString(d.id).toHtmlEscaped())
+                                  .arg(g.nodes.size())
+                                  .arg(formatGbps(d.bandwidthGbps)));
+        }
         m_groups.push_back(item);
     }
     // Switches.
@@ -268,6 +280,8 @@ QString TopologyScene::toolTipAt(const QPointF &scenePos) const
         if (auto *link = dynamic_cast<LinkItem *>(item))
             return link->toolTipText().toHtmlEscaped().replace(QLatin1Char('\n'),
                                                                QStringLiteral("<br>"));
+        if (const QVariant domain = item->data(0); domain.isValid()) // an NVLink domain frame
+            return domain.toString();
     }
     return {};
 }

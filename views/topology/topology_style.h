@@ -31,5 +31,7 @@ inline const QColor kFilteredNode{0xe0, 0xe0, 0xe0};
 /// A node the decision log kept no row for (filtered or scored lower; see the table's last row).
 inline const QColor kNoRowNode{0xf4, 0xf4, 0xf4};
 inline const QColor kChosenNode{0xd8, 0x43, 0x15};
+/// Frame of a multi-node NVLink domain (the tier below the scale-out fabric).
+inline const QColor kNvlinkDomain{0x7b, 0x1f, 0xa2};
 
 } // namespace cb::views::topology_style
