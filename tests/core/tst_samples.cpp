@@ -151,7 +151,7 @@ private slots:
     {
         const QString all = readmeCommands().join(QLatin1Char('\n'));
         for (const char *name : {"sts-datacenter.json", "leaf-spine-gpu.json", "dgx-nvlink.json",
-                                 "fat-tree-1024.json"})
+                                 "fat-tree-1024.json", "nvl72-8racks.json"})
             QVERIFY2(all.contains(QLatin1String(name)), name);
     }
 

@@ -88,7 +88,8 @@ private slots:
             << R"({"name": "x", "base": "k8s-default", "plugins": {"dltapp": {}}})"
             << "/policies/2/plugins/dltapp: unknown plugin \"dltapp\" (known: least-allocated, "
                "most-allocated, balanced-allocation, selector-spread, dltap, "
-               "topology-distance, nvlink-packing, node-affinity, random, energy-efficiency)";
+               "topology-distance, nvlink-packing, node-affinity, random, energy-efficiency, "
+               "nvlink-domain)";
         QTest::newRow("bad variant")
             << R"({"name": "x", "plugins": {"dltap": {"variant": "pairs"}}})"
             << "/policies/2/plugins/dltap/variant: expected \"counterpart\", \"job\" or "
@@ -99,7 +100,8 @@ private slots:
         QTest::newRow("unknown base") << R"({"name": "x", "base": "kube"})"
                                       << "/policies/2/base: unknown policy \"kube\" (built-in: "
                                          "k8s-default, binpack, spread, random, dltap, "
-                                         "topology-aware, dltap-due-energy; or an earlier "
+                                         "topology-aware, dltap-due-energy, dltap-nvl; or an "
+                                         "earlier "
                                          "user preset)";
         QTest::newRow("unknown field")
             << R"({"name": "x", "base": "dltap", "queue_order": "edf"})"
@@ -146,7 +148,7 @@ private slots:
                                     "(known: least-allocated, most-allocated, "
                                     "balanced-allocation, selector-spread, dltap, "
                                     "topology-distance, nvlink-packing, node-affinity, random, "
-                                    "energy-efficiency)"));
+                                    "energy-efficiency, nvlink-domain)"));
         std::ofstream(path) << R"([{"name": "a", "base": "binpack"},
                                    {"name": "b", "base": "a", "queue": "priority"}])";
         auto good = userPresets(s.value(), path);

@@ -435,7 +435,7 @@ void TestDecisionStepper::contrastRowAndGlossary()
     QVERIFY(!pluginGlossary("dltap").empty());
     for (const char *p : {"least-allocated", "most-allocated", "balanced-allocation",
                           "selector-spread", "dltap", "topology-distance", "nvlink-packing",
-                          "node-affinity", "random", "energy-efficiency"})
+                          "node-affinity", "random", "energy-efficiency", "nvlink-domain"})
         QVERIFY2(!pluginGlossary(p).empty(), p);
     QVERIFY(pluginGlossary("no-such-plugin").empty());
     QVERIFY(!metricGlossary("mean_jct_s").empty());
