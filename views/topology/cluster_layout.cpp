@@ -214,6 +214,8 @@ ClusterLayout::ClusterLayout(const Cluster &cluster)
                                                     QString::fromStdString(*racks.rbegin()));
         else if (g.homeSwitch >= 0)
             g.title = QString::fromStdString(cluster.switches[std::size_t(g.homeSwitch)].id);
+        else
+            g.title = QObject::tr("direct");
         if (g.nvlinkDomain >= 0) {
             int gpus = 0;
             for (int n : g.nodes)
@@ -223,8 +225,6 @@ ClusterLayout::ClusterLayout(const Cluster &cluster)
                                    cluster.nvlinkDomains[std::size_t(g.nvlinkDomain)].id))
                           .arg(gpus);
         }
-        else
-            g.title = QObject::tr("direct");
         x += width + kGroupGap;
         rowWidthMax = std::max(rowWidthMax, x - kGroupGap);
     }
