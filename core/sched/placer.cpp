@@ -210,6 +210,9 @@ struct Placer::Impl
                 if (!domains)
                     domains = std::make_unique<DomainPacking>(cluster);
                 hasExtraDense = true;
+                // A node's score follows the free GPUs of its whole domain and the job's
+                // placed tasks: a bind changes the scores of every node of the domain.
+                incrementalOk = false;
                 break;
             case PluginKind::NvlinkPacking:
                 hasExtraDense = true;
