@@ -9,6 +9,7 @@
 #include "util/terminal_text.h"
 #include "util/text.h"
 
+#include <cmath>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
@@ -482,9 +483,10 @@ Command diffCommand()
             if (!d.fork) {
                 out << "every decision is the same (same task, same node)\n";
             } else {
-                out << (d.commonPrefix == 0 ? std::string("they differ from the first")
-                                            : "the first " + std::to_string(d.commonPrefix) +
-                                                  " are the same")
+                out << (d.commonPrefix == 0   ? std::string("they differ from the first")
+                        : d.commonPrefix == 1 ? std::string("the first is the same")
+                                              : "the first " + std::to_string(d.commonPrefix) +
+                                                    " are the same")
                     << "\n";
                 const int i = d.fork->index;
                 out << "\nFirst difference: decision " << i + 1 << "\n";
@@ -535,11 +537,19 @@ Command diffCommand()
         out << "\n" << padRight("Metric", 26) << padRight("run " + std::to_string(d.runA), 16)
             << padRight("run " + std::to_string(d.runB), 16) << "B - A\n";
         for (const MetricDifference &m : d.metrics) {
-            out << padRight(m.name, 26) << padRight(m.a ? shortNumber(*m.a) : "-", 16)
-                << padRight(m.b ? shortNumber(*m.b) : "-", 16);
+            // Bytes in decimal units, seconds with one decimal, the rest as numbers.
+            const bool bytes = m.name.size() > 6 && m.name.ends_with("_bytes");
+            const bool seconds = m.name.size() > 2 && m.name.ends_with("_s");
+            const auto text = [&](double v) {
+                return bytes     ? bytesText(v)
+                       : seconds ? formatFixed(v, 1) + " s"
+                                 : shortNumber(v);
+            };
+            out << padRight(m.name, 26) << padRight(m.a ? text(*m.a) : "-", 16)
+                << padRight(m.b ? text(*m.b) : "-", 16);
             if (m.a && m.b) {
                 const double delta = *m.b - *m.a;
-                out << (delta > 0 ? "+" : "") << shortNumber(delta);
+                out << (delta > 0 ? "+" : delta < 0 ? "-" : "") << text(std::abs(delta));
                 if (*m.a != 0 && delta != 0)
                     out << " (" << (delta > 0 ? "+" : "") << formatFixed(100 * delta / *m.a, 1)
                         << " %)";

@@ -238,7 +238,7 @@ private slots:
         }
         const Outcome r = runCli({"diff", "1", "2", "--workspace", ws});
         QVERIFY2(r.code == 0, r.err.c_str());
-        QVERIFY2(r.out.find("Decisions: 3 and 3; the first 1 are the same\n") != std::string::npos,
+        QVERIFY2(r.out.find("Decisions: 3 and 3; the first is the same\n") != std::string::npos,
                  r.out.c_str());
         QVERIFY2(r.out.find("First difference: decision 2\n") != std::string::npos, r.out.c_str());
         QVERIFY2(r.out.find("Tasks on another node: 2 of 3 decided in both\n") != std::string::npos,
