@@ -143,15 +143,9 @@ Command placeCommand()
         // What if: the policy's own placement beside the pinned one.
         std::optional<Run> own;
         if (!request.pins.empty()) {
-            RunRequest plain = request;
-            plain.pins.clear();
-            plain.decisionLog = false;
-            auto ownRun = executeRun(s, plain);
-            if (!ownRun) {
-                io.err << "clusterbench place: " << ownRun.error() << "\n";
+            own = ownRunBesidePins(s, request, io, "place");
+            if (!own)
                 return int(ExitFailure);
-            }
-            own = std::move(ownRun.value());
         }
         const Placement &placement = run->placement;
         const TrafficReport &traffic = run->traffic;

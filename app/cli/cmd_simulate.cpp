@@ -120,16 +120,9 @@ Command simulateCommand()
         }
         std::optional<Run> own; // what if: the policy's own run beside the pinned one
         if (!request.pins.empty()) {
-            RunRequest plain = request;
-            plain.pins.clear();
-            plain.decisionLog = false;
-            plain.progress = nullptr;
-            auto ownRun = executeRun(s, plain);
-            if (!ownRun) {
-                io.err << "clusterbench simulate: " << ownRun.error() << "\n";
+            own = ownRunBesidePins(s, request, io, "simulate");
+            if (!own)
                 return int(ExitFailure);
-            }
-            own = std::move(ownRun.value());
         }
         const RunResult &r = *run->result;
         const Topology topo(s.cluster);

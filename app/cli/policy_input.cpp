@@ -91,6 +91,21 @@ bool readPins(const Args &args, Io &io, const std::string &command, RunRequest &
     return true;
 }
 
+std::optional<Run> ownRunBesidePins(const Scenario &scenario, const RunRequest &request, Io &io,
+                                    const std::string &command)
+{
+    RunRequest plain = request;
+    plain.pins.clear();
+    plain.decisionLog = false;
+    plain.progress = nullptr;
+    auto own = executeRun(scenario, plain);
+    if (!own) {
+        io.err << "clusterbench " << command << ": " << own.error() << "\n";
+        return std::nullopt;
+    }
+    return std::move(own.value());
+}
+
 std::optional<ScenarioSeeds> readScenarioSeeds(const Args &args, Io &io, const std::string &command,
                                                const std::string &extra, bool extraOk)
 {

@@ -63,6 +63,11 @@ Option pinOption();
 /// false. The pins are checked against the scenario by the run service.
 bool readPins(const Args &args, Io &io, const std::string &command, RunRequest &request);
 
+/// What if: the policy's own run beside a pinned one (the request without its pins, its
+/// decision log or progress). On failure prints it and returns nullopt.
+std::optional<Run> ownRunBesidePins(const Scenario &scenario, const RunRequest &request, Io &io,
+                                    const std::string &command);
+
 /// The --log-detail option of place and step.
 Option logDetailOption();
 /// --log-detail (default auto); on bad input prints the problem and returns nullopt.

@@ -19,6 +19,7 @@
 #include "net/topology.h"
 #include "runs/run_diff.h"
 #include "sched/placer.h"
+#include "tst_three_node_fixture.h"
 
 #include <QtTest>
 
@@ -32,47 +33,6 @@ using namespace cb;
 using nlohmann::json;
 
 namespace {
-
-Scenario threeNodes()
-{
-    json nodes = json::array(), links = json::array();
-    for (const char *id : {"a", "b", "c"}) {
-        nodes.push_back({{"id", id}, {"cpus", 16}, {"memory_gib", 64}, {"gpus", 4},
-                         {"gpu_type", "K80"}});
-        links.push_back({{"a", id}, {"b", "s"}, {"capacity_gbps", 10}});
-    }
-    const auto job = [](const char *id, int cpus, int mem, int gpus) {
-        return json{{"id", id}, {"kind", "single"}, {"submit_s", 0},
-                    {"tasks", {{{"role", "single"}, {"replicas", 1}, {"cpus", cpus},
-                                {"memory_gib", mem}, {"gpus", gpus}}}},
-                    {"model", {{"name", "m"}, {"parameter_bytes", 1000000},
-                               {"iterations", 100}}}};
-    };
-    json doc = {{"format", "clusterbench-scenario"},
-                {"version", 1},
-                {"name", "three-nodes"},
-                {"cluster", {{"gpu_types", {{{"name", "K80"}, {"memory_gib", 12}}}},
-                             {"nodes", nodes},
-                             {"switches", {{{"id", "s"}}}},
-                             {"links", links}}},
-                {"jobs", {job("j1", 1, 2, 1), job("j2", 1, 2, 1), job("j3", 2, 4, 2)}}};
-    auto s = scenarioFromJson(doc);
-    if (!s)
-        qFatal("test scenario invalid: %s", s.error().c_str());
-    return s.value();
-}
-
-Policy firstTie(const char *name, PluginKind kind)
-{
-    Policy p;
-    p.name = name;
-    PluginConfig c;
-    c.kind = kind;
-    c.includeGpu = true;
-    p.plugins = {c};
-    p.tieBreak = TieBreak::First;
-    return p;
-}
 
 StoredRunDetail placed(const Scenario &s, const Policy &policy, std::int64_t id)
 {
@@ -120,9 +80,9 @@ class TestRunDiff : public QObject
 private slots:
     void partsAtTheSecondDecision()
     {
-        const Scenario s = threeNodes();
-        StoredRunDetail spread = placed(s, firstTie("spread-first", PluginKind::LeastAllocated), 4);
-        StoredRunDetail pack = placed(s, firstTie("pack-first", PluginKind::MostAllocated), 7);
+        const Scenario s = cbtest::threeNodeScenario();
+        StoredRunDetail spread = placed(s, cbtest::firstTiePolicy("spread-first", PluginKind::LeastAllocated), 4);
+        StoredRunDetail pack = placed(s, cbtest::firstTiePolicy("pack-first", PluginKind::MostAllocated), 7);
         spread.record.metrics = {{"cross_node_bytes", 10}, {"placed_jobs", 3}};
         pack.record.metrics = {{"placed_jobs", 3}, {"waiting_jobs", 0}};
         auto diff = diffRuns(spread, pack);
@@ -174,8 +134,8 @@ private slots:
 
     void sameRunsAgree()
     {
-        const Scenario s = threeNodes();
-        const Policy p = firstTie("spread-first", PluginKind::LeastAllocated);
+        const Scenario s = cbtest::threeNodeScenario();
+        const Policy p = cbtest::firstTiePolicy("spread-first", PluginKind::LeastAllocated);
         auto diff = diffRuns(placed(s, p, 1), placed(s, p, 2));
         QVERIFY(diff);
         QCOMPARE(diff.value().commonPrefix, 3);
@@ -188,9 +148,9 @@ private slots:
     {
         // Shortest job first offers j3 last as well (every job has 100 iterations), so
         // reverse the queue by priority instead: j3 first.
-        Scenario s = threeNodes();
+        Scenario s = cbtest::threeNodeScenario();
         s.jobs[2].priority = 5;
-        Policy fifo = firstTie("spread-fifo", PluginKind::LeastAllocated);
+        Policy fifo = cbtest::firstTiePolicy("spread-fifo", PluginKind::LeastAllocated);
         Policy prio = fifo;
         prio.name = "spread-priority";
         prio.queue = QueueOrder::Priority;
@@ -204,8 +164,8 @@ private slots:
 
     void differentScenariosAreRefused()
     {
-        const Scenario s = threeNodes();
-        const Policy p = firstTie("spread-first", PluginKind::LeastAllocated);
+        const Scenario s = cbtest::threeNodeScenario();
+        const Policy p = cbtest::firstTiePolicy("spread-first", PluginKind::LeastAllocated);
         StoredRunDetail other = placed(s, p, 9);
         other.record.scenarioDigest = "another-digest";
         auto diff = diffRuns(placed(s, p, 3), other);
@@ -227,11 +187,7 @@ private slots:
         QTemporaryDir dir;
         const std::string ws = dir.filePath(QStringLiteral("ws.sqlite")).toStdString();
         const std::string scenario = dir.filePath(QStringLiteral("s.json")).toStdString();
-        {
-            QFile f(QString::fromStdString(scenario));
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(QByteArray::fromStdString(scenarioToJson(threeNodes()).dump(2)));
-        }
+        QVERIFY(cbtest::writeScenarioFile(cbtest::threeNodeScenario(), QString::fromStdString(scenario)));
         for (const char *policy : {"spread", "binpack"}) {
             const Outcome r = runCli({"place", scenario, "--policy", policy, "--workspace", ws});
             QVERIFY2(r.code == 0, r.err.c_str());

@@ -11,6 +11,7 @@
 #include "io/scenario_json.h"
 #include "net/topology.h"
 #include "sched/placer.h"
+#include "tst_three_node_fixture.h"
 #include "sched/task_pin.h"
 
 #include <QtTest>
@@ -26,47 +27,6 @@ using nlohmann::json;
 
 namespace {
 
-Scenario threeNodes()
-{
-    json nodes = json::array(), links = json::array();
-    for (const char *id : {"a", "b", "c"}) {
-        nodes.push_back({{"id", id}, {"cpus", 16}, {"memory_gib", 64}, {"gpus", 4},
-                         {"gpu_type", "K80"}});
-        links.push_back({{"a", id}, {"b", "s"}, {"capacity_gbps", 10}});
-    }
-    const auto job = [](const char *id, int cpus, int mem, int gpus) {
-        return json{{"id", id}, {"kind", "single"}, {"submit_s", 0},
-                    {"tasks", {{{"role", "single"}, {"replicas", 1}, {"cpus", cpus},
-                                {"memory_gib", mem}, {"gpus", gpus}}}},
-                    {"model", {{"name", "m"}, {"parameter_bytes", 1000000},
-                               {"iterations", 100}}}};
-    };
-    json doc = {{"format", "clusterbench-scenario"},
-                {"version", 1},
-                {"name", "three-nodes"},
-                {"cluster", {{"gpu_types", {{{"name", "K80"}, {"memory_gib", 12}}}},
-                             {"nodes", nodes},
-                             {"switches", {{{"id", "s"}}}},
-                             {"links", links}}},
-                {"jobs", {job("j1", 1, 2, 1), job("j2", 1, 2, 1), job("j3", 2, 4, 2)}}};
-    auto s = scenarioFromJson(doc);
-    if (!s)
-        qFatal("test scenario invalid: %s", s.error().c_str());
-    return s.value();
-}
-
-Policy spreadFirst()
-{
-    Policy p;
-    p.name = "spread-first";
-    PluginConfig c;
-    c.kind = PluginKind::LeastAllocated;
-    c.includeGpu = true;
-    p.plugins = {c};
-    p.tieBreak = TieBreak::First;
-    return p;
-}
-
 std::string nodeOf(const Placement &p, const std::string &job)
 {
     const JobPlacement *j = p.job(job);
@@ -76,7 +36,7 @@ std::string nodeOf(const Placement &p, const std::string &job)
 Placement placeWith(const Scenario &s, const std::vector<TaskPin> &pins, DecisionLog *log)
 {
     const Topology topo(s.cluster);
-    Placer placer(s.cluster, topo, spreadFirst(), 1);
+    Placer placer(s.cluster, topo, cbtest::firstTiePolicy("spread-first", PluginKind::LeastAllocated), 1);
     applyTaskPins(placer, s.cluster, pins);
     return placer.place(s.jobs, log);
 }
@@ -133,7 +93,7 @@ private slots:
 
     void checksAgainstTheScenario()
     {
-        const Scenario s = threeNodes();
+        const Scenario s = cbtest::threeNodeScenario();
         QVERIFY(checkTaskPins(s, {pin("j1/single-0=c")}));
         const Status bad = checkTaskPins(
             s, {pin("nope/single-0=a"), pin("j1/single-1=a"), pin("j2/single-0=z"),
@@ -150,7 +110,7 @@ private slots:
 
     void theQueueIsPlacedAroundThePin()
     {
-        const Scenario s = threeNodes();
+        const Scenario s = cbtest::threeNodeScenario();
         const Placement own = placeWith(s, {}, nullptr);
         QCOMPARE(nodeOf(own, "j1"), std::string("a"));
         QCOMPARE(nodeOf(own, "j2"), std::string("b"));
@@ -175,7 +135,7 @@ private slots:
 
     void aPinThatDoesNotFitLeavesTheJobWaiting()
     {
-        Scenario s = threeNodes();
+        Scenario s = cbtest::threeNodeScenario();
         s.jobs[2].tasks[0].gpus = 3;
         DecisionLog log;
         log.detail = LogDetail::full();
@@ -195,11 +155,7 @@ private slots:
     {
         QTemporaryDir dir;
         const std::string scenario = dir.filePath(QStringLiteral("s.json")).toStdString();
-        {
-            QFile f(QString::fromStdString(scenario));
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(QByteArray::fromStdString(scenarioToJson(threeNodes()).dump(2)));
-        }
+        QVERIFY(cbtest::writeScenarioFile(cbtest::threeNodeScenario(), QString::fromStdString(scenario)));
         const Outcome placed =
             runCli({"place", scenario, "--policy", "spread", "--pin", "j1/single-0=c", "--no-save"});
         QVERIFY2(placed.code == 0, placed.err.c_str());

@@ -1,0 +1,72 @@
+#pragma once
+// The hand-checked case shared by tst_run_diff and tst_task_pin.
+//
+// Nodes a, b, c: 16 CPUs, 64 GiB, 4 K80 GPUs each, under one switch. Jobs j1 and j2 take
+// 1 CPU, 2 GiB and 1 GPU, j3 2 CPUs, 4 GiB and 2 GPUs (single-task jobs, 100 iterations).
+// firstTiePolicy(kind) scores one resource plugin over CPU, memory and GPUs with the first
+// node winning a tie. A resource scores trunc(10 x unused / capacity) (LeastAllocated) or
+// trunc(10 x used / capacity) (MostAllocated), counting the task, and the node's score is
+// trunc of their mean.
+
+#include "io/scenario_json.h"
+#include "sched/policy.h"
+
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace cbtest {
+
+inline cb::Scenario threeNodeScenario()
+{
+    using nlohmann::json;
+    json nodes = json::array(), links = json::array();
+    for (const char *id : {"a", "b", "c"}) {
+        nodes.push_back({{"id", id}, {"cpus", 16}, {"memory_gib", 64}, {"gpus", 4},
+                         {"gpu_type", "K80"}});
+        links.push_back({{"a", id}, {"b", "s"}, {"capacity_gbps", 10}});
+    }
+    const auto job = [](const char *id, int cpus, int mem, int gpus) {
+        return json{{"id", id}, {"kind", "single"}, {"submit_s", 0},
+                    {"tasks", {{{"role", "single"}, {"replicas", 1}, {"cpus", cpus},
+                                {"memory_gib", mem}, {"gpus", gpus}}}},
+                    {"model", {{"name", "m"}, {"parameter_bytes", 1000000},
+                               {"iterations", 100}}}};
+    };
+    json doc = {{"format", "clusterbench-scenario"},
+                {"version", 1},
+                {"name", "three-nodes"},
+                {"cluster", {{"gpu_types", {{{"name", "K80"}, {"memory_gib", 12}}}},
+                             {"nodes", nodes},
+                             {"switches", {{{"id", "s"}}}},
+                             {"links", links}}},
+                {"jobs", {job("j1", 1, 2, 1), job("j2", 1, 2, 1), job("j3", 2, 4, 2)}}};
+    auto s = cb::scenarioFromJson(doc);
+    if (!s)
+        qFatal("test scenario invalid: %s", s.error().c_str());
+    return s.value();
+}
+
+inline cb::Policy firstTiePolicy(const char *name, cb::PluginKind kind)
+{
+    cb::Policy p;
+    p.name = name;
+    cb::PluginConfig c;
+    c.kind = kind;
+    c.includeGpu = true;
+    p.plugins = {c};
+    p.tieBreak = cb::TieBreak::First;
+    return p;
+}
+
+/// Writes the scenario as a file for the terminal commands.
+inline bool writeScenarioFile(const cb::Scenario &s, const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) &&
+           f.write(QByteArray::fromStdString(cb::scenarioToJson(s).dump(2))) > 0;
+}
+
+} // namespace cbtest
