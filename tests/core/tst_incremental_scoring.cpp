@@ -57,9 +57,13 @@ std::vector<Policy> policiesUnderTest()
 }
 
 /// Whether the policy is one the incremental scorer takes (the others always score fully).
+/// The policies the incremental scorer takes: not those whose plugins change scores on nodes
+/// other than the bound one (TopologyDistance, Random, and NvlinkDomain, whose score follows
+/// the free GPUs of the node's whole domain).
 bool incrementalPolicy(const Policy &p)
 {
-    return !p.plugin(PluginKind::Random) && !p.plugin(PluginKind::TopologyDistance);
+    return !p.plugin(PluginKind::Random) && !p.plugin(PluginKind::TopologyDistance) &&
+           !p.plugin(PluginKind::NvlinkDomain);
 }
 
 struct Run
