@@ -123,12 +123,13 @@ RunDiffDialog::RunDiffDialog(StoredRunDetail a, StoredRunDetail b, RunDiff diff,
         summary = tr("Every one of the %1 decisions is the same (same task, same node).")
                       .arg(m_diff.decisionsA);
     else
-        summary = tr("Decisions: %1 and %2. The first %3 are the same: at decision %4 the "
-                     "cluster is the same in both runs, and they part. %5 of %6 tasks end on "
-                     "another node.")
+        summary = tr("Decisions: %1 and %2. %3 the same: at decision %4 the cluster is the "
+                     "same in both runs, and they part. %5 of %6 tasks end on another node.")
                       .arg(m_diff.decisionsA)
                       .arg(m_diff.decisionsB)
-                      .arg(m_diff.commonPrefix)
+                      .arg(m_diff.commonPrefix == 0   ? tr("None is")
+                           : m_diff.commonPrefix == 1 ? tr("The first is")
+                                                      : tr("The first %1 are").arg(m_diff.commonPrefix))
                       .arg(m_diff.fork->index + 1)
                       .arg(m_diff.tasksMoved)
                       .arg(m_diff.tasksCompared);
@@ -225,7 +226,8 @@ void RunDiffDialog::fillFork()
         }
         m_fork->setItem(7, side, diffCell(utf8(narrateDecision(run.scenario, topo, log, index))));
     }
-    m_fork->resizeRowsToContents();
+    // Rows follow the columns' widths (the narration wraps), also when the dialog is resized.
+    m_fork->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 }
 
 void RunDiffDialog::fillJobs()
