@@ -301,7 +301,7 @@ private slots:
     void flowsOverTheDomain()
     {
         json doc = threeNodes(domainD());
-        doc["jobs"] = {ringJob("j", 3, 4, 12000000)};
+        doc["jobs"] = json::array({ringJob("j", 3, 4, 12000000)});
         const Scenario s = parsed(doc);
         const Topology topo(s.cluster);
         JobPlacement jp;
@@ -345,7 +345,7 @@ private slots:
 
         // Without the domain, the same job crosses the links three times.
         json plain = threeNodes(json());
-        plain["jobs"] = {ringJob("j", 3, 4, 12000000)};
+        plain["jobs"] = json::array({ringJob("j", 3, 4, 12000000)});
         const Scenario p = parsed(plain);
         const TrafficReport u = computeTraffic(p.jobs, p.cluster, Topology(p.cluster), placement);
         QCOMPARE(u.crossDomainBytes, 66e6);
@@ -401,7 +401,7 @@ private slots:
         // 20 GPUs fit no domain: the largest (dB) first, then the rest (8) in dA: two
         // domains, not three.
         json big = doc;
-        big["jobs"] = {ringJob("j20", 5, 4, 1000)};
+        big["jobs"] = json::array({ringJob("j20", 5, 4, 1000)});
         const Scenario b = parsed(big);
         DecisionLog blog;
         const Placement q = placeScenario(b, topo, *builtinPolicy("dltap-nvl"), 1, &blog);
