@@ -1,5 +1,6 @@
 #include "io/scenario_limits.h"
 
+#include "io/import/text_fields.h"
 #include "util/text.h"
 
 #include <cmath>
@@ -47,9 +48,39 @@ Problems jobProblems(const Job &job, const std::string &ptr)
     return p;
 }
 
+/// Text that is not UTF-8 (an importer's YAML escapes such as \N give raw bytes) cannot be
+/// written as JSON: refused here, naming the field, instead of failing when the scenario is
+/// saved.
+void utf8(Problems &p, const std::string &where, const std::string &text)
+{
+    if (const auto at = importtext::invalidUtf8At(text))
+        p.push_back({where, "text that is not UTF-8 (byte " + std::to_string(*at) + " of " +
+                                importtext::shown(text) + ")"});
+}
+
 Problems clusterProblems(const Cluster &c)
 {
     Problems p;
+    for (std::size_t i = 0; i < c.gpuTypes.size(); ++i)
+        utf8(p, "/cluster/gpu_types/" + std::to_string(i) + "/name", c.gpuTypes[i].name);
+    for (std::size_t i = 0; i < c.nodes.size(); ++i) {
+        const Node &n = c.nodes[i];
+        const std::string ptr = "/cluster/nodes/" + std::to_string(i);
+        utf8(p, ptr + "/id", n.id);
+        utf8(p, ptr + "/gpu_type", n.gpuType);
+        utf8(p, ptr + "/partition", n.partition);
+        utf8(p, ptr + "/rack", n.rack);
+        for (const auto &[key, value] : n.labels) {
+            utf8(p, ptr + "/labels", key);
+            utf8(p, ptr + "/labels/" + key, value);
+        }
+    }
+    for (std::size_t i = 0; i < c.switches.size(); ++i) {
+        utf8(p, "/cluster/switches/" + std::to_string(i) + "/id", c.switches[i].id);
+        utf8(p, "/cluster/switches/" + std::to_string(i) + "/tier", c.switches[i].tier);
+    }
+    for (std::size_t i = 0; i < c.nvlinkDomains.size(); ++i)
+        utf8(p, "/cluster/nvlink_domains/" + std::to_string(i) + "/id", c.nvlinkDomains[i].id);
     for (std::size_t i = 0; i < c.gpuTypes.size(); ++i) {
         const GpuType &t = c.gpuTypes[i];
         const std::string ptr = "/cluster/gpu_types/" + std::to_string(i);
