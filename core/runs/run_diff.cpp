@@ -96,12 +96,13 @@ bool sameTime(const std::optional<double> &a, const std::optional<double> &b)
     return std::abs(*a - *b) <= 1e-9 * std::max({1.0, std::abs(*a), std::abs(*b)});
 }
 
-const JobRun *jobRun(const RunResult &r, const std::string &id)
+/// A simulated run's jobs by id (one lookup per job: a trace has millions).
+std::map<std::string, const JobRun *> jobRuns(const RunResult &r)
 {
+    std::map<std::string, const JobRun *> out;
     for (const JobRun &j : r.jobs)
-        if (j.id == id)
-            return &j;
-    return nullptr;
+        out.emplace(j.id, &j);
+    return out;
 }
 
 void compareLogs(const DecisionLog &a, const DecisionLog &b, RunDiff &out)
@@ -191,6 +192,8 @@ Result<RunDiff> diffRuns(const StoredRunDetail &a, const StoredRunDetail &b)
 
     const auto placedA = placedJobs(a), placedB = placedJobs(b);
     const bool timed = a.result && b.result;
+    const auto runsA = timed ? jobRuns(*a.result) : std::map<std::string, const JobRun *>{};
+    const auto runsB = timed ? jobRuns(*b.result) : std::map<std::string, const JobRun *>{};
     for (const Job &job : a.scenario.jobs) {
         const auto ia = placedA.find(job.id), ib = placedB.find(job.id);
         const JobPlacement *pa = ia == placedA.end() ? nullptr : ia->second;
@@ -203,7 +206,9 @@ Result<RunDiff> diffRuns(const StoredRunDetail &a, const StoredRunDetail &b)
         d.tasksMoved = movedTasks(pa, pb);
         bool differs = d.tasksMoved > 0;
         if (timed) {
-            const JobRun *ja = jobRun(*a.result, job.id), *jb = jobRun(*b.result, job.id);
+            const auto ra = runsA.find(job.id), rb = runsB.find(job.id);
+            const JobRun *ja = ra == runsA.end() ? nullptr : ra->second;
+            const JobRun *jb = rb == runsB.end() ? nullptr : rb->second;
             if (ja) {
                 d.startA = ja->startSeconds;
                 d.finishA = ja->finishSeconds;

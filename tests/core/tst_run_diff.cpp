@@ -57,19 +57,6 @@ std::vector<std::string> nodes(std::initializer_list<const char *> names)
     return {names.begin(), names.end()};
 }
 
-struct Outcome
-{
-    int code = -1;
-    std::string out, err;
-};
-
-Outcome runCli(const std::vector<std::string> &args)
-{
-    std::ostringstream out, err;
-    cli::Io io{out, err, false};
-    const int code = cli::runCommand(args, io);
-    return {code, out.str(), err.str()};
-}
 
 } // namespace
 
@@ -189,10 +176,10 @@ private slots:
         const std::string scenario = dir.filePath(QStringLiteral("s.json")).toStdString();
         QVERIFY(cbtest::writeScenarioFile(cbtest::threeNodeScenario(), QString::fromStdString(scenario)));
         for (const char *policy : {"spread", "binpack"}) {
-            const Outcome r = runCli({"place", scenario, "--policy", policy, "--workspace", ws});
+            const cbtest::CliOutcome r = cbtest::runCli({"place", scenario, "--policy", policy, "--workspace", ws});
             QVERIFY2(r.code == 0, r.err.c_str());
         }
-        const Outcome r = runCli({"diff", "1", "2", "--workspace", ws});
+        const cbtest::CliOutcome r = cbtest::runCli({"diff", "1", "2", "--workspace", ws});
         QVERIFY2(r.code == 0, r.err.c_str());
         QVERIFY2(r.out.find("Decisions: 3 and 3; the first is the same\n") != std::string::npos,
                  r.out.c_str());
@@ -202,7 +189,7 @@ private slots:
         QVERIFY2(r.out.find("Jobs that differ: 2 of 3\n") != std::string::npos, r.out.c_str());
         QVERIFY2(r.out.find("decided by least-allocated") != std::string::npos, r.out.c_str());
 
-        const Outcome j = runCli({"diff", "1", "2", "--workspace", ws, "--json"});
+        const cbtest::CliOutcome j = cbtest::runCli({"diff", "1", "2", "--workspace", ws, "--json"});
         QCOMPARE(j.code, 0);
         const json parsed = json::parse(j.out);
         QCOMPARE(parsed["decisions"]["common_prefix"].get<int>(), 1);
@@ -212,11 +199,11 @@ private slots:
         QCOMPARE(parsed["decisions"]["first_difference"]["b_scores_a_pick"]["pick_total"].get<double>(),
                  2.0);
 
-        const Outcome missing = runCli({"diff", "1", "5", "--workspace", ws});
+        const cbtest::CliOutcome missing = cbtest::runCli({"diff", "1", "5", "--workspace", ws});
         QCOMPARE(missing.code, 2);
         QVERIFY2(missing.err.find("5") != std::string::npos, missing.err.c_str());
         QCOMPARE(missing.out, std::string());
-        const Outcome bad = runCli({"diff", "1", "x", "--workspace", ws});
+        const cbtest::CliOutcome bad = cbtest::runCli({"diff", "1", "x", "--workspace", ws});
         QCOMPARE(bad.code, 2);
         QVERIFY2(bad.err.find("expected a run id") != std::string::npos, bad.err.c_str());
     }

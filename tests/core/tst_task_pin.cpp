@@ -49,19 +49,6 @@ TaskPin pin(const std::string &text)
     return p.value();
 }
 
-struct Outcome
-{
-    int code = -1;
-    std::string out, err;
-};
-
-Outcome runCli(const std::vector<std::string> &args)
-{
-    std::ostringstream out, err;
-    cli::Io io{out, err, false};
-    const int code = cli::runCommand(args, io);
-    return {code, out.str(), err.str()};
-}
 
 } // namespace
 
@@ -156,28 +143,28 @@ private slots:
         QTemporaryDir dir;
         const std::string scenario = dir.filePath(QStringLiteral("s.json")).toStdString();
         QVERIFY(cbtest::writeScenarioFile(cbtest::threeNodeScenario(), QString::fromStdString(scenario)));
-        const Outcome placed =
-            runCli({"place", scenario, "--policy", "spread", "--pin", "j1/single-0=c", "--no-save"});
+        const cbtest::CliOutcome placed =
+            cbtest::runCli({"place", scenario, "--policy", "spread", "--pin", "j1/single-0=c", "--no-save"});
         QVERIFY2(placed.code == 0, placed.err.c_str());
         QVERIFY2(placed.out.find("j1               single-0@c\n") != std::string::npos,
                  placed.out.c_str());
         QVERIFY2(placed.out.find("What if (--pin), against spread's own choice (seed 1):") !=
                      std::string::npos,
                  placed.out.c_str());
-        const Outcome json = runCli({"place", scenario, "--policy", "spread", "--pin",
+        const cbtest::CliOutcome json = cbtest::runCli({"place", scenario, "--policy", "spread", "--pin",
                                   "j1/single-0=c", "--no-save", "--json"});
         QCOMPARE(json.code, 0);
         const auto j = nlohmann::json::parse(json.out);
         QCOMPARE(j["what_if"]["pins"], nlohmann::json::array({"j1/single-0=c"}));
         QCOMPARE(j["what_if"]["pinned"]["placed_jobs"].get<double>(), 3.0);
 
-        const Outcome simulated = runCli({"simulate", scenario, "--policy", "spread", "--pin",
+        const cbtest::CliOutcome simulated = cbtest::runCli({"simulate", scenario, "--policy", "spread", "--pin",
                                        "j3/single-0=a", "--no-save"});
         QVERIFY2(simulated.code == 0, simulated.err.c_str());
         QVERIFY2(simulated.out.find("  mean JCT ") != std::string::npos, simulated.out.c_str());
 
-        const Outcome bad =
-            runCli({"place", scenario, "--policy", "spread", "--pin", "j9/single-0=a", "--no-save"});
+        const cbtest::CliOutcome bad =
+            cbtest::runCli({"place", scenario, "--policy", "spread", "--pin", "j9/single-0=a", "--no-save"});
         QCOMPARE(bad.code, 2);
         QCOMPARE(bad.out, std::string());
         QVERIFY2(bad.err.find("no job \"j9\"") != std::string::npos, bad.err.c_str());

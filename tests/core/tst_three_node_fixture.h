@@ -8,6 +8,7 @@
 // trunc(10 x used / capacity) (MostAllocated), counting the task, and the node's score is
 // trunc of their mean.
 
+#include "cli/command.h"
 #include "io/scenario_json.h"
 #include "sched/policy.h"
 
@@ -15,7 +16,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace cbtest {
 
@@ -67,6 +70,21 @@ inline bool writeScenarioFile(const cb::Scenario &s, const QString &path)
     QFile f(path);
     return f.open(QIODevice::WriteOnly) &&
            f.write(QByteArray::fromStdString(cb::scenarioToJson(s).dump(2))) > 0;
+}
+
+/// A terminal command run in-process: its exit code and what it printed.
+struct CliOutcome
+{
+    int code = -1;
+    std::string out, err;
+};
+
+inline CliOutcome runCli(const std::vector<std::string> &args)
+{
+    std::ostringstream out, err;
+    cb::cli::Io io{out, err, false};
+    const int code = cb::cli::runCommand(args, io);
+    return {code, out.str(), err.str()};
 }
 
 } // namespace cbtest
