@@ -91,8 +91,8 @@ Command placeCommand()
     c.summary = "Place every queued job with a policy; show each task's node and the traffic";
     c.description =
         "Jobs are offered in the policy's queue order to a cluster that fills up; a job that "
-        "does not fit waits. Traffic is per training iteration (ARCHITECTURE.md traffic "
-        "model). Built-in policies: k8s-default, binpack, spread, random, dltap, "
+        "does not fit waits. Traffic is per training iteration: each job's PS push and pull or "
+        "all-reduce bytes, split into intra-node and cross-node. Built-in policies: k8s-default, binpack, spread, random, dltap, "
         "topology-aware; user presets come from the scenario's \"policies\" or --policy-file. "
         "The seed defaults to the scenario's settings.seed. Same input and seed give "
         "byte-identical output. The run (placement, decision log, traffic) is stored in the "

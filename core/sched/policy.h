@@ -1,7 +1,8 @@
 #pragma once
 // Scheduling policies: named presets of scoring plugins with weights and parameters, plus the
 // order of jobs in the queue and of tasks within a job. Built-in presets reproduce the 2017
-// kube-scheduler defaults, the usual baselines and DLTAP (SEEDS.md section 1); users derive
+// kube-scheduler defaults, the usual baselines and DLTAP (network-aware placement that aggregates a job's PS
+// and worker tasks); users derive
 // new presets in JSON (see policy_json.h) without code.
 
 #include <optional>
@@ -30,7 +31,8 @@ enum class PluginKind {
     NvlinkDomain,
 };
 
-/// Which tasks count for the DLTAP aggregation degree (SEEDS.md, RECONSTRUCTED).
+/// Which tasks count for the DLTAP aggregation degree. The paper does not define it exactly;
+/// these are the readings we reconstruct it as.
 enum class DltapVariant {
     Counterpart, ///< opposite-role tasks on n / opposite-role tasks placed so far
     Job,         ///< same-job tasks on n / same-job tasks placed so far

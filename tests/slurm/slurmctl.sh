@@ -1,5 +1,5 @@
 #!/bin/bash
-# A throw-away Slurm controller for tests (recipe: shared/docs/SLURM-CI.md). Installs nothing.
+# A throw-away Slurm controller for tests (munged, then slurmctld on a free port). Installs nothing.
 #
 #   slurmctl.sh start DIR   DIR/cluster holds the files `clusterbench export --format
 #                           slurm-cluster` wrote (slurm.conf, gres.conf, topology.conf).
