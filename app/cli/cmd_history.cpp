@@ -204,7 +204,8 @@ Command historyCommand()
         "The workspace defaults to $CLUSTERBENCH_WORKSPACE, else "
         "$XDG_DATA_HOME/clusterbench/workspace.sqlite. A workspace in a folder that cannot be "
         "written is read as it is. STATUS is complete, or partial for the points of a sweep "
-        "that has not finished (still running, or interrupted). --check runs SQLite's "
+        "that has not finished (still running, or interrupted; for an emitted sweep, until every "
+        "point is merged). --check runs SQLite's "
         "integrity check (PRAGMA integrity_check and foreign_key_check) instead and prints ok "
         "or every problem found (exit 1 when there is any).";
     c.options = {{"workspace", "FILE", "workspace database to read"},

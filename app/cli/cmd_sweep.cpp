@@ -528,7 +528,8 @@ Command sweepPointCommand()
         if (!parent.empty())
             std::filesystem::create_directories(parent, ec);
         if (auto st = writeFileAtomically(
-                out, sweepResultJson(grid->scenario, run.value(), grid->sweepId, int(index))
+                out, sweepResultJson(grid->scenario, run.value(), grid->sweepId, int(index),
+                                             int(grid->points.size()))
                              .dump(1) +
                          "\n");
             !st) {
@@ -558,6 +559,28 @@ Command sweepPointCommand()
     return c;
 }
 
+namespace {
+
+/// "0, 3-5, 9" for {0, 3, 4, 5, 9} (sorted, distinct).
+std::string sweepIndexRanges(const std::vector<int> &sorted)
+{
+    std::string out;
+    for (std::size_t i = 0; i < sorted.size();) {
+        std::size_t j = i;
+        while (j + 1 < sorted.size() && sorted[j + 1] == sorted[j] + 1)
+            ++j;
+        if (!out.empty())
+            out += ", ";
+        out += std::to_string(sorted[i]);
+        if (j > i)
+            out += "-" + std::to_string(sorted[j]);
+        i = j + 1;
+    }
+    return out;
+}
+
+} // namespace
+
 Command mergeCommand()
 {
     Command c;
@@ -567,7 +590,8 @@ Command mergeCommand()
     c.description = "Reads every file first: if any is not a sweep result, nothing is stored "
                     "and every problem is printed (exit 2). A grid point already in the "
                     "workspace (same sweep id and index) is not stored again, so merging twice "
-                    "is harmless.";
+                    "is harmless. The points of a sweep are stored as partial until every point "
+                    "of its grid is in the workspace; the points still missing are named.";
     c.options = {{"workspace", "FILE", "workspace to store into (default: as for history)"},
                  {"json", "", "print what was merged as JSON"}};
     c.run = [](const Args &args, Io &io) {
@@ -598,6 +622,20 @@ Command mergeCommand()
             }
             results.push_back(std::move(r.value()));
         }
+        // The grid size each sweep's files give (files written before it was recorded say 0);
+        // files of one sweep that disagree cannot all be right.
+        std::map<std::string, int> gridSize;
+        for (std::size_t i = 0; i < results.size() && !bad; ++i) {
+            const SweepResult &r = results[i];
+            auto [it, first] = gridSize.emplace(r.sweepId, r.points);
+            if (!first && it->second != r.points && r.points > 0 && it->second > 0) {
+                io.err << args.positional()[i] << ": /points: sweep " << r.sweepId << " has "
+                       << it->second << " points in the other files, this one says "
+                       << r.points << "\n";
+                bad = true;
+            }
+            it->second = std::max(it->second, r.points);
+        }
         if (bad) {
             io.err << "clusterbench merge: nothing was stored\n";
             return int(ExitBadInput);
@@ -619,7 +657,12 @@ Command mergeCommand()
             std::int64_t id = found.value();
             const bool isNew = id == 0;
             if (isNew) {
-                auto saved = saveRunTo(*ws.value(), r.scenario, r.run, io, "merge");
+                // A point of a sweep whose grid size is known stays "partial" until every
+                // point of the grid is in the workspace (as a local sweep's points do).
+                RunRecord run = r.run;
+                if (gridSize[r.sweepId] > 0)
+                    run.status = "partial";
+                auto saved = saveRunTo(*ws.value(), r.scenario, std::move(run), io, "merge");
                 if (!saved)
                     return int(ExitFailure);
                 id = *saved;
@@ -636,10 +679,49 @@ Command mergeCommand()
                 io.out << args.positional()[i] << ": sweep " << r.sweepId << " point " << r.index
                        << (isNew ? " stored as run " : " already stored as run ") << id << "\n";
         }
+        // Which points of each sweep are still not stored: complete sweeps are marked so, the
+        // others are named with their missing points (a failed array task, a file not given).
+        nlohmann::ordered_json sweeps = nlohmann::ordered_json::array();
+        std::vector<std::string> incomplete;
+        for (const auto &[sweepId, points] : gridSize) {
+            if (points <= 0)
+                continue;
+            std::vector<int> missing;
+            for (int index = 0; index < points; ++index) {
+                auto found = ws.value()->findSweepRun(sweepId, index);
+                if (!found) {
+                    io.err << "clusterbench merge: " << found.error() << "\n";
+                    return int(ExitFailure);
+                }
+                if (found.value() == 0)
+                    missing.push_back(index);
+            }
+            if (missing.empty()) {
+                if (auto st = ws.value()->finishSweep(sweepId); !st) {
+                    io.err << "clusterbench merge: " << st.error() << "\n";
+                    return int(ExitFailure);
+                }
+            } else {
+                incomplete.push_back("sweep " + sweepId + ": " +
+                                     std::to_string(points - int(missing.size())) + " of " +
+                                     std::to_string(points) + " points stored; missing " +
+                                     sweepIndexRanges(missing));
+            }
+            sweeps.push_back({{"sweep", sweepId},
+                              {"points", points},
+                              {"stored", points - int(missing.size())},
+                              {"missing", missing}});
+        }
+        for (const std::string &line : incomplete)
+            io.err << "clusterbench merge: " << line
+                   << " (their array tasks failed or are still running, or their result files "
+                      "were not given: see logs/point-INDEX.out); the stored points stay "
+                      "partial until the rest are merged\n";
         if (args.flag("json")) {
             io.out << nlohmann::ordered_json{{"workspace", ws.value()->path()},
                                              {"stored", added},
                                              {"already_present", present},
+                                             {"sweeps", sweeps},
                                              {"files", merged}}
                           .dump(2)
                    << "\n";

@@ -319,13 +319,14 @@ Result<GridManifest> readGridManifest(const nlohmann::json &doc)
 }
 
 nlohmann::ordered_json sweepResultJson(const Scenario &scenario, const RunRecord &run,
-                                       const std::string &sweepId, int index)
+                                       const std::string &sweepId, int index, int points)
 {
     nlohmann::ordered_json j;
     j["format"] = "clusterbench-sweep-result";
     j["version"] = 1;
     j["sweep"] = sweepId;
     j["index"] = index;
+    j["points"] = points;
     j["scenario"] = scenarioToJson(scenario);
     nlohmann::ordered_json r;
     r["kind"] = run.kind;
@@ -356,6 +357,11 @@ Result<SweepResult> readSweepResult(const nlohmann::json &doc)
     SweepResult out;
     out.sweepId = r.string("sweep", ObjectReader::Required);
     out.index = int(r.integer("index", ObjectReader::Required, 0, 0, 1 << 30));
+    out.points = int(r.integer("points", ObjectReader::Optional, 0, 1, 1 << 30));
+    if (out.points > 0 && out.index >= out.points)
+        problems.push_back({"/index", "expected 0.." + std::to_string(out.points - 1) +
+                                          " (the grid has " + std::to_string(out.points) +
+                                          " points), found " + std::to_string(out.index)});
     r.skip("scenario");
     if (const nlohmann::json *run = r.object("run", ObjectReader::Required)) {
         ObjectReader rr(*run, "/run", problems);

@@ -96,12 +96,16 @@ struct GridManifest
 };
 Result<GridManifest> readGridManifest(const nlohmann::json &doc);
 
+/// The result file of one grid point: the sweep id, the point's index, the grid's size
+/// (`points`, so that `merge` can tell which points are still missing), the scenario and the
+/// run.
 nlohmann::ordered_json sweepResultJson(const Scenario &scenario, const RunRecord &run,
-                                       const std::string &sweepId, int index);
+                                       const std::string &sweepId, int index, int points);
 struct SweepResult
 {
     std::string sweepId;
     int index = 0;
+    int points = 0; ///< the grid's size; 0 in files written before it was recorded
     Scenario scenario;
     RunRecord run;
 };

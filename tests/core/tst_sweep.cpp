@@ -213,6 +213,13 @@ private slots:
             QCOMPARE(m["stored"].get<int>(), round == 0 ? 1 : 0);
             QCOMPARE(m["already_present"].get<int>(), round == 0 ? 0 : 1);
             QCOMPARE(m["files"][0]["run"].get<int>(), 1);
+            // One point of four: the other three are named, and the stored one stays partial.
+            QCOMPARE(m["sweeps"].size(), std::size_t(1));
+            QCOMPARE(m["sweeps"][0]["points"].get<int>(), 4);
+            QCOMPARE(m["sweeps"][0]["stored"].get<int>(), 1);
+            QCOMPARE(m["sweeps"][0]["missing"].dump(), std::string("[0,1,3]"));
+            QVERIFY2(merge.err.find("1 of 4 points stored; missing 0-1, 3") != std::string::npos,
+                     merge.err.c_str());
         }
         const Cli history = clusterbench({QStringLiteral("history"), QStringLiteral("--workspace"),
                                           ws, QStringLiteral("--json")});
@@ -222,6 +229,7 @@ private slots:
         QCOMPARE(runs[0]["kind"].get<std::string>(), std::string("sweep"));
         QCOMPARE(runs[0]["policy"].get<std::string>(), std::string("dltap"));
         QCOMPARE(runs[0]["parameters"]["grid_index"].get<int>(), 2);
+        QCOMPARE(runs[0]["status"].get<std::string>(), std::string("partial"));
         QVERIFY(runs[0]["scenario"].get<std::string>().rfind("DLTAP testbed", 0) == 0);
 
         // The same point run locally gives the same figures.
@@ -234,6 +242,52 @@ private slots:
         QCOMPARE(runs[0]["metrics"]["cross_node_bytes"].get<double>(),
                  grid["metrics"]["cross_node_bytes"].get<double>());
         QCOMPARE(runs[0]["seed"], grid["seed"]);
+
+        // The other three points: once all four are in, the sweep is complete.
+        QStringList all;
+        for (int index = 0; index < 4; ++index) {
+            if (index != 2) {
+                const Cli t = clusterbench({QStringLiteral("bash"), QStringLiteral("sweep.sbatch")},
+                                           out,
+                                           {QStringLiteral("SLURM_ARRAY_TASK_ID=%1").arg(index),
+                                            QStringLiteral("CLUSTERBENCH=" CB_CLUSTERBENCH)});
+                QVERIFY2(t.code == 0, (t.out + t.err).c_str());
+            }
+            all << out + QStringLiteral("/results/point-%1.json").arg(index);
+        }
+        const Cli rest = clusterbench(QStringList{QStringLiteral("merge")} + all +
+                                      QStringList{QStringLiteral("--workspace"), ws,
+                                                  QStringLiteral("--json")});
+        QCOMPARE(rest.code, 0);
+        const auto mr = nlohmann::json::parse(rest.out);
+        QCOMPARE(mr["stored"].get<int>(), 3);
+        QCOMPARE(mr["already_present"].get<int>(), 1);
+        QCOMPARE(mr["sweeps"][0]["missing"].dump(), std::string("[]"));
+        QCOMPARE(rest.err, std::string());
+        const auto done = nlohmann::json::parse(
+            clusterbench({QStringLiteral("history"), QStringLiteral("--workspace"), ws,
+                          QStringLiteral("--json")})
+                .out);
+        QCOMPARE(done.size(), std::size_t(4));
+        for (const auto &r : done)
+            QCOMPARE(r["status"].get<std::string>(), std::string("complete"));
+
+        // Files of one sweep that disagree on its size: nothing is stored, the field is named.
+        QFile first(all[0]);
+        QVERIFY(first.open(QIODevice::ReadOnly));
+        auto resized = nlohmann::json::parse(first.readAll().toStdString());
+        resized["points"] = 5;
+        QFile wrongSize(dir.filePath(QStringLiteral("resized.json")));
+        QVERIFY(wrongSize.open(QIODevice::WriteOnly));
+        wrongSize.write(QByteArray::fromStdString(resized.dump()));
+        wrongSize.close();
+        const Cli disagree = clusterbench({QStringLiteral("merge"), all[1], wrongSize.fileName(),
+                                           QStringLiteral("--workspace"),
+                                           dir.filePath(QStringLiteral("third.sqlite"))});
+        QCOMPARE(disagree.code, 2);
+        QVERIFY2(disagree.err.find("resized.json: /points: sweep") != std::string::npos,
+                 disagree.err.c_str());
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("third.sqlite"))));
 
         // A broken result file stores nothing and names the file.
         QFile broken(dir.filePath(QStringLiteral("broken.json")));

@@ -177,7 +177,8 @@ std::string runSweepResult(std::string_view input, const Target &)
     auto result = readSweepResult(doc.value());
     if (!result)
         return checkProblems(result.problems(), "sweep result");
-    (void)sweepResultJson(result->scenario, result->run, result->sweepId, result->index).dump();
+    (void)sweepResultJson(result->scenario, result->run, result->sweepId, result->index,
+                          result->points).dump();
     return {};
 }
 
