@@ -141,6 +141,9 @@ private slots:
                            kData + "topology/nccl/simllm_perlmutter_a100_nid001056_nccl_topo.xml",
                            "--out", "OUT"}
             << 2 << "this is not k8s-nodes input; it looks like nccl-topo";
+        QTest::newRow("2: empty file")
+            << QStringList{kData + "malformed/empty.csv", "--out", "OUT"}
+            << 2 << "empty.csv: the file is empty: no cluster and no jobs to import";
         QTest::newRow("2: format not detected")
             << QStringList{kData + "traces/tiresias/LICENSE.tiresias-Apache-2.0", "--out", "OUT"}
             << 2 << "cannot tell which format this is";

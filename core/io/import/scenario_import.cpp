@@ -100,6 +100,9 @@ bool ScenarioImport::resolveFormats(std::vector<Group> &groups)
         if (!sample)
             return fail(ImportFailure::BadInput, sample.problems());
         FormatMatch match;
+        if (sample->head.find_first_not_of(" \t\r\n") == std::string::npos)
+            return fail(ImportFailure::BadInput,
+                        {{f, "the file is empty: no cluster and no jobs to import"}});
         const Importer *imp = detectFormat(sample.value(), &match);
         if (!imp)
             return fail(ImportFailure::BadInput,
