@@ -73,6 +73,7 @@ class TestSweepSlurmRun : public QObject
     QTemporaryDir m_dir;
     QString m_conf;
     bool m_started = false;
+    QString m_step; ///< what the test was doing, for an exception's message
 
     SlurmRun run(const QString &program, const QStringList &args, const QString &cwd = {},
                  int timeoutMs = 120000)
@@ -101,7 +102,10 @@ class TestSweepSlurmRun : public QObject
             if (shown.exitCode != 0)
                 return {};
             auto doc = nlohmann::json::parse(shown.out.toStdString());
-            out[doc["parameters"]["grid_index"].get<int>()] = std::move(doc);
+            // The index first: json's operator= takes its argument by value, and the right
+            // operand is evaluated before the left one.
+            const int index = doc["parameters"]["grid_index"].get<int>();
+            out[index] = std::move(doc);
         }
         return out;
     }
@@ -146,7 +150,7 @@ private slots:
         try {
             checkArray();
         } catch (const std::exception &e) {
-            QFAIL(e.what());
+            QFAIL(qPrintable(m_step + ": " + e.what()));
         }
     }
 
@@ -194,6 +198,7 @@ private:
         }
 
         // All but point 5: the sweep is partial and names it; then point 5 completes it.
+        m_step = "merging";
         const QString merged = m_dir.filePath("merged.sqlite");
         QStringList allBut5 = results;
         allBut5.removeAt(5);
@@ -215,10 +220,13 @@ private:
                                           QStringList{"--workspace", local, "--jobs", "2"});
         QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err));
 
+        m_step = "reading the merged runs";
         auto a = storedRuns(merged);
+        m_step = "reading the local runs";
         auto b = storedRuns(local);
         QCOMPARE(int(a.size()), kPoints);
         QCOMPARE(int(b.size()), kPoints);
+        m_step = "comparing the runs";
         const std::string sweepId = a[0]["parameters"]["sweep"].get<std::string>();
         for (int index = 0; index < kPoints; ++index) {
             nlohmann::json &x = a[index];
