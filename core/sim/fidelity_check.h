@@ -13,7 +13,15 @@
 //     single-node multi-GPU points against (g - 1) x the 1-GPU compute;
 //   - overlap (steps of 0.02), exposed_comm_fraction (steps of 0.05) and compute_cv (closed
 //     form for each pair) minimising the squared relative step-time error over the training
-//     points.
+//     points;
+//   - comm interference (steps of 0.01): the share of the exposed communication that the
+//     authors' sync measurement (CUDA events from a worker's last gradient to the end of the
+//     all-reduce, adaptdl's AdaptiveDataParallel) does not see because it stretches the
+//     backward pass, minimising the absolute relative sync error over the training points.
+//     Predicted sync = s_min x the 1-GPU sync + (1 - interference) x the exposed
+//     communication + the straggler wait + the wait of a worker on the least crowded node
+//     for the most crowded one ((s_max - s_min) x the 1-GPU compute less its sync; s = 1 +
+//     colocation_slowdown x (g - 1), g the node's GPUs).
 // Splits: `half` sorts the distinct measured placements (by nodes, GPUs, then digits) and
 // trains on every other one (the 1st, 3rd, ...: the 1-GPU placement always trains), holding
 // out the rest; `one-node` trains on the single-node placements and holds out every
@@ -21,7 +29,9 @@
 // evenly as possible, the first nodes taking the remainder) are always held out.
 //
 // Errors are |predicted / measured - 1| of step time and of sync time over the held-out
-// points: median and 90th percentile (linear between order statistics).
+// points: median and 90th percentile (linear between order statistics). The sync noise floor
+// predicts each held-out sync by the median measured sync of the training points at the same
+// nodes, GPUs and local batch: what the measurements themselves allow at that granularity.
 
 #include "model/cluster.h"
 #include "model/job.h"
@@ -53,6 +63,10 @@ struct FidelityCalibration
     double overlap = 0;
     double exposedCommFraction = 0;
     double computeCv = 0;
+    /// Share of the exposed communication measured before the last gradient (it stretches the
+    /// backward pass instead of following it): splits the step time into compute and sync as
+    /// the authors measure them, does not change the step time.
+    double commInterference = 0;
 };
 
 struct FidelityPoint
@@ -84,6 +98,11 @@ struct FidelityModelReport
     FidelityErrors heldOut;     ///< held-out placements.csv points
     FidelityErrors scalability; ///< scalability.csv points
     FidelityPoint worst;        ///< the held-out point with the largest step-time error
+    /// Sync noise floor: median absolute relative error of predicting each held-out point's
+    /// sync by the median sync of the training points at the same (nodes, GPUs, local batch),
+    /// over the held-out points that have such training points.
+    double syncFloorMedian = 0;
+    int syncFloorPoints = 0;
     std::vector<FidelityPoint> points;
 };
 
