@@ -35,7 +35,7 @@ const std::set<std::string> kHostOptions = {"gpus-per-host", "gpu-type", "cpus",
 const std::set<std::string> kJobOptions = {
     "jobs", "mean-interarrival", "first-arrival", "models", "single-fraction", "ps-fraction",
     "workers", "ps", "gpus-per-worker", "worker-cpus", "worker-memory", "ps-cpus", "ps-memory",
-    "slack", "weight", "job-gpu-type", "id-prefix", "first-index"};
+    "slack", "weight", "job-gpu-type", "id-prefix", "first-index", "min-available"};
 const std::set<std::string> kCommonOptions = {"out", "name", "description", "seed", "json"};
 
 std::set<std::string> optionsOf(const std::string &kind)
@@ -184,6 +184,7 @@ void readJobs(OptionReader &r, JobSetParams &p, const Args &args)
     r.range("workers", p.minWorkers, p.maxWorkers);
     r.range("ps", p.minPs, p.maxPs);
     r.integer("gpus-per-worker", p.gpusPerWorker);
+    r.number("min-available", p.psMinAvailableFraction);
     r.number("worker-cpus", p.workerCpus);
     r.number("worker-memory", p.workerMemoryGiB);
     r.number("ps-cpus", p.psCpus);
@@ -535,6 +536,7 @@ Command generateCommand()
         {"workers", "MIN-MAX", "workers per distributed job (default 2-8)"},
         {"ps", "MIN-MAX", "parameter servers per PS job (default 1-2)"},
         {"gpus-per-worker", "N", "GPUs per worker (default 1)"},
+        {"min-available", "F", "PS jobs may start with ceil(F x workers) workers (default: all)"},
         {"worker-cpus", "N", "CPUs per worker (default 4)"},
         {"worker-memory", "GIB", "GiB per worker (default 16)"},
         {"ps-cpus", "N", "CPUs per parameter server (default 4)"},

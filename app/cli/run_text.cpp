@@ -41,6 +41,15 @@ std::string runSummaryText(const Run &run)
     if (stochastic)
         out << "  reconfigurations " << r.reconfigurations << " (" << r.multiNodePlacements
             << " decisions split a job over nodes)\n";
+    if (!stochastic && r.strandedGpuSeconds > 0 && r.makespanSeconds > 0) {
+        // Free GPUs a waiting job's task could have used while its job (a gang) could not
+        // be admitted: the fragmentation all-or-nothing admission leaves.
+        const double mean = r.strandedGpuSeconds / r.makespanSeconds;
+        out << "  stranded GPUs   " << formatFixed(mean, 1) << " on average ("
+            << formatFixed(r.totalGpus > 0 ? 100 * mean / r.totalGpus : 0.0, 1)
+            << " % of GPU time; " << formatFixed(r.strandedGpuSeconds / 3600, 1)
+            << " GPU-h) free while jobs waited, each enough for a waiting task\n";
+    }
     if (r.failures > 0)
         out << "  node failures   " << r.failures << "\n";
     return out.str();

@@ -137,7 +137,20 @@ Result<Policy> policyFromJson(const json &value, const std::string &pointer,
     readEnum(r, "task_order", policy.taskOrder, taskOrderFromString,
              "\"as-written\", \"ps-first\" or \"interleaved\"");
     readEnum(r, "tie_break", policy.tieBreak, tieBreakFromString, "\"random\" or \"first\"");
-    policy.gang = r.boolean("gang", kOpt, policy.gang);
+    if (const json *g = childField(value, "gang"); g && g->is_string()) {
+        r.skip("gang");
+        const std::string s = g->get<std::string>();
+        if (s == "all" || s == "min-available" || s == "off") {
+            policy.gang = s != "off";
+            if (policy.gang)
+                policy.minAvailable = s == "min-available";
+        } else {
+            r.problem("gang", "expected true, false, \"all\", \"min-available\" or \"off\", "
+                              "found \"" + s + "\"");
+        }
+    } else {
+        policy.gang = r.boolean("gang", kOpt, policy.gang);
+    }
     policy.backfill = r.boolean("backfill", kOpt, policy.backfill);
     r.finish();
     if (!p.empty())
@@ -259,7 +272,11 @@ ordered_json policyToJson(const Policy &policy)
     j["queue"] = toString(policy.queue);
     j["task_order"] = toString(policy.taskOrder);
     j["tie_break"] = toString(policy.tieBreak);
-    j["gang"] = policy.gang;
+    // true: min-available (what "gang": true has always read as for jobs without a minimum)
+    if (policy.gang && !policy.minAvailable)
+        j["gang"] = "all";
+    else
+        j["gang"] = policy.gang;
     j["backfill"] = policy.backfill;
     return j;
 }

@@ -5,7 +5,9 @@
 //    "queue": "edf", "task_order": "interleaved", "tie_break": "first",
 //    "gang": true, "backfill": true}
 // "base" names a built-in or an earlier user preset; plugins listed override or extend it
-// (weight 0 removes one). Every mistake is reported with its JSON pointer.
+// (weight 0 removes one). "gang": true or "min-available" (all-or-nothing admission, a job's
+// min_available lowering what admits it), "all" (every task, min_available ignored), false
+// or "off" (tasks placed one by one). Every mistake is reported with its JSON pointer.
 
 #include "model/scenario.h"
 #include "sched/policy.h"

@@ -45,6 +45,8 @@ void busyAndCostJson(const RunSeries &s, ordered_json &series)
     series["gpu_busy_s"] = finiteArray(s.gpuBusySeconds);
     if (!s.cost.empty())
         series["cost"] = finiteArray(s.cost);
+    if (!s.strandedGpuSeconds.empty())
+        series["stranded_gpu_s"] = finiteArray(s.strandedGpuSeconds);
 }
 
 ordered_json placedTasksJson(const JobPlacement &p)
@@ -183,6 +185,9 @@ ordered_json runSummaryJson(const RunResult &run)
     s["node_failures"] = run.failures;
     s["events"] = run.events;
     s["network_solves"] = run.networkSolves;
+    // Only runs in which GPUs sat stranded: the others keep their summary.
+    if (run.strandedGpuSeconds > 0)
+        s["stranded_gpu_s"] = finiteOrNull(run.strandedGpuSeconds);
     return s;
 }
 
@@ -555,6 +560,8 @@ Result<RunResult> runFromJson(const nlohmann::json &j, const Cluster &cluster)
         run.networkSolves = r.integer(*s, "/summary", "network_solves");
         if (s->contains("reconfigurations"))
             run.reconfigurations = int(r.integer(*s, "/summary", "reconfigurations"));
+        if (s->contains("stranded_gpu_s"))
+            run.strandedGpuSeconds = r.number(*s, "/summary", "stranded_gpu_s");
         if (s->contains("multi_node_placements"))
             run.multiNodePlacements = int(r.integer(*s, "/summary", "multi_node_placements"));
         const std::string model = r.text(*s, "/summary", "cost_model");
@@ -649,6 +656,14 @@ Result<RunResult> runFromJson(const nlohmann::json &j, const Cluster &cluster)
                 r.problems.push_back({"/series/cost", "expected one value per bucket (" +
                                                           std::to_string(series.gpuBusySeconds.size()) +
                                                           ")"});
+        }
+        if (s->contains("stranded_gpu_s")) {
+            for (const auto &c : r.array(*s, "/series", "stranded_gpu_s"))
+                series.strandedGpuSeconds.push_back(c.is_number() ? c.get<double>() : 0.0);
+            if (series.strandedGpuSeconds.size() != series.gpuBusySeconds.size())
+                r.problems.push_back({"/series/stranded_gpu_s",
+                                      "expected one value per bucket (" +
+                                          std::to_string(series.gpuBusySeconds.size()) + ")"});
         }
         if (s->contains("layout") && (*s)["layout"] == "columns") {
             readStoredSeries(r, *s, run, directedLinks, int(cluster.nodes.size()));

@@ -273,6 +273,8 @@ Job readJob(const json &v, const std::string &ptr, Problems &p)
     if (r.has("time_limit_s"))
         j.timeLimitSeconds = r.number("time_limit_s", Req, 0, 1, kMaxSeconds);
     j.account = r.string("account", Opt);
+    if (r.has("min_available"))
+        j.minAvailable = int(r.integer("min_available", Req, 1, 1, 1000000));
     if (!j.account.empty() && j.account.find_first_of(" \t\n\"'#") != std::string::npos)
         r.problem("account", "expected an account name without spaces, quotes or '#', found \"" +
                                  j.account + "\"");
@@ -556,6 +558,8 @@ ordered_json toJson(const Job &job)
         j["time_limit_s"] = jsonNumber(*job.timeLimitSeconds);
     if (!job.account.empty())
         j["account"] = job.account;
+    if (job.minAvailable)
+        j["min_available"] = *job.minAvailable;
     if (job.sts) {
         ordered_json s;
         s["max_epochs"] = job.sts->maxEpochs;

@@ -82,6 +82,7 @@ Result<std::vector<Job>> generateJobs(const JobSetParams &params)
                      "expected a start time >= 0 s");
     gen::checkNumber(p, "single-fraction", params.singleFraction, 0, 1);
     gen::checkNumber(p, "ps-fraction", params.psFraction, 0, 1);
+    gen::checkNumber(p, "min-available", params.psMinAvailableFraction, 0, 1);
     gen::checkInt(p, "workers", params.minWorkers, 1, 4096,
                   "expected at least 1 worker (at most 4096)");
     if (params.maxWorkers < params.minWorkers || params.maxWorkers > 4096)
@@ -183,6 +184,9 @@ Result<std::vector<Job>> generateJobs(const JobSetParams &params)
             job.tasks.push_back(ps);
         }
         job.tasks.push_back(worker);
+        if (job.kind == JobKind::ParameterServer && params.psMinAvailableFraction > 0)
+            job.minAvailable = std::max(
+                1, int(std::ceil(params.psMinAvailableFraction * worker.replicas - 1e-9)));
 
         const auto span = model.maxIterations - model.minIterations;
         std::int64_t iterations =

@@ -33,6 +33,9 @@ struct JobSetParams
     int minWorkers = 2, maxWorkers = 8;   ///< workers of a distributed job, uniform
     int minPs = 1, maxPs = 2;             ///< parameter servers of a PS job, uniform
     int gpusPerWorker = 1;
+    /// > 0: every parameter-server job gets min_available = ceil(F x workers) (gang
+    /// admission with a minimum; draws nothing, so the job set is otherwise the same).
+    double psMinAvailableFraction = 0;
     double workerCpus = 4, workerMemoryGiB = 16;
     double psCpus = 4, psMemoryGiB = 16;
     /// Due date = submit + slack * ideal run time (iterations x step time on the reference

@@ -101,10 +101,17 @@ struct Job
     /// Wall-clock limit the batch system enforces (Slurm --time); exported, not simulated.
     std::optional<double> timeLimitSeconds;
     std::string account;              ///< account charged (Slurm --account); empty: none
+    /// Gang admission with a minimum (Volcano's minAvailable, counted in workers): the job
+    /// starts once its parameter servers, chief and evaluator and at least this many of its
+    /// workers are placed, and runs with the workers it was admitted with; each worker then
+    /// takes a larger share of the training (iterations x workers / placed workers). Empty:
+    /// every worker. Honoured by policies in gang mode "min-available" (the default).
+    std::optional<int> minAvailable;
     std::optional<StsData> sts;
 
     int taskCount() const;
     int gpuCount() const; ///< whole GPUs requested (fractions count as one each)
+    int workerCount() const; ///< tasks of role worker
     bool operator==(const Job &) const = default;
 };
 

@@ -165,6 +165,15 @@ int Job::gpuCount() const
     return saturated(n);
 }
 
+int Job::workerCount() const
+{
+    std::int64_t n = 0;
+    for (const TaskGroup &g : tasks)
+        if (g.role == TaskRole::Worker)
+            n += g.replicas;
+    return saturated(n);
+}
+
 const Job *Scenario::job(const std::string &id) const
 {
     for (const Job &j : jobs)

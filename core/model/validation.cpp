@@ -130,6 +130,10 @@ void checkJob(const Scenario &s, const Job &job, const std::string &ptr, Problem
         break;
     }
     (void)others;
+    if (job.minAvailable && (*job.minAvailable < 1 || *job.minAvailable > workers))
+        p.push_back({ptr + "/min_available",
+                     "min_available counts workers: expected 1 to " + std::to_string(workers) +
+                         " (the job's workers), found " + std::to_string(*job.minAvailable)});
     if (job.dueSeconds && *job.dueSeconds < job.submitSeconds)
         p.push_back({ptr + "/due_s", "the due date (" + numberText(*job.dueSeconds) +
                                          " s) is before the submit time (" +

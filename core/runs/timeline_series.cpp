@@ -36,10 +36,16 @@ TimelineSeries timelineSeries(const cb::Scenario &scenario, const cb::RunResult 
                                  k * s.bucketSeconds);
     };
     out.gpuUtilisation.resize(std::size_t(n));
+    const bool stranded = s.strandedGpuSeconds.size() == std::size_t(n);
+    if (stranded)
+        out.strandedShare.resize(std::size_t(n));
     for (int k = 0; k < n; ++k) {
         const double w = widthInRun(k) > 0 ? widthInRun(k) : s.bucketSeconds;
         out.gpuUtilisation[std::size_t(k)] =
             totalGpus > 0 ? s.gpuBusySeconds[std::size_t(k)] / (totalGpus * w) : 0;
+        if (stranded)
+            out.strandedShare[std::size_t(k)] =
+                totalGpus > 0 ? s.strandedGpuSeconds[std::size_t(k)] / (totalGpus * w) : 0;
     }
 
     // Joules and cost per bucket: the baseline, then every job's extra draw.

@@ -25,6 +25,9 @@ struct TimelineSeries
     std::vector<double> powerWatts;     ///< mean draw, incl. PUE
     std::vector<double> energyKWh;      ///< cumulative at the end of each bucket
     std::vector<double> cost;           ///< cumulative, under the run's cost model
+    /// GPUs free but unusable by the waiting jobs (RunResult::strandedGpuSeconds) / all
+    /// GPUs, 0..1; empty when none ever were.
+    std::vector<double> strandedShare;
     int buckets() const { return int(gpuUtilisation.size()); }
 };
 

@@ -22,6 +22,8 @@ const char *toString(JobEvent::Kind kind)
         return "partly-placed";
     case JobEvent::Kind::NotTried:
         return "not-tried";
+    case JobEvent::Kind::Admitted:
+        return "admitted";
     }
     return "?";
 }
@@ -31,7 +33,7 @@ namespace {
 std::optional<JobEvent::Kind> jobEventKindFromString(const std::string &name)
 {
     for (JobEvent::Kind k : {JobEvent::Kind::RolledBack, JobEvent::Kind::PartlyPlaced,
-                             JobEvent::Kind::NotTried})
+                             JobEvent::Kind::NotTried, JobEvent::Kind::Admitted})
         if (name == toString(k))
             return k;
     return std::nullopt;
@@ -550,8 +552,9 @@ Result<DecisionLog> DecisionLog::fromJson(const nlohmann::json &j)
                 if (auto k = jobEventKindFromString(kind))
                     e.kind = *k;
                 else
-                    r.problems.push_back({at + "/kind", "expected rolled-back, partly-placed or "
-                                                        "not-tried, found \"" + kind + "\""});
+                    r.problems.push_back({at + "/kind", "expected rolled-back, partly-placed, "
+                                                        "not-tried or admitted, found \"" +
+                                                            kind + "\""});
             } else {
                 // Logs written before the kind: the placer's own words tell it.
                 e.kind = e.what.find("rolled back") != std::string::npos ? JobEvent::Kind::RolledBack

@@ -107,6 +107,8 @@ struct JobEvent
         RolledBack,   ///< gang: a task did not fit, the job's placed tasks were unbound
         PartlyPlaced, ///< gang off: some tasks did not fit, the placed ones stay bound
         NotTried,     ///< an earlier job waits and backfilling is off
+        /// gang with min_available: some workers did not fit, the job starts without them
+        Admitted,
     };
     int afterDecision = -1;  ///< index of the last decision before it (-1: before any)
     std::string jobId;
@@ -114,7 +116,7 @@ struct JobEvent
     std::string what;        ///< the explanation shown to the user
     bool operator==(const JobEvent &) const = default;
 };
-/// "rolled-back", "partly-placed", "not-tried".
+/// "rolled-back", "partly-placed", "not-tried", "admitted".
 const char *toString(JobEvent::Kind kind);
 
 struct DecisionLog

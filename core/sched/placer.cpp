@@ -1370,7 +1370,14 @@ struct Placer::Impl
         std::vector<TaskRef> placedRefs;
         const std::vector<TaskRef> order = taskOrder(j);
         const bool pinned = !pins.empty() && hasPins(j.id);
-        const std::size_t tail = log || !policy.gang || exhaustive || pinned
+        // Gang with a minimum: the non-worker tasks and `needWorkers` workers admit the job;
+        // a worker that does not fit is skipped, the others are still tried.
+        const int workers = j.workerCount();
+        const int needWorkers = gangWorkersNeeded(j, policy);
+        const bool elastic = policy.gang && needWorkers < workers;
+        int failedWorkers = 0;
+        bool hardFail = false; ///< a task the job cannot start without did not fit
+        const std::size_t tail = log || !policy.gang || elastic || exhaustive || pinned
                                      ? order.size()
                                      : sameShapeTail(j, order);
         for (std::size_t k = 0; k < order.size(); ++k) {
@@ -1430,8 +1437,18 @@ struct Placer::Impl
             ++decisions;
             if (chosen < 0) {
                 ++failed;
-                if (policy.gang)
+                if (elastic && t.role == TaskRole::Worker) {
+                    // Too few workers left to reach the minimum: the job cannot be admitted.
+                    if (workers - ++failedWorkers < needWorkers) {
+                        hardFail = true;
+                        break;
+                    }
+                    continue;
+                }
+                if (policy.gang) {
+                    hardFail = true;
                     break;
+                }
                 continue;
             }
             TaskAssignment a;
@@ -1449,7 +1466,17 @@ struct Placer::Impl
             out.tasks.push_back(std::move(a));
             placedRefs.push_back(t);
         }
-        if (failed > 0 && policy.gang) {
+        const bool admitted = elastic && failed > 0 && !hardFail;
+        if (admitted) {
+            if (log)
+                log->events.push_back(
+                    {int(decisions) - 1, j.id, JobEvent::Kind::Admitted,
+                     "gang (min-available " + std::to_string(needWorkers) + "): " +
+                         std::to_string(workers - failedWorkers) + " of " +
+                         std::to_string(workers) + " workers placed; the job starts without " +
+                         "the other " + std::to_string(failedWorkers)});
+            failed = 0; // nothing pending: the job runs with the workers it has
+        } else if (failed > 0 && policy.gang) {
             for (std::size_t k = 0; k < out.tasks.size(); ++k) {
                 const TaskAssignment &a = out.tasks[k];
                 const TaskGroup &g = j.tasks[std::size_t(a.group)];
@@ -1459,10 +1486,14 @@ struct Placer::Impl
             }
             ++stateVersion;
             if (log)
-                log->events.push_back({int(decisions) - 1, j.id, JobEvent::Kind::RolledBack,
-                                       "gang: a task did not fit; rolled back " +
-                                           std::to_string(out.tasks.size()) +
-                                           " placed task(s); the job waits"});
+                log->events.push_back(
+                    {int(decisions) - 1, j.id, JobEvent::Kind::RolledBack,
+                     (elastic && failedWorkers > 0 && workers - failedWorkers < needWorkers
+                          ? "gang (min-available " + std::to_string(needWorkers) +
+                                "): too few workers fit"
+                          : std::string("gang: a task did not fit")) +
+                         "; rolled back " + std::to_string(out.tasks.size()) +
+                         " placed task(s); the job waits"});
             out.tasks.clear();
         } else if (failed > 0 && log) {
             log->events.push_back({int(decisions) - 1, j.id, JobEvent::Kind::PartlyPlaced,
@@ -1592,6 +1623,14 @@ Placement Placer::place(const std::vector<const Job *> &jobs, DecisionLog *log)
         }
     }
     return out;
+}
+
+int gangWorkersNeeded(const Job &job, const Policy &policy)
+{
+    const int workers = job.workerCount();
+    if (!policy.gang || !policy.minAvailable || !job.minAvailable)
+        return workers;
+    return std::clamp(*job.minAvailable, std::min(1, workers), workers);
 }
 
 Placement placeScenario(const Scenario &scenario, const Topology &topology, const Policy &policy,

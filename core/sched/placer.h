@@ -111,6 +111,11 @@ private:
     std::unique_ptr<Impl> d;
 };
 
+/// Workers that must be placed for `job` to start under `policy`: its min_available in gang
+/// mode "min-available" (the default), else all of them. Fewer than the job's workers: it may
+/// start without some (the placer logs it as admitted).
+int gangWorkersNeeded(const Job &job, const Policy &policy);
+
 /// Convenience: a fresh placer over `scenario.cluster` placing `scenario.jobs`.
 Placement placeScenario(const Scenario &scenario, const Topology &topology, const Policy &policy,
                         std::uint64_t seed, DecisionLog *log = nullptr);

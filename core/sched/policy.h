@@ -73,6 +73,9 @@ struct Policy
     TieBreak tieBreak = TieBreak::Random;
     /// All tasks of a job or none (a job that does not fit completely is rolled back).
     bool gang = true;
+    /// Gang mode only: a job's min_available lowers what admits it (its non-worker tasks and
+    /// that many workers; it runs with the workers placed). Off ("gang": "all"): every task.
+    bool minAvailable = true;
     /// When a job cannot be placed, later jobs may still be tried (else the queue stops).
     bool backfill = true;
 

@@ -100,6 +100,9 @@ struct RunSeries
     /// Cost accrued per bucket, kept for the catalogue cost model (a rate per GPUs busy on
     /// a node, which the views cannot derive from the jobs); empty otherwise.
     std::vector<double> cost;
+    /// GPU-seconds free but unusable by the waiting jobs per bucket (RunResult::
+    /// strandedGpuSeconds); empty while there were none.
+    std::vector<double> strandedGpuSeconds;
     bool operator==(const RunSeries &) const = default;
 };
 
@@ -126,6 +129,10 @@ struct RunResult
     int failures = 0;
     std::int64_t events = 0;
     std::int64_t networkSolves = 0;
+    /// Fragmentation: whole GPUs free while jobs waited, on nodes with at least as many free
+    /// GPUs of the right type as the smallest GPU task of a waiting job asks for (a task could
+    /// use them, its gang could not be admitted), integrated over time. Placement policies.
+    double strandedGpuSeconds = 0;
 
     double meanJctSeconds() const;
     double totalTardinessSeconds() const;

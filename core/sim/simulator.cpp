@@ -41,7 +41,11 @@ struct Simulator::Impl
         double straggle = 0; ///< straggler wait per iteration (synchronous workers)
         std::optional<double> measured; ///< step time from the model's measured table
         double iterT = kInf;
-        double remaining = 0; ///< iterations
+        double remaining = 0; ///< iterations (of the running placement, see workScale)
+        /// Workers of the job / workers running (> 1 for a job admitted without some of its
+        /// workers, gang min-available): each iteration covers that much less of the
+        /// training, so `remaining` is kept scaled by it while the job runs.
+        double workScale = 1;
         double lastUpdate = 0;
         std::uint64_t version = 0;
         double perIterTotal = 0, perIterCross = 0, perIterCrossDomain = 0;
@@ -83,6 +87,14 @@ struct Simulator::Impl
     std::optional<ReofferIndex> reoffer;
     std::int64_t skippedOffers = 0;
     std::vector<int> newArrivals; ///< arrived since the last pass
+    /// Fragmentation (RunResult::strandedGpuSeconds): per job its smallest GPU task (GPU
+    /// type, whole GPUs; 0: none), the waiting jobs counted by it, each node's GPU type as an
+    /// index into gpuTypes, and the stranded GPUs since `strandedSince`.
+    std::vector<std::pair<int, int>> smallestGpuTask;
+    std::map<std::pair<int, int>, int> waitingByNeed;
+    std::vector<std::string> gpuTypes; ///< "" first: any type
+    std::vector<int> nodeGpuType;
+    double strandedNow = 0, strandedSince = 0;
     bool needFullPass = false;
     bool passScheduled = false;
     int finished = 0;
@@ -355,6 +367,17 @@ struct Simulator::Impl
         }
     }
 
+    /// Workers of `job` over the workers `placement` runs (1 when it runs all of them).
+    static double workScaleOf(const Job &job, const JobPlacement &placement)
+    {
+        const int all = job.workerCount();
+        const auto placed = std::count_if(placement.tasks.begin(), placement.tasks.end(),
+                                          [](const TaskAssignment &a) {
+                                              return a.role == TaskRole::Worker;
+                                          });
+        return placed > 0 && placed < all ? double(all) / double(placed) : 1.0;
+    }
+
     void start(int i, JobPlacement placement)
     {
         JobState &js = jobs[std::size_t(i)];
@@ -373,6 +396,8 @@ struct Simulator::Impl
         jr.placement = js.placement;
         countTasks(js.placement, +1);
         catalogueChange(i, +1);
+        js.workScale = workScaleOf(job, js.placement);
+        js.remaining *= js.workScale;
 
         attachFlows(i, job, js.placement);
         js.compute = jobComputeSeconds(job, js.placement, sc.cluster, nodeIdx);
@@ -386,6 +411,13 @@ struct Simulator::Impl
         for (const TaskAssignment &a : js.placement.tasks)
             nodes += (nodes.empty() ? "" : " ") + std::string(toString(a.role)) + "-" +
                      std::to_string(a.indexInRole) + "@" + a.node;
+        if (js.workScale > 1) {
+            const int all = job.workerCount();
+            const int placed = int(std::lround(all / js.workScale));
+            nodes += " (" + std::to_string(placed) + " of " + std::to_string(all) +
+                     " workers, min-available " +
+                     std::to_string(gangWorkersNeeded(job, opt.policy)) + ")";
+        }
         log(RunEventKind::Start, job.id, nodes);
     }
 
@@ -447,8 +479,74 @@ struct Simulator::Impl
         }
     }
 
+    void countWaiting(int i, int delta)
+    {
+        const auto &need = smallestGpuTask[std::size_t(i)];
+        if (need.second <= 0)
+            return;
+        if ((waitingByNeed[need] += delta) <= 0)
+            waitingByNeed.erase(need);
+    }
+
+    int gpuTypeIndex(const std::string &type)
+    {
+        const auto it = std::find(gpuTypes.begin(), gpuTypes.end(), type);
+        if (it != gpuTypes.end())
+            return int(it - gpuTypes.begin());
+        gpuTypes.push_back(type);
+        return int(gpuTypes.size()) - 1;
+    }
+
+    void initFragmentation()
+    {
+        gpuTypes = {""};
+        smallestGpuTask.assign(jobs.size(), {0, 0});
+        for (std::size_t i = 0; i < jobs.size(); ++i)
+            for (const TaskGroup &g : jobs[i].job->tasks) {
+                auto &smallest = smallestGpuTask[i];
+                if (g.gpus > 0 && (smallest.second == 0 || g.gpus < smallest.second))
+                    smallest = {gpuTypeIndex(g.gpuType), g.gpus};
+            }
+        nodeGpuType.clear();
+        for (const Node &n : sc.cluster.nodes)
+            nodeGpuType.push_back(gpuTypeIndex(n.gpuType));
+    }
+
+    /// Whole GPUs free now on nodes where the smallest GPU task of some waiting job (of a type
+    /// the node has) would fit by GPU count: usable by a task, not taken by its job.
+    double strandedGpus() const
+    {
+        if (waitingByNeed.empty())
+            return 0;
+        constexpr int kNone = std::numeric_limits<int>::max();
+        std::vector<int> need(gpuTypes.size(), kNone);
+        for (const auto &[k, count] : waitingByNeed)
+            need[std::size_t(k.first)] = std::min(need[std::size_t(k.first)], k.second);
+        const double *free = placer.state().gpuFreeWhole();
+        double stranded = 0;
+        for (std::size_t n = 0; n < nodeGpuType.size(); ++n) {
+            const int m = std::min(need[0], need[std::size_t(nodeGpuType[n])]);
+            if (m != kNone && free[n] >= double(m))
+                stranded += free[n];
+        }
+        return stranded;
+    }
+
+    /// Closes the stranded interval up to now and starts the next from the current state.
+    void noteStranded()
+    {
+        const double dt = now - strandedSince;
+        if (strandedNow > 0 && dt > 0) {
+            buckets.addStranded(strandedSince, now, strandedNow * dt);
+            result.strandedGpuSeconds += strandedNow * dt;
+        }
+        strandedSince = now;
+        strandedNow = strandedGpus();
+    }
+
     void addWaiting(int i)
     {
+        countWaiting(i, +1);
         const auto at = std::upper_bound(waiting.begin(), waiting.end(), i, [&](int a, int b) {
             return queueRank[std::size_t(a)] < queueRank[std::size_t(b)];
         });
@@ -466,6 +564,12 @@ struct Simulator::Impl
     }
 
     void pass()
+    {
+        offerWaiting();
+        noteStranded();
+    }
+
+    void offerWaiting()
     {
         passScheduled = false;
         std::vector<int> candidates;
@@ -495,7 +599,11 @@ struct Simulator::Impl
             });
             std::vector<const Job *> one(1);
             for (int i : candidates) {
-                if (const auto skip = reoffer->blocked(i)) {
+                // A job that may start without some workers (gang min-available) keeps
+                // trying its other workers after one fails: the index cannot count that.
+                const Job &cand = *jobs[std::size_t(i)].job;
+                const bool elastic = gangWorkersNeeded(cand, opt.policy) < cand.workerCount();
+                if (const auto skip = elastic ? std::nullopt : reoffer->blocked(i)) {
                     placer.skipOffer(skip->decisions, skip->fastRejection);
                     ++skippedOffers;
                     if (!opt.policy.backfill)
@@ -532,6 +640,8 @@ struct Simulator::Impl
         if (started.empty())
             return;
         std::sort(started.begin(), started.end());
+        for (int i : started)
+            countWaiting(i, -1);
         waiting.erase(std::remove_if(waiting.begin(), waiting.end(),
                                      [&](int i) {
                                          return std::binary_search(started.begin(),
@@ -573,6 +683,8 @@ struct Simulator::Impl
         noteNodes(js.placement);
         countTasks(js.placement, -1);
         ++js.version; // its planned completion is stale now
+        js.remaining /= js.workScale; // back to iterations of the whole job
+        js.workScale = 1;
         if (!keepProgress)
             js.remaining = double(js.job->model.iterations);
         js.state = State::Waiting;
@@ -698,7 +810,8 @@ struct Simulator::Impl
                                                                   synchronisingRanks(job, jp)),
                                                  comm);
                 if (!std::isinf(it))
-                    result.jobs[i].isolatedSeconds = double(job.model.iterations) * it;
+                    result.jobs[i].isolatedSeconds =
+                        double(job.model.iterations) * workScaleOf(job, jp) * it;
             }
             iso.release(job, jp);
         }
@@ -784,6 +897,7 @@ struct Simulator::Impl
         }
         for (std::size_t k = 0; k < opt.failures.size(); ++k)
             queue.push(opt.failures[k].atSeconds, SimEventKind::NodeFailure, int(k));
+        initFragmentation();
         {
             // The placer's queue order of all jobs (its key, then file order): the order of
             // any subset of them offered together.
@@ -863,6 +977,7 @@ struct Simulator::Impl
                 }
         }
         now = makespan;
+        noteStranded();
         result.makespanSeconds = makespan;
         buckets.extendTo(makespan);
         finishTardiness();

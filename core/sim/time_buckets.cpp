@@ -13,6 +13,7 @@ TimeBuckets::TimeBuckets(RunSeries &series, double initialWidth, int maxBuckets,
     m_series.linkBytes.clear();
     m_series.pairBytes.clear();
     m_series.cost.clear();
+    m_series.strandedGpuSeconds.clear();
 }
 
 std::size_t TimeBuckets::index(double t) const
@@ -39,12 +40,14 @@ void TimeBuckets::merge()
             s.pairBytes[i] = std::move(pairs);
         }
     }
-    if (!s.cost.empty()) {
+    for (std::vector<double> *v : {&s.cost, &s.strandedGpuSeconds}) {
+        if (v->empty())
+            continue;
         for (std::size_t i = 0; i < n; ++i)
-            s.cost[i] = s.cost[2 * i] + (2 * i + 1 < s.cost.size() ? s.cost[2 * i + 1] : 0.0);
-        s.cost.resize(n);
+            (*v)[i] = (*v)[2 * i] + (2 * i + 1 < v->size() ? (*v)[2 * i + 1] : 0.0);
+        v->resize(n);
     }
-    // (the cost series, when on, has as many buckets as gpuBusySeconds)
+    // (the optional series, when on, have as many buckets as gpuBusySeconds)
     s.gpuBusySeconds.resize(n);
     s.linkBytes.resize(n);
     if (m_pairs)
@@ -64,6 +67,8 @@ void TimeBuckets::ensure(double t)
             m_series.pairBytes.resize(need);
         if (!m_series.cost.empty())
             m_series.cost.resize(need, 0.0);
+        if (!m_series.strandedGpuSeconds.empty())
+            m_series.strandedGpuSeconds.resize(need, 0.0);
     }
 }
 
@@ -113,13 +118,24 @@ void TimeBuckets::addPairBytes(double t0, double t1,
            [&](std::size_t b, double f) { m_series.pairBytes[b].addSorted(bytes, scale, f); });
 }
 
-void TimeBuckets::addCost(double t0, double t1, double amount)
+void TimeBuckets::addOptional(std::vector<double> &series, double t0, double t1, double amount)
 {
     ensure(t1);
-    // Once on, the cost series has one value per bucket like the others.
-    if (m_series.cost.size() < m_series.gpuBusySeconds.size())
-        m_series.cost.resize(m_series.gpuBusySeconds.size(), 0.0);
-    spread(t0, t1, [&](std::size_t b, double f) { m_series.cost[b] += amount * f; });
+    // Once on, the series has one value per bucket like the others.
+    if (series.size() < m_series.gpuBusySeconds.size())
+        series.resize(m_series.gpuBusySeconds.size(), 0.0);
+    spread(t0, t1, [&](std::size_t b, double f) { series[b] += amount * f; });
+}
+
+void TimeBuckets::addCost(double t0, double t1, double amount)
+{
+    addOptional(m_series.cost, t0, t1, amount);
+}
+
+void TimeBuckets::addStranded(double t0, double t1, double gpuSeconds)
+{
+    if (gpuSeconds > 0)
+        addOptional(m_series.strandedGpuSeconds, t0, t1, gpuSeconds);
 }
 
 } // namespace cb

@@ -27,6 +27,8 @@ public:
                       double scale);
     /// Adds `amount` of cost spread over [t0, t1] (turns the cost series on).
     void addCost(double t0, double t1, double amount);
+    /// Adds stranded GPU-seconds spread over [t0, t1] (turns that series on).
+    void addStranded(double t0, double t1, double gpuSeconds);
     /// Makes the series cover [0, t].
     void extendTo(double t);
 
@@ -36,6 +38,8 @@ private:
     void merge();
     template<typename F>
     void spread(double t0, double t1, F &&add);
+    /// An optional series (empty until first used) with one value per bucket.
+    void addOptional(std::vector<double> &series, double t0, double t1, double amount);
 
     RunSeries &m_series;
     std::size_t m_max;

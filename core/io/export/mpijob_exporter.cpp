@@ -66,7 +66,7 @@ std::vector<Json> MpiJobExporter::jobObjects(const JobContext &ctx,
                                                   job, ctx.options);
     Json spec = Json::object();
     spec["slotsPerWorker"] = slots;
-    spec["runPolicy"] = KubeflowReplicas::runPolicy(int(ctx.job.tasks.size()) + 1);
+    spec["runPolicy"] = KubeflowReplicas::runPolicy(ctx.job.gangMinAvailable() + 1);
     spec["mpiReplicaSpecs"] = specs;
     obj["spec"] = spec;
     return {obj};

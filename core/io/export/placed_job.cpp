@@ -43,6 +43,15 @@ std::vector<const PlacedTask *> PlacedJob::tasksOfRole(TaskRole role) const
     return out;
 }
 
+int PlacedJob::gangMinAvailable() const
+{
+    const int all = int(tasks.size());
+    if (!job || !job->minAvailable)
+        return all;
+    const int workers = int(tasksOfRole(TaskRole::Worker).size());
+    return all - workers + std::min(workers, *job->minAvailable);
+}
+
 namespace {
 
 /// First index within the role of each group: groups of one role number their tasks on.
@@ -77,11 +86,24 @@ Result<std::vector<PlacedJob>> resolvePlacement(const Scenario &scenario,
             problems.push_back({where + "/job", "job \"" + jp.jobId + "\" is placed twice"});
             continue;
         }
-        if (int(jp.tasks.size()) != job->taskCount()) {
-            problems.push_back({where + "/tasks", "job \"" + jp.jobId + "\" has " +
-                                                      std::to_string(job->taskCount()) +
-                                                      " tasks, the placement gives " +
-                                                      std::to_string(jp.tasks.size())});
+        // A job with min_available may run without some workers, never without another task.
+        const int workers = job->workerCount(), others = job->taskCount() - workers;
+        const int placedWorkers = int(std::count_if(
+            jp.tasks.begin(), jp.tasks.end(),
+            [](const TaskAssignment &a) { return a.role == TaskRole::Worker; }));
+        const int placedOthers = int(jp.tasks.size()) - placedWorkers;
+        const int minWorkers = std::min(workers, job->minAvailable.value_or(workers));
+        const bool admittedShort = int(jp.tasks.size()) < job->taskCount() &&
+                                   placedOthers == others && placedWorkers >= minWorkers;
+        if (int(jp.tasks.size()) != job->taskCount() && !admittedShort) {
+            problems.push_back(
+                {where + "/tasks",
+                 "job \"" + jp.jobId + "\" has " + std::to_string(job->taskCount()) + " tasks" +
+                     (minWorkers < workers ? " (it may start with " + std::to_string(minWorkers) +
+                                                 " of its " + std::to_string(workers) +
+                                                 " workers, min_available)"
+                                           : std::string()) +
+                     ", the placement gives " + std::to_string(jp.tasks.size())});
             continue;
         }
         const std::vector<int> first = firstIndexOfGroups(*job);

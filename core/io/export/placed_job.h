@@ -40,10 +40,15 @@ struct PlacedJob
     /// Distinct roles in TaskRole order (ps, worker, chief, evaluator, single).
     std::vector<TaskRole> roles() const;
     std::vector<const PlacedTask *> tasksOfRole(TaskRole role) const;
+    /// The gang's minimum for a gang scheduler (Volcano's minAvailable, Kubeflow's
+    /// schedulingPolicy.minAvailable): every placed task, or with the job's min_available its
+    /// non-worker tasks and that many of its placed workers.
+    int gangMinAvailable() const;
 };
 
 /// Joins placement and scenario. Every placed job must exist in the scenario, be placed once,
-/// and have exactly its tasks (right group, role and index; each once) on existing nodes.
+/// and have exactly its tasks (right group, role and index; each once) on existing nodes; a
+/// job with min_available may lack workers down to that many (it was admitted without them).
 /// Problems carry a JSON-pointer-like location into the placement ("/jobs/2/tasks/1/node").
 Result<std::vector<PlacedJob>> resolvePlacement(const Scenario &scenario,
                                                 const Placement &placement);

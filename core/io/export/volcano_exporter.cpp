@@ -49,7 +49,7 @@ std::vector<Json> VolcanoJobExporter::jobObjects(const JobContext &ctx,
     obj["metadata"] = KubernetesObjects::metadata(ctx.name, KubernetesObjects::labels(ctx.name),
                                                   job, ctx.options);
     Json spec = Json::object();
-    spec["minAvailable"] = int(ctx.job.tasks.size());
+    spec["minAvailable"] = ctx.job.gangMinAvailable();
     // The tier that holds the placement: Volcano keeps the gang inside one HyperNode of that
     // tier (the exact nodes come from the affinities above).
     const std::vector<std::string> nodes = ctx.job.nodes();
