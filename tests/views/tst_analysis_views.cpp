@@ -55,6 +55,7 @@ private slots:
     void mainWindowRunsPolicy();
     void plotsStayReadable_data();
     void plotsStayReadable();
+    void timelineDrawsStrandedGpus();
 };
 
 namespace {
@@ -514,6 +515,51 @@ void TestAnalysisViews::plotsStayReadable()
                  qPrintable(tick));
     for (const QString &tick : timeline.plot()->axisRects().at(2)->axis(QCPAxis::atBottom)->tickVectorLabels())
         QVERIFY2(tick.contains(QLatin1Char(':')), qPrintable(tick));
+}
+
+void TestAnalysisViews::timelineDrawsStrandedGpus()
+{
+    // Two 4-GPU nodes; "a" holds 2 GPUs for 100 s from t = 0, "b" (a PS and two 4-GPU
+    // workers, all or nothing) arrives at 10 and waits until 100 while one node's 4 GPUs
+    // are free, enough for one of its workers: 4 GPUs x 90 s = 360 GPU-seconds stranded.
+    const auto doc = nlohmann::json::parse(R"({
+      "format": "clusterbench-scenario", "version": 1, "name": "stranded",
+      "cluster": {
+        "gpu_types": [{"name": "G", "memory_gib": 16, "relative_speed": 1}],
+        "nodes": [{"id": "n0", "cpus": 16, "memory_gib": 64, "gpus": 4, "gpu_type": "G"},
+                  {"id": "n1", "cpus": 16, "memory_gib": 64, "gpus": 4, "gpu_type": "G"}],
+        "switches": [{"id": "sw", "tier": "tor"}],
+        "links": [{"a": "n0", "b": "sw", "capacity_gbps": 100}, {"a": "n1", "b": "sw", "capacity_gbps": 100}]
+      },
+      "jobs": [
+        {"id": "a", "kind": "single", "tasks": [{"role": "single", "gpus": 2}],
+         "model": {"parameter_bytes": 0, "iterations": 100, "compute_s_per_iteration": 1}},
+        {"id": "b", "kind": "ps", "submit_s": 10,
+         "tasks": [{"role": "ps", "replicas": 1}, {"role": "worker", "replicas": 2, "gpus": 4}],
+         "model": {"parameter_bytes": 0, "iterations": 50, "compute_s_per_iteration": 1}}
+      ]})");
+    auto s = scenarioFromJson(doc);
+    QVERIFY2(s.ok(), qPrintable(QString::fromStdString(s.error())));
+    auto run = session(s.value(), true, "k8s-default");
+    QCOMPARE(run->result->strandedGpuSeconds, 360.0);
+    RunTimeline timeline;
+    timeline.setSession(run);
+    QCPGraph *stranded = nullptr;
+    for (int i = 0; i < timeline.plot()->graphCount(); ++i)
+        if (timeline.plot()->graph(i)->name() == QStringLiteral("GPUs stranded"))
+            stranded = timeline.plot()->graph(i);
+    QVERIFY(stranded);
+    // Step values in % of the 8 GPUs per bucket; their integral is the run's figure.
+    const double width = run->result->series.bucketSeconds;
+    double gpuSeconds = 0;
+    const int n = stranded->data()->size();
+    QVERIFY(n >= 2);
+    for (int k = 0; k + 1 < n; ++k)
+        gpuSeconds += stranded->data()->at(k)->value / 100 * 8 *
+                      std::min(width, run->result->makespanSeconds - k * width);
+    QCOMPARE(std::round(gpuSeconds * 1e6) / 1e6, 360.0);
+    QCOMPARE(timeline.plot()->axisRects().at(1)->axis(QCPAxis::atLeft)->label(),
+             QStringLiteral("busy, stranded (%)"));
 }
 
 QTEST_MAIN(TestAnalysisViews)

@@ -180,6 +180,27 @@ private slots:
             QCOMPARE(job->model.parameterBytes, std::int64_t(50'500'000));
             QCOMPARE(job->model.computeSecondsPerIteration, 0.123456789);
         }
+        {
+            // "Start with at least" is the job's min_available; as many as it has workers is
+            // all or nothing, stored as no minimum.
+            JobDialog dialog(&doc, 0);
+            auto *workers = dialog.findChild<QSpinBox *>(QStringLiteral("jobMinWorkers"));
+            QVERIFY(workers);
+            QCOMPARE(workers->value(), 0);
+            QCOMPARE(workers->specialValueText(), QStringLiteral("all workers"));
+            const int all = doc.scenario().jobs[0].workerCount();
+            QVERIFY(all >= 2);
+            QCOMPARE(workers->maximum(), all);
+            workers->setValue(all - 1);
+            QCOMPARE(dialog.job()->minAvailable, std::optional<int>(all - 1));
+            workers->setValue(all);
+            QCOMPARE(dialog.job()->minAvailable, std::optional<int>());
+            workers->setValue(1);
+            QVERIFY(dialog.apply());
+            QCOMPARE(doc.scenario().jobs[0].minAvailable, std::optional<int>(1));
+            JobDialog again(&doc, 0); // opens at what was applied
+            QCOMPARE(again.findChild<QSpinBox *>(QStringLiteral("jobMinWorkers"))->value(), 1);
+        }
         // A new job is named after its model while the user has not typed an id (the test
         // scenario already has a vgg16-1).
         const TrainingModel *vgg = findTrainingModel("vgg16");

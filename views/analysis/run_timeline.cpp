@@ -28,6 +28,7 @@ constexpr int kSeriesMinHeight = 90;
 const QColor kUtilColor(0x2e, 0x7d, 0x32);
 const QColor kPowerColor(0xef, 0x6c, 0x00);
 const QColor kCostColor(0x6a, 0x1b, 0x9a);
+const QColor kStrandedColor(0xc6, 0x28, 0x28);
 const QColor kScrubColor(0x15, 0x65, 0xc0);
 } // namespace
 
@@ -103,6 +104,12 @@ RunTimeline::RunTimeline(QWidget *parent)
     m_util->setPen(QPen(kUtilColor, 1.6));
     m_util->setBrush(QColor(kUtilColor.red(), kUtilColor.green(), kUtilColor.blue(), 40));
     m_util->setLineStyle(QCPGraph::lsStepLeft);
+    // Free GPUs a waiting job's task could use while its gang could not be admitted.
+    m_stranded = m_plot->addGraph(m_useRect->axis(QCPAxis::atBottom),
+                                  m_useRect->axis(QCPAxis::atLeft));
+    m_stranded->setName(tr("GPUs stranded"));
+    m_stranded->setPen(QPen(kStrandedColor, 1.4, Qt::DashLine));
+    m_stranded->setLineStyle(QCPGraph::lsStepLeft);
     m_power = m_plot->addGraph(m_useRect->axis(QCPAxis::atBottom), m_useRect->axis(QCPAxis::atRight));
     m_power->setName(tr("power"));
     m_power->setPen(QPen(kPowerColor, 1.6));
@@ -192,6 +199,7 @@ void RunTimeline::rebuild()
     if (!simulated) {
         m_gantt->setBars({}, {}, {}, {});
         m_util->data()->clear();
+        m_stranded->data()->clear();
         m_power->data()->clear();
         m_cost->data()->clear();
         m_summary->setText(m_session ? tr("%1 was placed but not simulated: run it with "
@@ -238,10 +246,13 @@ void RunTimeline::rebuild()
     rows->setRange(-0.5, double(m_rowNodes.size()) - 0.5);
 
     const double bh = m_series.bucketSeconds;
-    QVector<double> keys, util, power, cost;
+    QVector<double> keys, util, power, cost, stranded;
+    const bool hasStranded = !m_series.strandedShare.empty();
     for (int k = 0; k < m_series.buckets(); ++k) {
         keys << k * bh;
         util << m_series.gpuUtilisation[std::size_t(k)] * 100;
+        if (hasStranded)
+            stranded << m_series.strandedShare[std::size_t(k)] * 100;
         power << m_series.powerWatts[std::size_t(k)];
         cost << m_series.cost[std::size_t(k)];
     }
@@ -250,6 +261,8 @@ void RunTimeline::rebuild()
         keys << m_series.buckets() * bh;
         util << util.last();
         power << power.last();
+        if (hasStranded)
+            stranded << stranded.last();
     }
     QVector<double> costKeys{0};
     QVector<double> costValues{0};
@@ -258,6 +271,12 @@ void RunTimeline::rebuild()
         costValues << cost[k];
     }
     m_util->setData(keys, util, true);
+    if (hasStranded)
+        m_stranded->setData(keys, stranded, true);
+    else
+        m_stranded->data()->clear();
+    m_useRect->axis(QCPAxis::atLeft)->setLabel(hasStranded ? tr("busy, stranded (%)")
+                                                           : tr("GPUs busy (%)"));
     m_power->setData(keys, power, true);
     m_cost->setData(costKeys, costValues, true);
     const QString currency = QString::fromStdString(s.settings.currency);
@@ -356,14 +375,20 @@ QString RunTimeline::toolTipAt(const QPoint &pos) const
         if (rect->rect().contains(pos) && m_series.buckets() > 0) {
             const double t = rect->axis(QCPAxis::atBottom)->pixelToCoord(pos.x());
             const int k = std::clamp(int(t / m_series.bucketSeconds), 0, m_series.buckets() - 1);
-            return tr("%1 – %2\nGPUs busy %3, power %4\ncost so far %5, energy %6")
+            const QString stranded =
+                m_series.strandedShare.empty()
+                    ? QString()
+                    : tr("\nGPUs stranded %1 (free, enough for a waiting task, its job not "
+                         "admitted)")
+                          .arg(formatPercent(m_series.strandedShare[std::size_t(k)]));
+            return tr("%1 – %2\nGPUs busy %3, power %4\ncost so far %5, energy %6%7")
                 .arg(formatDuration(k * m_series.bucketSeconds),
                      formatDuration((k + 1) * m_series.bucketSeconds),
                      formatPercent(m_series.gpuUtilisation[std::size_t(k)]),
                      formatPower(m_series.powerWatts[std::size_t(k)]),
                      formatMoney(m_series.cost[std::size_t(k)],
                                  QString::fromStdString(m_session->scenario.settings.currency)),
-                     formatEnergy(m_series.energyKWh[std::size_t(k)]));
+                     formatEnergy(m_series.energyKWh[std::size_t(k)]), stranded);
         }
     return {};
 }

@@ -71,6 +71,7 @@ private:
     QCPAxisRect *m_costRect;
     GanttPlottable *m_gantt;
     QCPGraph *m_util;
+    QCPGraph *m_stranded;
     QCPGraph *m_power;
     QCPGraph *m_cost;
     std::vector<QCPItemStraightLine *> m_scrubLines;

@@ -99,6 +99,7 @@ JobDialog::JobDialog(Document *document, int jobIndex, int insertAt, QWidget *pa
     , m_kind(new QComboBox(this))
     , m_ps(new QSpinBox(this))
     , m_workers(new QSpinBox(this))
+    , m_minWorkers(new QSpinBox(this))
     , m_gpus(new QSpinBox(this))
     , m_gpuType(new QComboBox(this))
     , m_cpus(new QDoubleSpinBox(this))
@@ -132,6 +133,14 @@ JobDialog::JobDialog(Document *document, int jobIndex, int insertAt, QWidget *pa
     m_kind->addItem(tr("Single task"), int(JobKind::Single));
     m_ps->setRange(1, 1024);
     m_workers->setRange(1, 65536);
+    m_minWorkers->setRange(0, 65536);
+    m_minWorkers->setSpecialValueText(tr("all workers"));
+    m_minWorkers->setSuffix(tr(" workers"));
+    m_minWorkers->setObjectName(QStringLiteral("jobMinWorkers"));
+    m_minWorkers->setToolTip(
+        tr("Gang admission with a minimum (Volcano's minAvailable): the job starts once its "
+           "parameter servers and this many workers are placed, and runs with the workers it "
+           "got. \"All workers\": all or nothing."));
     m_gpus->setRange(0, 64);
     m_gpuType->addItem(tr("any GPU type"), QString());
     for (const GpuType &t : s.cluster.gpuTypes)
@@ -188,6 +197,7 @@ JobDialog::JobDialog(Document *document, int jobIndex, int insertAt, QWidget *pa
     taskForm->addRow(tr("&Kind:"), m_kind);
     taskForm->addRow(tr("&Parameter servers:"), m_ps);
     taskForm->addRow(tr("&Workers:"), m_workers);
+    taskForm->addRow(tr("Start &with at least:"), m_minWorkers);
     auto *gpuRow = new QHBoxLayout;
     gpuRow->addWidget(m_gpus);
     gpuRow->addWidget(m_gpuType, 1);
@@ -281,7 +291,8 @@ JobDialog::JobDialog(Document *document, int jobIndex, int insertAt, QWidget *pa
     for (QLineEdit *e : {m_id, m_name, m_submit, m_due, m_timeLimit, m_account, m_image,
                          m_command})
         connect(e, &QLineEdit::textChanged, this, &JobDialog::updateForm);
-    for (QSpinBox *b : {m_ps, m_workers, m_gpus, m_iterations, m_samples, m_batch, m_priority})
+    for (QSpinBox *b : {m_ps, m_workers, m_minWorkers, m_gpus, m_iterations, m_samples, m_batch,
+                        m_priority})
         connect(b, &QSpinBox::valueChanged, this, &JobDialog::updateForm);
     for (QDoubleSpinBox *b : {m_cpus, m_memory, m_modelMb, m_stepSeconds, m_epochs, m_tardiness})
         connect(b, &QDoubleSpinBox::valueChanged, this, &JobDialog::updateForm);
@@ -304,6 +315,7 @@ void JobDialog::load(const Job &job)
         worker = &job.tasks.front();
     m_ps->setValue(ps ? ps->replicas : 1);
     m_workers->setValue(worker ? worker->replicas : 1);
+    m_minWorkers->setValue(job.minAvailable.value_or(0));
     m_gpus->setValue(worker ? worker->gpus : 0);
     const int type = m_gpuType->findData(worker ? QString::fromStdString(worker->gpuType) : QString());
     m_gpuType->setCurrentIndex(std::max(0, type));
@@ -522,6 +534,11 @@ std::optional<Job> JobDialog::job(QString *problem) const
     }
     job.tardinessWeight = m_tardiness->value();
     job.priority = m_priority->value();
+    // As many as the job has: all or nothing, the same as no minimum.
+    job.minAvailable.reset();
+    if (job.kind != JobKind::Single && m_minWorkers->value() > 0 &&
+        m_minWorkers->value() < m_workers->value())
+        job.minAvailable = m_minWorkers->value();
     job.account = m_account->text().trimmed().toStdString();
     if (job.account.find_first_of(" \t\"'#") != std::string::npos)
         return fail(tr("Account: no spaces, quotes or '#'."));
@@ -569,6 +586,8 @@ void JobDialog::updateForm()
     const auto kind = JobKind(m_kind->currentData().toInt());
     m_ps->setEnabled(kind == JobKind::ParameterServer);
     m_workers->setEnabled(kind != JobKind::Single);
+    m_minWorkers->setEnabled(kind != JobKind::Single);
+    m_minWorkers->setMaximum(m_workers->value());
     const bool epochs = m_trainFor->currentIndex() == 1;
     m_iterations->setVisible(!epochs);
     m_epochs->setVisible(epochs);

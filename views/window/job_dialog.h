@@ -83,6 +83,7 @@ private:
     QComboBox *m_kind;
     QSpinBox *m_ps;
     QSpinBox *m_workers;
+    QSpinBox *m_minWorkers; ///< min_available; 0 shows "all workers"
     QSpinBox *m_gpus;
     QComboBox *m_gpuType;
     QDoubleSpinBox *m_cpus;
