@@ -425,7 +425,8 @@ Command sweepCommand()
             columns.insert(columns.end(), {{"mean_jct_s", "mean JCT s"},
                                            {"makespan_s", "makespan s"},
                                            {"energy_kwh", "energy kWh"},
-                                           {"cost", "cost"}});
+                                           {"cost", "cost"},
+                                           {"stranded_gpu_h", "stranded GPU-h"}});
         std::size_t paramWidth = 6;
         for (const Summary &g : groups)
             paramWidth = std::max(paramWidth, g.params.size());

@@ -49,7 +49,8 @@ struct StoredRunDetail
 /// max_link_bytes, max_link_seconds, mean_hops (bytes per iteration).
 std::map<std::string, double> placementMetrics(const Placement &placement,
                                                const TrafficReport &traffic);
-/// Every number of runSummaryJson (makespan_s, mean_jct_s, energy_kwh, cost, ...).
+/// Every number of runSummaryJson (makespan_s, mean_jct_s, energy_kwh, cost, ...) and
+/// stranded_gpu_h (0 where no GPU was stranded).
 std::map<std::string, double> simulationMetrics(const RunResult &run);
 
 /// The timeline column described above; `result` null for a placement-only run.
