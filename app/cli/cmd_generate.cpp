@@ -327,11 +327,14 @@ int run(const Args &args, Io &io)
     } else if (kind == "nvl72") {
         std::string variant = "gb200";
         r.text("variant", variant);
-        if (variant != "gb200" && variant != "hgx-h100")
-            return fail(io, {{"--variant", "expected gb200 or hgx-h100, found \"" + variant + "\""}},
+        if (variant != "gb200" && variant != "hgx-h100" && variant != "hgx-h200")
+            return fail(io,
+                        {{"--variant", "expected gb200, hgx-h100 or hgx-h200, found \"" +
+                                           variant + "\""}},
                         ExitBadInput);
-        Nvl72Params p = nvl72Defaults(variant == "gb200" ? Nvl72Params::Variant::Gb200Nvl72
-                                                         : Nvl72Params::Variant::HgxH100);
+        Nvl72Params p = nvl72Defaults(variant == "gb200"      ? Nvl72Params::Variant::Gb200Nvl72
+                                      : variant == "hgx-h100" ? Nvl72Params::Variant::HgxH100
+                                                              : Nvl72Params::Variant::HgxH200);
         r.integer("racks", p.racks);
         r.integer("nodes-per-rack", p.nodesPerRack);
         r.integer("nics", p.nicsPerNode);
@@ -362,8 +365,9 @@ int run(const Args &args, Io &io)
                           " Gbit/s scale-out NICs per tray on a rail-optimised fabric, " +
                           std::to_string(gpus) + " GPUs.";
         } else {
-            scenario.name = "hgx-h100 x" + std::to_string(p.racks);
-            description = "HGX H100 cluster: " + std::to_string(p.racks) + " rack(s) of " +
+            const bool h200 = variant == "hgx-h200";
+            scenario.name = variant + " x" + std::to_string(p.racks);
+            description = std::string(h200 ? "HGX H200" : "HGX H100") + " cluster: " + std::to_string(p.racks) + " rack(s) of " +
                           std::to_string(p.nodesPerRack) + " nodes (" + hostText(p.host) +
                           ", the NVLink domain is the node), " + std::to_string(p.nicsPerNode) +
                           " x " + numberText(p.nicGbps) +
@@ -485,7 +489,8 @@ Command generateCommand()
         "              GPUs (NVLink 5: 1.8 TB/s per GPU bidirectional = 900 GB/s = 7,200\n"
         "              Gbit/s per direction, NVIDIA GB200 NVL72 product page), 4 x 400 Gb/s\n"
         "              ConnectX-7 NICs per tray (DGX GB200 user guide), 120 kW per rack;\n"
-        "              --variant hgx-h100: 8-GPU H100 nodes, 4 per rack, the node's domain\n"
+        "              --variant hgx-h100 or hgx-h200: 8-GPU H100 or H200 nodes (DGX H100 and\n"
+        "              DGX H200 datasheets), 4 per rack, the node's domain\n"
         "  jobs        add a generated job set to the scenario given by --into\n"
         "  sts         the STS authors' data-centre setup from their CSV files (--data DIR)\n"
         "Cluster kinds add a job set too when --jobs N is given. The scenario is written\n"
@@ -500,7 +505,7 @@ Command generateCommand()
         {"leaves", "N", "leaf-spine: leaf switches (default 4)"},
         {"spines", "N", "leaf-spine, dgx, nvl72: spine switches (default 2)"},
         {"racks", "N", "nvl72: racks (default 1), each one NVLink domain for gb200"},
-        {"variant", "V", "nvl72: gb200 (default) or hgx-h100"},
+        {"variant", "V", "nvl72: gb200 (default), hgx-h100 or hgx-h200"},
         {"nodes-per-rack", "N", "nvl72: compute trays per rack (gb200 18, hgx-h100 4)"},
         {"racks-per-unit", "N", "nvl72: racks per scalable unit of rail leaves (default 8)"},
         {"rack-kw", "KW", "nvl72: rack draw at full load (gb200 120, hgx-h100 40.8)"},

@@ -8,11 +8,12 @@ Nvl72Params nvl72Defaults(Nvl72Params::Variant variant)
 {
     Nvl72Params p;
     p.variant = variant;
-    if (variant == Nvl72Params::Variant::HgxH100) {
+    if (variant == Nvl72Params::Variant::HgxH100 || variant == Nvl72Params::Variant::HgxH200) {
         p.nodesPerRack = 4;
         p.nicsPerNode = 8;
         p.rackKw = 4 * 10.2;
-        p.host = {8, "H100-80GB", 112, 2048, 0, "hgx", "hgx"};
+        p.host = {8, variant == Nvl72Params::Variant::HgxH200 ? "H200" : "H100-80GB", 112, 2048,
+                  0, "hgx", "hgx"};
     }
     return p;
 }

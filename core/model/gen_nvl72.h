@@ -16,7 +16,8 @@
 // 8 racks (576 GPUs).
 // HGX H100 figures (NVIDIA DGX H100 datasheet): 8 H100 SXM5 on NVSwitch (900 GB/s NVLink 4
 // per GPU bidirectional), 2 Xeon Platinum 8480C (112 cores), 2 TB RAM, 8 ConnectX-7 400 Gb/s
-// compute NICs, 10.2 kW maximum; 4 systems per rack.
+// compute NICs, 10.2 kW maximum; 4 systems per rack. HGX H200 (NVIDIA DGX H200 datasheet): the
+// same system with 8 H200 (141 GB HBM3e each, 1,128 GB in all), also 10.2 kW maximum.
 
 #include "model/cluster.h"
 #include "model/gen_host.h"
@@ -29,6 +30,7 @@ struct Nvl72Params
     enum class Variant {
         Gb200Nvl72, ///< one 72-GPU multi-node NVLink domain per rack
         HgxH100,    ///< 8-GPU nodes, the NVLink domain is the node
+        HgxH200,    ///< the same with H200 GPUs (141 GB HBM3e)
     };
     Variant variant = Variant::Gb200Nvl72;
     int racks = 1;
@@ -45,7 +47,7 @@ struct Nvl72Params
     HostParams host = {4, "GB200", 144, 894, 0, "gb200", "gb200"};
 };
 
-/// Defaults of a variant (GB200 NVL72 or HGX H100) for the parameters above.
+/// Defaults of a variant (GB200 NVL72, HGX H100 or HGX H200) for the parameters above.
 Nvl72Params nvl72Defaults(Nvl72Params::Variant variant);
 
 /// Nodes rack by rack (rack = "nvl72-RR" or "rack-RR", label clusterbench.io/rack); for

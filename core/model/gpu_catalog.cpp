@@ -18,6 +18,11 @@ namespace cb {
 //   NV6 0.62); GTX1080Ti and QuadroP600 from the same file's in-house servers (price of the
 //   server divided by its GPUs); the others are Google Cloud on-demand list prices per GPU
 //   (us-central1, 2023-2024; H100 is the a3-highgpu-8g price divided by 8).
+// - H200 (NVIDIA H200 and DGX H200 datasheets): 141 GB HBM3e, 700 W, the H100's GH100 die
+//   and 989 TFLOPS dense BF16 (so the H100's speed), NVLink 4 at 900 GB/s bidirectional like
+//   the H100; idle at 15 % of board power as for the datasheet-only models below; price: the
+//   H100's above x 1.10, the ratio of AWS's EC2 Capacity Block rates per GPU-hour in 2024
+//   (p5e.48xlarge, 8 x H200: 5.408 USD; p5.48xlarge, 8 x H100: 4.916 USD); approximate.
 // - NVLink: per GPU and direction (V100 300 GB/s, A100 600 GB/s, H100 900 GB/s total
 //   bidirectional); PCIe x16 per direction: Gen3 128, Gen4 256, Gen5 512 Gbit/s (nominal).
 // - GB200: the Blackwell GPU of a GB200 superchip (NVIDIA GB200 NVL72 product page,
@@ -43,6 +48,7 @@ const std::vector<GpuCatalogEntry> &gpuCatalog()
         {{"A100-80GB", 80, 2.2, 50, 400, 3.92828}, "NVIDIA-A100-SXM4-80GB", 2400, 256},
         {{"L4", 24, 0.6, 15, 72, 0.56004}, "NVIDIA-L4", 0, 256},
         {{"H100-80GB", 80, 4.0, 70, 700, 11.06125}, "NVIDIA-H100-80GB-HBM3", 3600, 512},
+        {{"H200", 141, 4.0, 105, 700, 12.1683}, "NVIDIA-H200", 3600, 512},
         {{"GB200", 173, 10.1, 180, 1200, 10.5}, "NVIDIA-GB200", 7200, 512},
     };
     return catalog;
@@ -80,7 +86,6 @@ std::string gpuKey(const std::string &s)
 // per GPU) carries those figures, idle power estimated at 15 % of board power, and a relative
 // speed scaled from the catalogue entry of its generation by the datasheets' peak dense
 // BF16 tensor throughput (FP32 for Pascal boards, which have no tensor cores):
-// - H200: the H100's GH100 die and 989 TFLOPS, so the H100's 4.0;
 // - B200: 2.25 PFLOPS (HGX B200: 18 dense for 8 GPUs) / 989 x 4.0 = 9.1;
 // - A30 165, A10 125, L40 181 TFLOPS against the A100's 312 (2.2): 1.16, 0.88, 1.28;
 // - P40 11.8, Titan Xp 12.1, Titan X (Pascal) 11.0 TFLOPS FP32 against the GTX 1080 Ti's
@@ -99,7 +104,7 @@ struct Alias
 
 constexpr std::array<Alias, 22> kAliases{{
     {"h100", "H100-80GB", nullptr, 0, 0, 0},
-    {"h200", nullptr, "H200", 141, 700, 4.0},
+    {"h200", "H200", nullptr, 0, 0, 0},
     {"b200", nullptr, "B200", 180, 1000, 9.1},
     {"a100", "A100-80GB", nullptr, 0, 0, 0, true},
     {"a100", "A100-40GB", nullptr, 0, 0, 0},

@@ -329,7 +329,7 @@ private slots:
         QTest::newRow("unknown GPU") << "leaf-spine" << "gpu-type=X100"
                                      << "gpu-type: unknown GPU type \"X100\"; expected one of "
                                         "K80, M60, QuadroP600, GTX1080Ti, P100, V100, T4, "
-                                        "A100-40GB, A100-80GB, L4, H100-80GB, GB200";
+                                        "A100-40GB, A100-80GB, L4, H100-80GB, H200, GB200";
         QTest::newRow("bad prefix") << "fat-tree" << "prefix=Node_A"
                                     << "prefix: expected a hostname prefix of lowercase letters, "
                                        "digits and '-' (at most 40), found \"Node_A\"";

@@ -242,6 +242,7 @@ private slots:
         QTest::newRow("gb200 16 racks") << "gb200" << 16 << 288 << 1152 << 16 << 10 << 1168;
         // HGX H100: 4 nodes of 8 GPUs per rack, 8 NICs each, the node is the domain.
         QTest::newRow("hgx-h100 2 racks") << "hgx-h100" << 2 << 8 << 64 << 0 << 10 << 80;
+        QTest::newRow("hgx-h200 2 racks") << "hgx-h200" << 2 << 8 << 64 << 0 << 10 << 80;
     }
 
     void generatorCounts()
@@ -254,8 +255,9 @@ private slots:
         QFETCH(int, switches);
         QFETCH(int, links);
         const bool gb200 = variant == "gb200";
-        Nvl72Params p = nvl72Defaults(gb200 ? Nvl72Params::Variant::Gb200Nvl72
-                                            : Nvl72Params::Variant::HgxH100);
+        Nvl72Params p = nvl72Defaults(gb200                    ? Nvl72Params::Variant::Gb200Nvl72
+                                      : variant == "hgx-h100" ? Nvl72Params::Variant::HgxH100
+                                                              : Nvl72Params::Variant::HgxH200);
         p.racks = racks;
         auto c = generateNvl72(p);
         QVERIFY2(c.ok(), c.error().c_str());
@@ -288,8 +290,15 @@ private slots:
             QCOMPARE(c->nvlinkDomains.front().id, std::string(racks > 10 ? "nvl72-00" : "nvl72-0"));
         } else {
             QCOMPARE(first.gpus, 8);
-            QCOMPARE(first.gpuType, std::string("H100-80GB"));
+            QCOMPARE(first.gpuType, std::string(variant == "hgx-h100" ? "H100-80GB" : "H200"));
             QCOMPARE(first.interconnect.nvlinkDomains.size(), std::size_t(1));
+            // 8 x 141 GB = 1,128 GB of HBM3e per H200 node, NVLink 4 at 3,600 Gbit/s per GPU
+            // and direction on both; 10.2 kW per system at most.
+            const GpuType *t = c->gpuType(first.gpuType);
+            QVERIFY(t);
+            QCOMPARE(t->memoryGiB * first.gpus, variant == "hgx-h100" ? 640.0 : 1128.0);
+            QCOMPARE(first.interconnect.bandwidthGbps, 3600.0);
+            QCOMPARE(qRound(first.baseWatts + first.gpus * t->busyWatts), 10200);
         }
         // Every node has its NICs on distinct rail leaves.
         int nics = 0;
