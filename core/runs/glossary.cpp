@@ -81,6 +81,10 @@ std::string metricGlossary(const std::string &key)
          "minimises with the resource cost."},
         {"total_cost", "Resource cost plus tardiness cost: the figure STS minimises."},
         {"violations", "Jobs that finished after their due date (by more than a microsecond)."},
+        {"stranded_gpu_h",
+         "GPU-hours free while jobs waited, on nodes where a waiting job's smallest GPU task "
+         "would fit: a task could use them, its gang could not start (fragmentation). "
+         "Simulated runs; lower is better."},
         {"mean_hops",
          "Byte-weighted mean number of links the traffic crossed (0 inside a node)."},
     };

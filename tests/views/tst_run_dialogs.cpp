@@ -68,7 +68,8 @@ private slots:
         ComparisonModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setRuns({handRun(1, 200, 0, {100, 300}), handRun(2, 150, 4e9, {50, 100, 300})}, 0);
-        QCOMPARE(model.rowCount(), 9); // comparedMetrics(): six, then tardiness cost, total cost, violations
+        // comparedMetrics(): six, then tardiness cost, total cost, violations, stranded GPU-h
+        QCOMPARE(model.rowCount(), 10);
         QCOMPARE(model.columnCount(), 7);
         // Row 1 = mean JCT; run 2's value, delta and percent.
         const int v = ComparisonModel::valueColumn(1);
@@ -100,7 +101,7 @@ private slots:
         view.resize(1200, 800);
         view.setRuns({handRun(1, 200, 0, {100, 300}), handRun(2, 150, 4e9, {50, 100, 300})});
         QCOMPARE(view.cdfPlot()->graphCount(), 2);
-        QCOMPARE(view.barsPlot()->axisRectCount(), 9);
+        QCOMPARE(view.barsPlot()->axisRectCount(), 10);
         // Empty charts say why: neither run records tardiness, energy or cost here.
         auto noteOf = [&view](const char *key) {
             auto *note = view.barsPlot()->findChild<QCPItemText *>(QStringLiteral("note:") +
@@ -119,8 +120,9 @@ private slots:
         QCOMPARE(noteOf("violations"), QStringLiteral("not recorded"));
         QCOMPARE(noteOf("tardiness_cost"), QStringLiteral("not recorded"));
         QCOMPARE(noteOf("total_cost"), QStringLiteral("not recorded"));
-        // tardiness, traffic, energy, cost, violations, tardiness cost, total cost
-        QCOMPARE(view.barsPlot()->itemCount(), 7);
+        QCOMPARE(noteOf("stranded_gpu_h"), QStringLiteral("not recorded"));
+        // tardiness, traffic, energy, cost, violations, tardiness cost, total cost, stranded
+        QCOMPARE(view.barsPlot()->itemCount(), 8);
         view.setRuns({handRun(1, 200, 0, {100, 300}), handRun(2, 150, 4e9, {50, 100, 300})});
         const QString png = m_dir.filePath(QStringLiteral("compare.png"));
         const QString pdf = m_dir.filePath(QStringLiteral("compare.pdf"));

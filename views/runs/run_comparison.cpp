@@ -29,6 +29,8 @@ const std::vector<ComparedMetric> &comparedMetrics()
         {"tardiness_cost", QT_TRANSLATE_NOOP("cb::views::ComparisonModel", "Tardiness cost"), U::Money},
         {"total_cost", QT_TRANSLATE_NOOP("cb::views::ComparisonModel", "Total cost"), U::Money},
         {"violations", QT_TRANSLATE_NOOP("cb::views::ComparisonModel", "Due-date violations"), U::Count},
+        // What all-or-nothing admission left idle (simulated runs only).
+        {"stranded_gpu_h", QT_TRANSLATE_NOOP("cb::views::ComparisonModel", "Stranded GPU-hours"), U::Count},
     };
     return metrics;
 }

@@ -26,7 +26,7 @@ struct ComparedMetric
 };
 
 /// Cross-node traffic, mean JCT, makespan, energy, cost, tardiness, tardiness cost, total
-/// cost and due-date violations, in that order.
+/// cost, due-date violations and stranded GPU-hours, in that order.
 const std::vector<ComparedMetric> &comparedMetrics();
 
 struct ComparedRun
