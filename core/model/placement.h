@@ -29,6 +29,15 @@ struct JobPlacement
     /// Tasks that found no node (only without gang mode; the job is then also waiting).
     int pendingTasks = 0;
     bool operator==(const JobPlacement &) const = default;
+
+    /// Placed tasks of role worker (fewer than the job's after a min-available admission).
+    int workerCount() const
+    {
+        int n = 0;
+        for (const TaskAssignment &t : tasks)
+            n += t.role == TaskRole::Worker;
+        return n;
+    }
 };
 
 struct Placement

@@ -1376,7 +1376,8 @@ struct Placer::Impl
         const int needWorkers = gangWorkersNeeded(j, policy);
         const bool elastic = policy.gang && needWorkers < workers;
         int failedWorkers = 0;
-        bool hardFail = false; ///< a task the job cannot start without did not fit
+        bool hardFail = false;      ///< a task the job cannot start without did not fit
+        bool tooFewWorkers = false; ///< ... because the workers left cannot reach the minimum
         const std::size_t tail = log || !policy.gang || elastic || exhaustive || pinned
                                      ? order.size()
                                      : sameShapeTail(j, order);
@@ -1440,7 +1441,7 @@ struct Placer::Impl
                 if (elastic && t.role == TaskRole::Worker) {
                     // Too few workers left to reach the minimum: the job cannot be admitted.
                     if (workers - ++failedWorkers < needWorkers) {
-                        hardFail = true;
+                        hardFail = tooFewWorkers = true;
                         break;
                     }
                     continue;
@@ -1488,7 +1489,7 @@ struct Placer::Impl
             if (log)
                 log->events.push_back(
                     {int(decisions) - 1, j.id, JobEvent::Kind::RolledBack,
-                     (elastic && failedWorkers > 0 && workers - failedWorkers < needWorkers
+                     (tooFewWorkers
                           ? "gang (min-available " + std::to_string(needWorkers) +
                                 "): too few workers fit"
                           : std::string("gang: a task did not fit")) +

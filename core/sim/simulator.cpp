@@ -87,6 +87,9 @@ struct Simulator::Impl
     std::optional<ReofferIndex> reoffer;
     std::int64_t skippedOffers = 0;
     std::vector<int> newArrivals; ///< arrived since the last pass
+    /// Per job: it may start without some workers (gang min-available), so the re-offer
+    /// index, which counts all-or-nothing offers, cannot skip it.
+    std::vector<char> startsShort;
     /// Fragmentation (RunResult::strandedGpuSeconds): per job its smallest GPU task (GPU
     /// type, whole GPUs; 0: none), the waiting jobs counted by it, each node's GPU type as an
     /// index into gpuTypes, and the stranded GPUs since `strandedSince`.
@@ -94,6 +97,7 @@ struct Simulator::Impl
     std::map<std::pair<int, int>, int> waitingByNeed;
     std::vector<std::string> gpuTypes; ///< "" first: any type
     std::vector<int> nodeGpuType;
+    std::vector<int> neededGpus; ///< strandedGpus' scratch: per GPU type, the fewest asked
     double strandedNow = 0, strandedSince = 0;
     bool needFullPass = false;
     bool passScheduled = false;
@@ -370,11 +374,7 @@ struct Simulator::Impl
     /// Workers of `job` over the workers `placement` runs (1 when it runs all of them).
     static double workScaleOf(const Job &job, const JobPlacement &placement)
     {
-        const int all = job.workerCount();
-        const auto placed = std::count_if(placement.tasks.begin(), placement.tasks.end(),
-                                          [](const TaskAssignment &a) {
-                                              return a.role == TaskRole::Worker;
-                                          });
+        const int all = job.workerCount(), placed = placement.workerCount();
         return placed > 0 && placed < all ? double(all) / double(placed) : 1.0;
     }
 
@@ -412,9 +412,8 @@ struct Simulator::Impl
             nodes += (nodes.empty() ? "" : " ") + std::string(toString(a.role)) + "-" +
                      std::to_string(a.indexInRole) + "@" + a.node;
         if (js.workScale > 1) {
-            const int all = job.workerCount();
-            const int placed = int(std::lround(all / js.workScale));
-            nodes += " (" + std::to_string(placed) + " of " + std::to_string(all) +
+            nodes += " (" + std::to_string(js.placement.workerCount()) + " of " +
+                     std::to_string(job.workerCount()) +
                      " workers, min-available " +
                      std::to_string(gangWorkersNeeded(job, opt.policy)) + ")";
         }
@@ -514,12 +513,13 @@ struct Simulator::Impl
 
     /// Whole GPUs free now on nodes where the smallest GPU task of some waiting job (of a type
     /// the node has) would fit by GPU count: usable by a task, not taken by its job.
-    double strandedGpus() const
+    double strandedGpus()
     {
         if (waitingByNeed.empty())
             return 0;
         constexpr int kNone = std::numeric_limits<int>::max();
-        std::vector<int> need(gpuTypes.size(), kNone);
+        std::vector<int> &need = neededGpus;
+        need.assign(gpuTypes.size(), kNone);
         for (const auto &[k, count] : waitingByNeed)
             need[std::size_t(k.first)] = std::min(need[std::size_t(k.first)], k.second);
         const double *free = placer.state().gpuFreeWhole();
@@ -599,11 +599,8 @@ struct Simulator::Impl
             });
             std::vector<const Job *> one(1);
             for (int i : candidates) {
-                // A job that may start without some workers (gang min-available) keeps
-                // trying its other workers after one fails: the index cannot count that.
-                const Job &cand = *jobs[std::size_t(i)].job;
-                const bool elastic = gangWorkersNeeded(cand, opt.policy) < cand.workerCount();
-                if (const auto skip = elastic ? std::nullopt : reoffer->blocked(i)) {
+                if (const auto skip =
+                        startsShort[std::size_t(i)] ? std::nullopt : reoffer->blocked(i)) {
                     placer.skipOffer(skip->decisions, skip->fastRejection);
                     ++skippedOffers;
                     if (!opt.policy.backfill)
@@ -915,6 +912,12 @@ struct Simulator::Impl
         if (!opt.exhaustive && opt.pins.empty()) {
             reoffer.emplace(sc.cluster, placer.state(), opt.policy);
             reoffer->build(sc.jobs);
+            // Such a job keeps trying its other workers after one fails: the index cannot
+            // count that offer's decisions.
+            startsShort.assign(jobs.size(), 0);
+            for (std::size_t i = 0; i < jobs.size(); ++i)
+                startsShort[i] =
+                    gangWorkersNeeded(*jobs[i].job, opt.policy) < jobs[i].job->workerCount();
         }
 
         double lastTime = 0;

@@ -32,8 +32,9 @@ std::map<std::string, double> simulationMetrics(const RunResult &run)
     for (auto it = summary.begin(); it != summary.end(); ++it)
         if (it->is_number())
             out[it.key()] = it->get<double>();
-    // In every simulated run (the run file writes it only where GPUs were stranded), so that
-    // means over seeds count the runs without any.
+    // In every simulated run (the run file writes stranded_gpu_s only where GPUs were
+    // stranded), so that means over seeds count the runs without any; one unit, not two.
+    out.erase("stranded_gpu_s");
     out["stranded_gpu_h"] = run.strandedGpuSeconds / 3600;
     return out;
 }

@@ -88,9 +88,7 @@ Result<std::vector<PlacedJob>> resolvePlacement(const Scenario &scenario,
         }
         // A job with min_available may run without some workers, never without another task.
         const int workers = job->workerCount(), others = job->taskCount() - workers;
-        const int placedWorkers = int(std::count_if(
-            jp.tasks.begin(), jp.tasks.end(),
-            [](const TaskAssignment &a) { return a.role == TaskRole::Worker; }));
+        const int placedWorkers = jp.workerCount();
         const int placedOthers = int(jp.tasks.size()) - placedWorkers;
         const int minWorkers = std::min(workers, job->minAvailable.value_or(workers));
         const bool admittedShort = int(jp.tasks.size()) < job->taskCount() &&
