@@ -2,6 +2,7 @@
 #include "cli/policy_input.h"
 #include "cli/progress.h"
 #include "cli/run_saving.h"
+#include "cli/run_text.h"
 #include "runs/run_service.h"
 #include "io/scenario_json.h"
 #include "io/policy_json.h"
@@ -45,7 +46,8 @@ Command compareCommand()
 {
     Command c;
     c.name = "compare";
-    c.synopsis = "compare SCENARIO --policies P1,P2,... [--seed S] [--seeds N] [--json]";
+    c.synopsis =
+        "compare SCENARIO --policies P1,P2,... [--seed S] [--seeds N] [--pin ...] [--json]";
     c.summary = "Place the scenario with several policies and compare placement and traffic";
     c.description =
         "One row per policy: placed and waiting jobs, cross-node and total bytes per "
@@ -53,11 +55,14 @@ Command compareCommand()
         "figure is the mean over seeds S .. S+N-1. The reduction columns compare cross-node "
         "bytes with the first policy listed, in total and per model (job model name). Each "
         "policy is stored as one run in the workspace (metrics: the means; placement and "
-        "decision log: the first seed) unless --no-save is given.";
+        "decision log: the first seed) unless --no-save is given. With --pin every policy is "
+        "placed twice, on its own and with the pinned tasks (row \"P +pin\", stored as a run "
+        "too), and the tasks moved and the figures changed are listed per policy.";
     c.options = {{"policies", "P1,P2", "comma-separated policy presets (required)"},
                  {"seed", "S", "first seed (default: the scenario's settings.seed)"},
                  {"seeds", "N", "number of seeds to average over (default 1)"},
                  {"policy-file", "F", "JSON file with more policy presets"},
+                 pinOption(),
                  {"json", "", "print the comparison as JSON"}};
     for (const Option &o : runSavingOptions())
         c.options.push_back(o);
@@ -99,18 +104,35 @@ Command compareCommand()
             }
             policies.push_back(p.value());
         }
+        RunRequest pinned; // --pin: each policy again with these tasks placed by hand
+        if (!readPins(args, io, "compare", pinned))
+            return int(ExitBadInput);
         auto workspace = openRunWorkspace(args, io, "compare");
         if (!workspace)
             return int(ExitBadInput);
         const double runs = double(seeds);
+        // One row per policy, and with --pin the same policy pinned right after it.
+        struct Variant
+        {
+            std::size_t policy;
+            bool pinned;
+        };
+        std::vector<Variant> variants;
+        for (std::size_t i = 0; i < policies.size(); ++i) {
+            variants.push_back({i, false});
+            if (!pinned.pins.empty())
+                variants.push_back({i, true});
+        }
         std::vector<Row> rows;
         std::vector<RunRecord> stored;
+        std::vector<Run> firstSeed; // per variant, for the what-if's moved tasks
         ProgressBar bar(io, "compare");
-        const long long totalRuns = (long long)policies.size() * seeds;
+        const long long totalRuns = (long long)variants.size() * seeds;
         long long doneRuns = 0;
-        for (const Policy &policy : policies) {
+        for (const Variant &v : variants) {
+            const Policy &policy = policies[v.policy];
             Row row;
-            row.name = policy.name;
+            row.name = v.pinned ? policy.name + " +pin" : policy.name;
             RunRecord record;
             for (long long k = 0; k < seeds; ++k) {
                 const bool keep = *workspace && k == 0;
@@ -120,10 +142,13 @@ Command compareCommand()
                 request.seed = std::uint64_t(seed + k);
                 request.simulate = false;
                 request.decisionLog = keep;
+                if (v.pinned)
+                    request.pins = pinned.pins;
                 auto run = executeRun(s, request);
                 if (!run) {
                     io.err << "clusterbench compare: " << run.error() << "\n";
-                    return int(ExitFailure);
+                    return int(run.problems().front().where.rfind("--pin", 0) == 0 ? ExitBadInput
+                                                                                   : ExitFailure);
                 }
                 if (keep)
                     record = runRecord(run.value(), s);
@@ -131,6 +156,8 @@ Command compareCommand()
                     row.metrics[name] += value / runs;
                 for (const JobTraffic &jt : run->traffic.jobs)
                     row.crossByModel[jt.model] += jt.crossNodeBytes / runs;
+                if (k == 0)
+                    firstSeed.push_back(std::move(run.value()));
                 bar.update(++doneRuns, totalRuns);
             }
             if (*workspace) {
@@ -174,7 +201,9 @@ Command compareCommand()
                 const Row &r = rows[i];
                 nlohmann::ordered_json o;
                 o["name"] = r.name;
-                o["policy"] = policyToJson(policies[i]);
+                o["policy"] = policyToJson(policies[variants[i].policy]);
+                if (variants[i].pinned)
+                    o["what_if"] = whatIfJson(firstSeed[i - 1], firstSeed[i]);
                 for (const char *key : {"placed_jobs", "placed_tasks", "waiting_jobs",
                                         "cross_node_bytes", "total_bytes", "intra_node_bytes",
                                         "max_link_bytes", "max_link_seconds", "mean_hops"})
@@ -232,6 +261,10 @@ Command compareCommand()
             }
             io.out << "\n";
         }
+        // What if: each pinned row against the same policy's own (the first seed's runs).
+        for (std::size_t i = 0; i < variants.size(); ++i)
+            if (variants[i].pinned)
+                io.out << "\n" << whatIfText(firstSeed[i - 1], firstSeed[i]);
         return int(ExitOk);
     };
     return c;

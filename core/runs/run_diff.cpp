@@ -156,6 +156,60 @@ void compareLogs(const DecisionLog &a, const DecisionLog &b, RunDiff &out)
 
 } // namespace
 
+DecisionAlignment::DecisionAlignment(const DecisionLog &a, const DecisionLog &b)
+    : m_decisionsA(int(a.decisions.size()))
+    , m_decisionsB(int(b.decisions.size()))
+{
+    const int shorter = std::min(m_decisionsA, m_decisionsB);
+    for (int i = 0; i < std::max(m_decisionsA, m_decisionsB); ++i) {
+        if (i >= shorter) {
+            m_differing.push_back(i);
+            continue;
+        }
+        const Decision &da = a.decisions[std::size_t(i)];
+        const Decision &db = b.decisions[std::size_t(i)];
+        if (taskKey(da) != taskKey(db) || pickName(a, da) != pickName(b, db))
+            m_differing.push_back(i);
+    }
+    std::map<TaskKey, std::vector<int>> inB; // ascending indices per task
+    for (int i = 0; i < m_decisionsB; ++i)
+        inB[taskKey(b.decisions[std::size_t(i)])].push_back(i);
+    m_partner.assign(std::size_t(m_decisionsA), -1);
+    for (int i = 0; i < m_decisionsA; ++i) {
+        const auto it = inB.find(taskKey(a.decisions[std::size_t(i)]));
+        if (it == inB.end())
+            continue;
+        const std::vector<int> &at = it->second;
+        const auto after = std::lower_bound(at.begin(), at.end(), i);
+        int best = after == at.end() ? at.back() : *after;
+        if (after != at.begin() && (after == at.end() || i - *(after - 1) <= *after - i))
+            best = *(after - 1);
+        m_partner[std::size_t(i)] = best;
+    }
+}
+
+bool DecisionAlignment::differs(int index) const
+{
+    return std::binary_search(m_differing.begin(), m_differing.end(), index);
+}
+
+int DecisionAlignment::nextDifference(int from) const
+{
+    const auto it = std::upper_bound(m_differing.begin(), m_differing.end(), from);
+    return it == m_differing.end() ? -1 : *it;
+}
+
+int DecisionAlignment::previousDifference(int from) const
+{
+    const auto it = std::lower_bound(m_differing.begin(), m_differing.end(), from);
+    return it == m_differing.begin() ? -1 : *(it - 1);
+}
+
+int DecisionAlignment::partnerOf(int indexA) const
+{
+    return indexA >= 0 && indexA < m_decisionsA ? m_partner[std::size_t(indexA)] : -1;
+}
+
 std::string compactNodeList(const std::vector<std::string> &nodes)
 {
     if (nodes.empty())

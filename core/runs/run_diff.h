@@ -62,6 +62,41 @@ struct RunDiff
     std::vector<MetricDifference> metrics; ///< every metric either run has, by name
 };
 
+/// Two decision logs of one scenario aligned for stepping both at once (the stepper's two-run
+/// mode): decision k of A beside decision k of B. A decision differs when one log has none at
+/// that index, the runs offered different tasks there, or they picked different nodes (by
+/// name; "no node" is a pick too). Up to the first difference the cluster is the same in both
+/// runs; after it each log is read in its own state, and `partnerOf` finds where the other run
+/// decided the same task (a gang retried in a later pass, or another queue order, decides it
+/// at another index).
+class DecisionAlignment
+{
+public:
+    DecisionAlignment() = default;
+    DecisionAlignment(const DecisionLog &a, const DecisionLog &b);
+
+    int decisionsA() const { return m_decisionsA; }
+    int decisionsB() const { return m_decisionsB; }
+    /// Decisions equal in both from the start (the index of the first difference).
+    int commonPrefix() const { return m_differing.empty() ? m_decisionsA : m_differing.front(); }
+    /// Every differing index, ascending (indices past the shorter log included).
+    const std::vector<int> &differing() const { return m_differing; }
+    bool differs(int index) const;
+    /// The first differing index after `from`, -1 when none (from = -1: the first of all).
+    int nextDifference(int from) const;
+    /// The last differing index before `from`, -1 when none.
+    int previousDifference(int from) const;
+    /// B's decision of the task A decides at `indexA`: of B's decisions of that task (job,
+    /// role, group, rank), the one nearest to indexA (the earlier on a tie); -1 when B never
+    /// decides it or indexA is out of range.
+    int partnerOf(int indexA) const;
+
+private:
+    int m_decisionsA = 0, m_decisionsB = 0;
+    std::vector<int> m_differing;
+    std::vector<int> m_partner; ///< per decision of A
+};
+
 /// "node-02 x3, node-05": the nodes of a job's tasks with runs of one node counted; "waits"
 /// when there are none.
 std::string compactNodeList(const std::vector<std::string> &nodes);

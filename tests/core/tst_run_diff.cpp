@@ -52,6 +52,19 @@ StoredRunDetail placed(const Scenario &s, const Policy &policy, std::int64_t id)
     return r;
 }
 
+/// The three nodes with j3 at priority 5, placed by spread in FIFO order (j1, j2, j3, run 1)
+/// and by priority (j3, j1, j2, run 2).
+std::pair<StoredRunDetail, StoredRunDetail> fifoAndPriorityRuns()
+{
+    Scenario s = cbtest::threeNodeScenario();
+    s.jobs[2].priority = 5;
+    Policy fifo = cbtest::firstTiePolicy("spread-fifo", PluginKind::LeastAllocated);
+    Policy prio = fifo;
+    prio.name = "spread-priority";
+    prio.queue = QueueOrder::Priority;
+    return {placed(s, fifo, 1), placed(s, prio, 2)};
+}
+
 std::vector<std::string> nodes(std::initializer_list<const char *> names)
 {
     return {names.begin(), names.end()};
@@ -135,18 +148,73 @@ private slots:
     {
         // Shortest job first offers j3 last as well (every job has 100 iterations), so
         // reverse the queue by priority instead: j3 first.
-        Scenario s = cbtest::threeNodeScenario();
-        s.jobs[2].priority = 5;
-        Policy fifo = cbtest::firstTiePolicy("spread-fifo", PluginKind::LeastAllocated);
-        Policy prio = fifo;
-        prio.name = "spread-priority";
-        prio.queue = QueueOrder::Priority;
-        auto diff = diffRuns(placed(s, fifo, 1), placed(s, prio, 2));
+        const auto [fifo, prio] = fifoAndPriorityRuns();
+        auto diff = diffRuns(fifo, prio);
         QVERIFY(diff);
         QCOMPARE(diff.value().commonPrefix, 0);
         QVERIFY(diff.value().fork);
         QVERIFY(!diff.value().fork->sameTask);
         QVERIFY(!diff.value().fork->inA);
+    }
+
+    void alignsForSteppingBoth()
+    {
+        // spread a, b, c against pack a, a, a: decisions 2 and 3 (indices 1, 2) differ.
+        const Scenario s = cbtest::threeNodeScenario();
+        const StoredRunDetail spread =
+            placed(s, cbtest::firstTiePolicy("spread-first", PluginKind::LeastAllocated), 1);
+        const StoredRunDetail pack =
+            placed(s, cbtest::firstTiePolicy("pack-first", PluginKind::MostAllocated), 2);
+        const DecisionAlignment al(*spread.log, *pack.log);
+        QCOMPARE(al.differing(), (std::vector<int>{1, 2}));
+        QCOMPARE(al.commonPrefix(), 1);
+        QVERIFY(!al.differs(0));
+        QVERIFY(al.differs(2));
+        QCOMPARE(al.nextDifference(-1), 1);
+        QCOMPARE(al.nextDifference(0), 1);
+        QCOMPARE(al.nextDifference(1), 2);
+        QCOMPARE(al.nextDifference(2), -1);
+        QCOMPARE(al.previousDifference(2), 1);
+        QCOMPARE(al.previousDifference(1), -1);
+        QCOMPARE(al.previousDifference(3), 2);
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(al.partnerOf(i), i);
+        QCOMPARE(al.partnerOf(3), -1);
+        QCOMPARE(al.partnerOf(-1), -1);
+
+        // The same run against itself: nothing differs, the prefix is the whole log.
+        const DecisionAlignment same(*spread.log, *spread.log);
+        QCOMPARE(same.differing(), std::vector<int>{});
+        QCOMPARE(same.commonPrefix(), 3);
+        QCOMPARE(same.nextDifference(-1), -1);
+
+        // A log that stops early differs from its end on.
+        DecisionLog shorter = *spread.log;
+        shorter.decisions.pop_back();
+        const DecisionAlignment cut(*spread.log, shorter);
+        QCOMPARE(cut.differing(), std::vector<int>{2});
+        QCOMPARE(cut.partnerOf(2), -1);
+    }
+
+    void partnersFollowTheTaskNotTheIndex()
+    {
+        // FIFO offers j1, j2, j3; by priority j3 (priority 5) comes first: j3, j1, j2.
+        const auto [a, b] = fifoAndPriorityRuns();
+        const DecisionAlignment al(*a.log, *b.log);
+        QCOMPARE(al.differing(), (std::vector<int>{0, 1, 2}));
+        QCOMPARE(al.commonPrefix(), 0);
+        QCOMPARE(al.partnerOf(0), 1); // j1
+        QCOMPARE(al.partnerOf(1), 2); // j2
+        QCOMPARE(al.partnerOf(2), 0); // j3
+
+        // A task decided twice in B (a gang retried): the nearer decision, the earlier on a tie.
+        DecisionLog twice = *b.log;
+        twice.decisions.push_back(twice.decisions[1]); // j1 again at index 3
+        twice.decisions.push_back(twice.decisions[0]); // j3 again at index 4
+        const DecisionAlignment retried(*a.log, twice);
+        QCOMPARE(retried.partnerOf(0), 1); // j1 at 1 and 3: 1 is nearer to 0
+        QCOMPARE(retried.partnerOf(2), 0); // j3 at 0 and 4: 2 away from both, the earlier
+        QCOMPARE(retried.differing(), (std::vector<int>{0, 1, 2, 3, 4}));
     }
 
     void differentScenariosAreRefused()

@@ -163,6 +163,41 @@ private slots:
         QVERIFY2(simulated.code == 0, simulated.err.c_str());
         QVERIFY2(simulated.out.find("  mean JCT ") != std::string::npos, simulated.out.c_str());
 
+        // compare: each policy on its own and pinned, the pinned row named "P +pin".
+        const std::string ws = dir.filePath(QStringLiteral("ws.sqlite")).toStdString();
+        const cbtest::CliOutcome compared =
+            cbtest::runCli({"compare", scenario, "--policies", "spread,binpack", "--pin",
+                            "j1/single-0=c", "--workspace", ws});
+        QVERIFY2(compared.code == 0, compared.err.c_str());
+        for (const char *row : {"\nspread            3 ", "\nspread +pin       3 ",
+                                "\nbinpack           3 ", "\nbinpack +pin      3 "})
+            QVERIFY2(compared.out.find(row) != std::string::npos, compared.out.c_str());
+        for (const char *whatIf : {"What if (--pin), against spread's own choice (seed 1):",
+                                   "What if (--pin), against binpack's own choice (seed 1):"})
+            QVERIFY2(compared.out.find(whatIf) != std::string::npos, compared.out.c_str());
+        QVERIFY2(compared.err.find("Saved as runs 1, 2, 3, 4 in ") != std::string::npos,
+                 compared.err.c_str());
+        const cbtest::CliOutcome history = cbtest::runCli({"show", "2", "--workspace", ws, "--json"});
+        QVERIFY2(history.code == 0, history.err.c_str());
+        QCOMPARE(nlohmann::json::parse(history.out)["parameters"]["pins"],
+                 nlohmann::json::array({"j1/single-0=c"}));
+        const cbtest::CliOutcome comparedJson =
+            cbtest::runCli({"compare", scenario, "--policies", "spread,binpack", "--pin",
+                            "j1/single-0=c", "--no-save", "--json"});
+        QCOMPARE(comparedJson.code, 0);
+        const auto cj = nlohmann::json::parse(comparedJson.out)["policies"];
+        QCOMPARE(cj.size(), std::size_t(4));
+        QCOMPARE(cj[1]["name"].get<std::string>(), std::string("spread +pin"));
+        QCOMPARE(cj[1]["what_if"]["pins"], nlohmann::json::array({"j1/single-0=c"}));
+        QCOMPARE(cj[1]["what_if"]["pinned"]["placed_jobs"].get<double>(), 3.0);
+        QVERIFY(!cj[0].contains("what_if"));
+        const cbtest::CliOutcome badCompare =
+            cbtest::runCli({"compare", scenario, "--policies", "spread", "--pin", "j1/single-0=z",
+                            "--no-save"});
+        QCOMPARE(badCompare.code, 2);
+        QCOMPARE(badCompare.out, std::string());
+        QVERIFY2(badCompare.err.find("no node \"z\"") != std::string::npos, badCompare.err.c_str());
+
         const cbtest::CliOutcome bad =
             cbtest::runCli({"place", scenario, "--policy", "spread", "--pin", "j9/single-0=a", "--no-save"});
         QCOMPARE(bad.code, 2);

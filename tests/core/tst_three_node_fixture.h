@@ -8,6 +8,7 @@
 // trunc(10 x used / capacity) (MostAllocated), counting the task, and the node's score is
 // trunc of their mean.
 
+#include "../common/three_node_scenario.h"
 #include "cli/command.h"
 #include "io/scenario_json.h"
 #include "sched/policy.h"
@@ -24,29 +25,7 @@ namespace cbtest {
 
 inline cb::Scenario threeNodeScenario()
 {
-    using nlohmann::json;
-    json nodes = json::array(), links = json::array();
-    for (const char *id : {"a", "b", "c"}) {
-        nodes.push_back({{"id", id}, {"cpus", 16}, {"memory_gib", 64}, {"gpus", 4},
-                         {"gpu_type", "K80"}});
-        links.push_back({{"a", id}, {"b", "s"}, {"capacity_gbps", 10}});
-    }
-    const auto job = [](const char *id, int cpus, int mem, int gpus) {
-        return json{{"id", id}, {"kind", "single"}, {"submit_s", 0},
-                    {"tasks", {{{"role", "single"}, {"replicas", 1}, {"cpus", cpus},
-                                {"memory_gib", mem}, {"gpus", gpus}}}},
-                    {"model", {{"name", "m"}, {"parameter_bytes", 1000000},
-                               {"iterations", 100}}}};
-    };
-    json doc = {{"format", "clusterbench-scenario"},
-                {"version", 1},
-                {"name", "three-nodes"},
-                {"cluster", {{"gpu_types", {{{"name", "K80"}, {"memory_gib", 12}}}},
-                             {"nodes", nodes},
-                             {"switches", {{{"id", "s"}}}},
-                             {"links", links}}},
-                {"jobs", {job("j1", 1, 2, 1), job("j2", 1, 2, 1), job("j3", 2, 4, 2)}}};
-    auto s = cb::scenarioFromJson(doc);
+    auto s = cb::scenarioFromJson(threeNodeDocument());
     if (!s)
         qFatal("test scenario invalid: %s", s.error().c_str());
     return s.value();
