@@ -2,7 +2,13 @@
 // Scenarios built in code for the view tests: small and hand-checkable, or large for
 // benchmarks. Deterministic: no randomness.
 
+#include "../common/three_node_scenario.h"
+#include "io/scenario_json.h"
 #include "model/scenario.h"
+
+#include <QtGlobal>
+
+#include <nlohmann/json.hpp>
 
 #include <string>
 
@@ -80,6 +86,29 @@ inline Scenario leafSpineScenario(int leaves, int spines, int hostsPerLeaf, int 
     single.model = ModelProfile{"vgg16", 553'000'000, 1000, 0.3, {}, 0, std::nullopt};
     s.jobs = {ps, ar, single};
     return s;
+}
+
+/// Three nodes a, b, c (16 CPUs, 64 GiB, 4 K80 each) under one switch; jobs j1 and j2 take
+/// 1 CPU, 2 GiB and 1 GPU, j3 2 CPUs, 4 GiB and 2 GPUs. Two presets, the first node winning a
+/// tie: "spread-first" (least-allocated over CPU, memory and GPUs) places j1, j2, j3 on a, b,
+/// c; "pack-first" (most-allocated) all on a. They part at decision 2, on the same cluster:
+/// spread scores b 8 and a 7, pack a 2 and b 0 (a resource scores trunc(10 x unused or used /
+/// capacity) counting the task, a node trunc of their mean).
+inline Scenario threeNodeScenario()
+{
+    using nlohmann::json;
+    const auto preset = [](const char *name, const char *plugin) {
+        return json{{"name", name},
+                    {"plugins", {{plugin, {{"weight", 1}, {"gpu", true}}}}},
+                    {"tie_break", "first"}};
+    };
+    json doc = cbtest::threeNodeDocument();
+    doc["policies"] = {preset("spread-first", "least-allocated"),
+                       preset("pack-first", "most-allocated")};
+    auto s = scenarioFromJson(doc);
+    if (!s)
+        qFatal("three-node scenario invalid: %s", s.error().c_str());
+    return s.value();
 }
 
 } // namespace cb::testing

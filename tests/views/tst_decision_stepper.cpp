@@ -407,7 +407,8 @@ void TestDecisionStepper::contrastRowAndGlossary()
     stepper.setSession(run);
     stepper.seek(1);
     QVERIFY(stepper.contrastText().startsWith(
-        QStringLiteral("Click a node in the topology to contrast it with the pick. The pick "
+        QStringLiteral("Click a node in the topology to contrast it with the pick; drag the "
+                       "pick onto another node to try the task there (what if). The pick "
                        "would change if selector-spread weight > 1.9")));
     const auto &names = run->log.nodeNames;
     const int node01 = int(std::find(names.begin(), names.end(), "node-01") - names.begin());

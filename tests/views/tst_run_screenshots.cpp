@@ -2,7 +2,8 @@
 // CB_BINARY_DIR/screenshots/ (next to tst_screenshots' pictures): the run and history docks
 // after a two-policy batch, the comparison view, the export dialog with its preview, the
 // generator and the trace import report, and the decision stepper's STS mode after an STS
-// run of sts-datacenter.json. Runs go to a temporary workspace.
+// run of sts-datacenter.json; two runs of the DLTAP testbed stepped together and a pinned
+// what-if beside the run it changed. Runs go to a temporary workspace.
 
 #include "analysis/decision_stepper.h"
 #include "analysis/sts_decision_models.h"
@@ -13,6 +14,7 @@
 #include "runs/export_dialog.h"
 #include "runs/generator_dialog.h"
 #include "runs/history_panel.h"
+#include "runs/run_diff_dialog.h"
 #include "runs/run_history_model.h"
 #include "runs/run_panel.h"
 #include "runs/run_views.h"
@@ -24,6 +26,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QStackedWidget>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -182,6 +185,68 @@ private slots:
         alone.show();
         QVERIFY(QTest::qWaitForWindowExposed(&alone));
         save(alone.grab(), QStringLiteral("sts-stepper-sts-datacenter"));
+    }
+
+    void twoRunsAndWhatIf()
+    {
+        // The DLTAP testbed placed by k8s-default and by dltap: they part at decision 2
+        // (alexnet-a worker-0: node-03 against node-02). Step both from there, then drag
+        // dltap's pick onto node-05 (what if).
+        const QString file = QStringLiteral(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json");
+        MainWindow window;
+        auto *views = window.findChild<RunViews *>();
+        QVERIFY2(window.openFile(file), qPrintable(file));
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy shown(&window, &MainWindow::runShown);
+        std::vector<std::int64_t> ids;
+        for (const char *policy : {"k8s-default", "dltap"}) {
+            QVERIFY(window.startRun(policy, 1, false));
+            QTRY_COMPARE_WITH_TIMEOUT(shown.count(), int(ids.size()) + 1, 30000);
+            QTRY_VERIFY(!window.isRunning());
+            ids.push_back(window.currentRun()->id);
+        }
+        QVERIFY(views->historyPanel()->diffRuns(ids[0], ids[1]));
+        RunDiffDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = window.findChild<RunDiffDialog *>()) != nullptr);
+        QCoreApplication::processEvents();
+        save(dialog->grab(), QStringLiteral("where-they-part-dltap-testbed"));
+        const QPointer<RunDiffDialog> open(dialog);
+        dialog->stepButton(2)->click();
+        DecisionStepper *stepper = window.decisionStepper();
+        QTRY_VERIFY(stepper->partner() != nullptr);
+        QCOMPARE(stepper->cursor(), 1);
+        QTRY_VERIFY(!open); // Step both closes the dialog: the stepper shows both sides
+        window.findChild<QDockWidget *>(QStringLiteral("stepperDock"))->raise();
+        window.topologyView()->fitAll();
+        QCoreApplication::processEvents();
+        save(window.grab(), QStringLiteral("two-run-stepper-dltap-testbed"));
+        DecisionStepper alone;
+        alone.setSession(stepper->session());
+        alone.setPartner(stepper->partner());
+        alone.seek(1);
+        alone.resize(900, 700);
+        alone.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&alone));
+        save(alone.grab(), QStringLiteral("two-run-stepper-alone-dltap-testbed"));
+
+        // What if: the shown run (k8s-default, the older one) with alexnet-a worker-0 on node-05.
+        const Scenario &s = stepper->session()->scenario;
+        int node05 = -1;
+        for (std::size_t i = 0; i < s.cluster.nodes.size(); ++i)
+            if (s.cluster.nodes[i].id == "node-05")
+                node05 = int(i);
+        QVERIFY(node05 >= 0);
+        const int before = shown.count();
+        QVERIFY(window.whatIfHere(node05));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), before + 1, 30000);
+        QTRY_VERIFY(!window.isRunning());
+        QCOMPARE(window.currentRun()->pins.size(), std::size_t(1));
+        QTRY_COMPARE(views->comparisonView()->model()->runs().size(), std::size_t(2));
+        window.findChild<QDockWidget *>(QStringLiteral("comparisonDock"))->raise();
+        QCoreApplication::processEvents();
+        save(window.grab(), QStringLiteral("what-if-dltap-testbed"));
     }
 
     void dialogs()

@@ -3,6 +3,7 @@
 #include "runs/glossary.h"
 
 #include "runs/decision_replay.h"
+#include "runs/run_diff.h"
 #include "models/quantity_format.h"
 
 #include <QBrush>
@@ -18,6 +19,7 @@ namespace {
 const QColor kWinner{0xff, 0xe0, 0xb2};
 const QColor kTied{0xff, 0xf3, 0xe0};
 const QColor kFiltered{0x90, 0xa4, 0xae};
+const QColor kDiffers{0xe8, 0xea, 0xf6}; // a row where the two stepped runs differ
 } // namespace
 
 QString formatScore(double value)
@@ -50,6 +52,34 @@ void DecisionListModel::setSession(std::shared_ptr<const RunSession> session)
     endResetModel();
 }
 
+void DecisionListModel::setPartner(std::shared_ptr<const RunSession> partner,
+                                   const DecisionAlignment *alignment)
+{
+    m_partner = alignment ? std::move(partner) : nullptr;
+    m_alignment = m_partner ? alignment : nullptr;
+    if (rowCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+QString DecisionListModel::otherText(int row) const
+{
+    if (!m_partner)
+        return {};
+    const DecisionLog &other = m_partner->log;
+    if (row >= int(other.decisions.size()))
+        return tr("(no decision)");
+    const Decision &b = other.decisions[std::size_t(row)];
+    const QString node = b.pick >= 0 && b.pick < int(other.nodeNames.size())
+                             ? QString::fromStdString(other.nodeNames[std::size_t(b.pick)])
+                             : tr("(none)");
+    const Decision &a = m_session->log.decisions[std::size_t(row)];
+    if (a.jobId == b.jobId && a.role == b.role && a.group == b.group &&
+        a.indexInRole == b.indexInRole)
+        return node;
+    return QStringLiteral("%1 %2 → %3")
+        .arg(QString::fromStdString(b.jobId), QString::fromStdString(b.task()), node);
+}
+
 int DecisionListModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() || !m_session ? 0 : int(m_session->log.decisions.size());
@@ -75,6 +105,7 @@ QVariant DecisionListModel::data(const QModelIndex &index, int role) const
             return d.pick >= 0 && d.pick < int(m_session->log.nodeNames.size())
                        ? QString::fromStdString(m_session->log.nodeNames[std::size_t(d.pick)])
                        : tr("(none)");
+        case Other: return otherText(index.row());
         case Total:
             if (const CandidateRow *r = d.row(d.pick); r && r->feasible())
                 return formatScore(r->total);
@@ -90,6 +121,8 @@ QVariant DecisionListModel::data(const QModelIndex &index, int role) const
         if (!events.isEmpty())
             tip += QStringLiteral("\n") + events;
         return tip;
+    } else if (role == Qt::BackgroundRole && m_alignment && m_alignment->differs(index.row())) {
+        return QBrush(kDiffers);
     } else if (role == Qt::ForegroundRole && d.pick < 0) {
         return QBrush(QColor(0xc6, 0x28, 0x28));
     } else if (role == Qt::TextAlignmentRole && (index.column() == Number || index.column() == Total)) {
@@ -108,6 +141,7 @@ QVariant DecisionListModel::headerData(int section, Qt::Orientation orientation,
     case Job: return tr("Job");
     case Task: return tr("Task");
     case Node: return tr("Chosen node");
+    case Other: return tr("Other run");
     case Total: return tr("Total");
     case Why: return tr("Why");
     }

@@ -1,7 +1,8 @@
 #pragma once
 // Item models of the decision stepper, all over one RunSession (null: empty models):
 //  - DecisionListModel: one row per decision (job, task, chosen node, total, why) with the
-//    job events logged after it;
+//    job events logged after it; beside another run (the stepper's two-run mode) also that
+//    run's decision at the same index, the rows where the runs differ tinted;
 //  - DecisionTableModel: for the current decision one row per node, columns filter (why a
 //    node was filtered out), raw and weighted score per plugin, total; the winner row is
 //    bold on a highlight, tied nodes tinted. Changing the decision keeps the row and column
@@ -17,6 +18,7 @@
 #include <vector>
 
 namespace cb {
+class DecisionAlignment;
 class DecisionReplay;
 }
 
@@ -28,10 +30,14 @@ class DecisionListModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum Column { Number, Job, Task, Node, Total, Why, ColumnCount };
+    /// Other: the other run's decision at the same index (empty without another run).
+    enum Column { Number, Job, Task, Node, Other, Total, Why, ColumnCount };
     explicit DecisionListModel(QObject *parent = nullptr);
 
     void setSession(std::shared_ptr<const RunSession> session);
+    /// The run stepped beside this one and the alignment of the two logs (both null: none).
+    /// The alignment must outlive the model's use of it (the stepper owns both).
+    void setPartner(std::shared_ptr<const RunSession> partner, const DecisionAlignment *alignment);
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
@@ -39,8 +45,12 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
+    QString otherText(int row) const;
+
     std::shared_ptr<const RunSession> m_session;
     std::vector<QString> m_events; ///< per decision: the job events logged after it
+    std::shared_ptr<const RunSession> m_partner;
+    const DecisionAlignment *m_alignment = nullptr;
 };
 
 class DecisionTableModel : public QAbstractTableModel

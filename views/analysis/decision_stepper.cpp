@@ -1,6 +1,7 @@
 #include "analysis/decision_stepper.h"
 
 #include "runs/decision_explanation.h"
+#include "runs/run_diff.h"
 #include "sched/decision_contrast.h"
 #include "util/text.h"
 
@@ -48,7 +49,8 @@ QString contrastHtml(const RunSession &session, int c, int node)
     if (node < 0 || node == d.pick) {
         QString s = node >= 0 ? QObject::tr("%1 is the pick. ").arg(name(node))
                               : QObject::tr("Click a node in the topology to contrast it with "
-                                            "the pick. ");
+                                            "the pick; drag the pick onto another node to try "
+                                            "the task there (what if). ");
         const DecisionFlips flips = weightFlips(log, c); // smallest() points into it
         if (const WeightFlip *f = flips.smallest()) {
             QString flip = QString::fromStdString(describeFlip(log, *f)).toHtmlEscaped();
@@ -101,6 +103,82 @@ QString contrastHtml(const RunSession &session, int c, int node)
     return s;
 }
 
+int nodeIndexByName(const DecisionLog &log, const std::string &name)
+{
+    const auto it = std::find(log.nodeNames.begin(), log.nodeNames.end(), name);
+    return it == log.nodeNames.end() ? -1 : int(it - log.nodeNames.begin());
+}
+
+std::string pickName(const DecisionLog &log, const Decision &d)
+{
+    return d.pick >= 0 && d.pick < int(log.nodeNames.size()) ? log.nodeNames[std::size_t(d.pick)]
+                                                             : std::string();
+}
+
+QString taskHtml(const Decision &d)
+{
+    return QStringLiteral("%1 %2").arg(QString::fromStdString(d.jobId).toHtmlEscaped(),
+                                       QString::fromStdString(d.task()).toHtmlEscaped());
+}
+
+QString pickHtml(const DecisionLog &log, const Decision &d)
+{
+    const std::string name = pickName(log, d);
+    return name.empty() ? QObject::tr("no node") : QString::fromStdString(name).toHtmlEscaped();
+}
+
+/// The other run's decision at `c` beside this run's: what it did, where it decides this
+/// run's task if not here, and each pick contrasted in the other run's scores.
+QString partnerHtml(const RunSession &self, const RunSession &partner,
+                    const DecisionAlignment &al, int c)
+{
+    const DecisionLog &a = self.log, &b = partner.log;
+    const Decision &da = a.decisions[std::size_t(c)];
+    const QString who = QObject::tr("Other run (%1)").arg(partner.label.toHtmlEscaped());
+    QString s;
+    const bool hasB = c < int(b.decisions.size());
+    const Decision *db = hasB ? &b.decisions[std::size_t(c)] : nullptr;
+    const bool sameTask = db && db->jobId == da.jobId && db->role == da.role &&
+                          db->group == da.group && db->indexInRole == da.indexInRole;
+    if (db)
+        s = QObject::tr("<b>%1: %2 → %3</b>: %4")
+                .arg(who, taskHtml(*db), pickHtml(b, *db),
+                     QString::fromStdString(db->why).toHtmlEscaped());
+    else
+        s = QObject::tr("<b>%1</b> made only %2 decisions.").arg(who).arg(b.decisions.size());
+    if (!sameTask) {
+        const int m = al.partnerOf(c);
+        s += m >= 0 ? QObject::tr(" It decides %1 at its decision %2: → %3.")
+                          .arg(taskHtml(da))
+                          .arg(m + 1)
+                          .arg(pickHtml(b, b.decisions[std::size_t(m)]))
+                    : QObject::tr(" It never decides %1.").arg(taskHtml(da));
+    } else if (pickName(a, da) != pickName(b, *db)) {
+        // Each pick in the other run's scores (the same state up to the first difference).
+        const int bInA = nodeIndexByName(a, pickName(b, *db));
+        const int aInB = nodeIndexByName(b, pickName(a, da));
+        if (bInA >= 0)
+            s += QStringLiteral("<br>") + QObject::tr("In this run's scores, %1")
+                                              .arg(contrastHtml(self, c, bInA));
+        if (aInB >= 0)
+            s += QStringLiteral("<br>") + QObject::tr("In the other run's scores, %1")
+                                              .arg(contrastHtml(partner, c, aInB));
+    } else {
+        s += QObject::tr(" The same as this run.");
+    }
+    if (c == al.commonPrefix() && al.nextDifference(-1) == c)
+        s += QStringLiteral("<br><i>") +
+             QObject::tr("The first difference: up to here both runs saw the same cluster.") +
+             QStringLiteral("</i>");
+    else if (c > al.commonPrefix())
+        s += QStringLiteral("<br><i>") +
+             QObject::tr("After decision %1 the clusters differ: each pick is scored in its own "
+                         "run's state.")
+                 .arg(al.commonPrefix() + 1) +
+             QStringLiteral("</i>");
+    return s;
+}
+
 } // namespace
 
 DecisionStepper::DecisionStepper(QWidget *parent)
@@ -129,6 +207,12 @@ DecisionStepper::DecisionStepper(QWidget *parent)
     , m_why(new QLabel(this))
     , m_contrast(new QLabel(this))
     , m_timer(new QTimer(this))
+    , m_partnerBar(new QWidget(this))
+    , m_partnerSummary(new QLabel(this))
+    , m_previousDifference(new QToolButton(this))
+    , m_nextDifference(new QToolButton(this))
+    , m_closePartner(new QToolButton(this))
+    , m_partnerWhy(new QLabel(this))
 {
     setObjectName(QStringLiteral("decisionStepper"));
     m_back->setAutoRepeat(true);
@@ -147,6 +231,35 @@ DecisionStepper::DecisionStepper(QWidget *parent)
     m_contrast->setWordWrap(true);
     m_contrast->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_contrast->setObjectName(QStringLiteral("decisionContrast"));
+
+    m_partnerWhy->setWordWrap(true);
+    m_partnerWhy->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_partnerWhy->setObjectName(QStringLiteral("partnerWhy"));
+    m_partnerWhy->hide();
+
+    // Two-run mode: which run is beside this one, and the jumps between differences.
+    m_partnerBar->setObjectName(QStringLiteral("partnerBar"));
+    m_partnerSummary->setObjectName(QStringLiteral("partnerSummary"));
+    // One line beside the buttons, cut at the dock's edge (the whole text is its tooltip):
+    // a narrow dock must not give the decision list's rows to a wrapped summary.
+    m_partnerSummary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_previousDifference->setObjectName(QStringLiteral("previousDifferenceButton"));
+    m_previousDifference->setText(tr("◀ Difference"));
+    m_previousDifference->setToolTip(tr("The previous decision where the two runs differ"));
+    m_nextDifference->setObjectName(QStringLiteral("nextDifferenceButton"));
+    m_nextDifference->setText(tr("Difference ▶"));
+    m_nextDifference->setToolTip(tr("The next decision where the two runs differ"));
+    m_closePartner->setObjectName(QStringLiteral("closePartnerButton"));
+    m_closePartner->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
+    m_closePartner->setAutoRaise(true);
+    m_closePartner->setToolTip(tr("Step this run alone"));
+    auto *partnerLayout = new QHBoxLayout(m_partnerBar);
+    partnerLayout->setContentsMargins(0, 0, 0, 0);
+    partnerLayout->addWidget(m_previousDifference);
+    partnerLayout->addWidget(m_nextDifference);
+    partnerLayout->addWidget(m_partnerSummary, 1);
+    partnerLayout->addWidget(m_closePartner);
+    m_partnerBar->hide();
 
     auto *controls = new QHBoxLayout;
     controls->setContentsMargins(0, 0, 0, 0);
@@ -193,6 +306,7 @@ DecisionStepper::DecisionStepper(QWidget *parent)
     candLayout->setContentsMargins(2, 4, 2, 2);
     candLayout->addWidget(m_why);
     candLayout->addWidget(m_contrast);
+    candLayout->addWidget(m_partnerWhy);
     candLayout->addWidget(m_tableView, 1);
     tabs->addTab(candidates, tr("Candidates"));
     tabs->addTab(m_stateView, tr("Cluster state"));
@@ -206,7 +320,13 @@ DecisionStepper::DecisionStepper(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
+    layout->addWidget(m_partnerBar);
     layout->addWidget(split, 1);
+
+    connect(m_previousDifference, &QToolButton::clicked, this,
+            &DecisionStepper::previousDifference);
+    connect(m_nextDifference, &QToolButton::clicked, this, &DecisionStepper::nextDifference);
+    connect(m_closePartner, &QToolButton::clicked, this, &DecisionStepper::clearPartner);
 
     connect(m_first, &QToolButton::clicked, this, &DecisionStepper::first);
     connect(m_back, &QToolButton::clicked, this, &DecisionStepper::back);
@@ -242,6 +362,13 @@ DecisionStepper::~DecisionStepper()
 void DecisionStepper::setSession(std::shared_ptr<const RunSession> session)
 {
     pause();
+    if (m_partner) { // a new run is stepped alone
+        m_listModel->setPartner(nullptr, nullptr);
+        m_partner.reset();
+        m_alignment.reset();
+        updatePartner();
+        emit partnerChanged();
+    }
     m_stateModel->setReplay(nullptr, nullptr);
     m_replay.reset();
     m_session = std::move(session);
@@ -251,6 +378,7 @@ void DecisionStepper::setSession(std::shared_ptr<const RunSession> session)
     m_tableModel->setSession(m_session);
     m_stateModel->setReplay(m_session, m_replay.get());
     m_tableView->sortByColumn(m_tableModel->totalColumn(), Qt::DescendingOrder);
+    m_listView->setColumnHidden(DecisionListModel::Other, true);
     m_listView->resizeColumnsToContents();
     if (m_replay && m_replay->decisionCount() > 0)
         seek(0);
@@ -346,9 +474,102 @@ void DecisionStepper::togglePlay()
         play();
 }
 
+void DecisionStepper::setPartner(std::shared_ptr<const RunSession> partner)
+{
+    if (partner && (!m_session || partner->log.decisions.empty()))
+        partner.reset(); // nothing to step beside
+    m_listModel->setPartner(nullptr, nullptr);
+    m_partner = std::move(partner);
+    m_alignment = m_partner ? std::make_unique<DecisionAlignment>(m_session->log, m_partner->log)
+                            : nullptr;
+    m_listModel->setPartner(m_partner, m_alignment.get());
+    m_listView->setColumnHidden(DecisionListModel::Other, !m_partner);
+    if (m_partner)
+        m_listView->resizeColumnToContents(DecisionListModel::Other);
+    updatePartner();
+    updateControls();
+    emit partnerChanged();
+}
+
+void DecisionStepper::updatePartner()
+{
+    m_partnerBar->setVisible(bool(m_partner));
+    m_partnerWhy->setVisible(bool(m_partner));
+    if (!m_partner) {
+        m_partnerWhy->clear();
+        return;
+    }
+    const int differing = int(m_alignment->differing().size());
+    const int n = std::max(m_alignment->decisionsA(), m_alignment->decisionsB());
+    QString text = tr("<b>Beside %1</b>: ").arg(m_partner->label.toHtmlEscaped());
+    QString tip = tr("Stepping beside %1, decision by decision.").arg(m_partner->label);
+    if (differing == 0) {
+        text += tr("all %1 decisions the same").arg(n);
+    } else {
+        text += tr("%1 of %2 differ, the first at %3")
+                    .arg(differing)
+                    .arg(n)
+                    .arg(m_alignment->commonPrefix() + 1);
+        const int same = m_alignment->commonPrefix();
+        tip += QLatin1Char(' ') + tr("%1 of %2 decisions differ (tinted in the list). ")
+                                      .arg(differing)
+                                      .arg(n);
+        tip += same == 0   ? tr("They part at the first decision. ")
+               : same == 1 ? tr("Decision 1 is the same in both; at decision 2 they part, on "
+                                "the same cluster. ")
+                           : tr("Decisions 1 to %1 are the same in both; at decision %2 they "
+                                "part, on the same cluster. ")
+                                 .arg(same)
+                                 .arg(same + 1);
+        tip += tr("The other run's pick is outlined with a violet dashed frame in the topology.");
+    }
+    m_partnerSummary->setText(text);
+    m_partnerSummary->setToolTip(tip);
+}
+
+void DecisionStepper::nextDifference()
+{
+    if (!m_alignment)
+        return;
+    const int next = m_alignment->nextDifference(cursor());
+    if (next >= 0)
+        seek(std::min(next, decisionCount() - 1));
+}
+
+void DecisionStepper::previousDifference()
+{
+    if (!m_alignment)
+        return;
+    const int previous = m_alignment->previousDifference(cursor());
+    if (previous >= 0)
+        seek(previous);
+}
+
+QString DecisionStepper::partnerText() const
+{
+    QTextDocument doc;
+    doc.setHtml(m_partnerWhy->text());
+    return doc.toPlainText();
+}
+
+int DecisionStepper::partnerPick() const
+{
+    const int c = cursor();
+    if (!m_partner || c < 0 || c >= int(m_partner->log.decisions.size()))
+        return -1;
+    const std::string name =
+        pickName(m_partner->log, m_partner->log.decisions[std::size_t(c)]);
+    return name.empty() ? -1 : nodeIndexByName(m_session->log, name);
+}
+
 void DecisionStepper::updateControls()
 {
     const int n = decisionCount(), c = cursor();
+    if (m_alignment) {
+        const int next = m_alignment->nextDifference(c);
+        m_nextDifference->setEnabled(next >= 0 && next < n && next != c);
+        m_previousDifference->setEnabled(m_alignment->previousDifference(c) >= 0);
+    }
     m_first->setEnabled(c > 0);
     m_back->setEnabled(c > 0);
     m_step->setEnabled(c >= 0 && c + 1 < n);
@@ -379,6 +600,8 @@ void DecisionStepper::updateControls()
         m_why->setToolTip(QString::fromStdString(
             narrateDecision(m_session->scenario, m_replay->topology(), m_session->log, c)));
     m_contrast->setText(contrastHtml(*m_session, c, m_contrastNode));
+    if (m_partner)
+        m_partnerWhy->setText(partnerHtml(*m_session, *m_partner, *m_alignment, c));
 }
 
 void DecisionStepper::setContrastNode(int node)
@@ -428,6 +651,7 @@ NodeOverlay decisionOverlay(const DecisionStepper &stepper)
                           : hi > lo ? float((r.total - lo) / (hi - lo)) : 1.0f;
     }
     overlay.marked = d.pick;
+    overlay.otherMarked = stepper.partnerPick();
     overlay.gpusUsed.resize(nodes);
     for (std::size_t n = 0; n < nodes; ++n)
         overlay.gpusUsed[n] = float(replay->allocatedGpus(int(n)));

@@ -4,6 +4,12 @@
 // First / back / step / last, and play / pause at a chosen speed. Moves are incremental: the
 // DecisionReplay updates only what the decisions in between changed, and the models emit
 // dataChanged instead of resetting, so one step stays cheap on large clusters.
+//
+// Two-run mode (History > Where They Part > Step Both): another run of the same scenario is
+// stepped beside this one, decision k beside decision k. The list shows the other run's pick
+// and tints the rows where the runs differ; "previous / next difference" jump between them;
+// under the "why" line the other run's decision and the contrast of each run's pick in the
+// other's scores; the topology outlines the other run's pick dashed.
 
 #include "analysis/run_session.h"
 
@@ -19,6 +25,7 @@ class QTimer;
 class QToolButton;
 
 namespace cb {
+class DecisionAlignment;
 class DecisionReplay;
 }
 
@@ -73,12 +80,32 @@ public:
     /// The contrast row's text as shown (plain text).
     QString contrastText() const;
 
+    /// Two-run mode: steps `partner` (a run of the same scenario, with a decision log) beside
+    /// the shown run; null leaves the mode. A new session (setSession) leaves it too.
+    void setPartner(std::shared_ptr<const RunSession> partner);
+    std::shared_ptr<const RunSession> partner() const { return m_partner; }
+    /// The alignment of the two logs (null outside two-run mode).
+    const DecisionAlignment *alignment() const { return m_alignment.get(); }
+    /// The other run's decision at the cursor, as shown (plain text; empty outside the mode).
+    QString partnerText() const;
+    /// The other run's pick at the cursor as a node index of this run's cluster, -1 if none.
+    int partnerPick() const;
+
+public slots:
+    /// Two-run mode: the cursor to the next (previous) decision where the runs differ.
+    void nextDifference();
+    void previousDifference();
+    void clearPartner() { setPartner(nullptr); }
+
 signals:
     /// The cursor moved (or a new session was shown); `decision` is -1 without decisions.
     void cursorChanged(int decision);
+    /// Two-run mode started or ended.
+    void partnerChanged();
 
 private:
     void updateControls();
+    void updatePartner();
     void showDecidingColumn();
 
     std::shared_ptr<const RunSession> m_session;
@@ -98,6 +125,12 @@ private:
     QLabel *m_contrast;
     int m_contrastNode = -1;
     QTimer *m_timer;
+    std::shared_ptr<const RunSession> m_partner;
+    std::unique_ptr<DecisionAlignment> m_alignment;
+    QWidget *m_partnerBar;
+    QLabel *m_partnerSummary;
+    QToolButton *m_previousDifference, *m_nextDifference, *m_closePartner;
+    QLabel *m_partnerWhy;
 };
 
 } // namespace cb::views

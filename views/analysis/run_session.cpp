@@ -2,6 +2,8 @@
 
 #include "analysis/sts_session.h"
 
+#include <nlohmann/json.hpp>
+
 namespace cb::views {
 
 namespace {
@@ -41,7 +43,23 @@ RunSession sessionFromRun(cb::Run run, cb::Scenario scenario)
         session.sts = std::move(sts);
         session.placedScenario = std::move(run.placedScenario);
     }
+    const nlohmann::json &params = run.parameters;
+    if (params.is_object()) {
+        if (auto base = params.find("base"); base != params.end() && base->is_string())
+            session.basePolicy = base->get<std::string>();
+        if (auto w = params.find("weights"); w != params.end() && w->is_object())
+            for (const auto &[plugin, weight] : w->items())
+                if (weight.is_number())
+                    session.weights[plugin] = weight.get<double>();
+        if (auto pins = params.find("pins"); pins != params.end() && pins->is_array())
+            for (const nlohmann::json &p : *pins)
+                if (p.is_string())
+                    if (auto pin = cb::parseTaskPin(p.get<std::string>()); pin)
+                        session.pins.push_back(pin.value());
+    }
     session.label = defaultRunLabel(session.policy, session.seed, session.result.has_value());
+    if (!session.pins.empty())
+        session.label += QStringLiteral(" +pin");
     return session;
 }
 

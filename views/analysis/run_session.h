@@ -23,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cb::views {
 
@@ -44,6 +45,13 @@ struct RunSession
     /// Stochastic runs: the scenario with each job shaped as it first ran (what `placement`
     /// refers to); empty for placement runs, whose placement refers to `scenario`.
     std::optional<cb::Scenario> placedScenario;
+    /// How the run was asked for, so that it can be made again with a change (what if): the
+    /// preset before weight overrides (empty: `policy` itself), the overrides, the pinned
+    /// tasks, and the workspace id (0 when not stored).
+    std::string basePolicy;
+    std::map<std::string, double> weights;
+    std::vector<cb::TaskPin> pins;
+    std::int64_t id = 0;
     const cb::Scenario &scenarioOfPlacement() const
     {
         return placedScenario ? *placedScenario : scenario;
@@ -51,6 +59,8 @@ struct RunSession
 };
 
 /// The session of a Run made on (or stored with) `scenario`; the run's parts are moved in.
+/// The run's parameters give the base preset and weights (as the window stores them) and
+/// the pins.
 RunSession sessionFromRun(cb::Run run, cb::Scenario scenario);
 
 /// Runs `policy` (a preset: the scenario's own first, then the built-ins; or a stochastic

@@ -244,6 +244,24 @@ bool HistoryPanel::diffRuns(std::int64_t a, std::int64_t b)
         if (showRun(run))
             emit seekRequested(decision);
     });
+    connect(dialog, &RunDiffDialog::stepBothRequested, this,
+            [this](qint64 a, qint64 b, int decision) {
+                auto ws = Workspace::open(m_workspacePath.toStdString(),
+                                          Workspace::Access::ReadOnly);
+                auto sa = ws ? loadStoredSession(*ws.value(), a)
+                             : Result<std::shared_ptr<const RunSession>>(ws.problems());
+                auto sb = sa ? loadStoredSession(*ws.value(), b)
+                             : Result<std::shared_ptr<const RunSession>>(sa.problems());
+                if (!sb) {
+                    m_status->setText(tr("Cannot step runs %1 and %2: %3")
+                                          .arg(a)
+                                          .arg(b)
+                                          .arg(QString::fromStdString(sb.error())));
+                    return;
+                }
+                m_status->setText(tr("Stepping run %1 with run %2 beside it").arg(a).arg(b));
+                emit pairRequested(sa.value(), sb.value(), decision);
+            });
     m_status->setText(tr("Where runs %1 and %2 part: see the dialog").arg(a).arg(b));
     dialog->show();
     return true;

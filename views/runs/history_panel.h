@@ -66,6 +66,9 @@ signals:
     void compareRequested(std::vector<cb::views::ComparedRun> runs);
     /// After a run was shown from "Where they part": step it to decision `decision`.
     void seekRequested(int decision);
+    /// "Step both" in "Where they part": show run `a` with run `b` beside it, at `decision`.
+    void pairRequested(std::shared_ptr<const cb::views::RunSession> a,
+                       std::shared_ptr<const cb::views::RunSession> b, int decision);
 
 private:
     void updateButtons();

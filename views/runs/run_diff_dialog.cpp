@@ -108,6 +108,7 @@ RunDiffDialog::RunDiffDialog(StoredRunDetail a, StoredRunDetail b, RunDiff diff,
     , m_metrics(diffTable(this, QStringLiteral("runDiffMetrics"), {}))
     , m_stepA(new QPushButton(this))
     , m_stepB(new QPushButton(this))
+    , m_stepBoth(new QPushButton(this))
 {
     setObjectName(QStringLiteral("runDiffDialog"));
     const QString nameA = tr("run %1 (%2)").arg(m_diff.runA).arg(utf8(m_diff.policyA));
@@ -161,11 +162,23 @@ RunDiffDialog::RunDiffDialog(StoredRunDetail a, StoredRunDetail b, RunDiff diff,
     };
     connect(m_stepA, &QPushButton::clicked, this, [this, stepTo] { stepTo(m_diff.runA); });
     connect(m_stepB, &QPushButton::clicked, this, [this, stepTo] { stepTo(m_diff.runB); });
+    m_stepBoth->setText(tr("Step &both here"));
+    m_stepBoth->setObjectName(QStringLiteral("runDiffStepBoth"));
+    m_stepBoth->setToolTip(tr("Step %1 with %2 beside it, decision by decision, from the first "
+                              "difference")
+                               .arg(nameA, nameB));
+    m_stepBoth->setEnabled(canStep && m_diff.fork->index < m_diff.decisionsA);
+    m_stepBoth->setDefault(m_stepBoth->isEnabled());
+    connect(m_stepBoth, &QPushButton::clicked, this, [this] {
+        emit stepBothRequested(m_diff.runA, m_diff.runB, m_diff.fork ? m_diff.fork->index : 0);
+        accept(); // the stepper now shows both sides, decision by decision
+    });
     auto *close = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_stepA);
     buttons->addWidget(m_stepB);
+    buttons->addWidget(m_stepBoth);
     buttons->addStretch(1);
     buttons->addWidget(close);
 

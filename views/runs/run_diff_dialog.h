@@ -3,7 +3,8 @@
 // runs of one scenario differ, side by side (each policy's pick, its score of the other run's
 // pick, the plugin that decided, the weight that would make them agree, the decision in
 // words), the jobs placed or timed differently, and every metric of both. "Step run A/B
-// here" opens that run in the stepper at the first difference.
+// here" opens that run in the stepper at the first difference; "Step both" opens A with B
+// beside it (the stepper's two-run mode).
 
 #include "runs/run_diff.h"
 #include "store/stored_run.h"
@@ -28,11 +29,17 @@ public:
     QTableWidget *jobTable() const { return m_jobs; }
     QTableWidget *metricTable() const { return m_metrics; }
     QLabel *summaryLabel() const { return m_summary; }
-    QPushButton *stepButton(int side) const { return side == 0 ? m_stepA : m_stepB; }
+    /// 0: run A, 1: run B, 2: both.
+    QPushButton *stepButton(int side) const
+    {
+        return side == 0 ? m_stepA : side == 1 ? m_stepB : m_stepBoth;
+    }
 
 signals:
     /// Open run `run` in the stepper at decision `decision` (0-based).
     void stepRequested(qint64 run, int decision);
+    /// Open run `a` with run `b` beside it in the stepper at decision `decision`.
+    void stepBothRequested(qint64 a, qint64 b, int decision);
 
 private:
     void fillFork();
@@ -47,6 +54,7 @@ private:
     QTableWidget *m_metrics;
     QPushButton *m_stepA;
     QPushButton *m_stepB;
+    QPushButton *m_stepBoth;
 };
 
 } // namespace cb::views

@@ -21,7 +21,8 @@ RunLauncher::~RunLauncher()
     }
 }
 
-bool RunLauncher::start(const cb::Scenario &scenario, std::vector<PanelRequest> requests)
+bool RunLauncher::start(const cb::Scenario &scenario, std::vector<PanelRequest> requests,
+                        std::optional<ComparedRun> baseline)
 {
     if (m_thread || requests.empty())
         return false;
@@ -31,6 +32,8 @@ bool RunLauncher::start(const cb::Scenario &scenario, std::vector<PanelRequest> 
         m_previous = m_compared.back();
     if (scenario.name != m_scenarioName)
         m_previous.reset(); // only runs of the same scenario are compared with each other
+    if (baseline)
+        m_previous = std::move(baseline);
     m_scenarioName = scenario.name;
     m_compared.clear();
     m_cancel = std::make_shared<std::atomic<bool>>(false);
@@ -55,6 +58,7 @@ bool RunLauncher::start(const cb::Scenario &scenario, std::vector<PanelRequest> 
             cb::RunRequest request = runRequestFor(requestPolicyName(req), req.seed, req.simulate,
                                                    cancel.get(), req.decisionLog);
             request.costModel = req.costModel;
+            request.pins = req.pins;
             auto run = executeRun(scenarioForRequest(original, req), request);
             std::shared_ptr<const RunSession> shared;
             qint64 id = 0;
@@ -74,6 +78,8 @@ bool RunLauncher::start(const cb::Scenario &scenario, std::vector<PanelRequest> 
                         c.id = id;
                         c.label = QStringLiteral("#%1%2").arg(id).arg(
                             c.label.mid(c.label.indexOf(QLatin1Char(' '))));
+                        if (!req.pins.empty())
+                            c.label += QStringLiteral(" +pin");
                         c.currency = QString::fromStdString(original.settings.currency);
                         compared = std::move(c);
                     } else {
@@ -81,6 +87,9 @@ bool RunLauncher::start(const cb::Scenario &scenario, std::vector<PanelRequest> 
                     }
                 }
                 RunSession session = sessionFromRun(std::move(run.value()), original);
+                session.basePolicy = req.weights.empty() ? std::string() : req.policy;
+                session.weights = req.weights;
+                session.id = id;
                 if (id > 0)
                     session.label = QStringLiteral("#%1 %2").arg(id).arg(session.label);
                 shared = std::make_shared<const RunSession>(std::move(session));

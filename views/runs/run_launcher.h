@@ -35,8 +35,10 @@ public:
     QString workspacePath() const { return m_workspacePath; }
 
     /// Starts computing `requests` on a copy of `scenario`; false when a batch is running or
-    /// there is nothing to run.
-    bool start(const cb::Scenario &scenario, std::vector<PanelRequest> requests);
+    /// there is nothing to run. A single run is compared with `baseline` when given (a
+    /// what-if against the run it changes), else with the last run of the batch before.
+    bool start(const cb::Scenario &scenario, std::vector<PanelRequest> requests,
+               std::optional<ComparedRun> baseline = std::nullopt);
     void cancel();
     bool isRunning() const { return m_thread != nullptr; }
     bool isCancelled() const { return m_cancel && m_cancel->load(); }

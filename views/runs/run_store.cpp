@@ -59,6 +59,17 @@ std::string requestPolicyName(const PanelRequest &request)
     return name + "}";
 }
 
+PanelRequest requestForSession(const RunSession &session)
+{
+    PanelRequest r;
+    r.policy = session.basePolicy.empty() ? session.policy : session.basePolicy;
+    r.weights = session.weights;
+    r.seed = session.seed;
+    r.simulate = session.result.has_value();
+    r.pins = session.pins;
+    return r;
+}
+
 Scenario scenarioForRequest(const Scenario &scenario, const PanelRequest &request)
 {
     if (request.weights.empty())
@@ -173,6 +184,7 @@ Result<std::shared_ptr<const RunSession>> loadStoredSession(const Workspace &wor
     auto session = std::make_shared<RunSession>(
         sessionFromRun(std::move(stored->first), std::move(stored->second)));
     session->label = QStringLiteral("#%1 %2").arg(id).arg(session->label);
+    session->id = id;
     return R(std::shared_ptr<const RunSession>(std::move(session)));
 }
 

@@ -25,7 +25,12 @@ struct PanelRequest
     bool simulate = true;
     bool decisionLog = true;               ///< false: metrics only, no decision log
     CostModel costModel = CostModel::Energy; ///< placement policies' simulated runs
+    std::vector<cb::TaskPin> pins;         ///< what if: tasks placed by hand (placement policies)
 };
+
+/// The request that makes `session` again (its base preset, weights, seed, simulated or not,
+/// pins), to be changed for a what-if.
+PanelRequest requestForSession(const RunSession &session);
 
 /// The preset name the request runs under: the base name, or with overrides
 /// "dltap{dltap=3,selector-spread=0}" (plugins in name order, weights without trailing zeros).

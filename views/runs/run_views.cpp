@@ -76,6 +76,7 @@ RunViews::RunViews(MainWindow *window)
             10000);
     });
     connect(m_history, &HistoryPanel::sessionRequested, window, &MainWindow::showRun);
+    connect(m_history, &HistoryPanel::pairRequested, window, &MainWindow::showRunPair);
     connect(m_history, &HistoryPanel::seekRequested, window, [window](int decision) {
         window->decisionStepper()->seek(decision);
     });

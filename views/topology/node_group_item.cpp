@@ -90,6 +90,11 @@ void NodeGroupItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *opt
                     painter->drawRect(m_nodeRects[k]);
                 }
             }
+            if (m_overlay->otherMarked >= 0 && contains(m_overlay->otherMarked)) {
+                painter->setPen(QPen(st::kOtherChosenNode, 0));
+                painter->setBrush(st::kOtherChosenNode);
+                painter->drawRect(nodeRect(m_overlay->otherMarked).adjusted(-6, -6, 6, 6));
+            }
             if (m_overlay->marked >= 0 && contains(m_overlay->marked)) {
                 painter->setPen(QPen(st::kChosenNode, 0));
                 painter->setBrush(st::kChosenNode);
@@ -156,6 +161,16 @@ void NodeGroupItem::paintNode(QPainter *painter, int nodeIndex, const QRectF &re
     painter->setPen(marked     ? QPen(st::kChosenNode, 4)
                     : selected ? QPen(st::kSelection, 3)
                                : QPen(gpu ? st::kGpuNodeBorder : st::kCpuNodeBorder, 0));
+    const bool otherMarked = m_overlay && m_overlay->otherMarked == nodeIndex;
+    if (otherMarked) { // outside the node, so that both picks show when they are one node
+        QPen dashed(st::kOtherChosenNode, 3, Qt::DashLine);
+        dashed.setCosmetic(lod < 0.6);
+        painter->save();
+        painter->setPen(dashed);
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRect(rect.adjusted(-5, -5, 5, 5));
+        painter->restore();
+    }
     if (lod < 0.6) {
         painter->drawRect(rect);
         return;

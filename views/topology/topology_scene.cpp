@@ -8,7 +8,9 @@
 #include "topology/switch_item.h"
 #include "topology/topology_style.h"
 
+#include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
+#include <QGraphicsTextItem>
 #include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneHelpEvent>
 #include <QGraphicsSceneMouseEvent>
@@ -52,6 +54,8 @@ void TopologyScene::scheduleRebuild()
 void TopologyScene::rebuild()
 {
     m_rebuildPending = false;
+    m_dragLine = nullptr; // clear() deletes them
+    m_dragLabel = nullptr;
     clear();
     m_groups.clear();
     m_linkItems.clear();
@@ -324,15 +328,94 @@ void TopologyScene::contextMenuEvent(QGraphicsSceneContextMenuEvent *event)
     event->accept();
 }
 
+void TopologyScene::setDragSource(int nodeIndex)
+{
+    m_dragSource = nodeIndex >= 0 && nodeIndex < int(m_nodeGroup.size()) ? nodeIndex : -1;
+    if (m_dragSource < 0)
+        endDrag();
+}
+
+QPointF TopologyScene::nodeCentre(int nodeIndex) const
+{
+    const NodeGroupItem *group = m_groups[std::size_t(m_nodeGroup[std::size_t(nodeIndex)])];
+    return group->mapRectToScene(group->nodeRect(nodeIndex)).center();
+}
+
+void TopologyScene::endDrag()
+{
+    delete m_dragLine;
+    delete m_dragLabel;
+    m_dragLine = nullptr;
+    m_dragLabel = nullptr;
+}
+
 void TopologyScene::mousePressEvent(QGraphicsSceneMouseEvent *event)
 {
-    QGraphicsScene::mousePressEvent(event);
-    if (event->button() != Qt::LeftButton)
+    const int n = event->button() == Qt::LeftButton ? nodeAt(event->scenePos()) : -1;
+    if (n >= 0 && n == m_dragSource) {
+        // Accepted, so the view does not start panning: the moves drag the task. Not
+        // selected yet: selecting centres the view on the node, which would move the drop
+        // targets under the pointer. Released on the node itself, it was a click.
+        event->accept();
+        endDrag();
+        const QPointF from = nodeCentre(n);
+        m_dragLine = addLine(QLineF(from, event->scenePos()),
+                             QPen(st::kChosenNode, 3, Qt::DashLine, Qt::RoundCap));
+        m_dragLine->setZValue(10);
         return;
-    const int n = nodeAt(event->scenePos());
+    }
+    QGraphicsScene::mousePressEvent(event);
     if (n >= 0) {
         selectNode(n);
         emit nodeClicked(n);
+    }
+}
+
+void TopologyScene::mouseMoveEvent(QGraphicsSceneMouseEvent *event)
+{
+    if (!m_dragLine) {
+        QGraphicsScene::mouseMoveEvent(event);
+        return;
+    }
+    event->accept();
+    m_dragLine->setLine(QLineF(m_dragLine->line().p1(), event->scenePos()));
+    const int target = nodeAt(event->scenePos());
+    QString text;
+    if (target >= 0 && target != m_dragSource)
+        text = tr("Put it on %1").arg(QString::fromStdString(m_cluster.nodes[std::size_t(target)].id));
+    if (text.isEmpty()) {
+        delete m_dragLabel;
+        m_dragLabel = nullptr;
+        return;
+    }
+    if (!m_dragLabel) {
+        m_dragLabel = addText(QString());
+        m_dragLabel->setZValue(11);
+        m_dragLabel->setFlag(QGraphicsItem::ItemIgnoresTransformations); // readable at any zoom
+    }
+    // Dark text on white: readable over any node colour.
+    m_dragLabel->setHtml(QStringLiteral("<div style=\"background-color:#ffffff; color:%1;\">"
+                                        "&nbsp;%2&nbsp;</div>")
+                             .arg(st::kChosenNode.darker(150).name(), text.toHtmlEscaped()));
+    m_dragLabel->setPos(event->scenePos() + QPointF(8, 8));
+}
+
+void TopologyScene::mouseReleaseEvent(QGraphicsSceneMouseEvent *event)
+{
+    if (!m_dragLine) {
+        QGraphicsScene::mouseReleaseEvent(event);
+        return;
+    }
+    event->accept();
+    endDrag();
+    const int target = nodeAt(event->scenePos());
+    if (event->button() != Qt::LeftButton)
+        return;
+    if (target >= 0 && target != m_dragSource) {
+        emit taskDropped(m_dragSource, target);
+    } else if (target == m_dragSource) {
+        selectNode(target);
+        emit nodeClicked(target);
     }
 }
 

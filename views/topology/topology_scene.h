@@ -7,6 +7,9 @@
 
 #include <QGraphicsScene>
 
+class QGraphicsLineItem;
+class QGraphicsTextItem;
+
 #include <vector>
 
 namespace cb::views {
@@ -24,6 +27,8 @@ struct NodeOverlay
     /// Per node: 0..1 score colour, kFiltered, kNoRow, or NaN (drawn as without overlay).
     std::vector<float> values;
     int marked = -1;
+    /// The other run's pick when two runs are stepped together (outlined dashed), -1: none.
+    int otherMarked = -1;
     /// GPUs allocated per node (drawn as busy chips); empty for none.
     std::vector<float> gpusUsed;
     bool active() const { return !values.empty(); }
@@ -58,19 +63,32 @@ public:
     void setLinkUtilisation(std::vector<double> perLink);
     const std::vector<double> &linkUtilisation() const { return m_linkUtilisation; }
 
+    /// What if I put it here: while stepping, the chosen node of the decision at the cursor
+    /// (-1: none). A left press on it drags its task (a line follows the pointer, instead of
+    /// panning the view); releasing over another node emits taskDropped.
+    void setDragSource(int nodeIndex);
+    int dragSource() const { return m_dragSource; }
+    bool isDragging() const { return m_dragLine != nullptr; }
+
 signals:
     void nodeClicked(int nodeIndex);
     /// A right click (or the menu key) on a node, a switch (indices, else -1) or nothing.
     void contextMenuRequested(int nodeIndex, int switchIndex, const QPoint &screenPos);
     void rebuilt();
+    /// The task on `fromNode` (the drag source) was dropped on `toNode`.
+    void taskDropped(int fromNode, int toNode);
 
 protected:
     void helpEvent(QGraphicsSceneHelpEvent *event) override;
     void mousePressEvent(QGraphicsSceneMouseEvent *event) override;
+    void mouseMoveEvent(QGraphicsSceneMouseEvent *event) override;
+    void mouseReleaseEvent(QGraphicsSceneMouseEvent *event) override;
     void contextMenuEvent(QGraphicsSceneContextMenuEvent *event) override;
 
 private:
     void scheduleRebuild();
+    QPointF nodeCentre(int nodeIndex) const;
+    void endDrag();
     QString nodeToolTip(int nodeIndex) const;
 
     Document *m_document;
@@ -81,6 +99,9 @@ private:
     std::vector<double> m_linkUtilisation;
     std::vector<int> m_nodeGroup;
     int m_selectedNode = -1;
+    int m_dragSource = -1;
+    QGraphicsLineItem *m_dragLine = nullptr; ///< while dragging a task
+    QGraphicsTextItem *m_dragLabel = nullptr;
     int m_tierCount = 0;
     bool m_rebuildPending = false;
 };

@@ -31,6 +31,8 @@ inline const QColor kFilteredNode{0xe0, 0xe0, 0xe0};
 /// A node the decision log kept no row for (filtered or scored lower; see the table's last row).
 inline const QColor kNoRowNode{0xf4, 0xf4, 0xf4};
 inline const QColor kChosenNode{0xd8, 0x43, 0x15};
+/// The other run's pick, two runs stepped together (a dashed outline).
+inline const QColor kOtherChosenNode{0x5e, 0x35, 0xb1};
 /// Frame of a multi-node NVLink domain (the tier below the scale-out fabric).
 inline const QColor kNvlinkDomain{0x7b, 0x1f, 0xa2};
 

@@ -151,12 +151,14 @@ void TopologyView::drawBackground(QPainter *painter, const QRectF &rect)
     painter->fillRect(rect, QColor(0xfd, 0xfd, 0xfe));
 }
 
-void TopologyView::setLegends(bool scores, bool utilisation)
+void TopologyView::setLegends(bool scores, bool utilisation, bool otherPick)
 {
-    if (scores == m_scoreLegend && utilisation == m_utilisationLegend)
+    if (scores == m_scoreLegend && utilisation == m_utilisationLegend &&
+        otherPick == m_otherPickLegend)
         return;
     m_scoreLegend = scores;
     m_utilisationLegend = utilisation;
+    m_otherPickLegend = otherPick;
     if (m_autoFit)
         fitAll(); // make room for the legend (or take it back)
     viewport()->update();
@@ -166,7 +168,7 @@ namespace {
 
 struct LegendRow
 {
-    enum Kind { Gradient, Swatch, Outline } kind;
+    enum Kind { Gradient, Swatch, Outline, DashedOutline } kind;
     QString text;
     QColor color;
     QColor (*gradient)(double) = nullptr;
@@ -182,7 +184,7 @@ QColor utilisationAt(double v)
     return topology_style::utilisationColor(v);
 }
 
-std::vector<LegendRow> legendRows(bool scores, bool utilisation)
+std::vector<LegendRow> legendRows(bool scores, bool utilisation, bool otherPick)
 {
     namespace st = topology_style;
     std::vector<LegendRow> rows;
@@ -190,6 +192,9 @@ std::vector<LegendRow> legendRows(bool scores, bool utilisation)
         rows.push_back({LegendRow::Gradient, QObject::tr("lowest → highest total score"), {},
                         scoreAt});
         rows.push_back({LegendRow::Outline, QObject::tr("chosen node"), st::kChosenNode});
+        if (otherPick)
+            rows.push_back({LegendRow::DashedOutline, QObject::tr("the other run's pick"),
+                            st::kOtherChosenNode});
         rows.push_back({LegendRow::Swatch, QObject::tr("filtered out"), st::kFilteredNode});
         rows.push_back({LegendRow::Swatch, QObject::tr("scored lower, not in the log"),
                         st::kNoRowNode});
@@ -216,7 +221,7 @@ constexpr int kGradientWidth = 56;
 
 QRect TopologyView::legendRect() const
 {
-    const auto rows = legendRows(m_scoreLegend, m_utilisationLegend);
+    const auto rows = legendRows(m_scoreLegend, m_utilisationLegend, m_otherPickLegend);
     if (rows.empty())
         return {};
     const QFontMetrics fm(legendFont(font()));
@@ -231,7 +236,7 @@ QRect TopologyView::legendRect() const
 
 void TopologyView::drawLegend(QPainter *painter) const
 {
-    const auto rows = legendRows(m_scoreLegend, m_utilisationLegend);
+    const auto rows = legendRows(m_scoreLegend, m_utilisationLegend, m_otherPickLegend);
     if (rows.empty())
         return;
     const QRect box = legendRect();
@@ -261,8 +266,9 @@ void TopologyView::drawLegend(QPainter *painter) const
             painter->setBrush(g);
             painter->drawRect(x, top, kGradientWidth, kSwatch);
             textX = x + kGradientWidth + 8;
-        } else if (r.kind == LegendRow::Outline) {
-            painter->setPen(QPen(r.color, 3));
+        } else if (r.kind == LegendRow::Outline || r.kind == LegendRow::DashedOutline) {
+            painter->setPen(QPen(r.color, r.kind == LegendRow::Outline ? 3 : 2,
+                                 r.kind == LegendRow::Outline ? Qt::SolidLine : Qt::DashLine));
             painter->setBrush(topology_style::kGpuNodeFill);
             painter->drawRect(x + 1, top + 1, kSwatch - 2, kSwatch - 2);
         } else {

@@ -23,9 +23,11 @@ public:
     void setOverlayText(const QString &text);
     /// Shows the legend of the node colours (scores of a decision) and of the link colours
     /// (utilisation at the scrubber).
-    void setLegends(bool scores, bool utilisation);
+    /// `otherPick`: two runs are stepped together (the other run's pick, dashed).
+    void setLegends(bool scores, bool utilisation, bool otherPick = false);
     bool scoreLegendShown() const { return m_scoreLegend; }
     bool utilisationLegendShown() const { return m_utilisationLegend; }
+    bool otherPickLegendShown() const { return m_otherPickLegend; }
     /// The legend's box in viewport pixels (empty when no legend is shown).
     QRect legendRect() const;
     /// Sets the scale, keeping the centre of the view; stops auto-fitting.
@@ -56,6 +58,7 @@ private:
     QString m_overlay;
     bool m_scoreLegend = false;
     bool m_utilisationLegend = false;
+    bool m_otherPickLegend = false;
 };
 
 } // namespace cb::views

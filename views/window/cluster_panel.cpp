@@ -251,13 +251,18 @@ void ClusterPanel::updateActions()
     m_remove->setEnabled(sw || selectedNode() >= 0);
 }
 
-void ClusterPanel::showContextMenu(int nodeIndex, int switchIndex, const QPoint &globalPos)
+void ClusterPanel::showContextMenu(int nodeIndex, int switchIndex, const QPoint &globalPos,
+                                   const QList<QAction *> &leading)
 {
     if (switchIndex >= 0)
         selectSwitch(switchIndex);
     else if (nodeIndex >= 0)
         selectNode(nodeIndex);
     QMenu menu(this);
+    if (!leading.isEmpty()) {
+        menu.addActions(leading);
+        menu.addSeparator();
+    }
     if (switchIndex >= 0) {
         menu.addAction(m_editSwitch);
         menu.addSeparator();

@@ -30,8 +30,10 @@ public:
     /// Selects and reveals a switch's row.
     void selectSwitch(int switchIndex);
     int selectedSwitch() const;
-    /// The menu for a node or switch (at most one >= 0), at `globalPos`.
-    void showContextMenu(int nodeIndex, int switchIndex, const QPoint &globalPos);
+    /// The menu for a node or switch (at most one >= 0), at `globalPos`; `leading` actions
+    /// (the window's what-if while stepping) come first.
+    void showContextMenu(int nodeIndex, int switchIndex, const QPoint &globalPos,
+                         const QList<QAction *> &leading = {});
 
     QAction *addSwitchAction() const { return m_addSwitch; }
     QAction *editSwitchAction() const { return m_editSwitch; }

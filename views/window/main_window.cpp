@@ -1,6 +1,7 @@
 #include "window/main_window.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "analysis/decision_stepper.h"
 #include "analysis/jobs_at_time_view.h"
@@ -15,7 +16,10 @@
 #include "document/document.h"
 #include "io/scenario_json.h"
 #include "models/quantity_format.h"
+#include "runs/run_comparison.h"
 #include "runs/run_launcher.h"
+#include "runs/run_store.h"
+#include "sched/task_pin.h"
 #include "runs/run_views.h"
 #include "topology/topology_scene.h"
 #include "topology/topology_view.h"
@@ -113,8 +117,16 @@ MainWindow::MainWindow(QWidget *parent)
         if (m_runMatchesCluster && m_stepper->session())
             m_stepper->setContrastNode(n);
     });
-    connect(m_scene, &TopologyScene::contextMenuRequested, m_clusterPanel,
-            &ClusterPanel::showContextMenu);
+    connect(m_scene, &TopologyScene::contextMenuRequested, this,
+            [this](int node, int sw, const QPoint &pos) {
+                QList<QAction *> leading;
+                if (QAction *whatIf = sw < 0 ? whatIfAction(node) : nullptr)
+                    leading << whatIf;
+                m_clusterPanel->showContextMenu(node, sw, pos, leading);
+                qDeleteAll(leading);
+            });
+    // What if I put it here: the pick of the decision at the cursor dragged onto another node.
+    connect(m_scene, &TopologyScene::taskDropped, this, [this](int, int to) { whatIfHere(to); });
     connect(m_clusterPanel, &ClusterPanel::nodeSelected, this, [this](int n) {
         m_view->centerOnNode(n);
     });
@@ -177,6 +189,7 @@ void MainWindow::createAnalysisDocks()
     stepperDock->setWidget(stepperPane);
     addDockWidget(Qt::RightDockWidgetArea, stepperDock);
     connect(m_stepper, &DecisionStepper::cursorChanged, this, &MainWindow::updateRunOverlay);
+    connect(m_stepper, &DecisionStepper::partnerChanged, this, &MainWindow::updateRunOverlay);
 
     // Its own dock, beside the stepper: the traffic is watched while stepping.
     m_heatmap = new TrafficHeatmap(this);
@@ -358,12 +371,15 @@ void MainWindow::updateLinkUtilisation()
 void MainWindow::updateRunOverlay()
 {
     m_scene->setNodeOverlay(m_runMatchesCluster ? decisionOverlay(*m_stepper) : NodeOverlay{});
+    // The pick at the cursor can be dragged onto another node (what if).
+    m_scene->setDragSource(m_runMatchesCluster ? m_scene->nodeOverlay().marked : -1);
     updateLegends();
 }
 
 void MainWindow::updateLegends()
 {
-    m_view->setLegends(m_scene->nodeOverlay().active(), !m_scene->linkUtilisation().empty());
+    m_view->setLegends(m_scene->nodeOverlay().active(), !m_scene->linkUtilisation().empty(),
+                       m_stepper->partner() != nullptr);
 }
 
 void MainWindow::createActions()
@@ -745,21 +761,88 @@ bool MainWindow::startRun(const std::string &policy, std::uint64_t seed, bool si
     if (!m_launcher->start(m_document->scenario(), {request}))
         return false;
     m_dialogRun = true;
-    auto *progress = new QProgressDialog(
-        tr("Running %1 (seed %2)…").arg(QString::fromStdString(policy)).arg(seed), tr("Cancel"),
-        0, 0, this);
-    progress->setWindowTitle(tr("Place and Simulate"));
+    showRunProgress(tr("Running %1 (seed %2)…").arg(QString::fromStdString(policy)).arg(seed),
+                    tr("Place and Simulate"));
+    return true;
+}
+
+QAction *MainWindow::whatIfAction(int node)
+{
+    const int c = m_stepper->cursor();
+    if (node < 0 || c < 0 || !m_run || m_run->sts || !m_runMatchesCluster ||
+        node >= int(m_run->scenario.cluster.nodes.size()))
+        return nullptr;
+    const Decision &d = m_run->log.decisions[std::size_t(c)];
+    if (d.pick == node)
+        return nullptr; // already there
+    auto *action = new QAction(
+        tr("What If %1 %2 Ran Here?")
+            .arg(QString::fromStdString(d.jobId), QString::fromStdString(d.task())),
+        this);
+    action->setObjectName(QStringLiteral("whatIfHereAction"));
+    action->setEnabled(!isRunning());
+    connect(action, &QAction::triggered, this, [this, node] { whatIfHere(node); });
+    return action;
+}
+
+bool MainWindow::whatIfHere(int node)
+{
+    const auto refuse = [this](const QString &why) {
+        statusBar()->showMessage(why, 8000);
+        return false;
+    };
+    const int c = m_stepper->cursor();
+    if (!m_run || m_run->sts || c < 0 || !m_runMatchesCluster)
+        return refuse(tr("What if: step a placement run of this cluster first"));
+    if (isRunning())
+        return refuse(tr("What if: a run is going; try again when it ends"));
+    if (node < 0 || node >= int(m_run->scenario.cluster.nodes.size()))
+        return false;
+    const Decision &d = m_run->log.decisions[std::size_t(c)];
+    TaskPin pin{d.jobId, d.role, d.indexInRole, m_run->scenario.cluster.nodes[std::size_t(node)].id};
+    // The shown run again, its earlier pins kept (this task's replaced).
+    PanelRequest request = requestForSession(*m_run);
+    std::erase_if(request.pins, [&](const TaskPin &p) {
+        return p.jobId == pin.jobId && p.role == pin.role && p.indexInRole == pin.indexInRole;
+    });
+    request.pins.push_back(pin);
+    // Compared with the run it changes, not with whatever ran last.
+    ComparedRun baseline = comparedRun(recordForSession(*m_run, requestForSession(*m_run)));
+    baseline.id = m_run->id;
+    baseline.label = m_run->label;
+    baseline.currency = QString::fromStdString(m_run->scenario.settings.currency);
+    if (!m_launcher->start(m_run->scenario, {request}, std::move(baseline)))
+        return refuse(tr("What if: could not start the run"));
+    m_dialogRun = true;
+    m_seekAfterRun = c;
+    const QString what = QString::fromStdString(toString(pin));
+    statusBar()->showMessage(tr("What if %1, against %2").arg(what, m_run->label));
+    showRunProgress(tr("What if %1: %2 places the rest…")
+                        .arg(what, QString::fromStdString(request.policy)),
+                    tr("What If"));
+    return true;
+}
+
+void MainWindow::showRunProgress(const QString &text, const QString &title)
+{
+    auto *progress = new QProgressDialog(text, tr("Cancel"), 0, 0, this);
+    progress->setWindowTitle(title);
     progress->setMinimumDuration(300);
     progress->setAutoClose(false);
     connect(progress, &QProgressDialog::canceled, m_launcher, &RunLauncher::cancel);
     connect(m_launcher, &RunLauncher::batchFinished, progress, &QObject::deleteLater);
-    return true;
 }
 
 void MainWindow::onRunFinished(std::shared_ptr<const RunSession> session, const QString &error)
 {
+    const int seek = std::exchange(m_seekAfterRun, -1);
     if (session) {
+        const QString status = statusBar()->currentMessage();
         showRun(std::move(session));
+        if (seek >= 0) { // a what-if: show the pinned decision, say what was compared
+            m_stepper->seek(seek);
+            statusBar()->showMessage(status + tr(": %1").arg(m_run->label), 10000);
+        }
         if (!error.isEmpty()) // computed and shown, but not stored
             statusBar()->showMessage(tr("Run shown, %1").arg(error), 10000);
         return;
@@ -776,6 +859,20 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunSession> session, const 
     }
     statusBar()->showMessage(cancelled ? tr("Run cancelled") : tr("Run failed"), 5000);
     emit runShown(nullptr);
+}
+
+void MainWindow::showRunPair(std::shared_ptr<const RunSession> a,
+                             std::shared_ptr<const RunSession> b, int decision)
+{
+    showRun(std::move(a));
+    if (!m_stepper->session() || !b)
+        return;
+    m_stepper->setPartner(std::move(b));
+    m_stepper->seek(decision);
+    if (QDockWidget *d = dock("stepperDock")) {
+        d->show();
+        d->raise();
+    }
 }
 
 void MainWindow::showRun(std::shared_ptr<const RunSession> session)

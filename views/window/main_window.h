@@ -67,6 +67,13 @@ public:
     /// Cancel), stores it and shows it when done; false if a run is already going.
     bool startRun(const std::string &policy, std::uint64_t seed, bool simulate);
     bool isRunning() const;
+    /// What if I put it here: makes the shown run again with the task of the stepper's
+    /// decision pinned to `node` (and the run's earlier pins), the rest of the queue placed
+    /// by the policy; the new run is stored, shown at the same decision and compared with
+    /// the shown one. False (with the reason in the status bar) when it cannot.
+    bool whatIfHere(int node);
+    /// The what-if action for `node` in the topology's context menu (null when not stepping).
+    QAction *whatIfAction(int node);
 
     /// Whether a screen of this size gets the compact layout (a laptop: below 1600 x 950).
     static bool isCompactScreen(const QSize &screen);
@@ -85,6 +92,9 @@ public slots:
     void showWorkspace();
     /// Hands a computed or reopened run to the analysis views (stepper, heatmaps, timelines).
     void showRun(std::shared_ptr<const cb::views::RunSession> session);
+    /// Shows run `a` in the stepper with run `b` beside it (two-run mode), at `decision`.
+    void showRunPair(std::shared_ptr<const cb::views::RunSession> a,
+                     std::shared_ptr<const cb::views::RunSession> b, int decision);
 
 signals:
     /// A run was shown (showRun), or a started run failed or was cancelled (null session).
@@ -122,6 +132,8 @@ private:
     void arrangeDocks(const QSize &screen);
     void sizeDocks();
     void updateRunOverlay();
+    /// The progress dialog (with Cancel) of a run started from a menu or the topology.
+    void showRunProgress(const QString &text, const QString &title);
     void updateLinkUtilisation();
     void updateLegends();
 
@@ -146,6 +158,7 @@ private:
     RunChooser *m_runChooser = nullptr;
     RunLauncher *m_launcher = nullptr;
     bool m_dialogRun = false; ///< the running batch came from Place and Simulate
+    int m_seekAfterRun = -1;  ///< a what-if: the decision to show in its run
     QList<QDockWidget *> m_dockVisible; ///< docks to show again when leaving the start page
     QSize m_layoutScreen{1920, 1080};   ///< the screen size the dock layout was made for
     bool m_layoutRestored = false;      ///< a saved layout was restored: keep it
