@@ -7,6 +7,7 @@
 
 #include "analysis/decision_models.h"
 #include "analysis/decision_stepper.h"
+#include "analysis/place_run_dialog.h"
 #include "analysis/run_session.h"
 #include "runs/comparison_view.h"
 #include "runs/history_panel.h"
@@ -19,6 +20,8 @@
 #include "window/main_window.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QTimer>
 #include <QGraphicsSceneMouseEvent>
 #include <QLabel>
 #include <QPushButton>
@@ -181,6 +184,21 @@ private slots:
         QTRY_VERIFY(!window.isRunning());
         const auto own = window.currentRun();
         QVERIFY(own && own->id > 0);
+
+        // Place and Simulate opens with what the shown run did: spread-first, seed 1, placed
+        // only (not simulated).
+        bool checked = false;
+        QTimer::singleShot(0, &window, [&checked] {
+            auto *dialog = qobject_cast<PlaceRunDialog *>(QApplication::activeModalWidget());
+            QVERIFY(dialog);
+            QCOMPARE(dialog->policy(), std::string("spread-first"));
+            QCOMPARE(dialog->seed(), std::uint64_t(1));
+            QVERIFY(!dialog->simulate());
+            checked = true;
+            dialog->reject();
+        });
+        window.findChild<QAction *>(QStringLiteral("placeAndSimulateAction"))->trigger();
+        QVERIFY(checked);
         QCOMPARE(window.decisionStepper()->cursor(), 0);
         const Scenario &s = own->scenario;
         const int a = nodeIndex(s, "a"), c = nodeIndex(s, "c");

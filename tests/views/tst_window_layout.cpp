@@ -26,6 +26,7 @@
 #include "model/model_catalog.h"
 #include "window/job_dialog.h"
 #include "window/job_queue_panel.h"
+#include "models/job_queue_model.h"
 #include "window/main_window.h"
 
 #include <QAction>
@@ -289,6 +290,22 @@ private slots:
                  qPrintable(QStringLiteral("cluster %1,%2 %3x%4, legend left %5")
                                 .arg(cluster.x()).arg(cluster.y()).arg(cluster.width())
                                 .arg(cluster.height()).arg(w.topologyView()->legendRect().left())));
+
+        // The job queue says where each job stands and why, in view without scrolling.
+        {
+            w.findChild<QDockWidget *>(QStringLiteral("jobDock"))->raise();
+            settle();
+            auto *queue = w.jobQueuePanel()->findChild<QTableView *>();
+            QVERIFY(queue);
+            const int right = queue->columnViewportPosition(JobQueueModel::Reason) +
+                              queue->columnWidth(JobQueueModel::Reason);
+            QVERIFY2(queue->columnViewportPosition(JobQueueModel::Status) >= 0 &&
+                         right <= queue->viewport()->width(),
+                     qPrintable(QStringLiteral("reason ends at %1 of %2")
+                                    .arg(right)
+                                    .arg(queue->viewport()->width())));
+            QVERIFY(queue->columnWidth(JobQueueModel::Reason) >= 250);
+        }
 
         // Jobs at the scrubber's time.
         w.runTimeline()->setTime(w.currentRun()->result->makespanSeconds / 3);

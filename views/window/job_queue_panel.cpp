@@ -59,12 +59,18 @@ JobQueuePanel::JobQueuePanel(Document *document, QWidget *parent)
     });
     m_table->verticalHeader()->setVisible(false);
     m_table->verticalHeader()->setDefaultSectionSize(22);
-    m_table->horizontalHeader()->setStretchLastSection(false);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->horizontalHeader()->setSectionResizeMode(JobQueueModel::Reason, QHeaderView::Stretch);
+    // Where each job stands, and why it waits, right beside its name: in a laptop-sized dock
+    // the columns after the name scroll out of view, and a stretched last column got what
+    // was left (a few characters). The last column on screen takes the spare width.
+    QHeaderView *header = m_table->horizontalHeader();
+    header->moveSection(header->visualIndex(JobQueueModel::Status), 2);
+    header->moveSection(header->visualIndex(JobQueueModel::Reason), 3);
+    header->setStretchLastSection(true);
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->setColumnWidth(JobQueueModel::Reason, 300);
     m_table->setColumnWidth(JobQueueModel::Id, 110);
     m_table->setColumnWidth(JobQueueModel::Name, 160);
-    m_table->setColumnWidth(JobQueueModel::Status, 110);
+    m_table->setColumnWidth(JobQueueModel::Status, 90);
     m_table->setColumnWidth(JobQueueModel::Kind, 120);
     m_table->setColumnWidth(JobQueueModel::Tasks, 56);
     m_table->setColumnWidth(JobQueueModel::Gpus, 56);

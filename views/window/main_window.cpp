@@ -744,12 +744,18 @@ void MainWindow::placeAndSimulate()
     if (isRunning())
         return;
     PlaceRunDialog dialog(m_document->scenario(), this);
+    // Defaults: what the user did last (the shown run; else the last choice, kept).
+    const char *const simulateKey = "placeRun/simulate";
+    dialog.setSimulate(QSettings().value(QLatin1String(simulateKey), true).toBool());
     if (m_run && !m_run->sts) {
         dialog.setPolicy(m_run->policy);
         dialog.setSeed(m_run->seed);
+        dialog.setSimulate(m_run->result.has_value());
     }
-    if (dialog.exec() == QDialog::Accepted)
+    if (dialog.exec() == QDialog::Accepted) {
+        QSettings().setValue(QLatin1String(simulateKey), dialog.simulate());
         startRun(dialog.policy(), dialog.seed(), dialog.simulate());
+    }
 }
 
 bool MainWindow::startRun(const std::string &policy, std::uint64_t seed, bool simulate)
