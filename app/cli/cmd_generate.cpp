@@ -49,7 +49,7 @@ std::set<std::string> optionsOf(const std::string &kind)
     } else if (kind == "fat-tree") {
         add(kHostOptions);
         add(kJobOptions);
-        add({"k", "link-gbps", "latency"});
+        add({"k", "hosts-per-edge", "link-gbps", "latency"});
     } else if (kind == "dgx") {
         add(kHostOptions);
         add(kJobOptions);
@@ -287,6 +287,7 @@ int run(const Args &args, Io &io)
         FatTreeParams p;
         p.host.gpus = 1;
         r.integer("k", p.k);
+        r.integer("hosts-per-edge", p.hostsPerEdge);
         r.number("link-gbps", p.linkGbps);
         r.number("latency", p.latencyUs);
         readHost(r, p.host);
@@ -296,11 +297,19 @@ int run(const Args &args, Io &io)
         if (!c)
             return fail(io, asOptions(c.problems()), ExitBadInput);
         scenario.cluster = c.value();
-        scenario.name = "fat-tree k=" + std::to_string(p.k);
+        const int perEdge = p.hostsPerEdge > 0 ? p.hostsPerEdge : p.k / 2;
+        scenario.name = "fat-tree k=" + std::to_string(p.k) +
+                        (p.hostsPerEdge > 0 ? " x" + std::to_string(perEdge) : std::string());
         description = "k-ary fat-tree (Al-Fares et al. 2008), k = " + std::to_string(p.k) + ": " +
-                      std::to_string(p.k * p.k * p.k / 4) + " hosts (" + hostText(p.host) +
-                      " each), " + std::to_string(5 * p.k * p.k / 4) + " switches, " +
-                      numberText(p.linkGbps) + " Gbit/s links, full bisection.";
+                      std::to_string(c->nodes.size()) + " hosts (" + hostText(p.host) +
+                      " each" +
+                      (p.hostsPerEdge > 0 ? ", " + std::to_string(perEdge) + " per edge switch"
+                                          : std::string()) +
+                      "), " + std::to_string(5 * p.k * p.k / 4) + " switches, " +
+                      numberText(p.linkGbps) + " Gbit/s links, " +
+                      (2 * perEdge == p.k ? std::string("full bisection.")
+                                          : numberText(2.0 * perEdge / p.k) +
+                                                ":1 oversubscribed at the edge.");
     } else if (kind == "dgx") {
         DgxParams p;
         r.integer("nodes", p.nodes);
@@ -514,6 +523,9 @@ Command generateCommand()
                                   "(default 1)"},
         {"host-gbps", "G", "leaf-spine: host link Gbit/s (default 100)"},
         {"k", "K", "fat-tree: even switch radix, 2..64 (default 4; 16 gives 1,024 hosts)"},
+        {"hosts-per-edge", "H",
+         "fat-tree: hosts per edge switch, 1..256 (default k/2, full bisection; --k 32 "
+         "--hosts-per-edge 32 gives 16,384 hosts, 2:1 at the edge)"},
         {"link-gbps", "G", "fat-tree: every link's Gbit/s (default 100); sts: node links"},
         {"latency", "US", "link latency in microseconds (default 1)"},
         {"nodes", "N", "dgx: nodes (default 4); sts: nodes (default 10)"},

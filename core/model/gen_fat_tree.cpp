@@ -9,6 +9,9 @@ Result<Cluster> generateFatTree(const FatTreeParams &params)
     if (k < 2 || k > 64 || k % 2 != 0)
         p.push_back({"k", "expected an even switch radix from 2 to 64 (k/2 ports down and k/2 "
                           "up), found " + std::to_string(k)});
+    if (params.hostsPerEdge < 0 || params.hostsPerEdge > 256)
+        p.push_back({"hosts-per-edge", "expected 1 to 256 hosts per edge switch (0: k/2), found " +
+                                           std::to_string(params.hostsPerEdge)});
     gen::checkNumber(p, "link-gbps", params.linkGbps, 1e-3, 1e6,
                      "expected a positive link capacity in Gbit/s");
     gen::checkNumber(p, "latency", params.latencyUs, 0, 1e6, "expected a latency >= 0 us");
@@ -17,7 +20,8 @@ Result<Cluster> generateFatTree(const FatTreeParams &params)
         return Result<Cluster>(p);
 
     const int half = k / 2;
-    const int hostCount = k * half * half;
+    const int perEdge = params.hostsPerEdge > 0 ? params.hostsPerEdge : half;
+    const int hostCount = k * half * perEdge;
     const int coreCount = half * half;
     Cluster c;
     if (params.host.gpus > 0)
@@ -44,7 +48,7 @@ Result<Cluster> generateFatTree(const FatTreeParams &params)
     int index = 0;
     for (int pod = 0; pod < k; ++pod)
         for (int e = 0; e < half; ++e)
-            for (int h = 0; h < half; ++h, ++index) {
+            for (int h = 0; h < perEdge; ++h, ++index) {
                 Node n = gen::makeHost(params.host,
                                        gen::indexedName(params.host.prefix, index, hostCount),
                                        edgeName(pod, e));

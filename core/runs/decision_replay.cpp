@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <map>
 #include <unordered_map>
 
 namespace cb {
@@ -12,8 +13,54 @@ namespace cb {
 struct DecisionReplay::Contribution
 {
     std::vector<std::pair<std::int64_t, double>> cells; ///< key source * nodes + destination
+    std::vector<std::pair<std::int64_t, double>> groupCells; ///< key source * groups + dest.
     std::vector<std::pair<int, double>> links;
 };
+
+namespace {
+constexpr int kNodesPerRacklessGroup = 64;
+} // namespace
+
+NodeGroups groupNodesByRack(const Cluster &cluster)
+{
+    NodeGroups out;
+    const int nodes = int(cluster.nodes.size());
+    std::unordered_map<std::string, int> rackGroup;
+    out.groupOf.assign(std::size_t(nodes), -1);
+    for (int n = 0; n < nodes; ++n) {
+        const std::string &rack = cluster.nodes[std::size_t(n)].rack;
+        if (rack.empty())
+            continue;
+        auto [it, added] = rackGroup.emplace(rack, out.count());
+        if (added) {
+            out.names.push_back(rack);
+            out.sizes.push_back(0);
+        }
+        out.groupOf[std::size_t(n)] = it->second;
+        ++out.sizes[std::size_t(it->second)];
+    }
+    for (int n = 0; n < nodes;) {
+        if (out.groupOf[std::size_t(n)] >= 0) {
+            ++n;
+            continue;
+        }
+        out.allRacks = false;
+        int last = n;
+        while (last + 1 < nodes && out.groupOf[std::size_t(last + 1)] < 0 &&
+               last + 1 - n < kNodesPerRacklessGroup)
+            ++last;
+        const int g = out.count();
+        const auto &list = cluster.nodes;
+        out.names.push_back(last == n ? list[std::size_t(n)].id
+                                      : list[std::size_t(n)].id + " … " +
+                                            list[std::size_t(last)].id);
+        out.sizes.push_back(last - n + 1);
+        for (int i = n; i <= last; ++i)
+            out.groupOf[std::size_t(i)] = g;
+        n = last + 1;
+    }
+    return out;
+}
 
 DecisionReplay::DecisionReplay(const cb::Scenario &scenario, const cb::DecisionLog &log)
     : m_scenario(scenario)
@@ -32,8 +79,8 @@ DecisionReplay::DecisionReplay(const cb::Scenario &scenario, const cb::DecisionL
     m_jobContribution.assign(jobs, nullptr);
     m_gpuMicro.assign(std::size_t(m_nodes), 0);
     m_tasksOnNode.assign(std::size_t(m_nodes), 0);
-    m_matrix.assign(std::size_t(m_nodes) * std::size_t(m_nodes), 0.0);
     m_linkBytes.assign(std::size_t(m_topology->directedLinkCount()), 0.0);
+    m_groups = groupNodesByRack(scenario.cluster);
 
     for (const Decision &d : log.decisions) {
         auto it = jobIndex.find(d.jobId);
@@ -71,6 +118,26 @@ DecisionReplay::DecisionReplay(const cb::Scenario &scenario, const cb::DecisionL
 }
 
 DecisionReplay::~DecisionReplay() = default;
+
+double DecisionReplay::pairBytes(int a, int b) const
+{
+    const auto it = m_cells.find(std::int64_t(a) * m_nodes + b);
+    return it == m_cells.end() ? 0.0 : it->second;
+}
+
+double DecisionReplay::groupBytes(int a, int b) const
+{
+    const auto it = m_groupCells.find(std::int64_t(a) * groupCount() + b);
+    return it == m_groupCells.end() ? 0.0 : it->second;
+}
+
+std::vector<double> DecisionReplay::denseMatrix() const
+{
+    std::vector<double> out(std::size_t(m_nodes) * std::size_t(m_nodes), 0.0);
+    for (const auto &[key, bytes] : m_cells)
+        out[std::size_t(key)] = bytes;
+    return out;
+}
 
 int DecisionReplay::jobsWithTasks() const
 {
@@ -119,9 +186,15 @@ const DecisionReplay::Contribution &DecisionReplay::contribution(int job,
     p.jobs.push_back(std::move(jp));
     const TrafficReport report =
         computeTraffic({j}, m_scenario.cluster, *m_topology, p, m_scenario.settings.allreduce);
+    std::map<std::int64_t, double> groups; // summed in node-pair order: the same every time
+    const std::int64_t groupCount = std::int64_t(m_groups.count());
     for (const auto &[pair, bytes] : report.pairBytes)
-        if (bytes != 0)
+        if (bytes != 0) {
             slot->cells.emplace_back(std::int64_t(pair.first) * m_nodes + pair.second, bytes);
+            groups[std::int64_t(m_groups.groupOf[std::size_t(pair.first)]) * groupCount +
+                   m_groups.groupOf[std::size_t(pair.second)]] += bytes;
+        }
+    slot->groupCells.assign(groups.begin(), groups.end());
     for (std::size_t l = 0; l < report.linkBytes.size(); ++l)
         if (report.linkBytes[l] != 0)
             slot->links.emplace_back(int(l), report.linkBytes[l]);
@@ -187,12 +260,16 @@ void DecisionReplay::applyJob(int job, int c)
 
     const Contribution *before = m_jobContribution[std::size_t(job)];
     const Contribution *after = bound.empty() ? nullptr : &contribution(job, bound);
-    std::vector<std::int64_t> cells;
+    std::vector<std::int64_t> cells, groupCells;
     std::vector<int> links;
     if (before) {
         for (const auto &[key, bytes] : before->cells) {
             setEntry(m_cellJobs, key, job, nullptr);
             cells.push_back(key);
+        }
+        for (const auto &[key, bytes] : before->groupCells) {
+            setEntry(m_groupJobs, key, job, nullptr);
+            groupCells.push_back(key);
         }
         for (const auto &[l, bytes] : before->links) {
             setEntry(m_linkJobs, l, job, nullptr);
@@ -204,6 +281,10 @@ void DecisionReplay::applyJob(int job, int c)
             setEntry(m_cellJobs, key, job, &bytes);
             cells.push_back(key);
         }
+        for (const auto &[key, bytes] : after->groupCells) {
+            setEntry(m_groupJobs, key, job, &bytes);
+            groupCells.push_back(key);
+        }
         for (const auto &[l, bytes] : after->links) {
             setEntry(m_linkJobs, l, job, &bytes);
             links.push_back(l);
@@ -211,9 +292,22 @@ void DecisionReplay::applyJob(int job, int c)
     }
     std::sort(cells.begin(), cells.end());
     cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+    const auto store = [](std::map<std::int64_t, double> &values, std::int64_t key, double v) {
+        if (v != 0)
+            values[key] = v;
+        else
+            values.erase(key);
+    };
     for (std::int64_t key : cells) {
-        m_matrix[std::size_t(key)] = sumEntries(m_cellJobs, key);
+        store(m_cells, key, sumEntries(m_cellJobs, key));
         m_changedCells.emplace_back(int(key / m_nodes), int(key % m_nodes));
+    }
+    std::sort(groupCells.begin(), groupCells.end());
+    groupCells.erase(std::unique(groupCells.begin(), groupCells.end()), groupCells.end());
+    const std::int64_t groups = groupCount();
+    for (std::int64_t key : groupCells) {
+        store(m_groupCells, key, sumEntries(m_groupJobs, key));
+        m_changedGroupCells.emplace_back(int(key / groups), int(key % groups));
     }
     std::sort(links.begin(), links.end());
     links.erase(std::unique(links.begin(), links.end()), links.end());
@@ -227,6 +321,7 @@ void DecisionReplay::seek(int cursor)
 {
     cursor = std::clamp(cursor, -1, decisionCount() - 1);
     m_changedCells.clear();
+    m_changedGroupCells.clear();
     m_changedNodes.clear();
     if (cursor == m_cursor)
         return;

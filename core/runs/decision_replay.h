@@ -10,7 +10,12 @@
 // re-summed over its contributing jobs in job order, so any path to a cursor gives
 // bit-identical values (stepping forward then back restores the data exactly). GPU use is
 // kept in integer millionths of a GPU for the same reason. Plain C++: no Qt.
+//
+// The node x node traffic is kept sparse (only the pairs that carry bytes), and also summed
+// per pair of node groups (racks; runs of up to 64 consecutive nodes without a rack), which
+// is what the heatmap of a large cluster shows: 16,384 nodes would be 268 million cells.
 
+#include "model/cluster.h"
 #include "model/scenario.h"
 #include "net/topology.h"
 #include "sched/decision_log.h"
@@ -19,11 +24,24 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 namespace cb {
+
+/// Nodes in groups, for views of large clusters: the racks (Node::rack) in order of first
+/// appearance, then runs of up to 64 consecutive nodes without a rack ("node-07 … node-70").
+struct NodeGroups
+{
+    std::vector<int> groupOf;        ///< per node
+    std::vector<std::string> names;  ///< per group
+    std::vector<int> sizes;          ///< nodes per group
+    bool allRacks = true;            ///< every node has a rack
+    int count() const { return int(names.size()); }
+};
+NodeGroups groupNodesByRack(const Cluster &cluster);
 
 class DecisionReplay
 {
@@ -47,9 +65,23 @@ public:
     /// Tasks bound on a node at the cursor.
     int boundTasks(int node) const { return m_tasksOnNode[std::size_t(node)]; }
     /// Bytes per iteration from node a to node b (a == b: within the node) at the cursor.
-    double pairBytes(int a, int b) const { return m_matrix[std::size_t(a) * std::size_t(m_nodes) + std::size_t(b)]; }
-    /// The dense node x node matrix, row = source.
-    const std::vector<double> &matrix() const { return m_matrix; }
+    double pairBytes(int a, int b) const;
+    /// The node pairs that carry bytes at the cursor, key source * nodeCount() + destination.
+    const std::map<std::int64_t, double> &cells() const { return m_cells; }
+    /// The dense node x node matrix, row = source (for small clusters: nodeCount()^2 values).
+    std::vector<double> denseMatrix() const;
+    /// The node groups (groupNodesByRack) the group pairs below sum over.
+    const NodeGroups &groups() const { return m_groups; }
+    int groupCount() const { return m_groups.count(); }
+    int groupOf(int node) const { return m_groups.groupOf[std::size_t(node)]; }
+    const std::string &groupName(int group) const { return m_groups.names[std::size_t(group)]; }
+    int groupSize(int group) const { return m_groups.sizes[std::size_t(group)]; }
+    /// Bytes per iteration from the nodes of group a to those of group b at the cursor.
+    double groupBytes(int a, int b) const;
+    /// The group pairs that carry bytes, key source * groupCount() + destination.
+    const std::map<std::int64_t, double> &groupCells() const { return m_groupCells; }
+    /// Group pairs (source, destination) whose value changed in the last seek.
+    const std::vector<std::pair<int, int>> &changedGroupCells() const { return m_changedGroupCells; }
     /// Bytes per iteration per directed link (Topology numbering) at the cursor.
     const std::vector<double> &linkBytes() const { return m_linkBytes; }
     /// Cells (source, destination) whose value changed in the last seek.
@@ -83,15 +115,19 @@ private:
     std::vector<std::vector<int>> m_jobBound; ///< decisions bound now, per job
     std::vector<std::int64_t> m_gpuMicro;
     std::vector<int> m_tasksOnNode;
-    std::vector<double> m_matrix;
+    std::map<std::int64_t, double> m_cells; ///< non-zero node pairs
+    std::map<std::int64_t, double> m_groupCells; ///< non-zero group pairs
+    NodeGroups m_groups;
     std::vector<double> m_linkBytes;
-    /// Per cell / link: (job, bytes) of the jobs that add to it, sorted by job.
+    /// Per cell / group cell / link: (job, bytes) of the jobs that add to it, sorted by job.
     std::unordered_map<std::int64_t, std::vector<std::pair<int, double>>> m_cellJobs;
+    std::unordered_map<std::int64_t, std::vector<std::pair<int, double>>> m_groupJobs;
     std::unordered_map<int, std::vector<std::pair<int, double>>> m_linkJobs;
     /// Traffic of a job for a given bound task count (the first k of its placed decisions).
     std::map<std::pair<int, std::size_t>, std::unique_ptr<Contribution>> m_cache;
     std::vector<const Contribution *> m_jobContribution;
     std::vector<std::pair<int, int>> m_changedCells;
+    std::vector<std::pair<int, int>> m_changedGroupCells;
     std::vector<int> m_changedNodes;
 };
 

@@ -242,6 +242,39 @@ private slots:
         QCOMPARE(cores, (std::set<std::string>{"core-2", "core-3"}));
     }
 
+    void fatTreeOversubscribedEdge()
+    {
+        // k = 4 with 3 hosts per edge switch: 4 pods x 2 edges x 3 = 24 hosts; links 24 host
+        // + 16 edge-aggregation + 16 aggregation-core; an edge switch has 3 hosts below and 2
+        // uplinks, so a pod's 6 hosts share 4 uplinks: the bisection stays 8 links of 10 G.
+        FatTreeParams p;
+        p.k = 4;
+        p.hostsPerEdge = 3;
+        p.linkGbps = 10;
+        auto c = generateFatTree(p);
+        QVERIFY2(c.ok(), c.error().c_str());
+        QCOMPARE(int(c->nodes.size()), 24);
+        QCOMPARE(int(c->switches.size()), 20);
+        QCOMPARE(int(c->links.size()), 56);
+        checkValidAndConnected(c.value());
+        QCOMPARE(Topology(c.value()).bisectionGbps(), 80.0);
+        QCOMPARE(linksOf(c.value(), "pod-0-edge-0"), 5);
+        QCOMPARE(c->nodes[3].rack, std::string("pod-0-edge-1"));
+        QCOMPARE(c->nodes[6].labels.at("clusterbench.io/pod"), std::string("pod-1"));
+        QCOMPARE(c->nodes[23].id, std::string("node-23"));
+        p.hostsPerEdge = 257;
+        auto bad = generateFatTree(p);
+        QVERIFY(!bad);
+        QCOMPARE(bad.problems().front().where, std::string("hosts-per-edge"));
+        // The 16,384-node cluster of the large-cluster benchmarks.
+        p.k = 32;
+        p.hostsPerEdge = 32;
+        auto large = generateFatTree(p);
+        QVERIFY(large.ok());
+        QCOMPARE(int(large->nodes.size()), 16384);
+        QCOMPARE(int(large->switches.size()), 1280);
+    }
+
     void dgx_data()
     {
         QTest::addColumn<int>("nodes");

@@ -123,7 +123,7 @@ void TestAnalysisViews::heatmapForwardThenBack()
         stepper.seek(c);
         const std::vector<double> values = heatmap.values();
         const std::vector<double> cells = mapCells(heatmap.colorMap());
-        QVERIFY(values == stepper.replay()->matrix());
+        QVERIFY(values == stepper.replay()->denseMatrix());
         for (int f = c + 1; f < std::min(n, c + 5); ++f)
             stepper.step();
         changedSomewhere += heatmap.values() != values;

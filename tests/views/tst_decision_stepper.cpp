@@ -25,6 +25,8 @@
 #include <QToolButton>
 #include <QtTest>
 
+#include <cmath>
+#include <map>
 #include <numeric>
 
 using namespace cb;
@@ -40,6 +42,7 @@ private slots:
     void replayExactFigures();
     void replayGangRollback();
     void replayForwardThenBack();
+    void replayGroups();
     void modelsPassTester();
     void tableShowsTheDecision();
     void controlsAndPlay();
@@ -61,7 +64,31 @@ std::shared_ptr<const RunSession> session(const Scenario &s, const std::string &
 
 double matrixSum(const DecisionReplay &r)
 {
-    return std::accumulate(r.matrix().begin(), r.matrix().end(), 0.0);
+    const std::vector<double> m = r.denseMatrix();
+    return std::accumulate(m.begin(), m.end(), 0.0);
+}
+
+/// Every group pair's bytes, checked against the node pairs summed by group: the group of a
+/// node is its rack.
+std::map<std::int64_t, double> groupCells(const DecisionReplay &r)
+{
+    std::map<std::int64_t, double> out, summed;
+    const int g = r.groupCount();
+    for (int a = 0; a < g; ++a)
+        for (int b = 0; b < g; ++b)
+            if (const double v = r.groupBytes(a, b); v != 0)
+                out[std::int64_t(a) * g + b] = v;
+    for (const auto &[key, bytes] : r.cells())
+        summed[std::int64_t(r.groupOf(int(key / r.nodeCount()))) * g +
+               r.groupOf(int(key % r.nodeCount()))] += bytes;
+    for (const auto &[key, bytes] : summed) {
+        const double v = out.count(key) ? out.at(key) : 0.0;
+        if (std::abs(v - bytes) > 1e-9 * std::max(1.0, bytes))
+            qFatal("group cell %lld: %.17g, the nodes sum to %.17g", (long long)key, v, bytes);
+    }
+    if (summed.size() != out.size())
+        qFatal("%zu group cells carry bytes, the nodes fill %zu", out.size(), summed.size());
+    return out;
 }
 
 double allocated(const DecisionReplay &r)
@@ -180,7 +207,8 @@ void TestDecisionStepper::replayForwardThenBack()
     QVERIFY(n >= 10);
     for (int c = 0; c < n; ++c) {
         replay.seek(c);
-        const std::vector<double> matrix = replay.matrix();
+        const std::vector<double> matrix = replay.denseMatrix();
+        const std::map<std::int64_t, double> groups = groupCells(replay);
         const std::vector<double> links = replay.linkBytes();
         std::vector<double> gpus;
         for (int k = 0; k < replay.nodeCount(); ++k)
@@ -190,11 +218,45 @@ void TestDecisionStepper::replayForwardThenBack()
         replay.seek(n - 1);
         for (int b = n - 2; b >= c; --b) // step by step back
             replay.seek(b);
-        QVERIFY(replay.matrix() == matrix); // bit-identical
+        QVERIFY(replay.denseMatrix() == matrix); // bit-identical
+        QVERIFY(groupCells(replay) == groups);
         QVERIFY(replay.linkBytes() == links);
         for (int k = 0; k < replay.nodeCount(); ++k)
             QCOMPARE(replay.allocatedGpus(k), gpus[std::size_t(k)]);
     }
+}
+
+void TestDecisionStepper::replayGroups()
+{
+    // Racks r001 .. r004 of 4 nodes; without racks, runs of 64 consecutive nodes.
+    Scenario s = testing::leafSpineScenario(4, 2, 4);
+    auto run = session(s, "k8s-default");
+    DecisionReplay replay(run->scenario, run->log);
+    QCOMPARE(replay.groupCount(), 4);
+    QCOMPARE(replay.groupName(0), std::string("r001"));
+    QCOMPARE(replay.groupOf(5), 1);
+    QCOMPARE(replay.groupSize(3), 4);
+    replay.seek(replay.decisionCount() - 1);
+    double total = 0;
+    for (int a = 0; a < 4; ++a)
+        for (int b = 0; b < 4; ++b)
+            total += replay.groupBytes(a, b);
+    QCOMPARE(total, matrixSum(replay));
+    QVERIFY(!replay.changedGroupCells().empty());
+    (void)groupCells(replay); // the group pairs are the node pairs summed by rack
+
+    Scenario rackless = testing::leafSpineScenario(10, 1, 10, 1); // 100 nodes
+    for (Node &n : rackless.cluster.nodes)
+        n.rack.clear();
+    rackless.cluster.nodes[50].rack = "odd";
+    const DecisionLog none;
+    DecisionReplay grouped(rackless, none);
+    QCOMPARE(grouped.groupCount(), 3); // "odd", then nodes 0-49 and 51-99
+    QCOMPARE(grouped.groupName(0), std::string("odd"));
+    QCOMPARE(grouped.groupName(1), std::string("r001-n01 … r005-n10"));
+    QCOMPARE(grouped.groupSize(1), 50);
+    QCOMPARE(grouped.groupOf(51), 2);
+    QCOMPARE(grouped.groupSize(2), 49);
 }
 
 void TestDecisionStepper::modelsPassTester()
@@ -388,7 +450,7 @@ void TestDecisionStepper::summaryLogTableAndOverlay()
             QCOMPARE(b.allocatedGpus(n), a.allocatedGpus(n));
             QCOMPARE(b.boundTasks(n), a.boundTasks(n));
         }
-        QVERIFY(b.matrix() == a.matrix());
+        QVERIFY(b.denseMatrix() == a.denseMatrix());
         QVERIFY(b.linkBytes() == a.linkBytes());
     }
 }

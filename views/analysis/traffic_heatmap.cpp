@@ -239,12 +239,17 @@ void TrafficHeatmap::rebuild()
 {
     m_nx = m_ny = 0;
     m_linkRows.clear();
+    const int nodes = m_session ? int(m_session->scenario.cluster.nodes.size()) : 0;
+    m_grouped = nodes > kAggregateAbove && m_source != Source::Links;
+    m_groups = !m_grouped ? cb::NodeGroups{}
+               : m_replay ? m_replay->groups()
+                          : groupNodesByRack(m_session->scenario.cluster);
     if (m_session) {
         switch (m_source) {
-        case Source::Decision: m_nx = m_ny = int(m_session->scenario.cluster.nodes.size()); break;
+        case Source::Decision:
         case Source::Bucket:
         case Source::Cumulative:
-            m_nx = m_ny = int(m_session->scenario.cluster.nodes.size());
+            m_nx = m_ny = m_grouped ? m_groups.count() : nodes;
             break;
         case Source::Links: {
             const int links = 2 * int(m_session->scenario.cluster.links.size());
@@ -289,7 +294,11 @@ void TrafficHeatmap::updateAxes()
 {
     const bool links = m_source == Source::Links;
     QStringList xNames, yNames;
-    if (m_session && !links) {
+    if (m_session && !links && m_grouped) {
+        for (const std::string &g : m_groups.names)
+            yNames << QString::fromStdString(g);
+        xNames = yNames;
+    } else if (m_session && !links) {
         for (const Node &n : m_session->scenario.cluster.nodes)
             yNames << QString::fromStdString(n.id);
         xNames = yNames;
@@ -327,11 +336,16 @@ void TrafficHeatmap::updateAxes()
         // Slanted names fit more columns but take height: a short plot (a laptop's bottom
         // row) writes them level, thinned to what fits.
         m_plot->xAxis->setTickLabelRotation(m_plot->height() < kSlantedNamesHeight ? 0 : 60);
-        m_plot->xAxis->setLabel(tr("destination node"));
+        m_plot->xAxis->setLabel(!m_grouped           ? tr("destination node")
+                                : m_groups.allRacks ? tr("destination rack")
+                                                    : tr("destination rack or node group"));
         m_plot->xAxis->setRange(-0.5, m_nx - 0.5);
     }
     m_plot->yAxis->setTicker(QSharedPointer<NamedTicker>::create(yNames));
-    m_plot->yAxis->setLabel(links ? tr("directed link") : tr("source node"));
+    m_plot->yAxis->setLabel(links                ? tr("directed link")
+                            : !m_grouped         ? tr("source node")
+                            : m_groups.allRacks  ? tr("source rack")
+                                                 : tr("source rack or node group"));
     m_plot->yAxis->setRange(-0.5, m_ny - 0.5);
     QFont small = m_plot->xAxis->tickLabelFont();
     small.setPointSizeF(std::max(7.0, font().pointSizeF() - 1.5));
@@ -374,14 +388,23 @@ void TrafficHeatmap::fillDecision()
         const TrafficReport t =
             stochasticTrafficAt(m_session->scenario, *m_session->result, m_time);
         for (const auto &[pair, bytes] : t.pairBytes)
-            if (pair.first < m_ny && pair.second < m_nx)
-                m_values[std::size_t(pair.first) * std::size_t(m_nx) + std::size_t(pair.second)] =
-                    bytes;
+            addPair(pair.first, pair.second, bytes);
         return;
     }
     if (!m_replay)
         return;
-    m_values = m_replay->matrix();
+    for (const auto &[key, bytes] : m_grouped ? m_replay->groupCells() : m_replay->cells())
+        m_values[std::size_t(key)] = bytes; // keys are row * columns + column
+}
+
+void TrafficHeatmap::addPair(int from, int to, double bytes)
+{
+    if (m_grouped) {
+        from = m_groups.groupOf[std::size_t(from)];
+        to = m_groups.groupOf[std::size_t(to)];
+    }
+    if (from >= 0 && to >= 0 && from < m_ny && to < m_nx)
+        m_values[std::size_t(from) * std::size_t(m_nx) + std::size_t(to)] += bytes;
 }
 
 void TrafficHeatmap::fillPairs(bool cumulative)
@@ -391,9 +414,7 @@ void TrafficHeatmap::fillPairs(bool cumulative)
     if (k >= 0 && k < int(s.pairBytes.size())) {
         for (int b = cumulative ? 0 : k; b <= k; ++b)
             for (const auto &[pair, bytes] : s.pairBytes[std::size_t(b)])
-                if (pair.first < m_ny && pair.second < m_nx)
-                    m_values[std::size_t(pair.first) * std::size_t(m_nx) +
-                             std::size_t(pair.second)] += bytes;
+                addPair(pair.first, pair.second, bytes);
     }
 }
 
@@ -467,6 +488,10 @@ void TrafficHeatmap::finish()
                    .arg(m_replay->cursor() + 1)
                    .arg(formatByteAmount(linkSum));
     }
+    if (m_grouped)
+        text += tr(" · per rack: %1 nodes in %2 groups")
+                    .arg(m_session->scenario.cluster.nodes.size())
+                    .arg(m_groups.count());
     m_summary->setText(text);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -476,11 +501,11 @@ void TrafficHeatmap::decisionMoved()
     if (!m_session || !m_replay)
         return;
     if (m_source == Source::Decision) {
-        const std::vector<double> &m = m_replay->matrix();
         std::vector<std::pair<int, int>> blocks;
-        for (const auto &[a, b] : m_replay->changedCells()) {
+        for (const auto &[a, b] :
+             m_grouped ? m_replay->changedGroupCells() : m_replay->changedCells()) {
             const std::size_t i = std::size_t(a) * std::size_t(m_nx) + std::size_t(b);
-            m_values[i] = m[i];
+            m_values[i] = m_grouped ? m_replay->groupBytes(a, b) : m_replay->pairBytes(a, b);
             blocks.emplace_back(b / m_poolX, a / m_poolY);
         }
         std::sort(blocks.begin(), blocks.end());
@@ -538,9 +563,18 @@ QString TrafficHeatmap::cellText(int column, int row) const
                  formatDuration((column + 1) * s.bucketSeconds), formatPercent(v),
                  formatBytesExact(it == bucketLinks.end() ? 0 : it->second));
     }
+    const QString what = m_source == Source::Decision ? tr(" per iteration") : QString();
+    if (m_grouped) {
+        const auto group = [this](int g) {
+            return tr("%1 (%n nodes)", "", m_groups.sizes[std::size_t(g)])
+                .arg(QString::fromStdString(m_groups.names[std::size_t(g)]));
+        };
+        if (row == column)
+            return tr("within %1\n%2%3").arg(group(row), formatBytesExact(v), what);
+        return tr("%1 → %2\n%3%4").arg(group(row), group(column), formatBytesExact(v), what);
+    }
     const QString from = QString::fromStdString(c.nodes[std::size_t(row)].id);
     const QString to = QString::fromStdString(c.nodes[std::size_t(column)].id);
-    const QString what = m_source == Source::Decision ? tr(" per iteration") : QString();
     if (row == column)
         return tr("%1 (within the node)\n%2%3").arg(from, formatBytesExact(v), what);
     return tr("%1 → %2\n%3%4").arg(from, to, formatBytesExact(v), what);

@@ -10,9 +10,12 @@
 // scale (zero cells are left blank in log scale); tooltips with node or link names and the
 // exact bytes; export to PNG, PDF and SVG. Beyond 256 cells per side, blocks of cells are
 // drawn as their maximum, so single hot cells stay visible and a recolour stays cheap; the
-// values and tooltips remain per cell.
+// values and tooltips remain per cell. Above 1,024 nodes the node sources are shown per
+// pair of racks (core/runs/decision_replay.h, NodeGroups): 16,384 nodes would be 268
+// million cells, their racks a few hundred squared.
 
 #include "analysis/run_session.h"
+#include "runs/decision_replay.h"
 
 #include <QWidget>
 
@@ -27,9 +30,6 @@ class QComboBox;
 class QCustomPlot;
 class QLabel;
 
-namespace cb {
-class DecisionReplay;
-}
 
 namespace cb::views {
 
@@ -55,6 +55,10 @@ public:
     /// Bucket at the scrubber (-1 without a simulation).
     int bucket() const;
 
+    /// Clusters above this many nodes are shown per rack.
+    static constexpr int kAggregateAbove = 1024;
+    /// The node sources are shown per pair of racks (node groups).
+    bool grouped() const { return m_grouped; }
     int columns() const { return m_nx; }
     int rows() const { return m_ny; }
     /// The value shown in a cell (bytes, or a utilisation fraction for simulated links).
@@ -77,6 +81,8 @@ protected:
 private:
     void rebuild();
     void fillDecision();
+    /// Adds node pair bytes to its cell (its racks' cell when grouped).
+    void addPair(int from, int to, double bytes);
     void fillPairs(bool cumulative);
     void fillLinks();
     /// Redraws one block of pooled cells (its maximum) / all blocks from m_values.
@@ -97,6 +103,8 @@ private:
     int m_poolX = 1, m_poolY = 1; ///< cells per drawn block (1 up to 256 cells per side)
     std::vector<double> m_values;
     std::vector<int> m_linkRows; ///< directed link per row in the Links source
+    bool m_grouped = false;
+    cb::NodeGroups m_groups;     ///< of the session's cluster, when grouped
     QCustomPlot *m_plot;
     QCPColorMap *m_map;
     QCPColorScale *m_scale;

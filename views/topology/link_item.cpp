@@ -67,6 +67,14 @@ void LinkItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, 
     QPen pen(color, m_width * lod < 1.0 ? 0.0 : m_width);
     pen.setCapStyle(Qt::FlatCap);
     painter->setPen(pen);
+    if (lod < 0.5 && painter->testRenderHint(QPainter::Antialiasing)) {
+        // Zoomed out (a large cluster fitted): thousands of lines a pixel or two wide, where
+        // antialiasing costs most of the frame and shows nothing.
+        painter->setRenderHint(QPainter::Antialiasing, false);
+        painter->drawLine(m_line);
+        painter->setRenderHint(QPainter::Antialiasing, true);
+        return;
+    }
     painter->drawLine(m_line);
 }
 
