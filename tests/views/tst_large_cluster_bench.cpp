@@ -20,6 +20,7 @@
 #include "topology/topology_view.h"
 
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -150,6 +151,10 @@ private slots:
         // Per rack above 1,024 nodes: the fat-tree's edge switches.
         QCOMPARE(heatmap.grouped(), nodes > TrafficHeatmap::kAggregateAbove);
         QCOMPARE(heatmap.columns(), nodes > TrafficHeatmap::kAggregateAbove ? 512 : nodes);
+        if (heatmap.grouped())
+            QVERIFY2(heatmap.findChild<QLabel *>(QStringLiteral("heatmapSummary"))->text().endsWith(
+                         QStringLiteral(" · per rack: 16,384 nodes in 512 racks")),
+                     qPrintable(heatmap.findChild<QLabel *>(QStringLiteral("heatmapSummary"))->text()));
 
         // One move: 40 decisions forward and back from the middle, each with the overlay,
         // the heatmap's changed cells and an immediate replot.

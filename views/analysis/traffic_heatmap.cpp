@@ -489,9 +489,10 @@ void TrafficHeatmap::finish()
                    .arg(formatByteAmount(linkSum));
     }
     if (m_grouped)
-        text += tr(" · per rack: %1 nodes in %2 groups")
-                    .arg(m_session->scenario.cluster.nodes.size())
-                    .arg(m_groups.count());
+        text += (m_groups.allRacks ? tr(" · per rack: %1 nodes in %2 racks")
+                                   : tr(" · per rack or node group: %1 nodes in %2 groups"))
+                    .arg(QLocale().toString(qlonglong(m_session->scenario.cluster.nodes.size())))
+                    .arg(QLocale().toString(m_groups.count()));
     m_summary->setText(text);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
