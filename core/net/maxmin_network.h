@@ -13,7 +13,7 @@
 // it out changes no rate, not even in the last bit (the freezes on every other link happen
 // in the same order with the same values). solve() checks this after every fill: a left-out
 // link that the new rates load more is taken back in and the component re-solved; a link
-// that ends a solve below (1 - 1e-6) of its capacity is left out of later solves. On a
+// that ends a solve below 70 % of its capacity is left out of later solves. On a
 // fat-tree the core and aggregation links are rarely full, so components and routes shrink
 // to the host links. Rates are in the unit of the capacities (Gbit/s in ClusterBench).
 //
@@ -88,19 +88,19 @@ private:
     void addToComponent(int flow, bool all, std::vector<int> &stack);
     /// Progressive filling over m_compFlows / m_compLinks. Flows with a rate below `keepBelow`
     /// (and not new) keep their rates: the fill starts where the last one stood at that level
-    /// (see m_histRate); 0 re-solves every flow of the component.
+    /// (see m_hist); 0 re-solves every flow of the component.
     void fill(bool all, double keepBelow);
     /// A lower bound of the level at which the change since the last solve (the removed
     /// flows, `newFlows`) can first make a difference to progressive filling (0 when there
     /// is no safe bound).
     double unaffectedLevel(const std::vector<int> &newFlows);
     /// Whether every link of the component has the history of the current rates with the
-    /// flows below `level` first.
-    bool historiesUsable(double level) const;
+    /// flows below `level` first; sets each link's m_keepPrefix, which a fill below `level`
+    /// resumes from.
+    bool historiesUsable(double level);
     /// The level at which `link` saturates if its old flows keep their old rates and its new
     /// flows grow with the water level.
     double saturationLevel(int link);
-    void setRate(Flow &flow, double rate);
     /// Whether a left-out link stays below (1 - 1e-9) of its capacity at the current rates.
     bool staysSlack(int link);
     void beginSolve();
@@ -119,6 +119,7 @@ private:
     // Scratch for fill(), indexed by link or flow id.
     std::vector<double> m_remaining;
     std::vector<int> m_unfrozen;
+    std::vector<double> m_heapKey; ///< per link: the key of its live heap entry in fill()
     std::vector<std::uint8_t> m_frozen;
     std::vector<double> m_oldRate; ///< a flow's rate before the current solve
     std::vector<std::uint8_t> m_active; ///< per link: taken into components and fills
@@ -130,7 +131,12 @@ private:
     // on it and the link's remaining capacity after it. A re-solve that keeps the flows below
     // a level resumes every link from the prefix of its history below that level, which is
     // bit for bit where a full fill would stand there.
-    std::vector<std::vector<double>> m_histRate, m_histRemaining;
+    struct HistoryEntry
+    {
+        double rate, remaining;
+    };
+    std::vector<std::vector<HistoryEntry>> m_hist;
+    std::vector<std::uint32_t> m_keepPrefix; ///< per link: history entries below the level
     std::vector<std::uint8_t> m_histValid; ///< per link: history of the current rates
     std::vector<std::pair<int, double>> m_removedOn; ///< (active link, rate) of removed flows
     std::vector<double> m_scratch;
