@@ -51,6 +51,10 @@ namespace {
 /// re-solved in 6.4 ms with 1e-6, 4.3 ms with 0.3, where it mostly needs one fill).
 constexpr double kTakeIn = 1e-9;
 constexpr double kLeaveOut = 0.3;
+/// A link's running load (m_load, summed as rates change) can drift from the sum of its
+/// flows' rates by rounding; below (1 - kLoadDrift) of capacity it is surely under the
+/// take-in mark without recounting.
+constexpr double kLoadDrift = 1e-6;
 /// The level below which a change cannot reach is taken this much (relative) lower than
 /// computed, far more than the rounding of the old rates it is computed from.
 constexpr double kLevelMargin = 1e-9;
@@ -217,8 +221,9 @@ void MaxMinNetwork::fill(bool all, double keepBelow)
     }
     for (int l : m_compLinks) {
         const auto i = std::size_t(l);
-        // Resume from the last fill's history below keepBelow (all of it when partial,
-        // checked by unaffectedLevel: the kept flows are a prefix of every history).
+        // Resume from the last fill's history below keepBelow: historiesUsable(keepBelow),
+        // run on this component, checked that the kept flows are a prefix of every history
+        // and set its length (m_keepPrefix).
         std::vector<HistoryEntry> &h = m_hist[i];
         const std::size_t k = partial ? m_keepPrefix[i] : 0;
         h.resize(k);
@@ -288,7 +293,7 @@ bool MaxMinNetwork::staysSlack(int link)
 {
     const auto i = std::size_t(link);
     const double cap = m_capacity[i];
-    if (m_load[i] < cap * (1 - kLeaveOut))
+    if (m_load[i] < cap * (1 - kLoadDrift))
         return true;
     double sum = 0;
     for (int f : m_linkFlows[i])
