@@ -10,7 +10,8 @@
 // CB_BENCH_FULL=1), simulated as `simulate --policy k8s-default` does. With CB_BENCH_1M=1
 // (opt-in, minutes): 1,000,000 jobs of the same Philly shape on a k = 32 fat-tree with 16
 // GPUs per host (8,192 hosts, 131,072 GPUs): its time, cost per job against the 1k run and
-// peak resident memory. Asserts nothing about time.
+// peak resident memory (CB_BENCH_BIG_JOBS=N: N jobs instead, to profile it briefly). Asserts
+// nothing about time.
 
 #include "io/run_json.h"
 #include "io/scenario_json.h"
@@ -218,7 +219,9 @@ int main()
             std::fprintf(stderr, "%s\n", bigCluster.error().c_str());
             return 1;
         }
-        const int n = 1000000;
+        // CB_BENCH_BIG_JOBS=N runs N jobs on the big cluster instead (to profile it briefly).
+        const char *bigJobs = std::getenv("CB_BENCH_BIG_JOBS");
+        const int n = bigJobs ? std::max(1, std::atoi(bigJobs)) : 1000000;
         Scenario s;
         s.name = "philly-shaped-1m";
         s.cluster = bigCluster.value();

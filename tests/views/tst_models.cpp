@@ -18,6 +18,7 @@
 #include "models/quantity_format.h"
 #include "test_scenarios.h"
 #include "topology/cluster_layout.h"
+#include "topology/link_layer_item.h"
 #include "topology/topology_scene.h"
 #include "window/switch_dialog.h"
 
@@ -466,6 +467,33 @@ void TestModels::sceneToolTipsAndHitTest()
     QVERIFY2(switchTip.contains(QStringLiteral("spine01")), qPrintable(switchTip));
     QVERIFY2(switchTip.contains(QStringLiteral("2 links, 800 Gb/s")), qPrintable(switchTip));
     QCOMPARE(scene.nodeAt(QPointF(-1000, -1000)), -1);
+
+    // Links are one item, hit-tested by geometry: spine-leaf twice, each leaf to its rack.
+    const LinkLayerItem *links = scene.linkLayer();
+    QVERIFY(links);
+    QCOMPARE(links->bundleCount(), 4);
+    const QLineF up = links->bundle(0).line;
+    QCOMPARE(links->bundle(0).links, std::vector<int>{0});
+    const QPointF mid = up.center();
+    QCOMPARE(links->bundleAt(mid), 0);
+    const QString linkTip = scene.toolTipAt(mid);
+    QCOMPARE(linkTip, QStringLiteral("spine01 ↔ leaf001<br>400 Gb/s per direction"));
+    // The hit margin is half the line's width, at least 3 units: 20 units across is nothing.
+    const QPointF normal = QPointF(-up.dy(), up.dx()) / up.length();
+    QCOMPARE(links->bundleAt(mid + 20 * normal), -1);
+    QCOMPARE(scene.toolTipAt(mid + 20 * normal), QString());
+    // Utilisation colours a bundle by its busiest link and shows in its tooltip.
+    std::vector<double> perLink(doc.scenario().cluster.links.size(), 0.0);
+    perLink[0] = 0.5;
+    scene.setLinkUtilisation(perLink);
+    QCOMPARE(links->utilisation(0), 0.5);
+    QCOMPARE(links->utilisation(1), 0.0);
+    QCOMPARE(scene.toolTipAt(mid),
+             QStringLiteral("spine01 ↔ leaf001<br>400 Gb/s per direction<br>utilisation ") +
+                 formatPercent(0.5));
+    scene.setLinkUtilisation({});
+    QCOMPARE(links->utilisation(0), -1.0);
+    QCOMPARE(scene.toolTipAt(mid), linkTip);
     // An edit schedules one rebuild; the tooltip follows.
     Node n = doc.scenario().cluster.nodes[3];
     n.cpus = 16;

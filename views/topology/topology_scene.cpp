@@ -3,7 +3,7 @@
 #include "document/document.h"
 #include "models/quantity_format.h"
 #include "topology/cluster_layout.h"
-#include "topology/link_item.h"
+#include "topology/link_layer_item.h"
 #include "topology/node_group_item.h"
 #include "topology/switch_item.h"
 #include "topology/topology_style.h"
@@ -58,7 +58,7 @@ void TopologyScene::rebuild()
     m_dragLabel = nullptr;
     clear();
     m_groups.clear();
-    m_linkItems.clear();
+    m_links = nullptr;
     m_cluster = m_document->scenario().cluster;
     const Cluster &c = m_cluster;
     const ClusterLayout layout(c);
@@ -161,7 +161,9 @@ void TopologyScene::rebuild()
         it->second.capacity += link.capacityGbps;
         it->second.maxCapacity = std::max(it->second.maxCapacity, link.capacityGbps);
     }
-    for (const auto &[key, b] : bundles) {
+    std::vector<LinkLayerItem::Bundle> lines;
+    lines.reserve(bundles.size());
+    for (auto &[key, b] : bundles) {
         const QString tip = b.count == 1
                                 ? tr("%1 ↔ %2\n%3 per direction")
                                       .arg(b.a, b.b, formatGbps(b.capacity))
@@ -169,18 +171,16 @@ void TopologyScene::rebuild()
                                       .arg(b.a, b.b)
                                       .arg(b.count)
                                       .arg(formatGbps(b.capacity));
-        auto *item = new LinkItem(b.line, st::linkWidth(b.maxCapacity),
-                                  st::linkColor(b.tier, tiers), tip);
-        item->setLinks(b.links);
-        addItem(item);
-        m_linkItems.push_back(item);
+        lines.push_back({b.line, st::linkWidth(b.maxCapacity), st::linkColor(b.tier, tiers), tip,
+                         std::move(b.links)});
     }
+    m_links = new LinkLayerItem(std::move(lines));
+    addItem(m_links);
     if (m_overlay.values.size() != c.nodes.size())
         m_overlay = {};
     if (m_linkUtilisation.size() != c.links.size())
         m_linkUtilisation.clear();
-    for (LinkItem *item : m_linkItems)
-        item->setUtilisation(m_linkUtilisation);
+    m_links->setUtilisation(m_linkUtilisation);
     const QRectF bounds = layout.bounds().adjusted(-40, -40, 40, 40);
     setSceneRect(bounds);
     if (m_selectedNode >= int(c.nodes.size()))
@@ -210,8 +210,8 @@ void TopologyScene::setLinkUtilisation(std::vector<double> perLink)
     if (!perLink.empty() && perLink.size() != m_cluster.links.size())
         perLink.clear();
     m_linkUtilisation = std::move(perLink);
-    for (LinkItem *item : m_linkItems)
-        item->setUtilisation(m_linkUtilisation);
+    if (m_links)
+        m_links->setUtilisation(m_linkUtilisation);
 }
 
 int TopologyScene::nodeAt(const QPointF &scenePos) const
@@ -281,9 +281,13 @@ QString TopologyScene::toolTipAt(const QPointF &scenePos) const
                 return nodeToolTip(n);
             continue;
         }
-        if (auto *link = dynamic_cast<LinkItem *>(item))
-            return link->toolTipText().toHtmlEscaped().replace(QLatin1Char('\n'),
-                                                               QStringLiteral("<br>"));
+        if (auto *links = dynamic_cast<LinkLayerItem *>(item)) {
+            const int b = links->bundleAt(scenePos);
+            if (b >= 0)
+                return links->toolTipText(b).toHtmlEscaped().replace(QLatin1Char('\n'),
+                                                                     QStringLiteral("<br>"));
+            continue;
+        }
         if (const QVariant domain = item->data(0); domain.isValid()) // an NVLink domain frame
             return domain.toString();
     }

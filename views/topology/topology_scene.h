@@ -15,7 +15,7 @@ class QGraphicsTextItem;
 namespace cb::views {
 
 class Document;
-class LinkItem;
+class LinkLayerItem;
 class NodeGroupItem;
 
 /// What a run paints over the nodes: a value per node (NaN: nothing, < 0: filtered out,
@@ -62,6 +62,8 @@ public:
     /// empty clears. A bundle of parallel links shows its busiest member.
     void setLinkUtilisation(std::vector<double> perLink);
     const std::vector<double> &linkUtilisation() const { return m_linkUtilisation; }
+    /// The item that draws every link (null before the first rebuild).
+    const LinkLayerItem *linkLayer() const { return m_links; }
 
     /// What if I put it here: while stepping, the chosen node of the decision at the cursor
     /// (-1: none). A left press on it drags its task (a line follows the pointer, instead of
@@ -94,7 +96,7 @@ private:
     Document *m_document;
     Cluster m_cluster; ///< the snapshot the items draw
     std::vector<NodeGroupItem *> m_groups;
-    std::vector<LinkItem *> m_linkItems;
+    LinkLayerItem *m_links = nullptr; ///< every link, one item
     NodeOverlay m_overlay;
     std::vector<double> m_linkUtilisation;
     std::vector<int> m_nodeGroup;

@@ -11,6 +11,14 @@ namespace {
 const std::array<QColor, 4> kTierColors{QColor(0x37, 0x47, 0x4f), QColor(0x3f, 0x51, 0xb5),
                                         QColor(0x15, 0x65, 0xc0), QColor(0x00, 0x83, 0x8f)};
 
+QColor mix(const QColor &a, const QColor &b, double t)
+{
+    t = std::clamp(t, 0.0, 1.0);
+    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t),
+                            float(a.greenF() + (b.greenF() - a.greenF()) * t),
+                            float(a.blueF() + (b.blueF() - a.blueF()) * t));
+}
+
 int paletteIndex(int tier, int tierCount)
 {
     // Leaves are always teal; tiers above step up the palette.
@@ -26,9 +34,10 @@ QColor switchColor(int tier, int tierCount)
 
 QColor linkColor(int tier, int tierCount)
 {
-    QColor c = switchColor(tier, tierCount);
-    c.setAlpha(150);
-    return c;
+    // The tier colour at 59 % over the background, as an opaque colour: a translucent line
+    // costs the raster engine a blend per pixel, which made a fitted 16,384-node fabric (32,000
+    // lines, most pixels drawn many times over) 17 times slower to paint.
+    return mix(kSceneBackground, switchColor(tier, tierCount), 150.0 / 255.0);
 }
 
 double linkWidth(double capacityGbps)
@@ -36,20 +45,6 @@ double linkWidth(double capacityGbps)
     const double c = std::max(capacityGbps, 1.0);
     return std::clamp(1.0 + 1.2 * std::log2(c / 10.0), 0.8, 10.0);
 }
-
-} // namespace cb::views::topology_style
-
-namespace cb::views::topology_style {
-
-namespace {
-QColor mix(const QColor &a, const QColor &b, double t)
-{
-    t = std::clamp(t, 0.0, 1.0);
-    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t),
-                            float(a.greenF() + (b.greenF() - a.greenF()) * t),
-                            float(a.blueF() + (b.blueF() - a.blueF()) * t));
-}
-} // namespace
 
 QColor utilisationColor(double fraction)
 {

@@ -7,7 +7,7 @@ namespace cb::views::topology_style {
 
 /// Switch fill by tier, 0 = top tier (core/spine), counted from the top.
 QColor switchColor(int tier, int tierCount);
-/// Link colour for a link whose upper end sits at `tier`.
+/// Link colour for a link whose upper end sits at `tier` (opaque).
 QColor linkColor(int tier, int tierCount);
 /// Link colour for a utilisation fraction: idle grey-green through amber to red (>= 1).
 QColor utilisationColor(double fraction);
@@ -17,6 +17,7 @@ QColor scoreColor(double relative);
 /// Stroke width in scene units for a capacity: 10 Gb/s -> 1, 100 -> 5, 400 -> 7.4.
 double linkWidth(double capacityGbps);
 
+inline const QColor kSceneBackground{0xfd, 0xfd, 0xfe};
 inline const QColor kGroupFill{0xf7, 0xf9, 0xfb};
 inline const QColor kGroupBorder{0xb0, 0xbe, 0xc5};
 inline const QColor kGroupText{0x37, 0x47, 0x4f};

@@ -148,7 +148,7 @@ void TopologyView::scrollContentsBy(int dx, int dy)
 
 void TopologyView::drawBackground(QPainter *painter, const QRectF &rect)
 {
-    painter->fillRect(rect, QColor(0xfd, 0xfd, 0xfe));
+    painter->fillRect(rect, topology_style::kSceneBackground);
 }
 
 void TopologyView::setLegends(bool scores, bool utilisation, bool otherPick)
