@@ -7,6 +7,7 @@
 
 #include "runs/decision_replay.h"
 #include "analysis/decision_stepper.h"
+#include "analysis/named_ticker.h"
 #include "analysis/plot_export.h"
 #include "analysis/run_session.h"
 #include "analysis/run_timeline.h"
@@ -42,6 +43,7 @@ class TestAnalysisViews : public QObject
 
 private slots:
     void initTestCase();
+    void namedTickerCapsTicks();
     void heatmapForwardThenBack();
     void heatmapLogScale();
     void heatmapSimulatedSources();
@@ -102,6 +104,39 @@ void TestAnalysisViews::initTestCase()
     QCoreApplication::setOrganizationName(QStringLiteral("ClusterBenchTest"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_analysis_views"));
     QSettings().clear();
+}
+
+void TestAnalysisViews::namedTickerCapsTicks()
+{
+    auto names = [](int n) {
+        QStringList out;
+        for (int i = 0; i < n; ++i)
+            out << QStringLiteral("link %1").arg(i);
+        return out;
+    };
+    QVector<double> ticks, subTicks;
+    QVector<QString> labels;
+    // A few names: every position, or every k-th once the minimum step says so.
+    NamedTicker few(names(10));
+    few.generate(QCPRange(-0.5, 9.5), QLocale::c(), QLatin1Char('g'), 6, ticks, &subTicks,
+                 &labels);
+    QCOMPARE(ticks.size(), 10);
+    QCOMPARE(labels.front(), QStringLiteral("link 0"));
+    QCOMPARE(labels.back(), QStringLiteral("link 9"));
+    few.setMinimumStep(2.5);
+    few.generate(QCPRange(-0.5, 9.5), QLocale::c(), QLatin1Char('g'), 6, ticks, &subTicks,
+                 &labels);
+    QCOMPARE(ticks, (QVector<double>{0, 3, 6, 9}));
+    QCOMPARE(labels, (QVector<QString>{"link 0", "link 3", "link 6", "link 9"}));
+    QVERIFY(subTicks.isEmpty());
+    // 65,536 directed links before the first layout (step 1): at most kMaxTicks, here every
+    // 66th of the 65,536 positions, 0 ... 65,472 (993 ticks).
+    NamedTicker many(names(65536));
+    many.generate(QCPRange(-0.5, 65535.5), QLocale::c(), QLatin1Char('g'), 6, ticks,
+                  &subTicks, &labels);
+    QCOMPARE(ticks.size(), 993);
+    QCOMPARE(ticks[1], 66.0);
+    QCOMPARE(labels.back(), QStringLiteral("link 65472"));
 }
 
 void TestAnalysisViews::heatmapForwardThenBack()

@@ -1,5 +1,6 @@
 #include "analysis/named_ticker.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace cb::views {
@@ -33,9 +34,12 @@ QString NamedTicker::getTickLabel(double tick, const QLocale &, QChar, int)
 QVector<double> NamedTicker::createTickVector(double tickStep, const QCPRange &range)
 {
     QVector<double> ticks;
-    const int k = std::max(1, int(std::lround(tickStep)));
     const int first = std::max(0, int(std::ceil(range.lower)));
     const int last = std::min(int(m_names.size()) - 1, int(std::floor(range.upper)));
+    // Never more than kMaxTicks: before spaceTicks has seen the axis (a new ticker, the first
+    // layout) the step is 1, and 65,536 link names measured one by one took 1.5 s.
+    const int k = std::max({1, int(std::lround(tickStep)),
+                            (last - first + kMaxTicks) / kMaxTicks});
     for (int i = (first + k - 1) / k * k; i <= last; i += k)
         ticks << double(i);
     return ticks;

@@ -13,6 +13,9 @@ class NamedTicker : public QCPAxisTicker
 {
 public:
     explicit NamedTicker(QStringList names = {});
+    /// The most ticks one range gets, however small the minimum step (no axis has room to
+    /// write more names than this).
+    static constexpr int kMaxTicks = 1000;
 
     const QStringList &names() const { return m_names; }
     /// The smallest distance between labelled positions (1 labels every position).
