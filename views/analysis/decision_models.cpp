@@ -152,14 +152,30 @@ QVariant DecisionListModel::headerData(int section, Qt::Orientation orientation,
 
 DecisionTableModel::DecisionTableModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void DecisionTableModel::setSession(std::shared_ptr<const RunSession> session)
+void DecisionTableModel::setSession(std::shared_ptr<const RunSession> session, int decision)
 {
+    // One reset: a reset to the name-only rows (a row per node, 16,384 on a large cluster)
+    // followed by the first decision's cost a second reset and a sort of every node.
     beginResetModel();
     m_session = std::move(session);
-    m_decision = -1;
-    m_deciding = -1;
-    m_tied.clear();
+    m_decision = -2;
+    select(m_session && decision >= 0 && decision < int(m_session->log.decisions.size())
+               ? decision
+               : -1);
     endResetModel();
+}
+
+void DecisionTableModel::select(int index)
+{
+    m_decision = index;
+    m_deciding = index >= 0 ? decidingPlugin(m_session->log, m_session->log.decisions[std::size_t(index)])
+                            : -1;
+    // Membership in the tie, once per decision (data() is asked per cell and while sorting).
+    m_tied.assign(m_session ? m_session->log.nodeNames.size() : 0, 0);
+    if (index >= 0)
+        for (int n : m_session->log.decisions[std::size_t(index)].tied)
+            if (n >= 0 && n < int(m_tied.size()))
+                m_tied[std::size_t(n)] = 1;
 }
 
 void DecisionTableModel::setDecision(int index)
@@ -174,15 +190,7 @@ void DecisionTableModel::setDecision(int index)
     const bool reset = before != rowsOf(index);
     if (reset)
         beginResetModel();
-    m_decision = index;
-    m_deciding = index >= 0 ? decidingPlugin(m_session->log, m_session->log.decisions[std::size_t(index)])
-                            : -1;
-    // Membership in the tie, once per decision (data() is asked per cell and while sorting).
-    m_tied.assign(m_session ? m_session->log.nodeNames.size() : 0, 0);
-    if (index >= 0)
-        for (int n : m_session->log.decisions[std::size_t(index)].tied)
-            if (n >= 0 && n < int(m_tied.size()))
-                m_tied[std::size_t(n)] = 1;
+    select(index);
     if (reset)
         endResetModel();
     else if (rowCount() > 0)

@@ -70,7 +70,8 @@ public:
 
     explicit DecisionTableModel(QObject *parent = nullptr);
 
-    void setSession(std::shared_ptr<const RunSession> session);
+    /// A new run, showing its decision `decision` (-1: none) in the same reset.
+    void setSession(std::shared_ptr<const RunSession> session, int decision = -1);
     /// Shows decision `index` (-1: none, a row per node with its name only): one row per
     /// row the log kept, in cluster order, then one "+ N more nodes" row when the log's detail
     /// dropped some (filtered and lower-scored counts, the range of their totals). Emits
@@ -89,6 +90,7 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
+    void select(int index); ///< m_decision and what follows from it, no signals
     int rowsOf(int decision) const;
     QVariant omittedData(const cb::Decision &d, int col, int role) const;
 

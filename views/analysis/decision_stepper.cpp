@@ -25,6 +25,8 @@
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
+#include <QToolTip>
+#include <QHelpEvent>
 #include <QVBoxLayout>
 
 #include <limits>
@@ -32,6 +34,9 @@
 namespace cb::views {
 
 namespace {
+
+/// Rows past the visible ones that column widths are measured on.
+constexpr int kResizeRows = 200;
 
 QString signedScore(double v)
 {
@@ -228,6 +233,7 @@ DecisionStepper::DecisionStepper(QWidget *parent)
     m_why->setWordWrap(true);
     m_why->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_why->setObjectName(QStringLiteral("decisionWhy"));
+    m_why->installEventFilter(this); // its tooltip is narrated when asked for
     m_contrast->setWordWrap(true);
     m_contrast->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_contrast->setObjectName(QStringLiteral("decisionContrast"));
@@ -280,6 +286,10 @@ DecisionStepper::DecisionStepper(QWidget *parent)
     m_tableView->setModel(m_tableProxy);
     m_tableView->setSortingEnabled(true);
     m_tableView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Widths from the visible rows and the next kResizeRows (Qt's default, 1,000, made each
+    // sort and step measure 1,000 rows of text on a large cluster).
+    m_tableView->horizontalHeader()->setResizeContentsPrecision(kResizeRows);
+    m_listView->horizontalHeader()->setResizeContentsPrecision(kResizeRows);
     // Long filter reasons must not push the plugin columns out of view: the column keeps a
     // readable width, the reason is in the cell's tooltip and the "why" line.
     // (Set when the columns exist: the header has no sections before the first decision.)
@@ -375,12 +385,13 @@ void DecisionStepper::setSession(std::shared_ptr<const RunSession> session)
     if (m_session)
         m_replay = std::make_unique<DecisionReplay>(m_session->scenario, m_session->log);
     m_listModel->setSession(m_session);
-    m_tableModel->setSession(m_session);
+    const bool anyDecision = m_replay && m_replay->decisionCount() > 0;
+    m_tableModel->setSession(m_session, anyDecision ? 0 : -1); // seek(0) below shows the rest
     m_stateModel->setReplay(m_session, m_replay.get());
     m_tableView->sortByColumn(m_tableModel->totalColumn(), Qt::DescendingOrder);
     m_listView->setColumnHidden(DecisionListModel::Other, true);
     m_listView->resizeColumnsToContents();
-    if (m_replay && m_replay->decisionCount() > 0)
+    if (anyDecision)
         seek(0);
     else {
         updateControls();
@@ -583,7 +594,6 @@ void DecisionStepper::updateControls()
         m_why->setText(m_session ? QString()
                                  : tr("Run > Place and Simulate, or the Run panel, makes a run "
                                       "to step through."));
-        m_why->setToolTip({});
         m_contrast->clear();
         return;
     }
@@ -595,13 +605,33 @@ void DecisionStepper::updateControls()
                        .arg(QString::fromStdString(d.jobId).toHtmlEscaped(),
                             QString::fromStdString(d.task()).toHtmlEscaped(), node.toHtmlEscaped(),
                             QString::fromStdString(d.why).toHtmlEscaped()));
-    // The decision in words (runs/decision_explanation.h) as the line's tooltip.
-    if (m_replay)
-        m_why->setToolTip(QString::fromStdString(
-            narrateDecision(m_session->scenario, m_replay->topology(), m_session->log, c)));
     m_contrast->setText(contrastHtml(*m_session, c, m_contrastNode));
     if (m_partner)
         m_partnerWhy->setText(partnerHtml(*m_session, *m_partner, *m_alignment, c));
+}
+
+QString DecisionStepper::narration() const
+{
+    const int c = cursor();
+    if (!m_session || !m_replay || c < 0)
+        return {};
+    // The decision in words (runs/decision_explanation.h).
+    return QString::fromStdString(
+        narrateDecision(m_session->scenario, m_replay->topology(), m_session->log, c));
+}
+
+bool DecisionStepper::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_why && event->type() == QEvent::ToolTip) {
+        const QString text = narration();
+        const auto *help = static_cast<QHelpEvent *>(event);
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, m_why);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void DecisionStepper::setContrastNode(int node)

@@ -39,6 +39,9 @@ LinkLayerItem::LinkLayerItem(std::vector<Bundle> bundles)
 {
     setZValue(0);
     setFlag(QGraphicsItem::ItemUsesExtendedStyleOption); // paint gets the exposed rectangle
+    // Drawn once per zoom and colouring: stepping recolours nodes over the links, and a
+    // fitted 16,384-node fabric takes about 50 ms to draw; the cached pixels take none.
+    setCacheMode(QGraphicsItem::DeviceCoordinateCache);
     m_bounds.reserve(m_bundles.size());
     m_drawColor.reserve(m_bundles.size());
     for (const Bundle &b : m_bundles) {
