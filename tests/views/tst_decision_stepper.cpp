@@ -488,7 +488,7 @@ void TestDecisionStepper::contrastRowAndGlossary()
     auto *why = stepper.findChild<QLabel *>(QStringLiteral("decisionWhy"));
     QHelpEvent help(QEvent::ToolTip, QPoint(4, 4), why->mapToGlobal(QPoint(4, 4)));
     QApplication::sendEvent(why, &help);
-    QCOMPARE(QToolTip::text(), stepper.narration());
+    QCOMPARE(QToolTip::text(), QStringLiteral("<p>%1</p>").arg(stepper.narration().toHtmlEscaped()));
     stepper.seek(0);
     QVERIFY(stepper.contrastText() != QString());
     stepper.setContrastNode(-1);

@@ -627,8 +627,9 @@ bool DecisionStepper::eventFilter(QObject *watched, QEvent *event)
         const auto *help = static_cast<QHelpEvent *>(event);
         if (text.isEmpty())
             QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, m_why);
+        else // rich text, so that a long narration wraps instead of crossing the window
+            QToolTip::showText(help->globalPos(),
+                               QStringLiteral("<p>%1</p>").arg(text.toHtmlEscaped()), m_why);
         return true;
     }
     return QWidget::eventFilter(watched, event);
