@@ -154,11 +154,10 @@ DecisionTableModel::DecisionTableModel(QObject *parent) : QAbstractTableModel(pa
 
 void DecisionTableModel::setSession(std::shared_ptr<const RunSession> session, int decision)
 {
-    // One reset: a reset to the name-only rows (a row per node, 16,384 on a large cluster)
-    // followed by the first decision's cost a second reset and a sort of every node.
+    // One reset straight to `decision`: going through the name-only rows first (a row per
+    // node, 16,384 on a large cluster) cost a second reset and a sort of every node.
     beginResetModel();
     m_session = std::move(session);
-    m_decision = -2;
     select(m_session && decision >= 0 && decision < int(m_session->log.decisions.size())
                ? decision
                : -1);
