@@ -3,7 +3,7 @@
 // an entry where a std::map node takes 64 (its tree links and the allocator's rounding), and
 // iteration in key order as a std::map gives it. Built for the per-bucket traffic series of a
 // run (RunSeries): a bucket's keys (links, node pairs) settle after the first jobs that use
-// them, so inserting in the middle is rare, and a run read back appends in key order.
+// them, and a run read back appends in key order; new keys in the middle are merged in.
 
 #include <algorithm>
 #include <cstddef>
@@ -38,18 +38,42 @@ public:
         return it->second;
     }
     /// Adds v x scale x fraction to each (key, v) of `entries` (sorted by key, distinct keys),
-    /// key by key exactly as `(*this)[key] += v * scale * fraction` would, each key searched
-    /// from the previous one's position.
+    /// key by key exactly as `(*this)[key] += v * scale * fraction` would: the keys present
+    /// are added in place (each searched from the previous one's position), then the missing
+    /// ones are merged in from the back in one pass, so a call costs O(size + entries)
+    /// however many keys are new (inserting them one by one was quadratic: a run's node
+    /// pairs keep arriving with its jobs).
     void addSorted(const std::vector<value_type> &entries, double scale, double fraction)
     {
+        std::size_t missing = 0;
         auto from = m_entries.begin();
         for (const auto &[key, v] : entries) {
             from = std::lower_bound(from, m_entries.end(), key,
                                     [](const value_type &e, const K &k) { return e.first < k; });
-            if (from == m_entries.end() || key < from->first)
-                from = m_entries.insert(from, value_type(key, 0.0));
+            if (from == m_entries.end() || key < from->first) {
+                ++missing;
+                continue;
+            }
             from->second += v * scale * fraction;
             ++from;
+        }
+        if (missing == 0)
+            return;
+        std::size_t i = m_entries.size();
+        m_entries.resize(i + missing);
+        std::size_t w = m_entries.size();
+        for (std::size_t j = entries.size(); j > 0;) {
+            const value_type &e = entries[j - 1];
+            if (i > 0 && !(m_entries[i - 1].first < e.first)) {
+                // Present (added above) or after the entry: it moves up.
+                if (!(e.first < m_entries[i - 1].first))
+                    --j;
+                --w, --i;
+                m_entries[w] = std::move(m_entries[i]);
+                continue;
+            }
+            m_entries[--w] = value_type(e.first, 0.0 + e.second * scale * fraction);
+            --j;
         }
     }
     /// Adds every entry of `other` (the merge of two buckets).

@@ -154,7 +154,7 @@ Scenario generated5000()
         }
     JobSetParams j;
 #ifdef CB_SANITIZED
-    j.jobs = 1200;
+    j.jobs = 400;
 #else
     j.jobs = 3000;
 #endif

@@ -6,6 +6,7 @@
 
 #include "util/result.h"
 #include "util/rng.h"
+#include "util/sparse_sums.h"
 #include "util/stats.h"
 #include "util/text.h"
 
@@ -99,6 +100,46 @@ private slots:
         QCOMPARE(s.std, std::sqrt(32.0 / 7.0));
         QCOMPARE(cb::meanAndStd({3}).std, 0.0);
         QCOMPARE(cb::meanAndStd({}).mean, 0.0);
+    }
+
+    void sparseSumsAddSorted()
+    {
+        // Present keys are added in place, missing ones merged in at their places (before,
+        // between and after the present ones), each as 0 + v x scale x fraction.
+        SparseSums<int> s(std::vector<std::pair<int, double>>{{2, 1.0}, {5, 2.0}, {9, 4.0}});
+        s.addSorted({{1, 1.0}, {2, 1.0}, {3, 2.0}, {4, 3.0}, {9, 1.0}, {12, 5.0}}, 2.0, 0.5);
+        std::vector<std::pair<int, double>> got(s.begin(), s.end());
+        const std::vector<std::pair<int, double>> want{{1, 1.0}, {2, 2.0}, {3, 2.0}, {4, 3.0},
+                                                       {5, 2.0}, {9, 5.0}, {12, 5.0}};
+        QCOMPARE(got, want);
+        // Only present keys: nothing moves.
+        s.addSorted({{3, 4.0}, {12, 2.0}}, 1.0, 0.25);
+        QCOMPARE(s.at(3), 3.0);
+        QCOMPARE(s.at(12), 5.5);
+        QCOMPARE(int(s.size()), 7);
+        // Into an empty one, and keyed by node pairs as a run's pair series is.
+        SparseSums<std::pair<int, int>> pairs;
+        pairs.addSorted({{{0, 1}, 8.0}, {{1, 0}, 4.0}}, 1.0, 1.0);
+        pairs.addSorted({{{0, 0}, 1.0}, {{0, 2}, 2.0}, {{1, 0}, 1.0}}, 1.0, 1.0);
+        QCOMPARE(int(pairs.size()), 4);
+        QCOMPARE(pairs.begin()->first, std::make_pair(0, 0));
+        QCOMPARE(pairs.at({0, 2}), 2.0);
+        QCOMPARE(pairs.at({1, 0}), 5.0);
+        // The same as adding key by key, on random sets (bit for bit).
+        Rng rng(7);
+        SparseSums<int> fast, slow;
+        for (int round = 0; round < 200; ++round) {
+            std::vector<std::pair<int, double>> add;
+            for (int k = 0; k < 300; ++k)
+                if (rng.below(4) == 0)
+                    add.emplace_back(k, rng.uniform() * 100);
+            const double scale = 0.5 + rng.uniform(), fraction = rng.uniform();
+            fast.addSorted(add, scale, fraction);
+            for (const auto &[k, v] : add)
+                slow[k] += v * scale * fraction;
+        }
+        QVERIFY(fast.size() > 250);
+        QVERIFY(fast == slow);
     }
 
     void failedResultValueIsCaught()
