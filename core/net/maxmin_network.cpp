@@ -58,6 +58,8 @@ constexpr double kLoadDrift = 1e-6;
 /// The level below which a change cannot reach is taken this much (relative) lower than
 /// computed, far more than the rounding of the old rates it is computed from.
 constexpr double kLevelMargin = 1e-9;
+/// Two rates this close (relative) might be frozen in either order by rounding in a fill.
+constexpr double kNearTie = 1e-12;
 
 } // namespace
 
@@ -190,7 +192,8 @@ void MaxMinNetwork::collect(const std::vector<int> &seedLinks, const std::vector
         m_compLinks.push_back(l);
         for (int f : m_linkFlows[std::size_t(l)])
             if (m_flowMark[std::size_t(f)] != m_epoch &&
-                (above <= 0 || m_flows[std::size_t(f)].fresh || m_flows[std::size_t(f)].rate >= above))
+                (above <= 0 || isNew(m_flows[std::size_t(f)]) ||
+                 m_flows[std::size_t(f)].rate >= above))
                 addToComponent(f, all, stack);
     }
 }
@@ -201,9 +204,9 @@ void MaxMinNetwork::fill(bool all, double keepBelow)
     const bool partial = keepBelow > 0;
     for (int f : m_compFlows) {
         Flow &flow = m_flows[std::size_t(f)];
-        if (partial && !flow.fresh && flow.rate < keepBelow) {
+        if (partial && !isNew(flow) && flow.rate < keepBelow) {
             m_frozen[std::size_t(f)] = 1; // frozen below the change: keeps its rate
-            ++m_flowsKept;
+            ++m_stats.flowsKept;
             continue;
         }
         if (m_touchMark[std::size_t(f)] != m_solveEpoch) {
@@ -334,7 +337,7 @@ double MaxMinNetwork::saturationLevel(int link)
     int grow = 0;
     for (int f : m_linkFlows[i]) {
         const Flow &flow = m_flows[std::size_t(f)];
-        if (flow.fresh)
+        if (isNew(flow))
             ++grow;
         else
             v.push_back(flow.rate);
@@ -392,6 +395,42 @@ double MaxMinNetwork::unaffectedLevel(const std::vector<int> &newFlows)
     return level * (1 - kLevelMargin);
 }
 
+double MaxMinNetwork::takenInLevel(const std::vector<int> &links)
+{
+    // The rates now are the fill's without these links. A fill with them is the same up to
+    // the level at which the first of them saturates (until then they freeze no flow), so
+    // flows below it keep their rates, and each of these links stands where the flows below
+    // it leave it: its history is its flows in the order a fill freezes them, by rate (equal
+    // rates subtract alike in any order). Rates a rounding apart could be frozen in either
+    // order: then no bound (0).
+    double level = kUnlimited;
+    std::vector<std::pair<double, int>> order;
+    for (int l : links) {
+        const auto i = std::size_t(l);
+        order.clear();
+        for (int f : m_linkFlows[i])
+            order.emplace_back(m_flows[std::size_t(f)].rate, f);
+        std::sort(order.begin(), order.end());
+        std::vector<HistoryEntry> &h = m_hist[i];
+        h.clear();
+        double remaining = m_capacity[i];
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            const double r = order[k].first;
+            if (!std::isfinite(r))
+                return 0;
+            if (k > 0 && r != order[k - 1].first && r - order[k - 1].first <= kNearTie * r)
+                return 0;
+            remaining = std::max(0.0, remaining - r);
+            h.push_back({r, remaining});
+        }
+        m_histValid[i] = 1;
+        level = std::min(level, saturationLevel(l));
+    }
+    if (!(level > 0) || std::isinf(level))
+        return 0;
+    return level * (1 - kLevelMargin);
+}
+
 bool MaxMinNetwork::historiesUsable(double level)
 {
     // Every link must have the history of the current rates, with the flows below the level
@@ -419,21 +458,29 @@ int MaxMinNetwork::solve()
         return 0;
     }
     beginSolve();
+    ++m_stats.solves;
     std::vector<int> seedLinks = std::move(m_dirtyLinks), seedFlows = std::move(m_dirtyFlows);
     m_dirtyLinks.clear();
     m_dirtyFlows.clear();
-    bool firstRound = true;
+    m_newFlowsGrow = true;
     for (;;) {
         // The first round keeps the flows below the lowest level the change can reach and
         // collects only the flows above it that the change connects to (the others keep
         // their rates too: above that level they evolve as they did). A round after links
-        // were taken in re-solves the whole component (those links have no history).
-        double level = firstRound ? unaffectedLevel(seedFlows) : 0;
-        firstRound = false;
+        // were taken in does the same from the level at which the first of them saturates;
+        // the new flows have their rates by then and count as old ones.
+        double level = m_newFlowsGrow ? unaffectedLevel(seedFlows) : takenInLevel(seedLinks);
+        if (m_newFlowsGrow)
+            m_removedOn.clear(); // (read by unaffectedLevel only)
         collect(seedLinks, seedFlows, false, level);
         if (level > 0 && !historiesUsable(level)) {
             level = 0;
             collect(seedLinks, seedFlows, false, 0);
+        }
+        ++m_stats.rounds;
+        if (!m_newFlowsGrow) {
+            ++m_stats.laterRounds;
+            m_stats.laterRoundsAboveZero += level > 0 ? 1 : 0;
         }
         fill(false, level);
         // Every left-out link these flows cross must still have room; the ones that do not
@@ -459,8 +506,9 @@ int MaxMinNetwork::solve()
         }
         if (seedLinks.empty())
             break;
+        m_newFlowsGrow = false;
     }
-    m_removedOn.clear();
+    m_newFlowsGrow = true;
     // Links of this component with room to spare are left out from now on.
     for (int l : m_compLinks) {
         const auto i = std::size_t(l);

@@ -12,7 +12,9 @@
 // than (1 - 1e-9) of its capacity never freezes a flow in progressive filling, so leaving
 // it out changes no rate, not even in the last bit (the freezes on every other link happen
 // in the same order with the same values). solve() checks this after every fill: a left-out
-// link that the new rates load more is taken back in and the component re-solved; a link
+// link that the new rates load more is taken back in and the component re-solved from the
+// level at which the first such link saturates at those rates (below it, the link freezes
+// nothing, so the fill is the same with it or without it); a link
 // that ends a solve below 70 % of its capacity is left out of later solves. On a
 // fat-tree the core and aggregation links are rarely full, so components and routes shrink
 // to the host links. Rates are in the unit of the capacities (Gbit/s in ClusterBench).
@@ -51,6 +53,14 @@ public:
     /// Re-solves everything from scratch over every link (the reference for comparison and
     /// tests; afterwards every link counts as a possible bottleneck again).
     void solveAll();
+    /// What solve() did so far: rounds are fills (a second one follows when left-out links
+    /// were taken in); the later rounds that resumed above level 0; flows kept below a level.
+    struct Stats
+    {
+        std::int64_t solves = 0, rounds = 0, laterRounds = 0, laterRoundsAboveZero = 0,
+                     flowsKept = 0;
+    };
+    const Stats &stats() const { return m_stats; }
     /// Links that solve() currently treats as possible bottlenecks.
     int activeLinkCount() const;
 
@@ -94,6 +104,13 @@ private:
     /// flows, `newFlows`) can first make a difference to progressive filling (0 when there
     /// is no safe bound).
     double unaffectedLevel(const std::vector<int> &newFlows);
+    /// For a round after `links` were taken in: builds their histories from the current
+    /// rates and returns a lower bound of the level at which the first of them saturates
+    /// (0 when there is no safe bound).
+    double takenInLevel(const std::vector<int> &links);
+    /// A new flow (added since the last solve) grows with the water in the first round of a
+    /// solve; later rounds treat it as an old one at the rate the first round gave it.
+    bool isNew(const Flow &f) const { return m_newFlowsGrow && f.fresh; }
     /// Whether every link of the component has the history of the current rates with the
     /// flows below `level` first; sets each link's m_keepPrefix, which a fill below `level`
     /// resumes from.
@@ -125,6 +142,7 @@ private:
     std::vector<std::uint8_t> m_active; ///< per link: taken into components and fills
     std::vector<double> m_load;         ///< per link: sum of its flows' rates, kept up to date
     std::vector<std::uint32_t> m_touchMark; ///< per flow: solve epoch it was last filled in
+    bool m_newFlowsGrow = true;
     std::uint32_t m_solveEpoch = 0;
     std::vector<int> m_touched, m_stack;
     // Progressive filling's history per link, in freeze order: the rate of each flow frozen
@@ -140,7 +158,7 @@ private:
     std::vector<std::uint8_t> m_histValid; ///< per link: history of the current rates
     std::vector<std::pair<int, double>> m_removedOn; ///< (active link, rate) of removed flows
     std::vector<double> m_scratch;
-    std::int64_t m_flowsKept = 0;
+    Stats m_stats;
 };
 
 } // namespace cb

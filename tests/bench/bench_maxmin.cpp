@@ -112,6 +112,8 @@ struct Timing
 {
     double first = 0, full = 0, change = 0; // seconds: first solve, full re-solve, per solve
     double meanResolved = 0;
+    double roundsPerSolve = 0; // fills per solve (more when left-out links are taken in)
+    long long laterRounds = 0, laterAboveZero = 0;
     std::vector<double> loads; // per link, after the last change
 };
 
@@ -133,6 +135,7 @@ Timing ours(const std::vector<double> &caps, const Workload &w)
     auto t2 = Clock::now();
     t.full = seconds(t1, t2) / fullRounds;
     std::size_t resolved = 0;
+    const MaxMinNetwork::Stats before = net.stats();
     auto t3 = Clock::now();
     for (const Change &c : w.changes) {
         for (std::size_t s : c.slots)
@@ -145,6 +148,10 @@ Timing ours(const std::vector<double> &caps, const Workload &w)
     auto t4 = Clock::now();
     t.change = seconds(t3, t4) / double(2 * w.changes.size());
     t.meanResolved = double(resolved) / double(2 * w.changes.size());
+    const MaxMinNetwork::Stats &after = net.stats();
+    t.roundsPerSolve = double(after.rounds - before.rounds) / double(after.solves - before.solves);
+    t.laterRounds = after.laterRounds - before.laterRounds;
+    t.laterAboveZero = after.laterRoundsAboveZero - before.laterRoundsAboveZero;
     for (int l = 0; l < net.linkCount(); ++l)
         t.loads.push_back(net.load(l));
     return t;
@@ -212,9 +219,11 @@ void run(const char *pattern, const Topology &topo, int hostsPerGroup, int flows
     const char *what = perChange == 1 ? "one flow" : "one job (8 flows)";
     std::printf("%-10s %6d flows, %-17s started or finished: first solve %8.3f ms, full "
                 "re-solve %8.3f ms, incremental %8.4f ms (mean flows re-solved %6.0f), "
-                "full/incremental %6.1fx\n",
+                "full/incremental %6.1fx; %.2f fills per solve (%lld after links were taken "
+                "in, %lld of them resumed above level 0)\n",
                 pattern, flows, what, a.first * 1e3, a.full * 1e3, a.change * 1e3,
-                a.meanResolved, a.full / a.change);
+                a.meanResolved, a.full / a.change, a.roundsPerSolve, a.laterRounds,
+                a.laterAboveZero);
 #ifdef CB_SIMGRID_LMM
     const Timing s = simgridLmm(caps, w);
     double maxRel = 0;

@@ -34,6 +34,7 @@ private slots:
     void fatTreeIncrementalMatchesFull_data();
     void fatTreeIncrementalMatchesFull();
     void slackLinkTakenBackIn();
+    void takenInLinkResumesAboveKeptFlows();
     void onlyAffectedComponentResolved();
     void changedFlowsListed();
     void removeReusesIdsAndRestoresRates();
@@ -253,6 +254,38 @@ void TestMaxMin::slackLinkTakenBackIn()
     QCOMPARE(net.load(0), 10.0);
 }
 
+void TestMaxMin::takenInLinkResumesAboveKeptFlows()
+{
+    // Links 0 and 1 have capacity 10, link 2 capacity 4. x and y cross link 2, z links 0 and
+    // 2, a links 0 and 1, b link 1: x = y = z = 4/3 (link 2), a = b = 5 (link 1). Link 0
+    // carries 4/3 + 5 and is left out (more than 30 % free). When b finishes, a alone on
+    // link 1 would take 10 and overload link 0, which is taken back in: it saturates at
+    // 10 - 4/3, above z's 4/3, so the second round keeps x, y and z and gives a what link 0
+    // has left after z, bit for bit what a full solve computes.
+    MaxMinNetwork net({10, 10, 4});
+    const int x = net.addFlow({2}), y = net.addFlow({2}), z = net.addFlow({0, 2});
+    const int a = net.addFlow({0, 1}), b = net.addFlow({1});
+    net.solve();
+    QCOMPARE(net.rate(z), 4.0 / 3.0);
+    QCOMPARE(net.rate(a), 5.0);
+    QCOMPARE(net.activeLinkCount(), 2); // link 0 has room to spare
+    const MaxMinNetwork::Stats before = net.stats();
+    net.removeFlow(b);
+    net.solve();
+    QCOMPARE(net.rate(a), 10.0 - 4.0 / 3.0);
+    QCOMPARE(net.rate(x), 4.0 / 3.0);
+    QCOMPARE(net.rate(y), 4.0 / 3.0);
+    QCOMPARE(net.rate(z), 4.0 / 3.0);
+    QCOMPARE(net.activeLinkCount(), 3);
+    QCOMPARE(net.stats().rounds - before.rounds, std::int64_t(2));
+    QCOMPARE(net.stats().laterRoundsAboveZero - before.laterRoundsAboveZero, std::int64_t(1));
+    MaxMinNetwork full = net;
+    full.solveAll();
+    for (int f : {x, y, z, a})
+        QCOMPARE(net.rate(f), full.rate(f));
+    QCOMPARE(net.changedFlows(), std::vector<int>{a});
+}
+
 void TestMaxMin::onlyAffectedComponentResolved()
 {
     // Two independent components: {link 0, link 1} and {link 2}.
@@ -385,9 +418,12 @@ void TestMaxMin::levelsBelowChangeKept()
                                                 .arg(b, 0, 'g', 17)));
             }
     }
+    const MaxMinNetwork::Stats &st = inc.stats();
     qInfo("max relative difference to full solves: %g; flows re-solved per change: %.0f of "
-          "%.0f",
-          maxRel, double(resolved) / steps, double(held) / steps);
+          "%.0f; %lld solves, %lld rounds, %lld after links were taken in (%lld of them above "
+          "level 0)",
+          maxRel, double(resolved) / steps, double(held) / steps, (long long)st.solves,
+          (long long)st.rounds, (long long)st.laterRounds, (long long)st.laterRoundsAboveZero);
     QCOMPARE(maxRel, 0.0);
     // One giant component with uniform traffic: some levels below the changes were kept.
     QVERIFY2(resolved < held, qPrintable(QString("%1 of %2").arg(resolved).arg(held)));
