@@ -473,6 +473,10 @@ void TestDecisionStepper::contrastRowAndGlossary()
         QStringLiteral("Click a node in the topology to contrast it with the pick; drag the "
                        "pick onto another node to try the task there (what if). The pick "
                        "would change if selector-spread weight > 1.9")));
+    // The label shows the escaped ">" as ">": it is rich text, also where no tag says so.
+    auto *contrast = stepper.findChild<QLabel *>(QStringLiteral("decisionContrast"));
+    QVERIFY(contrast->text().contains(QStringLiteral("weight &gt; 1.9")));
+    QCOMPARE(contrast->textFormat(), Qt::RichText);
     const auto &names = run->log.nodeNames;
     const int node01 = int(std::find(names.begin(), names.end(), "node-01") - names.begin());
     stepper.setContrastNode(node01);

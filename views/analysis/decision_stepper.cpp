@@ -235,6 +235,8 @@ DecisionStepper::DecisionStepper(QWidget *parent)
     m_why->setObjectName(QStringLiteral("decisionWhy"));
     m_why->installEventFilter(this); // its tooltip is narrated when asked for
     m_contrast->setWordWrap(true);
+    // Always rich text: the hint has no tag, so Qt::AutoText showed its escaped "&gt;" as is.
+    m_contrast->setTextFormat(Qt::RichText);
     m_contrast->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_contrast->setObjectName(QStringLiteral("decisionContrast"));
 
