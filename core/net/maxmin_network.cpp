@@ -404,21 +404,21 @@ double MaxMinNetwork::takenInLevel(const std::vector<int> &links)
     // rates subtract alike in any order). Rates a rounding apart could be frozen in either
     // order: then no bound (0).
     double level = kUnlimited;
-    std::vector<std::pair<double, int>> order;
+    std::vector<double> rates;
     for (int l : links) {
         const auto i = std::size_t(l);
-        order.clear();
+        rates.clear();
         for (int f : m_linkFlows[i])
-            order.emplace_back(m_flows[std::size_t(f)].rate, f);
-        std::sort(order.begin(), order.end());
+            rates.push_back(m_flows[std::size_t(f)].rate);
+        std::sort(rates.begin(), rates.end());
         std::vector<HistoryEntry> &h = m_hist[i];
         h.clear();
         double remaining = m_capacity[i];
-        for (std::size_t k = 0; k < order.size(); ++k) {
-            const double r = order[k].first;
+        for (std::size_t k = 0; k < rates.size(); ++k) {
+            const double r = rates[k];
             if (!std::isfinite(r))
                 return 0;
-            if (k > 0 && r != order[k - 1].first && r - order[k - 1].first <= kNearTie * r)
+            if (k > 0 && r != rates[k - 1] && r - rates[k - 1] <= kNearTie * r)
                 return 0;
             remaining = std::max(0.0, remaining - r);
             h.push_back({r, remaining});

@@ -50,8 +50,8 @@ void TestFastPaths::samplesSimulateIdentically()
     QFETCH(QString, policy);
     auto s = loadScenarioFile(CB_SOURCE_DIR "/sample-clusters/" + file.toStdString());
     QVERIFY2(s.ok(), s ? "" : s.error().c_str());
-    const std::string fast = runText(s.value(), policy.toStdString(), false);
-    const std::string exact = runText(s.value(), policy.toStdString(), true);
+    const std::string fast = simulated(s.value(), *builtinPolicy(policy.toStdString()), false).text;
+    const std::string exact = simulated(s.value(), *builtinPolicy(policy.toStdString()), true).text;
     QVERIFY2(fast.rfind("error", 0) != 0, fast.c_str());
     QCOMPARE(fast.size(), exact.size());
     QVERIFY(fast == exact);
@@ -61,8 +61,8 @@ void TestFastPaths::generatedSimulatesIdentically()
 {
     const Scenario s = overloaded(kOverloadedJobs);
     for (const char *policy : {"k8s-default", "dltap"}) {
-        const std::string fast = runText(s, policy, false);
-        const std::string exact = runText(s, policy, true);
+        const std::string fast = simulated(s, *builtinPolicy(policy), false).text;
+        const std::string exact = simulated(s, *builtinPolicy(policy), true).text;
         QVERIFY2(fast.rfind("error", 0) != 0, fast.c_str());
         QCOMPARE(fast.size(), exact.size());
         QVERIFY2(fast == exact, policy);

@@ -11,22 +11,10 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cb::fastpaths {
-
-inline std::string runText(const Scenario &s, const std::string &policy, bool exhaustive)
-{
-    SimOptions o;
-    o.policy = *builtinPolicy(policy);
-    o.seed = 3;
-    o.exhaustive = exhaustive;
-    auto r = simulate(s, o);
-    if (!r)
-        return "error: " + r.error();
-    const Topology topo(s.cluster);
-    return runToJson(r.value(), s.cluster, topo).dump();
-}
 
 /// A k = 8 fat-tree (128 hosts, 8 GPUs each) under a queue of all-reduce and PS jobs of up
 /// to 40 workers arriving faster than they finish: most passes try jobs that do not fit.
@@ -56,6 +44,7 @@ constexpr int kOverloadedJobs = 120;
 constexpr int kOverloadedJobs = 600;
 #endif
 
+/// A run file (the whole run as JSON text) and the placer's counts.
 struct SimText
 {
     std::string text;
@@ -64,7 +53,7 @@ struct SimText
 };
 
 inline SimText simulated(const Scenario &s, const Policy &policy, bool exhaustive,
-                  std::vector<NodeFailure> failures = {})
+                         std::vector<NodeFailure> failures = {})
 {
     SimOptions o;
     o.policy = policy;
@@ -83,17 +72,6 @@ inline SimText simulated(const Scenario &s, const Policy &policy, bool exhaustiv
     out.decisions = sim.placer().decisionCount();
     out.skipped = sim.skippedOffers();
     return out;
-}
-
-inline TaskGroup taskShape(TaskRole role, int replicas, double cpus, int gpus)
-{
-    TaskGroup g;
-    g.role = role;
-    g.replicas = replicas;
-    g.cpus = cpus;
-    g.memoryGiB = 16;
-    g.gpus = gpus;
-    return g;
 }
 
 } // namespace cb::fastpaths

@@ -12,6 +12,21 @@
 using namespace cb;
 using namespace cb::fastpaths;
 
+namespace {
+
+TaskGroup taskShape(TaskRole role, int replicas, double cpus, int gpus)
+{
+    TaskGroup g;
+    g.role = role;
+    g.replicas = replicas;
+    g.cpus = cpus;
+    g.memoryGiB = 16;
+    g.gpus = gpus;
+    return g;
+}
+
+} // namespace
+
 class TestReoffers : public QObject
 {
     Q_OBJECT
