@@ -335,18 +335,21 @@ Result<FidelityModelReport> checkModel(CommOnTestbed &testbed, const FidelityMod
                              std::accumulate(p.placement.begin(), p.placement.end(), 0),
                              p.localBatch}]
                     .push_back(p.measuredSync);
-        std::vector<double> floorErrors;
+        std::vector<double> floorErrors, modelErrors;
         for (const FidelityPoint *p : heldOut) {
             if (!(p->measuredSync > 0))
                 continue;
             auto it = trainedSync.find(
                 {p->placement.size(), std::accumulate(p->placement.begin(), p->placement.end(), 0),
                  p->localBatch});
-            if (it != trainedSync.end())
-                floorErrors.push_back(std::fabs(medianOf(it->second) / p->measuredSync - 1.0));
+            if (it == trainedSync.end())
+                continue;
+            floorErrors.push_back(std::fabs(medianOf(it->second) / p->measuredSync - 1.0));
+            modelErrors.push_back(std::fabs(p->predictedSync / p->measuredSync - 1.0));
         }
         report.syncFloorPoints = int(floorErrors.size());
         report.syncFloorMedian = medianOf(floorErrors);
+        report.syncModelAtFloorMedian = medianOf(modelErrors);
     }
     report.scalability = errorsOf(scalability);
     for (const FidelityPoint *p : heldOut)
@@ -446,13 +449,13 @@ std::string FidelityReport::text() const
       << toString(algorithm) << "; errors |predicted / measured - 1| over the held-out points)\n";
     o << pad("model", 12, false) << pad("train", 6) << pad("held out", 9) << pad("step median", 12)
       << pad("step p90", 10) << pad("sync median", 12) << pad("sync p90", 10)
-      << pad("sync floor", 11) << "  worst held-out point (step time)\n";
+      << "  worst held-out point (step time)\n";
     for (const FidelityModelReport &m : models) {
         const FidelityPoint &w = m.worst;
         o << pad(m.model, 12, false) << pad(std::to_string(m.trainingPoints), 6)
           << pad(std::to_string(m.heldOut.points), 9) << pad(percent(m.heldOut.stepMedian), 12)
           << pad(percent(m.heldOut.stepP90), 10) << pad(percent(m.heldOut.syncMedian), 12)
-          << pad(percent(m.heldOut.syncP90), 10) << pad(percent(m.syncFloorMedian), 11) << "  "
+          << pad(percent(m.heldOut.syncP90), 10) << "  "
           << placementText(w.placement)
           << " at local batch " << w.localBatch << ": " << fixed(w.measuredStep, 3)
           << " s measured, " << fixed(w.predictedStep, 3) << " s predicted ("
@@ -465,6 +468,15 @@ std::string FidelityReport::text() const
         o << pad(m.model, 12, false) << pad(std::to_string(m.scalability.points), 15)
           << pad(percent(m.scalability.stepMedian), 12) << pad(percent(m.scalability.stepP90), 10)
           << pad(percent(m.scalability.syncMedian), 12) << pad(percent(m.scalability.syncP90), 10)
+          << "\n";
+    o << "\nsync noise floor: each held-out sync predicted by the median measured sync of the "
+         "training points at the same nodes, GPUs and local batch (no model), and the model's "
+         "error on the same points\n";
+    o << pad("model", 12, false) << pad("points", 7) << pad("floor median", 13)
+      << pad("model median", 13) << "\n";
+    for (const FidelityModelReport &m : models)
+        o << pad(m.model, 12, false) << pad(std::to_string(m.syncFloorPoints), 7)
+          << pad(percent(m.syncFloorMedian), 13) << pad(percent(m.syncModelAtFloorMedian), 13)
           << "\n";
     o << "\ncalibrated on the training points (model parameters of the scenario schema; "
          "comm_interference only splits the measured step into compute and sync)\n";
@@ -499,6 +511,7 @@ nlohmann::ordered_json FidelityReport::toJson(bool withPoints) const
         o["held_out"] = errorsJson(m.heldOut);
         o["held_out"]["sync_floor_median"] = jsonNumber(m.syncFloorMedian);
         o["held_out"]["sync_floor_points"] = m.syncFloorPoints;
+        o["held_out"]["sync_model_at_floor_median"] = jsonNumber(m.syncModelAtFloorMedian);
         o["worst"] = pointJson(m.worst);
         o["scalability"] = errorsJson(m.scalability);
         if (withPoints) {

@@ -103,6 +103,8 @@ struct FidelityModelReport
     /// over the held-out points that have such training points.
     double syncFloorMedian = 0;
     int syncFloorPoints = 0;
+    /// The model's median sync error over those same points, to read against the floor.
+    double syncModelAtFloorMedian = 0;
     std::vector<FidelityPoint> points;
 };
 

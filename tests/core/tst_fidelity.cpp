@@ -195,6 +195,53 @@ private slots:
         QCOMPARE(one->models.front().heldOut.points, 6);  // {1,1}, {1,2}, {2,2}
     }
 
+    void syncNoiseFloor()
+    {
+        // Shapes in order {1} {1,2} {2,1} {2,2}: {1} and {2,1} train, {1,2} and {2,2} are held
+        // out. {1,2} shares nodes (2), GPUs (3) and each batch with {2,1}; {2,2} has no
+        // training point at 2 nodes and 4 GPUs, so the floor leaves it out.
+        FidelityModelInput in;
+        in.name = "repeats";
+        in.parameterBytes = 1000000000;
+        for (int b : {10, 20})
+            in.table.points.push_back(point({1}, b, step1(b), 0.1));
+        const double step10 = truthStep({{1, 2}, 10, 4.0 / 3});
+        const double step20 = truthStep({{1, 2}, 20, 4.0 / 3});
+        // {2,1} measured twice at batch 10 (syncs 0.5 and 0.7: median 0.6), once at 20 (0.6).
+        in.table.points.push_back(point({2, 1}, 10, step10, 0.5));
+        in.table.points.push_back(point({2, 1}, 10, step10, 0.7));
+        in.table.points.push_back(point({2, 1}, 20, step20, 0.6));
+        // Held out: {1,2} syncs 0.4 (floor |0.6 / 0.4 - 1| = 0.5) and 0.8 (|0.6 / 0.8 - 1| =
+        // 0.25): the floor's median is 0.375.
+        in.table.points.push_back(point({1, 2}, 10, step10, 0.4));
+        in.table.points.push_back(point({1, 2}, 20, step20, 0.8));
+        for (int b : {10, 20})
+            in.table.points.push_back(
+                point({2, 2}, b, truthStep({{2, 2}, b, 1.5}), truthSync({{2, 2}, b, 1.5})));
+
+        auto r = checkFidelity(testbed(), AllReduceAlgorithm::Ring, {in}, FidelitySplit::Half);
+        QVERIFY2(r.ok(), qPrintable(QString::fromStdString(r.error())));
+        const FidelityModelReport &m = r->models.front();
+        QCOMPARE(m.heldOut.points, 4);
+        QCOMPARE(m.syncFloorPoints, 2);
+        CB_NEAR(m.syncFloorMedian, 0.375);
+        // The model's error on the same two points, not on all four held out.
+        std::vector<double> modelErrors;
+        for (const FidelityPoint &p : m.points)
+            if (p.placement == std::vector<int>{1, 2})
+                modelErrors.push_back(std::fabs(p.syncError()));
+        QCOMPARE(int(modelErrors.size()), 2);
+        QVERIFY(modelErrors[0] != modelErrors[1]);
+        CB_NEAR(m.syncModelAtFloorMedian, (modelErrors[0] + modelErrors[1]) / 2);
+        const std::string text = r->text();
+        QVERIFY2(text.find("sync noise floor") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("37.5 %") != std::string::npos, text.c_str());
+        const auto j = r->toJson(false);
+        CB_NEAR(j["models"][0]["held_out"]["sync_floor_median"].get<double>(), 0.375);
+        CB_NEAR(j["models"][0]["held_out"]["sync_model_at_floor_median"].get<double>(),
+                m.syncModelAtFloorMedian);
+    }
+
     void badInput()
     {
         FidelityModelInput in;
