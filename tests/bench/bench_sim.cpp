@@ -11,7 +11,8 @@
 // (opt-in, minutes): 1,000,000 jobs of the same Philly shape on a k = 32 fat-tree with 16
 // GPUs per host (8,192 hosts, 131,072 GPUs): its time, cost per job against the 1k run and
 // peak resident memory (CB_BENCH_BIG_JOBS=N: N jobs instead, to profile it briefly). Asserts
-// nothing about time.
+// nothing about time. Each size also prints what a network re-solve works on: the jobs with
+// flows running at a start or finish, on average, and the time per solve.
 
 #include "io/run_json.h"
 #include "io/scenario_json.h"
@@ -110,6 +111,37 @@ Scenario repeated(const Scenario &sample, int count)
     return s;
 }
 
+/// Time-averaged number of running jobs.
+double meanRunning(const RunResult &r)
+{
+    double busy = 0;
+    for (const JobRun &j : r.jobs)
+        if (j.startSeconds && j.finishSeconds)
+            busy += *j.finishSeconds - *j.startSeconds;
+    return r.makespanSeconds > 0 ? busy / r.makespanSeconds : 0;
+}
+
+/// Jobs that move bytes (more than one GPU) running just after each of their starts and
+/// finishes, on average: the size of what a network re-solve works on, so it says how much
+/// of a growing cost per job is the workload's rather than the simulator's.
+double flowJobsAtChanges(const RunResult &r)
+{
+    std::vector<std::pair<double, int>> changes; // finishes (-1) before starts (+1) at a time
+    for (const JobRun &j : r.jobs)
+        if (j.gpus > 1 && j.startSeconds && j.finishSeconds) {
+            changes.emplace_back(*j.startSeconds, +1);
+            changes.emplace_back(*j.finishSeconds, -1);
+        }
+    std::sort(changes.begin(), changes.end());
+    double sum = 0;
+    int running = 0;
+    for (const auto &[time, delta] : changes) {
+        running += delta;
+        sum += running;
+    }
+    return changes.empty() ? 0 : sum / double(changes.size());
+}
+
 double peakResidentMiB()
 {
     rusage u{};
@@ -134,7 +166,7 @@ int main()
         sizes.push_back(100000);
     std::printf("bench_sim: fat-tree k=16, %zu hosts, %d GPUs; policy k8s-default\n",
                 cluster->nodes.size(), cluster->totalGpus());
-    double base = 0;
+    double base = 0, baseRunning = 0, baseAllRunning = 0, basePerSolve = 0;
     for (int n : sizes) {
         Scenario s;
         s.name = "philly-shaped";
@@ -154,12 +186,25 @@ int main()
         }
         if (base == 0)
             base = secs / n;
+        const double running = flowJobsAtChanges(r.value());
+        const double allRunning = meanRunning(r.value());
+        const double perSolveUs =
+            r->networkSolves > 0 ? 1e6 * secs / double(r->networkSolves) : 0;
+        if (baseRunning == 0) {
+            baseRunning = running;
+            baseAllRunning = allRunning;
+            basePerSolve = perSolveUs;
+        }
         std::printf("%7d jobs: %8.2f s (%8.0f jobs/s, %.3f ms per job), per-job time x%.2f of "
-                    "the 1k run; %lld events, %lld network solves; makespan %.0f s, mean JCT "
-                    "%.0f s, %d unfinished\n",
+                    "the 1k run; %lld events, %lld network solves (%.1f us each, x%.2f); jobs "
+                    "with flows running at a start or finish %.1f on average (x%.2f); makespan "
+                    "%.0f s, mean JCT %.0f s, %d unfinished; all jobs running %.0f on average "
+                    "(x%.2f)\n",
                     n, secs, n / secs, 1000 * secs / n, secs / n / base, (long long)r->events,
-                    (long long)r->networkSolves, r->makespanSeconds, r->meanJctSeconds(),
-                    int(r->jobs.size()) - r->finishedJobs());
+                    (long long)r->networkSolves, perSolveUs, perSolveUs / basePerSolve, running,
+                    baseRunning > 0 ? running / baseRunning : 0, r->makespanSeconds,
+                    r->meanJctSeconds(), int(r->jobs.size()) - r->finishedJobs(), allRunning,
+                    baseAllRunning > 0 ? allRunning / baseAllRunning : 0);
         std::fflush(stdout);
         if (n == sizes.front()) {
             SimOptions e = o;
