@@ -18,12 +18,17 @@
 
 #include "analysis/sts_decision_models.h"
 #include "analysis/sts_session.h"
+#include "analysis/place_run_dialog.h"
 #include "analysis/sts_stepper.h"
 #include "document/document.h"
 #include "io/scenario_json.h"
 #include "runs/run_panel.h"
+#include "window/main_window.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QStandardItemModel>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -98,6 +103,8 @@ private slots:
     void unknownMethodFails();
     void agreesWithTerminalLog();
     void runPanelRunsStsOnWorker();
+    void placeRunDialogOffersSts();
+    void placeAndSimulateRunsSts();
 };
 
 void TestStsStepper::policyNames()
@@ -336,6 +343,97 @@ void TestStsStepper::runPanelRunsStsOnWorker()
     QVERIFY2(panel.statusText().contains(QStringLiteral("4 run(s) stored")),
              qPrintable(panel.statusText()));
     QVERIFY2(!panel.statusText().contains(QStringLiteral("Problems")), qPrintable(panel.statusText()));
+}
+
+void TestStsStepper::placeRunDialogOffersSts()
+{
+    // Where the scenario has what STS needs: listed after the placement policies, enabled;
+    // picking it ticks "simulate" and locks it, and a placement policy gets the user's
+    // choice back.
+    PlaceRunDialog dialog(handCheckedScenario());
+    auto *combo = dialog.findChild<QComboBox *>();
+    auto *box = dialog.findChild<QCheckBox *>();
+    QVERIFY(combo && box);
+    const auto *model = qobject_cast<const QStandardItemModel *>(combo->model());
+    const int sts = combo->findText(QStringLiteral("sts"));
+    const int ls = combo->findText(QStringLiteral("sts-ls"));
+    QVERIFY(sts > combo->findText(QStringLiteral("dltap")));
+    QVERIFY(ls > sts);
+    QVERIFY(model->item(sts)->isEnabled());
+    QCOMPARE(dialog.policy(), std::string("dltap"));
+    dialog.setSimulate(false);
+    QVERIFY(!dialog.simulate());
+    dialog.setPolicy("sts");
+    QCOMPARE(dialog.policy(), std::string("sts"));
+    QVERIFY(dialog.stochastic());
+    QVERIFY(dialog.simulate());
+    QVERIFY(!box->isEnabled());
+    dialog.setSimulate(false); // a remembered placement choice does not untick it
+    QVERIFY(dialog.simulate());
+    dialog.setPolicy("k8s-default");
+    QVERIFY(!dialog.stochastic());
+    QVERIFY(box->isEnabled());
+    QVERIFY(!dialog.simulate());
+
+    // Without due dates: listed, disabled, with the reason; it cannot be picked.
+    Scenario noDue = handCheckedScenario();
+    noDue.jobs[0].dueSeconds.reset();
+    PlaceRunDialog without(noDue);
+    auto *combo2 = without.findChild<QComboBox *>();
+    const int sts2 = combo2->findText(QStringLiteral("sts"));
+    QVERIFY(sts2 >= 0);
+    QVERIFY(!qobject_cast<const QStandardItemModel *>(combo2->model())->item(sts2)->isEnabled());
+    const QString why = combo2->itemData(sts2, Qt::ToolTipRole).toString();
+    QVERIFY2(why.startsWith(QStringLiteral("Not available on this scenario: ")), qPrintable(why));
+    without.setPolicy("sts");
+    QCOMPARE(without.policy(), std::string("dltap"));
+}
+
+void TestStsStepper::placeAndSimulateRunsSts()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("sts.json"));
+    QVERIFY(saveScenarioFile(path.toStdString(), handCheckedScenario()).ok());
+    MainWindow window;
+    window.resize(1366, 768);
+    QVERIFY(window.openFile(path));
+    QSignalSpy shown(&window, &MainWindow::runShown);
+    QAction *action = window.findChild<QAction *>(QStringLiteral("placeAndSimulateAction"));
+    QVERIFY(action);
+    bool picked = false;
+    QTimer::singleShot(0, &window, [&picked] {
+        auto *dialog = qobject_cast<PlaceRunDialog *>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        dialog->setPolicy("sts");
+        dialog->setSeed(2);
+        picked = true;
+        dialog->accept();
+    });
+    action->trigger();
+    QVERIFY(picked);
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+    QTRY_VERIFY(!window.isRunning());
+    const auto run = window.currentRun();
+    QVERIFY(run && run->sts && run->result);
+    QCOMPARE(run->policy, std::string("sts"));
+    QCOMPARE(run->sts->method, std::string("STS"));
+    QCOMPARE(run->seed, std::uint64_t(2));
+    QVERIFY(qAbs(run->result->totalCost() - 0.559722222) < 1e-8);
+
+    // Opened again, the dialog defaults to what the user just ran.
+    bool checked = false;
+    QTimer::singleShot(0, &window, [&checked] {
+        auto *dialog = qobject_cast<PlaceRunDialog *>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        QCOMPARE(dialog->policy(), std::string("sts"));
+        QCOMPARE(dialog->seed(), std::uint64_t(2));
+        QVERIFY(dialog->simulate());
+        checked = true;
+        dialog->reject();
+    });
+    action->trigger();
+    QVERIFY(checked);
 }
 
 QTEST_MAIN(TestStsStepper)

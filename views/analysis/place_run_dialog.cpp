@@ -1,7 +1,8 @@
 #include "analysis/place_run_dialog.h"
 
-#include "sched/policy.h"
 #include "io/policy_json.h"
+#include "runs/run_service.h"
+#include "sched/policy.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -9,7 +10,9 @@
 #include <QPushButton>
 #include <QFormLayout>
 #include <QSpinBox>
+#include <QStandardItemModel>
 
+#include <algorithm>
 #include <limits>
 
 namespace cb::views {
@@ -33,6 +36,29 @@ PlaceRunDialog::PlaceRunDialog(const cb::Scenario &scenario, QWidget *parent)
         if (!names.contains(QString::fromStdString(name)))
             names << QString::fromStdString(name);
     m_policy->addItems(names);
+    // STS and its baselines after a separator: they choose each job's GPUs over time, so
+    // they always simulate. Listed but disabled, with the reason, where the scenario lacks
+    // what they need (due dates, a configuration table).
+    m_policy->insertSeparator(m_policy->count());
+    const QString unavailable = QString::fromStdString(stochasticUnavailableReason(scenario));
+    auto *model = qobject_cast<QStandardItemModel *>(m_policy->model());
+    for (const std::string &name : stochasticPolicyNames()) {
+        m_policy->addItem(QString::fromStdString(name));
+        const int i = m_policy->count() - 1;
+        const bool sts = stochasticMethod(name).rfind("STS", 0) == 0;
+        if (unavailable.isEmpty()) {
+            m_policy->setItemData(i,
+                                  sts ? tr("Stochastic: expected-cost phase plans per job")
+                                      : tr("A baseline of STS"),
+                                  Qt::ToolTipRole);
+        } else {
+            model->item(i)->setEnabled(false);
+            m_policy->setItemData(i, tr("Not available on this scenario: %1").arg(unavailable),
+                                  Qt::ToolTipRole);
+        }
+    }
+    m_policy->setMaxVisibleItems(std::max(m_policy->maxVisibleItems(), m_policy->count()));
+    connect(m_policy, &QComboBox::currentIndexChanged, this, &PlaceRunDialog::updateSimulate);
     setPolicy("dltap");
     m_seed->setRange(0, std::numeric_limits<int>::max());
     m_seed->setValue(int(std::min<std::uint64_t>(scenario.settings.seed,
@@ -65,10 +91,33 @@ bool PlaceRunDialog::simulate() const
     return m_simulate->isChecked();
 }
 
+bool PlaceRunDialog::stochastic() const
+{
+    return !stochasticMethod(policy()).empty();
+}
+
+void PlaceRunDialog::updateSimulate()
+{
+    // A stochastic policy always simulates; the box shows it, and gets the user's choice
+    // back for a placement policy.
+    const bool sts = stochastic();
+    if (sts && m_simulate->isEnabled())
+        m_placementSimulate = m_simulate->isChecked();
+    else if (!sts && !m_simulate->isEnabled())
+        m_simulate->setChecked(m_placementSimulate);
+    if (sts)
+        m_simulate->setChecked(true);
+    m_simulate->setEnabled(!sts);
+    m_simulate->setToolTip(sts ? tr("Stochastic policies always simulate: they schedule over "
+                                    "time")
+                               : QString());
+}
+
 void PlaceRunDialog::setPolicy(const std::string &name)
 {
     const int i = m_policy->findText(QString::fromStdString(name));
-    if (i >= 0)
+    const auto *model = qobject_cast<const QStandardItemModel *>(m_policy->model());
+    if (i >= 0 && model->item(i)->isEnabled())
         m_policy->setCurrentIndex(i);
 }
 
@@ -79,7 +128,9 @@ void PlaceRunDialog::setSeed(std::uint64_t seed)
 
 void PlaceRunDialog::setSimulate(bool on)
 {
-    m_simulate->setChecked(on);
+    m_placementSimulate = on;
+    if (!stochastic())
+        m_simulate->setChecked(on);
 }
 
 } // namespace cb::views

@@ -1,6 +1,7 @@
 #pragma once
-// "Run > Place and Simulate…": picks a policy (the scenario's own presets and the built-ins),
-// a seed and whether to simulate. The run itself is MainWindow's business.
+// "Run > Place and Simulate…": picks a policy (the scenario's own presets and the built-ins,
+// then STS and its baselines), a seed and whether to simulate (stochastic policies always
+// do). The run itself is MainWindow's business.
 
 #include "model/scenario.h"
 
@@ -25,15 +26,20 @@ public:
     std::string policy() const;
     std::uint64_t seed() const;
     bool simulate() const;
+    /// The chosen policy is STS or one of its baselines.
+    bool stochastic() const;
 
     void setPolicy(const std::string &name);
     void setSeed(std::uint64_t seed);
     void setSimulate(bool on);
 
 private:
+    void updateSimulate();
+
     QComboBox *m_policy;
     QSpinBox *m_seed;
     QCheckBox *m_simulate;
+    bool m_placementSimulate = true; ///< the box for placement policies, kept across STS picks
 };
 
 } // namespace cb::views

@@ -747,10 +747,11 @@ void MainWindow::placeAndSimulate()
     // Defaults: what the user did last (the shown run; else the last choice, kept).
     const char *const simulateKey = "placeRun/simulate";
     dialog.setSimulate(QSettings().value(QLatin1String(simulateKey), true).toBool());
-    if (m_run && !m_run->sts) {
+    if (m_run) {
         dialog.setPolicy(m_run->policy);
         dialog.setSeed(m_run->seed);
-        dialog.setSimulate(m_run->result.has_value());
+        if (!m_run->sts) // a stochastic run always simulates: keep the placement choice
+            dialog.setSimulate(m_run->result.has_value());
     }
     if (dialog.exec() == QDialog::Accepted) {
         QSettings().setValue(QLatin1String(simulateKey), dialog.simulate());
