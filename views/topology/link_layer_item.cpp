@@ -57,7 +57,14 @@ LinkLayerItem::LinkLayerItem(std::vector<Bundle> bundles)
 QString LinkLayerItem::toolTipText(int i) const
 {
     const double u = m_utilisation[std::size_t(i)];
-    const QString &tip = m_bundles[std::size_t(i)].toolTip;
+    const Bundle &b = m_bundles[std::size_t(i)];
+    const QString tip = b.count == 1
+                            ? QObject::tr("%1 ↔ %2\n%3 per direction")
+                                  .arg(b.a, b.b, formatGbps(b.capacityGbps))
+                            : QObject::tr("%1 ↔ %2\n%3 links, %4 per direction in total")
+                                  .arg(b.a, b.b)
+                                  .arg(b.count)
+                                  .arg(formatGbps(b.capacityGbps));
     if (u < 0)
         return tip;
     return tip + QObject::tr("\nutilisation %1").arg(formatPercent(u));

@@ -25,7 +25,9 @@ public:
         QLineF line;
         double width = 1;  ///< scene units (from the largest member's capacity)
         QColor color;      ///< the tier colour, used when not coloured by utilisation
-        QString toolTip;
+        QString a, b;      ///< the endpoints' names (a switch, a rack or a node)
+        int count = 1;     ///< links in the bundle
+        double capacityGbps = 0; ///< their capacity per direction, summed
         std::vector<int> links; ///< cluster link indices drawn by this line
     };
 
