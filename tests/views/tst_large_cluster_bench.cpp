@@ -89,18 +89,6 @@ private slots:
         m_scenarios[0].jobs.resize(std::min<std::size_t>(m_scenarios[0].jobs.size(), 300));
         m_scenarios[1] = largeScenario();
         QCOMPARE(int(m_scenarios[1].cluster.nodes.size()), 16384);
-        if (getenv("CB_LOOP")) { const Scenario &s = m_scenarios[1]; for (int rep = 0; rep < 25; ++rep) {
-            QElapsedTimer t2; t2.start();
-            Document d2; d2.setScenario(s);
-            double a = msSince(t2);
-            TopologyScene sc(&d2);
-            double b = msSince(t2);
-            TopologyView v2(&sc); v2.resize(1000, 700); v2.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&v2));
-            double c = msSince(t2);
-            v2.fitAll(); QCoreApplication::processEvents();
-            qInfo("loop doc %.1f scene %.1f show %.1f fit %.1f", a, b-a, c-b, msSince(t2)-c);
-        } std::exit(0); }
         for (int i = 0; i < 2; ++i) {
             QElapsedTimer t;
             t.start();
