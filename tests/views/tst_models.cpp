@@ -20,6 +20,7 @@
 #include "topology/cluster_layout.h"
 #include "topology/link_layer_item.h"
 #include "topology/topology_scene.h"
+#include "topology/topology_view.h"
 #include "window/switch_dialog.h"
 
 #include <QAbstractItemModelTester>
@@ -50,6 +51,7 @@ private slots:
     void parsingDurations();
     void layoutTiersAndGroups();
     void sceneToolTipsAndHitTest();
+    void fitBesideOrBelowTheLegend();
 };
 
 namespace {
@@ -449,6 +451,48 @@ void TestModels::layoutTiersAndGroups()
     QVERIFY(layout.switchRect(0).bottom() < layout.switchRect(2).top());
     QVERIFY(!layout.switchRect(0).intersects(layout.switchRect(1)));
     QVERIFY(layout.bounds().contains(layout.switchRect(1)));
+}
+
+void TestModels::fitBesideOrBelowTheLegend()
+{
+    // A wide cluster (8 racks in a row) with the utilisation legend in the top-right corner:
+    // fitted where it is drawn larger, beside the legend in a wide short view and centred
+    // below it (as much room kept free at the bottom) in a narrower taller one; never under
+    // it.
+    Document doc;
+    doc.setScenario(testing::leafSpineScenario(8, 2, 2));
+    TopologyScene scene(&doc);
+    TopologyView view(&scene);
+    view.setLegends(false, true);
+    const QRectF rect = scene.sceneRect();
+    auto fitIn = [&rect](const QRectF &room) {
+        return std::min(room.width() / rect.width(), room.height() / rect.height());
+    };
+    QStringList placements;
+    for (const QSize size : {QSize(1400, 260), QSize(600, 500)}) {
+        view.resize(size);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.fitAll();
+        const QRect legend = view.legendRect();
+        QVERIFY(!legend.isEmpty());
+        const QRectF room = QRectF(view.viewport()->rect()).adjusted(8, 8, -8, -8);
+        const double beside = fitIn(room.adjusted(0, 0, -(legend.width() + 10), 0));
+        const double band = legend.bottom() + 10 - room.top(); // kept free top and bottom
+        const double below = fitIn(room.adjusted(0, band, 0, -band));
+        QVERIFY2(beside < 2.0 && below < 2.0, "both fits shrink the cluster");
+        QCOMPARE(view.zoom(), std::max(beside, below));
+        const QRect cluster = view.mapFromScene(rect).boundingRect();
+        QVERIFY2(!cluster.intersects(legend),
+                 qPrintable(QStringLiteral("%1x%2: cluster %3,%4 %5x%6, legend %7,%8 %9x%10")
+                                .arg(size.width()).arg(size.height())
+                                .arg(cluster.x()).arg(cluster.y())
+                                .arg(cluster.width()).arg(cluster.height())
+                                .arg(legend.x()).arg(legend.y())
+                                .arg(legend.width()).arg(legend.height())));
+        placements << (below > beside ? QStringLiteral("below") : QStringLiteral("beside"));
+    }
+    QCOMPARE(placements, QStringList({QStringLiteral("beside"), QStringLiteral("below")}));
 }
 
 void TestModels::sceneToolTipsAndHitTest()

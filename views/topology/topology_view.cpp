@@ -53,21 +53,36 @@ void TopologyView::fitAll()
     const QRectF rect = m_scene->sceneRect();
     if (rect.isEmpty())
         return;
-    // The colour legend sits in the top-right corner: the cluster is fitted beside it, so
-    // the legend never hides a switch or a node.
+    // The colour legend sits in the top-right corner: the cluster is fitted beside it or
+    // below it, whichever draws it larger, so the legend never hides a switch or a node.
     const QRect legend = legendRect();
-    const int reserved = legend.isEmpty() ? 0 : legend.width() + 10;
-    const QRectF room = QRectF(viewport()->rect()).adjusted(8, 8, -8 - reserved, -8);
-    double scale = 1.0;
-    if (room.width() > 0 && room.height() > 0)
-        scale = std::min(room.width() / rect.width(), room.height() / rect.height());
+    const QRectF view = QRectF(viewport()->rect()).adjusted(8, 8, -8, -8);
+    const QRectF beside =
+        legend.isEmpty() ? view : view.adjusted(0, 0, -(legend.width() + 10), 0);
+    // Below: centred, with the legend's height kept free at the top and the bottom (the
+    // bottom-left summary box takes about as much).
+    const double band = legend.isEmpty() ? 0 : legend.bottom() + 10 - view.top();
+    const QRectF below = view.adjusted(0, band, 0, -band);
+    auto fitIn = [&rect](const QRectF &room) {
+        return room.width() > 0 && room.height() > 0
+                   ? std::min(room.width() / rect.width(), room.height() / rect.height())
+                   : 0.0;
+    };
     // Never magnify a tiny cluster beyond comfortable reading size.
-    scale = std::clamp(scale, kMinZoom, 2.0);
+    auto readable = [](double s) { return std::clamp(s > 0 ? s : 1.0, kMinZoom, 2.0); };
+    const bool under = !legend.isEmpty() && fitIn(below) > 0 &&
+                       readable(fitIn(below)) > readable(fitIn(beside));
+    const double scale = readable(fitIn(under ? below : beside));
     setTransform(QTransform::fromScale(scale, scale));
     // A cluster smaller than the view is placed by the alignment, not by centerOn(): left
-    // of the legend when there is one.
-    setAlignment(reserved > 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignCenter);
-    centerOn(rect.center() + QPointF(reserved / 2.0 / scale, 0));
+    // of the legend, or centred below it, when there is one.
+    if (legend.isEmpty() || under) {
+        setAlignment(Qt::AlignCenter);
+        centerOn(rect.center());
+    } else {
+        setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        centerOn(rect.center() + QPointF((view.width() - beside.width()) / 2.0 / scale, 0));
+    }
 }
 
 void TopologyView::zoomBy(double factor)
