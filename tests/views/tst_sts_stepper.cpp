@@ -30,7 +30,9 @@
 #include <QComboBox>
 #include <QStandardItemModel>
 #include <QProcess>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -95,6 +97,7 @@ class TestStsStepper : public QObject
     Q_OBJECT
 
 private slots:
+    void initTestCase();
     void policyNames();
     void handCheckedRun();
     void modelsPassTesterWhileStepping();
@@ -106,6 +109,15 @@ private slots:
     void placeRunDialogOffersSts();
     void placeAndSimulateRunsSts();
 };
+
+void TestStsStepper::initTestCase()
+{
+    // The window's settings (the dialog's remembered choices) in a test location, empty.
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("ClusterBenchTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_sts_stepper"));
+    QSettings().clear();
+}
 
 void TestStsStepper::policyNames()
 {
@@ -395,6 +407,7 @@ void TestStsStepper::placeAndSimulateRunsSts()
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("sts.json"));
     QVERIFY(saveScenarioFile(path.toStdString(), handCheckedScenario()).ok());
+    QSettings().setValue(QStringLiteral("placeRun/simulate"), false); // placed only, last time
     MainWindow window;
     window.resize(1366, 768);
     QVERIFY(window.openFile(path));
@@ -420,8 +433,11 @@ void TestStsStepper::placeAndSimulateRunsSts()
     QCOMPARE(run->sts->method, std::string("STS"));
     QCOMPARE(run->seed, std::uint64_t(2));
     QVERIFY(qAbs(run->result->totalCost() - 0.559722222) < 1e-8);
+    // The forced box of the STS pick is not remembered as the user's choice.
+    QCOMPARE(QSettings().value(QStringLiteral("placeRun/simulate")).toBool(), false);
 
-    // Opened again, the dialog defaults to what the user just ran.
+    // Opened again, the dialog defaults to what the user just ran; a placement policy gets
+    // the remembered choice (placed only) back.
     bool checked = false;
     QTimer::singleShot(0, &window, [&checked] {
         auto *dialog = qobject_cast<PlaceRunDialog *>(QApplication::activeModalWidget());
@@ -429,6 +445,8 @@ void TestStsStepper::placeAndSimulateRunsSts()
         QCOMPARE(dialog->policy(), std::string("sts"));
         QCOMPARE(dialog->seed(), std::uint64_t(2));
         QVERIFY(dialog->simulate());
+        dialog->setPolicy("dltap");
+        QVERIFY(!dialog->simulate());
         checked = true;
         dialog->reject();
     });

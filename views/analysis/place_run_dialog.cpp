@@ -1,5 +1,6 @@
 #include "analysis/place_run_dialog.h"
 
+#include "analysis/run_session.h"
 #include "io/policy_json.h"
 #include "runs/run_service.h"
 #include "sched/policy.h"
@@ -45,17 +46,9 @@ PlaceRunDialog::PlaceRunDialog(const cb::Scenario &scenario, QWidget *parent)
     for (const std::string &name : stochasticPolicyNames()) {
         m_policy->addItem(QString::fromStdString(name));
         const int i = m_policy->count() - 1;
-        const bool sts = stochasticMethod(name).rfind("STS", 0) == 0;
-        if (unavailable.isEmpty()) {
-            m_policy->setItemData(i,
-                                  sts ? tr("Stochastic: expected-cost phase plans per job")
-                                      : tr("A baseline of STS"),
-                                  Qt::ToolTipRole);
-        } else {
+        m_policy->setItemData(i, stochasticPolicyToolTip(name, unavailable), Qt::ToolTipRole);
+        if (!unavailable.isEmpty())
             model->item(i)->setEnabled(false);
-            m_policy->setItemData(i, tr("Not available on this scenario: %1").arg(unavailable),
-                                  Qt::ToolTipRole);
-        }
     }
     m_policy->setMaxVisibleItems(std::max(m_policy->maxVisibleItems(), m_policy->count()));
     connect(m_policy, &QComboBox::currentIndexChanged, this, &PlaceRunDialog::updateSimulate);

@@ -24,6 +24,20 @@ QString defaultRunLabel(const std::string &policy, std::uint64_t seed, bool simu
     return label;
 }
 
+QString stochasticPolicyToolTip(const std::string &policy, const QString &unavailable)
+{
+    if (!unavailable.isEmpty())
+        return QObject::tr("Not available on this scenario: %1").arg(unavailable);
+    const std::string method = cb::stochasticMethod(policy);
+    return QObject::tr("Runs %1 in the simulator: at every arrival, completion and planned "
+                       "reconfiguration it chooses each job's GPU type, count and node; costs "
+                       "from the STS authors' price list. The decision stepper shows its "
+                       "scheduling events%2.")
+        .arg(QString::fromStdString(method),
+             method.rfind("STS", 0) == 0 ? QObject::tr(" and each job's candidate plans")
+                                         : QString());
+}
+
 RunSession sessionFromRun(cb::Run run, cb::Scenario scenario)
 {
     RunSession session;

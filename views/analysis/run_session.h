@@ -80,4 +80,8 @@ cb::RunRequest runRequestFor(const std::string &policy, std::uint64_t seed, bool
 /// "dltap seed 1" (with " (simulated)" when it has a result); stochastic methods by name.
 QString defaultRunLabel(const std::string &policy, std::uint64_t seed, bool simulated);
 
+/// The tooltip policy lists give a stochastic policy: what it does, or, when `unavailable`
+/// (the scenario's stochasticUnavailableReason) is not empty, why it cannot run.
+QString stochasticPolicyToolTip(const std::string &policy, const QString &unavailable);
+
 } // namespace cb::views

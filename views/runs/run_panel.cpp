@@ -216,18 +216,11 @@ void RunPanel::reloadPolicies()
         const bool sts = method.rfind("STS", 0) == 0;
         add(n, sts ? tr("  (stochastic: expected-cost phase plans)") : tr("  (STS baseline)"));
         QListWidgetItem *item = m_policies->item(m_policies->count() - 1);
+        item->setToolTip(stochasticPolicyToolTip(n, unavailable));
         if (!unavailable.isEmpty()) {
             item->setFlags(item->flags() & ~(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable));
             item->setCheckState(Qt::Unchecked);
-            item->setToolTip(tr("Not available on this scenario: %1").arg(unavailable));
-            continue;
         }
-        item->setToolTip(tr("Runs %1 in the simulator: at every arrival, completion and "
-                            "planned reconfiguration it chooses each job's GPU type, count "
-                            "and node; costs from the STS authors' price list. The decision "
-                            "stepper shows its scheduling events%2.")
-                             .arg(QString::fromStdString(method),
-                                  sts ? tr(" and each job's candidate plans") : QString()));
     }
     if (!presets) {
         auto *item = new QListWidgetItem(tr("Scenario presets unusable: %1")

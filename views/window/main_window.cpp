@@ -754,7 +754,8 @@ void MainWindow::placeAndSimulate()
             dialog.setSimulate(m_run->result.has_value());
     }
     if (dialog.exec() == QDialog::Accepted) {
-        QSettings().setValue(QLatin1String(simulateKey), dialog.simulate());
+        if (!dialog.stochastic()) // the box of a stochastic pick is forced on, not chosen
+            QSettings().setValue(QLatin1String(simulateKey), dialog.simulate());
         startRun(dialog.policy(), dialog.seed(), dialog.simulate());
     }
 }
