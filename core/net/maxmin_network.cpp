@@ -38,7 +38,10 @@ MaxMinNetwork::MaxMinNetwork(std::vector<double> linkCapacity)
     m_load.assign(n, 0.0);
     m_hist.resize(n);
     m_keepPrefix.assign(n, 0);
-    m_histValid.assign(n, 0);
+    m_histValid.assign(n, 1); // no flows yet: the empty history is the one a fill leaves
+    m_regionMark.assign(n, 0);
+    m_pseudoAt.assign(n, 0);
+    m_late.assign(n, 0);
 }
 
 namespace {
@@ -60,6 +63,17 @@ constexpr double kLoadDrift = 1e-6;
 constexpr double kLevelMargin = 1e-9;
 /// Two rates this close (relative) might be frozen in either order by rounding in a fill.
 constexpr double kNearTie = 1e-12;
+/// MaxMinNetwork::m_bneck: a flow frozen at its own cap (or unlimited, with no link), or not
+/// yet filled.
+constexpr int kCapBottleneck = -1;
+constexpr int kNoBottleneck = -2;
+/// A local repair gives up, and solve() re-fills by levels, once the flows it has filled in
+/// its rounds reach this many, or a quarter of the live flows if that is more.
+constexpr std::size_t kRepairBudget = 1024;
+/// Nor does it give up, once re-filling by levels has shown its cost, below this many.
+constexpr std::size_t kRepairBudgetFloor = 256;
+/// Every this many solves, the way of solving that has cost more lately is taken.
+constexpr std::int64_t kProbeEvery = 64;
 
 } // namespace
 
@@ -86,7 +100,12 @@ int MaxMinNetwork::addFlow(const std::vector<int> &route, double capacityCap)
         m_frozen.push_back(0);
         m_oldRate.push_back(0.0);
         m_touchMark.push_back(0);
+        m_bneck.push_back(kNoBottleneck);
+        m_oldBneck.push_back(kNoBottleneck);
+        m_inRepair.push_back(0);
+        m_inFill.push_back(0);
     }
+    m_bneck[std::size_t(id)] = kNoBottleneck;
     Flow &f = m_flows[std::size_t(id)];
     f.route = route;
     f.slot.resize(route.size());
@@ -209,17 +228,14 @@ void MaxMinNetwork::fill(bool all, double keepBelow)
             ++m_stats.flowsKept;
             continue;
         }
-        if (m_touchMark[std::size_t(f)] != m_solveEpoch) {
-            m_touchMark[std::size_t(f)] = m_solveEpoch;
-            m_oldRate[std::size_t(f)] = flow.rate;
-            m_touched.push_back(f);
-        }
+        touch(f);
         m_frozen[std::size_t(f)] = 0;
         if (flow.cap < kUnlimited)
             heap.push({flow.cap, 1, f});
         else if (flow.route.empty()) {
             flow.rate = kUnlimited;
             m_frozen[std::size_t(f)] = 1;
+            m_bneck[std::size_t(f)] = kCapBottleneck;
         }
     }
     for (int l : m_compLinks) {
@@ -244,11 +260,12 @@ void MaxMinNetwork::fill(bool all, double keepBelow)
     // the share fell below the key, and an entry popped below the link's share goes back in at
     // the share. Links are taken in the same order, at the same shares, as with an entry per
     // change, with about one push per link instead of one per freeze.
-    auto freeze = [&](int f, double r) {
+    auto freeze = [&](int f, double r, int bottleneck) {
         Flow &flow = m_flows[std::size_t(f)];
         const double delta = r - flow.rate;
         flow.rate = r;
         m_frozen[std::size_t(f)] = 1;
+        m_bneck[std::size_t(f)] = bottleneck;
         for (int l : flow.route) {
             const auto i = std::size_t(l);
             double &load = m_load[i]; // kept on left-out links too (staysSlack reads it)
@@ -268,12 +285,15 @@ void MaxMinNetwork::fill(bool all, double keepBelow)
             }
         }
     };
+    double water = -kUnlimited; // the highest share taken so far
     while (!heap.empty()) {
         const Candidate c = heap.top();
         heap.pop();
         if (c.kind == 1) {
-            if (!m_frozen[std::size_t(c.id)])
-                freeze(c.id, c.share);
+            if (!m_frozen[std::size_t(c.id)]) {
+                freeze(c.id, c.share, kCapBottleneck);
+                water = std::max(water, c.share);
+            }
             continue;
         }
         const auto i = std::size_t(c.id);
@@ -285,11 +305,324 @@ void MaxMinNetwork::fill(bool all, double keepBelow)
             heap.push({share, 0, c.id});
             continue;
         }
+        // A share that rounding took below one already taken (see m_late).
+        m_late[i] = c.share < water ? 1 : 0;
+        water = std::max(water, c.share);
         // Copy: freezing pushes entries but never changes the link's flow list.
         for (int f : m_linkFlows[i])
             if (!m_frozen[std::size_t(f)])
-                freeze(f, c.share);
+                freeze(f, c.share, c.id);
     }
+}
+
+void MaxMinNetwork::touch(int f)
+{
+    const auto i = std::size_t(f);
+    if (m_touchMark[i] == m_solveEpoch)
+        return;
+    m_touchMark[i] = m_solveEpoch;
+    m_oldRate[i] = m_flows[i].rate;
+    m_oldBneck[i] = m_bneck[i];
+    m_touched.push_back(f);
+}
+
+int MaxMinNetwork::bottleneckBefore(int f) const
+{
+    const auto i = std::size_t(f);
+    return m_touchMark[i] == m_solveEpoch ? m_oldBneck[i] : m_bneck[i];
+}
+
+bool MaxMinNetwork::fillRegion()
+{
+    std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> heap;
+    auto inRegion = [&](int l) { return m_regionMark[std::size_t(l)] == m_regionEpoch; };
+    for (int f : m_repairFlows) {
+        Flow &flow = m_flows[std::size_t(f)];
+        touch(f);
+        m_frozen[std::size_t(f)] = 0;
+        if (flow.cap < kUnlimited)
+            heap.push({flow.cap, 1, f});
+        else if (flow.route.empty()) {
+            flow.rate = kUnlimited;
+            m_frozen[std::size_t(f)] = 1;
+            m_bneck[std::size_t(f)] = kCapBottleneck;
+        }
+    }
+    // Pinned flows: frozen at their old rates, when the water reaches them, by an entry in
+    // the place their old bottleneck held in the last fill: their cap, or a link outside the
+    // region at the share it froze them at (every flow a link froze has the same rate). One
+    // whose old bottleneck is in the region waits for the region's links like any flow.
+    std::vector<std::pair<int, int>> &pseudo = m_pseudo;
+    pseudo.clear();
+    for (int g : m_pinned) {
+        const Flow &flow = m_flows[std::size_t(g)];
+        touch(g);
+        m_frozen[std::size_t(g)] = 0;
+        const int b = m_oldBneck[std::size_t(g)];
+        if (b == kCapBottleneck)
+            heap.push({flow.cap, 1, g});
+        else if (!inRegion(b))
+            pseudo.emplace_back(b, g);
+    }
+    std::sort(pseudo.begin(), pseudo.end());
+    for (std::size_t k = 0; k < pseudo.size(); ++k) {
+        const auto [b, g] = pseudo[k];
+        const double r = m_oldRate[std::size_t(g)];
+        if (k > 0 && pseudo[k - 1].first == b) {
+            if (m_oldRate[std::size_t(pseudo[k - 1].second)] != r)
+                return false; // not the state a fill leaves: no repair
+            continue;
+        }
+        m_pseudoAt[std::size_t(b)] = std::uint32_t(k);
+        heap.push({r, 0, b});
+    }
+    for (int l : m_regionLinks) {
+        const auto i = std::size_t(l);
+        m_hist[i].clear();
+        m_histValid[i] = 1;
+        m_remaining[i] = m_capacity[i];
+        m_unfrozen[i] = int(m_linkFlows[i].size());
+        if (m_unfrozen[i] > 0) {
+            m_heapKey[i] = m_remaining[i] / m_unfrozen[i];
+            heap.push({m_heapKey[i], 0, l});
+        }
+    }
+    // As fill(), over the region's links only: the other links of a pinned flow keep it at
+    // its old rate, so they stand as they did.
+    auto freeze = [&](int f, double r, int bottleneck) {
+        Flow &flow = m_flows[std::size_t(f)];
+        const double delta = r - flow.rate;
+        flow.rate = r;
+        m_frozen[std::size_t(f)] = 1;
+        m_bneck[std::size_t(f)] = bottleneck;
+        for (int l : flow.route) {
+            const auto i = std::size_t(l);
+            if (delta != 0) {
+                double &load = m_load[i];
+                load += delta;
+                if (!std::isfinite(load))
+                    load = kUnlimited; // recounted when checked
+            }
+            if (!inRegion(l))
+                continue;
+            m_remaining[i] = std::max(0.0, m_remaining[i] - r);
+            m_hist[i].push_back({r, m_remaining[i]});
+            if (--m_unfrozen[i] > 0) {
+                const double share = m_remaining[i] / m_unfrozen[i];
+                if (share < m_heapKey[i]) {
+                    m_heapKey[i] = share;
+                    heap.push({share, 0, l});
+                }
+            }
+        }
+    };
+    double water = -kUnlimited;
+    while (!heap.empty()) {
+        const Candidate c = heap.top();
+        heap.pop();
+        if (c.kind == 1) {
+            if (!m_frozen[std::size_t(c.id)]) {
+                freeze(c.id, c.share, kCapBottleneck);
+                water = std::max(water, c.share);
+            }
+            continue;
+        }
+        const auto i = std::size_t(c.id);
+        if (!inRegion(c.id)) {
+            // A link outside the region freezes the pinned flows it froze, at the same share.
+            for (std::size_t k = m_pseudoAt[i]; k < pseudo.size() && pseudo[k].first == c.id;
+                 ++k)
+                if (!m_frozen[std::size_t(pseudo[k].second)])
+                    freeze(pseudo[k].second, c.share, c.id);
+            water = std::max(water, c.share);
+            continue;
+        }
+        if (m_unfrozen[i] <= 0 || c.share != m_heapKey[i])
+            continue;
+        const double share = m_remaining[i] / m_unfrozen[i];
+        if (share != c.share) {
+            m_heapKey[i] = share;
+            heap.push({share, 0, c.id});
+            continue;
+        }
+        m_late[i] = c.share < water ? 1 : 0;
+        water = std::max(water, c.share);
+        for (int f : m_linkFlows[i])
+            if (!m_frozen[std::size_t(f)])
+                freeze(f, c.share, c.id);
+    }
+    return true;
+}
+
+bool MaxMinNetwork::repairLocally(const std::vector<int> &seedLinks,
+                                  const std::vector<int> &seedFlows, std::size_t &filled)
+{
+    if (++m_regionEpoch == 0) { // wrapped: forget every mark
+        std::fill(m_regionMark.begin(), m_regionMark.end(), 0u);
+        std::fill(m_inRepair.begin(), m_inRepair.end(), 0u);
+        std::fill(m_inFill.begin(), m_inFill.end(), 0u);
+        m_regionEpoch = 1;
+    }
+    std::vector<int> &flows = m_repairFlows, &links = m_regionLinks;
+    flows.clear();
+    links.clear();
+    m_savedCount = 0;
+    auto addLink = [&](int l) {
+        const auto i = std::size_t(l);
+        if (m_regionMark[i] == m_regionEpoch)
+            return;
+        m_regionMark[i] = m_regionEpoch;
+        links.push_back(l);
+        if (m_savedCount == m_saved.size())
+            m_saved.emplace_back();
+        SavedLink &k = m_saved[m_savedCount++]; // reuses the vectors of earlier repairs
+        k.link = l;
+        k.hist.assign(m_hist[i].begin(), m_hist[i].end());
+        k.histValid = m_histValid[i] != 0;
+        k.active = m_active[i] != 0;
+    };
+    auto addFlow = [&](int f) {
+        if (m_inRepair[std::size_t(f)] == m_regionEpoch)
+            return;
+        m_inRepair[std::size_t(f)] = m_regionEpoch;
+        flows.push_back(f);
+    };
+    const std::size_t budget = repairBudget();
+    filled = seedFlows.size();
+    if (seedFlows.size() > budget)
+        return false; // (nothing changed yet)
+    for (int f : seedFlows)
+        if (alive(f))
+            addFlow(f);
+    for (int l : seedLinks) {
+        if (!m_active[std::size_t(l)])
+            continue;
+        addLink(l);
+        for (int f : m_linkFlows[std::size_t(l)])
+            if (bottleneckBefore(f) == l)
+                addFlow(f); // may speed up now that its bottleneck has more room
+    }
+    filled = 0;
+    std::size_t linked = 0;
+    bool ok = true;
+    for (;;) {
+        // The region: every active link of the re-solved flows (a flow with none, and no
+        // cap, takes its links in: one of them is its bottleneck).
+        for (; linked < flows.size(); ++linked) {
+            const Flow &flow = m_flows[std::size_t(flows[linked])];
+            bool any = false;
+            for (int l : flow.route)
+                if (m_active[std::size_t(l)]) {
+                    addLink(l);
+                    any = true;
+                }
+            if (!any && !flow.route.empty() && !(flow.cap < kUnlimited))
+                for (int l : flow.route) {
+                    addLink(l);
+                    m_active[std::size_t(l)] = 1;
+                }
+        }
+        // Every other flow on the region's links is pinned at its old rate; one never filled
+        // is re-solved instead.
+        if (flows.size() > budget) {
+            ok = false;
+            break;
+        }
+        m_pinned.clear();
+        if (++m_fillEpoch == 0) {
+            std::fill(m_inFill.begin(), m_inFill.end(), 0u);
+            m_fillEpoch = 1;
+        }
+        for (int f : flows)
+            m_inFill[std::size_t(f)] = m_fillEpoch;
+        for (std::size_t k = 0; k < links.size(); ++k)
+            for (int f : m_linkFlows[std::size_t(links[k])]) {
+                if (m_inFill[std::size_t(f)] == m_fillEpoch)
+                    continue;
+                m_inFill[std::size_t(f)] = m_fillEpoch;
+                // One never filled is re-solved, and so is one whose old bottleneck, outside
+                // the region, took its share late: an entry at that share would come too
+                // early in this fill.
+                const int b = bottleneckBefore(f);
+                if (b == kNoBottleneck ||
+                    (b >= 0 && m_late[std::size_t(b)] &&
+                     m_regionMark[std::size_t(b)] != m_regionEpoch)) {
+                    addFlow(f);
+                    continue;
+                }
+                m_pinned.push_back(f);
+            }
+        if (linked < flows.size())
+            continue; // flows never filled joined: their links first
+        filled += flows.size() + m_pinned.size();
+        if (filled > budget || !fillRegion()) {
+            ok = false;
+            break;
+        }
+        ++m_stats.repairRounds;
+        // A pinned flow whose rate moved, or that another link froze first (its old
+        // bottleneck then subtracts it before its own share, which can move that share by a
+        // rounding), was not where the change leaves it: re-solved too.
+        // The flows its links froze are likely to move with it: they join at once rather
+        // than a round later.
+        const std::size_t before = flows.size();
+        for (int g : m_pinned)
+            if (m_flows[std::size_t(g)].rate != m_oldRate[std::size_t(g)] ||
+                m_bneck[std::size_t(g)] != m_oldBneck[std::size_t(g)]) {
+                addFlow(g);
+                for (int l : m_flows[std::size_t(g)].route)
+                    if (m_regionMark[std::size_t(l)] != m_regionEpoch && m_active[std::size_t(l)])
+                        for (int f : m_linkFlows[std::size_t(l)])
+                            if (bottleneckBefore(f) == l)
+                                addFlow(f);
+            }
+        if (flows.size() > before)
+            continue;
+        // Left-out links that flows which are new or got faster load past the take-in mark
+        // join the region.
+        bool taken = false;
+        for (int f : flows) {
+            const Flow &flow = m_flows[std::size_t(f)];
+            if (!flow.fresh && !(flow.rate > m_oldRate[std::size_t(f)]))
+                continue;
+            for (int l : flow.route)
+                if (!m_active[std::size_t(l)] && !staysSlack(l)) {
+                    addLink(l);
+                    m_active[std::size_t(l)] = 1;
+                    taken = true;
+                }
+        }
+        if (!taken)
+            break;
+    }
+    if (ok) {
+        m_compLinks = links; // left out below when they have room to spare
+        return true;
+    }
+    // Back to the state before: rates (and the loads they add to), bottlenecks, histories.
+    for (int f : m_touched) {
+        Flow &flow = m_flows[std::size_t(f)];
+        const double old = m_oldRate[std::size_t(f)];
+        if (flow.rate != old)
+            for (int l : flow.route) {
+                double &load = m_load[std::size_t(l)];
+                load += old - flow.rate;
+                if (!std::isfinite(load))
+                    load = kUnlimited;
+            }
+        flow.rate = old;
+        m_bneck[std::size_t(f)] = m_oldBneck[std::size_t(f)];
+    }
+    for (std::size_t n = 0; n < m_savedCount; ++n) {
+        const SavedLink &k = m_saved[n];
+        const auto i = std::size_t(k.link);
+        m_hist[i].assign(k.hist.begin(), k.hist.end());
+        m_histValid[i] = k.histValid ? 1 : 0;
+        m_active[i] = k.active ? 1 : 0;
+    }
+    m_savedCount = 0;
+    ++m_stats.repairsAbandoned;
+    return false;
 }
 
 bool MaxMinNetwork::staysSlack(int link)
@@ -385,14 +718,58 @@ double MaxMinNetwork::unaffectedLevel(const std::vector<int> &newFlows)
                 mark(l);
                 any = true;
             }
-        if (!any && !flow.route.empty())
-            return 0; // its links are taken in without a history
+        if (any || flow.route.empty())
+            continue;
+        if (flow.cap < kUnlimited)
+            return 0; // its links stay out unless the check after the fill takes them in
+        // Every link of it was left out, so one of them will be a bottleneck: they are taken
+        // in now (collect would take them in anyway) with the history of their flows at the
+        // current rates, which is where a fill that had them all along stands (they froze
+        // nothing), so the change's level bound holds with them in.
+        for (int l : flow.route) {
+            m_active[std::size_t(l)] = 1;
+            if (!historyFromRates(l))
+                return 0;
+            mark(l);
+        }
     }
     for (int l : changed)
         level = std::min(level, saturationLevel(l));
     if (!(level > 0) || std::isinf(level))
         return 0;
     return level * (1 - kLevelMargin);
+}
+
+bool MaxMinNetwork::historyFromRates(int link)
+{
+    // A link that froze no flow in the last fill stands, at the rates it gave, where its
+    // flows leave it: its history is its old flows in the order a fill freezes them, by rate
+    // (equal rates subtract alike in any order). New flows have no rate yet and grow with the
+    // water. Rates a rounding apart could be frozen in either order: then no history.
+    const auto i = std::size_t(link);
+    std::vector<double> &rates = m_rates;
+    rates.clear();
+    for (int f : m_linkFlows[i]) {
+        const Flow &flow = m_flows[std::size_t(f)];
+        if (!isNew(flow))
+            rates.push_back(flow.rate);
+    }
+    std::sort(rates.begin(), rates.end());
+    std::vector<HistoryEntry> &h = m_hist[i];
+    h.clear();
+    m_histValid[i] = 0;
+    double remaining = m_capacity[i];
+    for (std::size_t k = 0; k < rates.size(); ++k) {
+        const double r = rates[k];
+        if (!std::isfinite(r))
+            return false;
+        if (k > 0 && r != rates[k - 1] && r - rates[k - 1] <= kNearTie * r)
+            return false;
+        remaining = std::max(0.0, remaining - r);
+        h.push_back({r, remaining});
+    }
+    m_histValid[i] = 1;
+    return true;
 }
 
 double MaxMinNetwork::takenInLevel(const std::vector<int> &links)
@@ -404,26 +781,9 @@ double MaxMinNetwork::takenInLevel(const std::vector<int> &links)
     // rates subtract alike in any order). Rates a rounding apart could be frozen in either
     // order: then no bound (0).
     double level = kUnlimited;
-    std::vector<double> rates;
     for (int l : links) {
-        const auto i = std::size_t(l);
-        rates.clear();
-        for (int f : m_linkFlows[i])
-            rates.push_back(m_flows[std::size_t(f)].rate);
-        std::sort(rates.begin(), rates.end());
-        std::vector<HistoryEntry> &h = m_hist[i];
-        h.clear();
-        double remaining = m_capacity[i];
-        for (std::size_t k = 0; k < rates.size(); ++k) {
-            const double r = rates[k];
-            if (!std::isfinite(r))
-                return 0;
-            if (k > 0 && r != rates[k - 1] && r - rates[k - 1] <= kNearTie * r)
-                return 0;
-            remaining = std::max(0.0, remaining - r);
-            h.push_back({r, remaining});
-        }
-        m_histValid[i] = 1;
+        if (!historyFromRates(l))
+            return 0;
         level = std::min(level, saturationLevel(l));
     }
     if (!(level > 0) || std::isinf(level))
@@ -463,6 +823,25 @@ int MaxMinNetwork::solve()
     m_dirtyLinks.clear();
     m_dirtyFlows.clear();
     m_newFlowsGrow = true;
+    // Both ways give the same rates, to the bit; the one that has cost less lately (in flows
+    // filled, smoothed) is taken, and every 64th solve the other, to keep its cost known.
+    bool repair = m_repair != Repair::Off;
+    const bool probe = m_stats.solves % kProbeEvery == 0;
+    if (m_repair == Repair::Auto && m_repairCost > 0)
+        repair = m_levelCost > 0 ? (m_repairCost <= m_levelCost) != probe
+                                 : !probe; // the levels' cost is not known yet
+    std::size_t abandoned = 0;
+    if (repair) {
+        std::size_t filled = 0;
+        if (repairLocally(seedLinks, seedFlows, filled)) {
+            m_repairCost = smoothed(m_repairCost, double(filled));
+            ++m_stats.repairs;
+            m_removedOn.clear();
+            return finishSolve();
+        }
+        abandoned = std::max<std::size_t>(filled, 1); // its cost: this and the levels'
+        beginSolve(); // the abandoned repair touched nothing that stays
+    }
     for (;;) {
         // The first round keeps the flows below the lowest level the change can reach and
         // collects only the flows above it that the change connects to (the others keep
@@ -509,6 +888,30 @@ int MaxMinNetwork::solve()
         m_newFlowsGrow = false;
     }
     m_newFlowsGrow = true;
+    const int resolved = finishSolve();
+    // What re-filling by levels costs (flows filled), smoothed: a local repair is given up
+    // once it has filled about as many.
+    m_levelCost = smoothed(m_levelCost, double(resolved));
+    if (abandoned > 0)
+        m_repairCost = smoothed(m_repairCost, double(abandoned + std::size_t(resolved)));
+    return resolved;
+}
+
+double MaxMinNetwork::smoothed(double average, double sample)
+{
+    return average > 0 ? 0.75 * average + 0.25 * sample : std::max(sample, 1.0);
+}
+
+std::size_t MaxMinNetwork::repairBudget() const
+{
+    const std::size_t most = std::max(kRepairBudget, std::size_t(m_liveFlows) / 4);
+    if (!(m_levelCost > 0))
+        return most;
+    return std::clamp(std::size_t(m_levelCost), kRepairBudgetFloor, most);
+}
+
+int MaxMinNetwork::finishSolve()
+{
     // Links of this component with room to spare are left out from now on.
     for (int l : m_compLinks) {
         const auto i = std::size_t(l);

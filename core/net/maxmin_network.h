@@ -27,6 +27,22 @@
 // fill at that level (its remaining capacity after exactly the same subtractions in the same
 // order), so the rates are the bits a full fill computes. On uniform traffic (one giant
 // component) this skips the lower levels that the change cannot touch.
+//
+// Local repair: a change usually moves a few rates while the levels above it hold thousands
+// of flows, so solve() first tries to re-fill only the flows the change reaches: the new
+// flows and those its removed flows' links froze, over their links (the region), with every
+// other flow on those links pinned at its old rate, frozen when the water reaches it by an
+// entry standing where its old bottleneck froze it (its cap, or that link at the same share
+// and id). A pinned flow that ends at another rate, or frozen by another link (its old
+// bottleneck would then take its share after subtracting it, which can move that share by a
+// rounding), joins the re-filled flows with the flows its links froze, and the region is
+// filled again; so does a left-out link that the faster flows load. When no pinned flow
+// moved, the region is where a full fill leaves it, to the bit: the same links take the same
+// shares in the same order, and every link outside it sees the same freezes. A pinned flow
+// whose old bottleneck took its share late (rounding took it below a share already taken) is
+// re-filled rather than pinned. A repair that fills more flows than re-filling by levels has
+// cost lately is given up, with everything as it was, and the levels are used; solve() takes
+// whichever of the two has cost less lately (setRepair()).
 
 #include <cstdint>
 #include <limits>
@@ -47,8 +63,10 @@ public:
     int addFlow(const std::vector<int> &route, double capacityCap = kUnlimited);
     void removeFlow(int flow);
 
-    /// Re-solves the components touched since the last solve, from the lowest bottleneck
-    /// level the change can reach; returns how many flows were re-solved. Flows whose rate changed are listed by changedFlows().
+    /// Re-solves what changed since the last solve: by a local repair, or the components
+    /// touched from the lowest bottleneck level the change can reach; returns how many flows
+    /// were re-solved (pinned flows count). Flows whose rate changed are listed by
+    /// changedFlows().
     int solve();
     /// Re-solves everything from scratch over every link (the reference for comparison and
     /// tests; afterwards every link counts as a possible bottleneck again).
@@ -59,7 +77,14 @@ public:
     {
         std::int64_t solves = 0, rounds = 0, laterRounds = 0, laterRoundsAboveZero = 0,
                      flowsKept = 0;
+        /// Solves done by a local repair, its fills, and repairs given up for a re-fill by levels.
+        std::int64_t repairs = 0, repairRounds = 0, repairsAbandoned = 0;
     };
+    /// How solve() re-solves a change: by a local repair or by levels, whichever has cost
+    /// less lately (Auto, the default), always by levels (Off), or always trying a local
+    /// repair first (Always, for tests). The rates are the same in every mode.
+    enum class Repair { Off, Auto, Always };
+    void setRepair(Repair mode) { m_repair = mode; }
     const Stats &stats() const { return m_stats; }
     /// Links that solve() currently treats as possible bottlenecks.
     int activeLinkCount() const;
@@ -108,6 +133,10 @@ private:
     /// rates and returns a lower bound of the level at which the first of them saturates
     /// (0 when there is no safe bound).
     double takenInLevel(const std::vector<int> &links);
+    /// Sets `link`'s history to its old flows at their current rates, in freeze order (for a
+    /// link taken in that froze nothing in the last fill); false when two rates are so close
+    /// that rounding could freeze them in either order.
+    bool historyFromRates(int link);
     /// A new flow (added since the last solve) grows with the water in the first round of a
     /// solve; later rounds treat it as an old one at the rate the first round gave it.
     bool isNew(const Flow &f) const { return m_newFlowsGrow && f.fresh; }
@@ -122,6 +151,20 @@ private:
     bool staysSlack(int link);
     void beginSolve();
     void listChanged();
+    /// Leaves out the component's links with room to spare, lists the changed flows and
+    /// returns how many flows were re-solved.
+    int finishSolve();
+    /// Records a flow's rate and bottleneck before this solve, the first time it is filled.
+    void touch(int flow);
+    int bottleneckBefore(int flow) const;
+    /// Solves the change by re-filling only the flows it reaches (see solve()); false, with
+    /// everything as it was, when that grows past its budget.
+    bool repairLocally(const std::vector<int> &seedLinks, const std::vector<int> &seedFlows,
+                       std::size_t &filled);
+    /// Progressive filling of m_repairFlows over m_regionLinks, every other flow on those
+    /// links pinned (m_pinned) at its old rate where its old bottleneck froze it; false when
+    /// the pinned flows are not as a fill left them.
+    bool fillRegion();
 
     std::vector<double> m_capacity;
     std::vector<std::vector<int>> m_linkFlows;
@@ -157,7 +200,33 @@ private:
     std::vector<std::uint32_t> m_keepPrefix; ///< per link: history entries below the level
     std::vector<std::uint8_t> m_histValid; ///< per link: history of the current rates
     std::vector<std::pair<int, double>> m_removedOn; ///< (active link, rate) of removed flows
-    std::vector<double> m_scratch;
+    std::vector<double> m_scratch, m_rates;
+    // Local repair: per flow the link that froze it in its last fill (or a kind below 0), as
+    // it was before this solve; marks of the repair's flows, of its fill and of its links.
+    Repair m_repair = Repair::Auto;
+    std::vector<int> m_bneck, m_oldBneck;
+    std::vector<std::uint32_t> m_inRepair, m_inFill, m_regionMark;
+    std::uint32_t m_regionEpoch = 0, m_fillEpoch = 0;
+    std::vector<int> m_repairFlows, m_regionLinks, m_pinned;
+    std::vector<std::pair<int, int>> m_pseudo; ///< (old bottleneck outside, pinned flow)
+    std::vector<std::uint32_t> m_pseudoAt;      ///< per link: its first entry in m_pseudo
+    /// Per link: in its last fill it took its share after a higher one had been taken (a
+    /// share rounding lowered after the link went into the heap).
+    std::vector<std::uint8_t> m_late;
+    struct SavedLink
+    {
+        int link;
+        std::vector<HistoryEntry> hist;
+        bool histValid, active;
+    };
+    std::vector<SavedLink> m_saved; ///< the region's links as they were, to give up
+    std::size_t m_savedCount = 0;
+    /// Flows filled per solve by re-filling by levels and by a local repair (given up or
+    /// not), smoothed (0: not yet measured).
+    double m_levelCost = 0, m_repairCost = 0;
+    static double smoothed(double average, double sample);
+    /// How many flows a local repair may fill in its rounds before it gives up.
+    std::size_t repairBudget() const;
     Stats m_stats;
 };
 
