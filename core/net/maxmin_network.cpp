@@ -2,26 +2,46 @@
 
 #include <algorithm>
 #include <cmath>
-#include <queue>
 #include <tuple>
 
 namespace cb {
 
-namespace {
-
-/// A candidate bottleneck: a link (kind 0) at its fair share or a capped flow (kind 1).
-struct Candidate
+/// The fill's min-heap of candidates (by share, then kind, then id), kept in a vector of the
+/// network's that outlives each fill, so a fill allocates nothing once the vector has grown.
+/// The first entries go in unordered (add) and are heaped at once (start), in linear time;
+/// pops come in the same order either way, as no two distinct entries compare equal.
+class MaxMinNetwork::Heap
 {
-    double share;
-    int kind;
-    int id;
-    bool operator>(const Candidate &o) const
+public:
+    explicit Heap(std::vector<Candidate> &store) : m_v(store) { m_v.clear(); }
+    bool empty() const { return m_v.empty(); }
+    void add(const Candidate &c) { m_v.push_back(c); }
+    void start() { std::make_heap(m_v.begin(), m_v.end(), Later{}); }
+    void push(const Candidate &c)
     {
-        return std::tie(share, kind, id) > std::tie(o.share, o.kind, o.id);
+        m_v.push_back(c);
+        std::push_heap(m_v.begin(), m_v.end(), Later{});
     }
-};
+    Candidate pop()
+    {
+        std::pop_heap(m_v.begin(), m_v.end(), Later{});
+        const Candidate c = m_v.back();
+        m_v.pop_back();
+        return c;
+    }
 
-} // namespace
+private:
+    struct Later
+    {
+        bool operator()(const Candidate &a, const Candidate &b) const
+        {
+            if (a.share != b.share)
+                return a.share > b.share;
+            return a.kind != b.kind ? a.kind > b.kind : a.id > b.id;
+        }
+    };
+    std::vector<Candidate> &m_v;
+};
 
 MaxMinNetwork::MaxMinNetwork(std::vector<double> linkCapacity)
     : m_capacity(std::move(linkCapacity))
@@ -219,7 +239,7 @@ void MaxMinNetwork::collect(const std::vector<int> &seedLinks, const std::vector
 
 void MaxMinNetwork::fill(bool all, double keepBelow)
 {
-    std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> heap;
+    Heap heap(m_heapStore);
     const bool partial = keepBelow > 0;
     for (int f : m_compFlows) {
         Flow &flow = m_flows[std::size_t(f)];
@@ -231,7 +251,7 @@ void MaxMinNetwork::fill(bool all, double keepBelow)
         touch(f);
         m_frozen[std::size_t(f)] = 0;
         if (flow.cap < kUnlimited)
-            heap.push({flow.cap, 1, f});
+            heap.add({flow.cap, 1, f});
         else if (flow.route.empty()) {
             flow.rate = kUnlimited;
             m_frozen[std::size_t(f)] = 1;
@@ -251,7 +271,7 @@ void MaxMinNetwork::fill(bool all, double keepBelow)
         m_unfrozen[i] = int(m_linkFlows[i].size()) - int(k);
         if (m_unfrozen[i] > 0) {
             m_heapKey[i] = m_remaining[i] / m_unfrozen[i];
-            heap.push({m_heapKey[i], 0, l});
+            heap.add({m_heapKey[i], 0, l});
         }
     }
     // A link's share (remaining / unfrozen) does not fall when one of its flows freezes at
@@ -285,10 +305,10 @@ void MaxMinNetwork::fill(bool all, double keepBelow)
             }
         }
     };
+    heap.start();
     double water = -kUnlimited; // the highest share taken so far
     while (!heap.empty()) {
-        const Candidate c = heap.top();
-        heap.pop();
+        const Candidate c = heap.pop();
         if (c.kind == 1) {
             if (!m_frozen[std::size_t(c.id)]) {
                 freeze(c.id, c.share, kCapBottleneck);
@@ -334,14 +354,14 @@ int MaxMinNetwork::bottleneckBefore(int f) const
 
 bool MaxMinNetwork::fillRegion()
 {
-    std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> heap;
+    Heap heap(m_heapStore);
     auto inRegion = [&](int l) { return m_regionMark[std::size_t(l)] == m_regionEpoch; };
     for (int f : m_repairFlows) {
         Flow &flow = m_flows[std::size_t(f)];
         touch(f);
         m_frozen[std::size_t(f)] = 0;
         if (flow.cap < kUnlimited)
-            heap.push({flow.cap, 1, f});
+            heap.add({flow.cap, 1, f});
         else if (flow.route.empty()) {
             flow.rate = kUnlimited;
             m_frozen[std::size_t(f)] = 1;
@@ -360,7 +380,7 @@ bool MaxMinNetwork::fillRegion()
         m_frozen[std::size_t(g)] = 0;
         const int b = m_oldBneck[std::size_t(g)];
         if (b == kCapBottleneck)
-            heap.push({flow.cap, 1, g});
+            heap.add({flow.cap, 1, g});
         else if (!inRegion(b))
             pseudo.emplace_back(b, g);
     }
@@ -374,7 +394,7 @@ bool MaxMinNetwork::fillRegion()
             continue;
         }
         m_pseudoAt[std::size_t(b)] = std::uint32_t(k);
-        heap.push({r, 0, b});
+        heap.add({r, 0, b});
     }
     for (int l : m_regionLinks) {
         const auto i = std::size_t(l);
@@ -384,7 +404,7 @@ bool MaxMinNetwork::fillRegion()
         m_unfrozen[i] = int(m_linkFlows[i].size());
         if (m_unfrozen[i] > 0) {
             m_heapKey[i] = m_remaining[i] / m_unfrozen[i];
-            heap.push({m_heapKey[i], 0, l});
+            heap.add({m_heapKey[i], 0, l});
         }
     }
     // As fill(), over the region's links only: the other links of a pinned flow keep it at
@@ -416,10 +436,10 @@ bool MaxMinNetwork::fillRegion()
             }
         }
     };
+    heap.start();
     double water = -kUnlimited;
     while (!heap.empty()) {
-        const Candidate c = heap.top();
-        heap.pop();
+        const Candidate c = heap.pop();
         if (c.kind == 1) {
             if (!m_frozen[std::size_t(c.id)]) {
                 freeze(c.id, c.share, kCapBottleneck);

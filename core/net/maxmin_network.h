@@ -105,6 +105,17 @@ public:
     const std::vector<int> &changedFlows() const { return m_changed; }
 
 private:
+    /// A candidate bottleneck in a fill: a link (kind 0) at its fair share or a capped flow
+    /// (kind 1).
+    struct Candidate
+    {
+        double share;
+        int kind;
+        int id;
+    };
+    class Heap;
+    std::vector<Candidate> m_heapStore;
+
     struct Flow
     {
         std::vector<int> route;

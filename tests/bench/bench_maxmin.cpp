@@ -1,6 +1,7 @@
 // Max-min re-solve at 10,000 active flows on a 1,024-host fat-tree (k = 16): a change of one
-// flow or of one job (8 flows started or finished together) re-solved incrementally vs a
-// full re-solve of every flow. Two traffic patterns: uniform random host pairs (one giant
+// flow or of one job (8 flows started or finished together) re-solved incrementally (local
+// repair or levels, whichever has cost less lately; and by levels only) vs a full re-solve
+// of every flow. Two traffic patterns: uniform random host pairs (one giant
 // component) and rack-local pairs (many small components). Where SimGrid 3.32 is installed
 // the same flow sets and the same changes are solved by SimGrid's own max-min solver (its
 // LMM System, "maxmin" solver, precision 1e-12) in the same run, and the ratio ours /
@@ -114,13 +115,16 @@ struct Timing
     double meanResolved = 0;
     double roundsPerSolve = 0; // fills per solve (more when left-out links are taken in)
     long long laterRounds = 0, laterAboveZero = 0;
+    long long repairs = 0, repairRounds = 0, repairsAbandoned = 0, solves = 0;
     std::vector<double> loads; // per link, after the last change
 };
 
 /// Ours: every change is applied as a finish (remove + solve) and a start (add + solve).
-Timing ours(const std::vector<double> &caps, const Workload &w)
+Timing ours(const std::vector<double> &caps, const Workload &w,
+           MaxMinNetwork::Repair repair = MaxMinNetwork::Repair::Auto)
 {
     MaxMinNetwork net(caps);
+    net.setRepair(repair);
     std::vector<int> ids;
     for (const auto &r : w.initial)
         ids.push_back(net.addFlow(r));
@@ -152,6 +156,10 @@ Timing ours(const std::vector<double> &caps, const Workload &w)
     t.roundsPerSolve = double(after.rounds - before.rounds) / double(after.solves - before.solves);
     t.laterRounds = after.laterRounds - before.laterRounds;
     t.laterAboveZero = after.laterRoundsAboveZero - before.laterRoundsAboveZero;
+    t.solves = after.solves - before.solves;
+    t.repairs = after.repairs - before.repairs;
+    t.repairRounds = after.repairRounds - before.repairRounds;
+    t.repairsAbandoned = after.repairsAbandoned - before.repairsAbandoned;
     for (int l = 0; l < net.linkCount(); ++l)
         t.loads.push_back(net.load(l));
     return t;
@@ -219,11 +227,22 @@ void run(const char *pattern, const Topology &topo, int hostsPerGroup, int flows
     const char *what = perChange == 1 ? "one flow" : "one job (8 flows)";
     std::printf("%-10s %6d flows, %-17s started or finished: first solve %8.3f ms, full "
                 "re-solve %8.3f ms, incremental %8.4f ms (mean flows re-solved %6.0f), "
-                "full/incremental %6.1fx; %.2f fills per solve (%lld after links were taken "
-                "in, %lld of them resumed above level 0)\n",
+                "full/incremental %6.1fx; %lld of %lld solves repaired locally (%.1f fills "
+                "each), %lld repairs given up; %.2f fills by levels per solve (%lld after "
+                "links were taken in, %lld of them resumed above level 0)\n",
                 pattern, flows, what, a.first * 1e3, a.full * 1e3, a.change * 1e3,
-                a.meanResolved, a.full / a.change, a.roundsPerSolve, a.laterRounds,
-                a.laterAboveZero);
+                a.meanResolved, a.full / a.change, a.repairs, a.solves,
+                a.repairs > 0 ? double(a.repairRounds) / double(a.repairs) : 0.0,
+                a.repairsAbandoned, a.roundsPerSolve, a.laterRounds, a.laterAboveZero);
+    // The same changes re-solved by levels only (no local repair), as before it existed.
+    const Timing l = ours(caps, w, MaxMinNetwork::Repair::Off);
+    double maxLevels = 0;
+    for (std::size_t k = 0; k < caps.size(); ++k)
+        maxLevels = std::max(maxLevels, std::fabs(a.loads[k] - l.loads[k]));
+    std::printf("%-10s %6d flows, by levels only: incremental %8.4f ms (mean flows re-solved "
+                "%6.0f); with repair / levels only %5.3fx; link loads differ by %.2g\n",
+                pattern, flows, l.change * 1e3, l.meanResolved, a.change / l.change,
+                maxLevels);
 #ifdef CB_SIMGRID_LMM
     const Timing s = simgridLmm(caps, w);
     double maxRel = 0;
