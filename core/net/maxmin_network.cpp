@@ -124,6 +124,7 @@ int MaxMinNetwork::addFlow(const std::vector<int> &route, double capacityCap)
         m_oldBneck.push_back(kNoBottleneck);
         m_inRepair.push_back(0);
         m_inFill.push_back(0);
+        m_frozenLate.push_back(0);
     }
     m_bneck[std::size_t(id)] = kNoBottleneck;
     Flow &f = m_flows[std::size_t(id)];
@@ -378,6 +379,7 @@ bool MaxMinNetwork::fillRegion()
         const Flow &flow = m_flows[std::size_t(g)];
         touch(g);
         m_frozen[std::size_t(g)] = 0;
+        m_frozenLate[std::size_t(g)] = 0;
         const int b = m_oldBneck[std::size_t(g)];
         if (b == kCapBottleneck)
             heap.add({flow.cap, 1, g});
@@ -468,8 +470,12 @@ bool MaxMinNetwork::fillRegion()
         m_late[i] = c.share < water ? 1 : 0;
         water = std::max(water, c.share);
         for (int f : m_linkFlows[i])
-            if (!m_frozen[std::size_t(f)])
+            if (!m_frozen[std::size_t(f)]) {
+                // A link of a pinned flow outside the region may take a higher share before
+                // a late one in a full fill: then it, not this link, freezes the flow.
+                m_frozenLate[std::size_t(f)] = m_late[i];
                 freeze(f, c.share, c.id);
+            }
     }
     return true;
 }
@@ -582,13 +588,15 @@ bool MaxMinNetwork::repairLocally(const std::vector<int> &seedLinks,
         ++m_stats.repairRounds;
         // A pinned flow whose rate moved, or that another link froze first (its old
         // bottleneck then subtracts it before its own share, which can move that share by a
-        // rounding), was not where the change leaves it: re-solved too.
+        // rounding), or that a link froze late (one of its links outside the region may come
+        // first), was not where the change leaves it: re-solved too.
         // The flows its links froze are likely to move with it: they join at once rather
         // than a round later.
         const std::size_t before = flows.size();
         for (int g : m_pinned)
             if (m_flows[std::size_t(g)].rate != m_oldRate[std::size_t(g)] ||
-                m_bneck[std::size_t(g)] != m_oldBneck[std::size_t(g)]) {
+                m_bneck[std::size_t(g)] != m_oldBneck[std::size_t(g)] ||
+                m_frozenLate[std::size_t(g)]) {
                 addFlow(g);
                 for (int l : m_flows[std::size_t(g)].route)
                     if (m_regionMark[std::size_t(l)] != m_regionEpoch && m_active[std::size_t(l)])

@@ -224,6 +224,7 @@ private:
     /// Per link: in its last fill it took its share after a higher one had been taken (a
     /// share rounding lowered after the link went into the heap).
     std::vector<std::uint8_t> m_late;
+    std::vector<std::uint8_t> m_frozenLate; ///< per pinned flow: frozen by a late share
     struct SavedLink
     {
         int link;
