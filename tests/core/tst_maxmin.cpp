@@ -497,19 +497,23 @@ void TestMaxMin::localRepairMatchesFull_data()
 {
     QTest::addColumn<int>("hostsPerGroup");
     QTest::addColumn<int>("jobFlows");
-    QTest::newRow("uniform 3000 flows, 8-flow jobs") << 0 << 8;
-    QTest::newRow("rack-local 3000 flows, 8-flow jobs") << 8 << 8;
-    QTest::newRow("pod-local 3000 flows, 4-flow jobs") << 64 << 4;
+    QTest::addColumn<bool>("mostRepaired");
+    // Uniform pairs at one capacity: a change moves flows all over the one component, so
+    // repairs are mostly given up for the levels (the rates must still be equal).
+    QTest::newRow("uniform 3000 flows, 8-flow jobs") << 0 << 8 << false;
+    QTest::newRow("rack-local 3000 flows, 8-flow jobs") << 8 << 8 << true;
+    QTest::newRow("pod-local 3000 flows, 4-flow jobs") << 64 << 4 << true;
 }
 
 void TestMaxMin::localRepairMatchesFull()
 {
     // Job starts and finishes on a 1,024-host fat-tree (k = 16), some flows capped, solved by
     // local repair where it stays within its budget (and by levels where it does not): every
-    // rate equals a full solve's to the last bit, and the repairs filled fewer flows than the
-    // network holds.
+    // rate equals a full solve's to the last bit, and with local traffic most changes are
+    // repaired, filling under a quarter of the flows the network holds.
     QFETCH(int, hostsPerGroup);
     QFETCH(int, jobFlows);
+    QFETCH(bool, mostRepaired);
     FatTreeParams p;
     p.k = 16;
     const Cluster cluster = generateFatTree(p).value();
@@ -571,8 +575,10 @@ void TestMaxMin::localRepairMatchesFull()
           repairs, steps, (long long)(st.repairRounds - before.repairRounds),
           (long long)(st.repairsAbandoned - before.repairsAbandoned),
           double(resolved) / steps, double(held) / steps);
-    QVERIFY2(repairs > 0, "no change was repaired locally");
-    QVERIFY2(resolved < held, qPrintable(QString("%1 of %2").arg(resolved).arg(held)));
+    if (mostRepaired) {
+        QVERIFY2(repairs > steps / 2, qPrintable(QString("%1 of %2 repaired").arg(repairs).arg(steps)));
+        QVERIFY2(resolved < held / 4, qPrintable(QString("%1 of %2").arg(resolved).arg(held)));
+    }
 }
 
 QTEST_APPLESS_MAIN(TestMaxMin)
