@@ -92,8 +92,9 @@ constexpr int kNoBottleneck = -2;
 constexpr std::size_t kRepairBudget = 1024;
 /// Nor does it give up, once re-filling by levels has shown its cost, below this many.
 constexpr std::size_t kRepairBudgetFloor = 256;
-/// Every this many solves, the way of solving that has cost more lately is taken.
-constexpr std::int64_t kProbeEvery = 64;
+/// Every this many solves, the way of solving that has cost more lately is taken: a repair
+/// often, as its cost varies more from change to change.
+constexpr std::int64_t kProbeLevels = 64, kProbeRepair = 16;
 
 } // namespace
 
@@ -852,12 +853,18 @@ int MaxMinNetwork::solve()
     m_dirtyFlows.clear();
     m_newFlowsGrow = true;
     // Both ways give the same rates, to the bit; the one that has cost less lately (in flows
-    // filled, smoothed) is taken, and every 64th solve the other, to keep its cost known.
+    // filled, smoothed; a repair given up costs what it filled and the levels' fill after
+    // it) is taken, and now and then the other, to keep its cost known: a repair every 16th
+    // solve, the levels every 64th.
     bool repair = m_repair != Repair::Off;
-    const bool probe = m_stats.solves % kProbeEvery == 0;
-    if (m_repair == Repair::Auto && m_repairCost > 0)
-        repair = m_levelCost > 0 ? (m_repairCost <= m_levelCost) != probe
-                                 : !probe; // the levels' cost is not known yet
+    if (m_repair == Repair::Auto && m_repairCost > 0) {
+        if (m_levelCost <= 0)
+            repair = m_stats.solves % kProbeLevels != 0; // the levels' cost is not known yet
+        else if (m_repairCost <= m_levelCost)
+            repair = m_stats.solves % kProbeLevels != 0;
+        else
+            repair = m_stats.solves % kProbeRepair == 0;
+    }
     std::size_t abandoned = 0;
     if (repair) {
         std::size_t filled = 0;
@@ -927,7 +934,7 @@ int MaxMinNetwork::solve()
 
 double MaxMinNetwork::smoothed(double average, double sample)
 {
-    return average > 0 ? 0.75 * average + 0.25 * sample : std::max(sample, 1.0);
+    return average > 0 ? average + (sample - average) / 16 : std::max(sample, 1.0);
 }
 
 std::size_t MaxMinNetwork::repairBudget() const
