@@ -250,38 +250,63 @@ void MaxMinNetwork::fill(bool all, double keepBelow)
             ++m_stats.flowsKept;
             continue;
         }
-        touch(f);
-        m_frozen[std::size_t(f)] = 0;
-        if (flow.cap < kUnlimited)
-            heap.add({flow.cap, 1, f});
-        else if (flow.route.empty()) {
-            flow.rate = kUnlimited;
-            m_frozen[std::size_t(f)] = 1;
-            m_bneck[std::size_t(f)] = kCapBottleneck;
-        }
+        startFlow(heap, f);
     }
     for (int l : m_compLinks) {
         const auto i = std::size_t(l);
         // Resume from the last fill's history below keepBelow: historiesUsable(keepBelow),
         // run on this component, checked that the kept flows are a prefix of every history
         // and set its length (m_keepPrefix).
-        std::vector<HistoryEntry> &h = m_hist[i];
-        const std::size_t k = partial ? m_keepPrefix[i] : 0;
-        h.resize(k);
-        m_histValid[i] = 1;
-        m_remaining[i] = k > 0 ? h[k - 1].remaining : m_capacity[i];
-        m_unfrozen[i] = int(m_linkFlows[i].size()) - int(k);
-        if (m_unfrozen[i] > 0) {
-            m_heapKey[i] = m_remaining[i] / m_unfrozen[i];
-            heap.add({m_heapKey[i], 0, l});
-        }
+        startLink(heap, l, partial ? m_keepPrefix[i] : 0);
     }
+    drain(heap, all ? Scope::All : Scope::Active);
+}
+
+void MaxMinNetwork::startFlow(Heap &heap, int f)
+{
+    Flow &flow = m_flows[std::size_t(f)];
+    touch(f);
+    m_frozen[std::size_t(f)] = 0;
+    if (flow.cap < kUnlimited)
+        heap.add({flow.cap, 1, f});
+    else if (flow.route.empty()) {
+        flow.rate = kUnlimited;
+        m_frozen[std::size_t(f)] = 1;
+        m_bneck[std::size_t(f)] = kCapBottleneck;
+    }
+}
+
+void MaxMinNetwork::startLink(Heap &heap, int l, std::size_t keep)
+{
+    const auto i = std::size_t(l);
+    std::vector<HistoryEntry> &h = m_hist[i];
+    h.resize(keep);
+    m_histValid[i] = 1;
+    m_remaining[i] = keep > 0 ? h[keep - 1].remaining : m_capacity[i];
+    m_unfrozen[i] = int(m_linkFlows[i].size()) - int(keep);
+    if (m_unfrozen[i] > 0) {
+        m_heapKey[i] = m_remaining[i] / m_unfrozen[i];
+        heap.add({m_heapKey[i], 0, l});
+    }
+}
+
+bool MaxMinNetwork::counts(int link, Scope scope) const
+{
+    const auto i = std::size_t(link);
+    return scope == Scope::All || (scope == Scope::Active ? m_active[i] != 0
+                                                          : m_regionMark[i] == m_regionEpoch);
+}
+
+void MaxMinNetwork::drain(Heap &heap, Scope scope)
+{
     // A link's share (remaining / unfrozen) does not fall when one of its flows freezes at
     // the water level, which is at most that share, except by rounding. So the heap keeps one
     // entry per link, keyed at most at the link's share (m_heapKey): a freeze pushes only when
     // the share fell below the key, and an entry popped below the link's share goes back in at
     // the share. Links are taken in the same order, at the same shares, as with an entry per
-    // change, with about one push per link instead of one per freeze.
+    // change, with about one push per link instead of one per freeze. Links out of the scope
+    // only carry the load (a left-out link; in a repair, a link outside the region, where a
+    // pinned flow stays at its old rate).
     auto freeze = [&](int f, double r, int bottleneck) {
         Flow &flow = m_flows[std::size_t(f)];
         const double delta = r - flow.rate;
@@ -290,11 +315,13 @@ void MaxMinNetwork::fill(bool all, double keepBelow)
         m_bneck[std::size_t(f)] = bottleneck;
         for (int l : flow.route) {
             const auto i = std::size_t(l);
-            double &load = m_load[i]; // kept on left-out links too (staysSlack reads it)
-            load += delta;
-            if (!std::isfinite(load))
-                load = kUnlimited; // recounted when checked
-            if (!all && !m_active[i])
+            if (delta != 0) {
+                double &load = m_load[i]; // kept on left-out links too (staysSlack reads it)
+                load += delta;
+                if (!std::isfinite(load))
+                    load = kUnlimited; // recounted when checked
+            }
+            if (!counts(l, scope))
                 continue;
             m_remaining[i] = std::max(0.0, m_remaining[i] - r);
             m_hist[i].push_back({r, m_remaining[i]});
@@ -319,6 +346,16 @@ void MaxMinNetwork::fill(bool all, double keepBelow)
             continue;
         }
         const auto i = std::size_t(c.id);
+        if (!counts(c.id, scope)) {
+            // A repair's pinned flows whose old bottleneck is outside the region, frozen at
+            // the share it froze them at (see fillRegion).
+            for (std::size_t k = m_pseudoAt[i];
+                 k < m_pseudo.size() && m_pseudo[k].first == c.id; ++k)
+                if (!m_frozen[std::size_t(m_pseudo[k].second)])
+                    freeze(m_pseudo[k].second, c.share, c.id);
+            water = std::max(water, c.share);
+            continue;
+        }
         if (m_unfrozen[i] <= 0 || c.share != m_heapKey[i])
             continue; // stale: a lower entry for this link went in after it
         const double share = m_remaining[i] / m_unfrozen[i];
@@ -332,8 +369,12 @@ void MaxMinNetwork::fill(bool all, double keepBelow)
         water = std::max(water, c.share);
         // Copy: freezing pushes entries but never changes the link's flow list.
         for (int f : m_linkFlows[i])
-            if (!m_frozen[std::size_t(f)])
+            if (!m_frozen[std::size_t(f)]) {
+                // A link of a pinned flow outside the region may take a higher share before
+                // a late one in a full fill: then it, not this link, freezes the flow.
+                m_frozenLate[std::size_t(f)] = m_late[i];
                 freeze(f, c.share, c.id);
+            }
     }
 }
 
@@ -358,18 +399,8 @@ bool MaxMinNetwork::fillRegion()
 {
     Heap heap(m_heapStore);
     auto inRegion = [&](int l) { return m_regionMark[std::size_t(l)] == m_regionEpoch; };
-    for (int f : m_repairFlows) {
-        Flow &flow = m_flows[std::size_t(f)];
-        touch(f);
-        m_frozen[std::size_t(f)] = 0;
-        if (flow.cap < kUnlimited)
-            heap.add({flow.cap, 1, f});
-        else if (flow.route.empty()) {
-            flow.rate = kUnlimited;
-            m_frozen[std::size_t(f)] = 1;
-            m_bneck[std::size_t(f)] = kCapBottleneck;
-        }
-    }
+    for (int f : m_repairFlows)
+        startFlow(heap, f);
     // Pinned flows: frozen at their old rates, when the water reaches them, by an entry in
     // the place their old bottleneck held in the last fill: their cap, or a link outside the
     // region at the share it froze them at (every flow a link froze has the same rate). One
@@ -399,85 +430,9 @@ bool MaxMinNetwork::fillRegion()
         m_pseudoAt[std::size_t(b)] = std::uint32_t(k);
         heap.add({r, 0, b});
     }
-    for (int l : m_regionLinks) {
-        const auto i = std::size_t(l);
-        m_hist[i].clear();
-        m_histValid[i] = 1;
-        m_remaining[i] = m_capacity[i];
-        m_unfrozen[i] = int(m_linkFlows[i].size());
-        if (m_unfrozen[i] > 0) {
-            m_heapKey[i] = m_remaining[i] / m_unfrozen[i];
-            heap.add({m_heapKey[i], 0, l});
-        }
-    }
-    // As fill(), over the region's links only: the other links of a pinned flow keep it at
-    // its old rate, so they stand as they did.
-    auto freeze = [&](int f, double r, int bottleneck) {
-        Flow &flow = m_flows[std::size_t(f)];
-        const double delta = r - flow.rate;
-        flow.rate = r;
-        m_frozen[std::size_t(f)] = 1;
-        m_bneck[std::size_t(f)] = bottleneck;
-        for (int l : flow.route) {
-            const auto i = std::size_t(l);
-            if (delta != 0) {
-                double &load = m_load[i];
-                load += delta;
-                if (!std::isfinite(load))
-                    load = kUnlimited; // recounted when checked
-            }
-            if (!inRegion(l))
-                continue;
-            m_remaining[i] = std::max(0.0, m_remaining[i] - r);
-            m_hist[i].push_back({r, m_remaining[i]});
-            if (--m_unfrozen[i] > 0) {
-                const double share = m_remaining[i] / m_unfrozen[i];
-                if (share < m_heapKey[i]) {
-                    m_heapKey[i] = share;
-                    heap.push({share, 0, l});
-                }
-            }
-        }
-    };
-    heap.start();
-    double water = -kUnlimited;
-    while (!heap.empty()) {
-        const Candidate c = heap.pop();
-        if (c.kind == 1) {
-            if (!m_frozen[std::size_t(c.id)]) {
-                freeze(c.id, c.share, kCapBottleneck);
-                water = std::max(water, c.share);
-            }
-            continue;
-        }
-        const auto i = std::size_t(c.id);
-        if (!inRegion(c.id)) {
-            // A link outside the region freezes the pinned flows it froze, at the same share.
-            for (std::size_t k = m_pseudoAt[i]; k < pseudo.size() && pseudo[k].first == c.id;
-                 ++k)
-                if (!m_frozen[std::size_t(pseudo[k].second)])
-                    freeze(pseudo[k].second, c.share, c.id);
-            water = std::max(water, c.share);
-            continue;
-        }
-        if (m_unfrozen[i] <= 0 || c.share != m_heapKey[i])
-            continue;
-        const double share = m_remaining[i] / m_unfrozen[i];
-        if (share != c.share) {
-            m_heapKey[i] = share;
-            heap.push({share, 0, c.id});
-            continue;
-        }
-        m_late[i] = c.share < water ? 1 : 0;
-        water = std::max(water, c.share);
-        for (int f : m_linkFlows[i])
-            if (!m_frozen[std::size_t(f)]) {
-                // A link of a pinned flow outside the region may take a higher share before
-                // a late one in a full fill: then it, not this link, freezes the flow.
-                m_frozenLate[std::size_t(f)] = m_late[i];
-                freeze(f, c.share, c.id);
-            }
-    }
+    for (int l : m_regionLinks)
+        startLink(heap, l, 0);
+    drain(heap, Scope::Region);
     return true;
 }
 

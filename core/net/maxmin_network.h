@@ -176,6 +176,16 @@ private:
     /// links pinned (m_pinned) at its old rate where its old bottleneck froze it; false when
     /// the pinned flows are not as a fill left them.
     bool fillRegion();
+    /// The links a fill works on: every link, the active ones, or a repair's region.
+    enum class Scope { All, Active, Region };
+    bool counts(int link, Scope scope) const;
+    /// Progressive filling from the heap's entries until every flow is frozen (shared by
+    /// fill() and fillRegion()).
+    void drain(Heap &heap, Scope scope);
+    /// Puts a flow into a fill (its cap into the heap) and a link, resumed from the first
+    /// `keep` entries of its history.
+    void startFlow(Heap &heap, int flow);
+    void startLink(Heap &heap, int link, std::size_t keep);
 
     std::vector<double> m_capacity;
     std::vector<std::vector<int>> m_linkFlows;
