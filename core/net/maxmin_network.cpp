@@ -462,6 +462,7 @@ bool MaxMinNetwork::repairLocally(const std::vector<int> &seedLinks,
         k.hist.assign(m_hist[i].begin(), m_hist[i].end());
         k.histValid = m_histValid[i] != 0;
         k.active = m_active[i] != 0;
+        k.late = m_late[i] != 0;
     };
     auto addFlow = [&](int f) {
         if (m_inRepair[std::size_t(f)] == m_regionEpoch)
@@ -583,7 +584,8 @@ bool MaxMinNetwork::repairLocally(const std::vector<int> &seedLinks,
         m_compLinks = links; // left out below when they have room to spare
         return true;
     }
-    // Back to the state before: rates (and the loads they add to), bottlenecks, histories.
+    // Back to the state before: rates (and the loads they add to), bottlenecks, histories,
+    // and the links' late marks (the fill by levels after this may not take these links).
     for (int f : m_touched) {
         Flow &flow = m_flows[std::size_t(f)];
         const double old = m_oldRate[std::size_t(f)];
@@ -603,6 +605,7 @@ bool MaxMinNetwork::repairLocally(const std::vector<int> &seedLinks,
         m_hist[i].assign(k.hist.begin(), k.hist.end());
         m_histValid[i] = k.histValid ? 1 : 0;
         m_active[i] = k.active ? 1 : 0;
+        m_late[i] = k.late ? 1 : 0; // a later repair may pin flows by it
     }
     m_savedCount = 0;
     ++m_stats.repairsAbandoned;

@@ -239,7 +239,7 @@ private:
     {
         int link;
         std::vector<HistoryEntry> hist;
-        bool histValid, active;
+        bool histValid, active, late;
     };
     std::vector<SavedLink> m_saved; ///< the region's links as they were, to give up
     std::size_t m_savedCount = 0;
