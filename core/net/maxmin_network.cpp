@@ -280,6 +280,7 @@ void MaxMinNetwork::startLink(Heap &heap, int l, std::size_t keep)
 {
     const auto i = std::size_t(l);
     std::vector<HistoryEntry> &h = m_hist[i];
+    h.reserve(m_linkFlows[i].size()); // the fill adds one entry per flow frozen
     h.resize(keep);
     m_histValid[i] = 1;
     m_remaining[i] = keep > 0 ? h[keep - 1].remaining : m_capacity[i];
