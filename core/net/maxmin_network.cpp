@@ -548,14 +548,14 @@ bool MaxMinNetwork::repairLocally(const std::vector<int> &seedLinks,
         // bottleneck then subtracts it before its own share, which can move that share by a
         // rounding), or that a link froze late (one of its links outside the region may come
         // first), was not where the change leaves it: re-solved too.
-        // The flows its links froze are likely to move with it: they join at once rather
-        // than a round later.
         const std::size_t before = flows.size();
         for (int g : m_pinned)
             if (m_flows[std::size_t(g)].rate != m_oldRate[std::size_t(g)] ||
                 m_bneck[std::size_t(g)] != m_oldBneck[std::size_t(g)] ||
                 m_frozenLate[std::size_t(g)]) {
                 addFlow(g);
+                // The flows its links outside the region froze are likely to move with it:
+                // they join at once rather than a round later.
                 for (int l : m_flows[std::size_t(g)].route)
                     if (m_regionMark[std::size_t(l)] != m_regionEpoch && m_active[std::size_t(l)])
                         for (int f : m_linkFlows[std::size_t(l)])
@@ -817,9 +817,8 @@ int MaxMinNetwork::solve()
     // solve, the levels every 64th.
     bool repair = m_repair != Repair::Off;
     if (m_repair == Repair::Auto && m_repairCost > 0) {
-        if (m_levelCost <= 0)
-            repair = m_stats.solves % kProbeLevels != 0; // the levels' cost is not known yet
-        else if (m_repairCost <= m_levelCost)
+        // (with the levels' cost not known yet, the levels are probed as when they cost more)
+        if (m_levelCost <= 0 || m_repairCost <= m_levelCost)
             repair = m_stats.solves % kProbeLevels != 0;
         else
             repair = m_stats.solves % kProbeRepair == 0;

@@ -88,22 +88,13 @@ void TestFastPaths::phillyShapedSimulatesIdentically()
     const int jobs = 1000;
 #endif
     s.jobs = testdata::phillyShaped(jobs, s.cluster.totalGpus(), 7);
-    const Topology topo(s.cluster);
-    std::string text[2];
-    for (int exhaustive = 0; exhaustive < 2; ++exhaustive) {
-        SimOptions o;
-        o.policy = *builtinPolicy("k8s-default");
-        o.seed = 1;
-        o.keepEventLog = false;
-        o.pairBuckets = false;
-        o.exhaustive = exhaustive == 1;
-        auto r = simulate(s, o);
-        QVERIFY2(r.ok(), r ? "" : r.error().c_str());
-        QCOMPARE(r->finishedJobs(), jobs);
-        text[exhaustive] = runToJson(r.value(), s.cluster, topo).dump();
-    }
-    QCOMPARE(text[0].size(), text[1].size());
-    QVERIFY(text[0] == text[1]);
+    // (seed 1: the placement under which the late share showed)
+    const Policy policy = *builtinPolicy("k8s-default");
+    const std::string fast = simulated(s, policy, false, {}, 1).text;
+    const std::string exact = simulated(s, policy, true, {}, 1).text;
+    QVERIFY2(fast.rfind("error", 0) != 0, fast.c_str());
+    QCOMPARE(fast.size(), exact.size());
+    QVERIFY(fast == exact);
 }
 
 void TestFastPaths::gangFastPathDecisionsIdentical()

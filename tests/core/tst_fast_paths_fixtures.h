@@ -53,11 +53,11 @@ struct SimText
 };
 
 inline SimText simulated(const Scenario &s, const Policy &policy, bool exhaustive,
-                         std::vector<NodeFailure> failures = {})
+                         std::vector<NodeFailure> failures = {}, std::uint64_t seed = 3)
 {
     SimOptions o;
     o.policy = policy;
-    o.seed = 3;
+    o.seed = seed;
     o.exhaustive = exhaustive;
     o.failures = std::move(failures);
     Simulator sim(s, o);
