@@ -51,6 +51,8 @@ struct Simulator::Impl
         double perIterTotal = 0, perIterCross = 0, perIterCrossDomain = 0;
         std::vector<std::pair<int, double>> linkPerIter;
         std::vector<std::pair<std::pair<int, int>, double>> pairPerIter;
+        /// Where pairPerIter's sums are in result.pairBytes (filled at the first account).
+        std::vector<double *> pairSums;
         double gpuShare = 0;   ///< whole-GPU equivalents allocated
         double busyWatts = 0;  ///< of the allocated shares, before PUE
         double idleWatts = 0;  ///< what the same shares draw idle
@@ -225,8 +227,13 @@ struct Simulator::Impl
         jr.crossDomainBytes += iters * js.perIterCrossDomain;
         for (const auto &[l, v] : js.linkPerIter)
             result.linkBytes[std::size_t(l)] += iters * v;
-        for (const auto &[p, v] : js.pairPerIter)
-            result.pairBytes[p] += iters * v;
+        if (js.pairSums.size() != js.pairPerIter.size()) {
+            js.pairSums.clear(); // (a map's values stay where they are)
+            for (const auto &[p, v] : js.pairPerIter)
+                js.pairSums.push_back(&result.pairBytes[p]);
+        }
+        for (std::size_t k = 0; k < js.pairPerIter.size(); ++k)
+            *js.pairSums[k] += iters * js.pairPerIter[k].second;
         buckets.addLinkBytes(a, b, js.linkPerIter, iters);
         buckets.addPairBytes(a, b, js.pairPerIter, iters);
         const double dt = b - a;
@@ -343,6 +350,7 @@ struct Simulator::Impl
         }
         js.linkPerIter.assign(links.begin(), links.end());
         js.pairPerIter.assign(pairs.begin(), pairs.end());
+        js.pairSums.clear();
     }
 
     /// The GPU shares `placement` allocates and what they draw and cost per hour.
@@ -982,7 +990,7 @@ struct Simulator::Impl
         now = makespan;
         noteStranded();
         result.makespanSeconds = makespan;
-        buckets.extendTo(makespan);
+        buckets.finish(makespan);
         finishTardiness();
         isolatedTimes();
         finishEnergy();
@@ -1305,7 +1313,7 @@ struct Simulator::Impl
             if (jr.finishSeconds)
                 makespan = std::max(makespan, *jr.finishSeconds);
         result.makespanSeconds = makespan;
-        buckets.extendTo(makespan);
+        buckets.finish(makespan);
         for (std::size_t i = 0; i < n; ++i) {
             // Alone on the empty cluster at its fastest configuration, to its stop point.
             double fastest = 0;

@@ -72,7 +72,14 @@ void TimeBuckets::ensure(double t)
     }
 }
 
-void TimeBuckets::extendTo(double t) { ensure(t); }
+void TimeBuckets::finish(double t)
+{
+    ensure(t);
+    for (const SparseSums<int> &b : m_series.linkBytes)
+        b.settle();
+    for (const SparseSums<std::pair<int, int>> &b : m_series.pairBytes)
+        b.settle();
+}
 
 template<typename F>
 void TimeBuckets::spread(double t0, double t1, F &&add)
@@ -104,8 +111,9 @@ void TimeBuckets::addLinkBytes(double t0, double t1,
 {
     if (bytes.empty() || scale == 0)
         return;
-    spread(t0, t1,
-           [&](std::size_t b, double f) { m_series.linkBytes[b].addSorted(bytes, scale, f); });
+    spread(t0, t1, [&](std::size_t b, double f) {
+        m_series.linkBytes[b].addSorted(bytes, scale, f);
+    });
 }
 
 void TimeBuckets::addPairBytes(double t0, double t1,
@@ -114,8 +122,9 @@ void TimeBuckets::addPairBytes(double t0, double t1,
 {
     if (!m_pairs || bytes.empty() || scale == 0)
         return;
-    spread(t0, t1,
-           [&](std::size_t b, double f) { m_series.pairBytes[b].addSorted(bytes, scale, f); });
+    spread(t0, t1, [&](std::size_t b, double f) {
+        m_series.pairBytes[b].addSorted(bytes, scale, f);
+    });
 }
 
 void TimeBuckets::addOptional(std::vector<double> &series, double t0, double t1, double amount)

@@ -29,8 +29,9 @@ public:
     void addCost(double t0, double t1, double amount);
     /// Adds stranded GPU-seconds spread over [t0, t1] (turns that series on).
     void addStranded(double t0, double t1, double gpuSeconds);
-    /// Makes the series cover [0, t].
-    void extendTo(double t);
+    /// Makes the series cover [0, t] and merges the traffic buckets' pending keys in: the
+    /// series is complete, and reading it changes nothing (util/sparse_sums.h).
+    void finish(double t);
 
 private:
     std::size_t index(double t) const;

@@ -12,6 +12,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <stdexcept>
 
 using namespace cb;
@@ -140,6 +141,40 @@ private slots:
         }
         QVERIFY(fast.size() > 250);
         QVERIFY(fast == slow);
+        // New keys are held apart until they are a quarter of the array (64 at least); one
+        // added again while held is summed in the order it came, and a read merges first.
+        SparseSums<int> held(std::vector<std::pair<int, double>>{{0, 1.0}, {100, 1.0}});
+        held.addSorted({{50, 0.1}}, 1.0, 1.0);
+        held.addSorted({{50, 0.2}, {100, 1.0}}, 1.0, 1.0);
+        held.addSorted({{50, 0.3}}, 1.0, 1.0);
+        QVERIFY(!held.empty());
+        QCOMPARE(held.at(50), ((0.0 + 0.1) + 0.2) + 0.3); // not 0.1 + (0.2 + 0.3)
+        QCOMPARE(held.at(100), 2.0);
+        QCOMPARE(int(held.size()), 3);
+        // Growing key ranges, each key added in several rounds, reads in between (bit for
+        // bit against key by key).
+        SparseSums<int> grown, byKey;
+        for (int round = 0; round < 400; ++round) {
+            std::vector<std::pair<int, double>> add;
+            for (int k = 0; k < 40; ++k)
+                add.emplace_back(round * 7 + int(rng.below(200)), rng.uniform() * 100);
+            std::sort(add.begin(), add.end(), [](const auto &a, const auto &b) {
+                return a.first < b.first;
+            });
+            add.erase(std::unique(add.begin(), add.end(),
+                                  [](const auto &a, const auto &b) { return a.first == b.first; }),
+                      add.end());
+            const double scale = 0.5 + rng.uniform(), fraction = rng.uniform();
+            grown.addSorted(add, scale, fraction);
+            for (const auto &[k, v] : add)
+                byKey[k] += v * scale * fraction;
+            if (round % 97 == 0)
+                QCOMPARE(grown.size(), byKey.size());
+        }
+        QVERIFY(grown.size() > 2500);
+        QVERIFY(grown == byKey);
+        grown.settle();
+        QVERIFY(grown == byKey);
     }
 
     void failedResultValueIsCaught()
