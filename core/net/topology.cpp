@@ -34,6 +34,13 @@ Topology::Topology(const Cluster &cluster)
         m_adjacency[std::size_t(*a)].push_back({*b, int(2 * l)});
         m_adjacency[std::size_t(*b)].push_back({*a, int(2 * l + 1)});
     }
+    m_sole.assign(n, -1);
+    for (std::size_t v = 0; v < n; ++v) {
+        const std::vector<Edge> &out = m_adjacency[v];
+        if (!out.empty() && std::all_of(out.begin(), out.end(),
+                                        [&](const Edge &e) { return e.to == out.front().to; }))
+            m_sole[v] = out.front().to;
+    }
 }
 
 std::optional<int> Topology::vertex(const std::string &id) const
@@ -95,11 +102,17 @@ const std::vector<int> &Topology::distancesTo(int dstVertex) const
     return m_distCache.emplace(dstVertex, hopsFrom(dstVertex)).first->second;
 }
 
+Topology::HopsTo Topology::hopsTo(int dstVertex) const
+{
+    const int via = m_sole[std::size_t(dstVertex)];
+    return {&distancesTo(via >= 0 ? via : dstVertex), dstVertex, via};
+}
+
 int Topology::hops(int srcNode, int dstNode) const
 {
     if (srcNode == dstNode)
         return 0;
-    return distancesTo(dstNode)[std::size_t(srcNode)];
+    return hopsTo(dstNode)(srcNode);
 }
 
 std::vector<int> Topology::route(int srcNode, int dstNode, std::uint64_t flowHash, int rail) const
@@ -107,15 +120,16 @@ std::vector<int> Topology::route(int srcNode, int dstNode, std::uint64_t flowHas
     std::vector<int> path;
     if (srcNode == dstNode)
         return path;
-    const std::vector<int> &dist = distancesTo(dstNode);
-    if (dist[std::size_t(srcNode)] < 0)
+    const HopsTo dist = hopsTo(dstNode);
+    if (dist(srcNode) < 0)
         return path;
     int v = srcNode;
     std::vector<const Edge *> next;
     while (v != dstNode) {
         next.clear();
+        const int closer = dist(v) - 1;
         for (const Edge &e : m_adjacency[std::size_t(v)])
-            if (dist[std::size_t(e.to)] == dist[std::size_t(v)] - 1)
+            if (dist(e.to) == closer)
                 next.push_back(&e);
         const Edge *pick = next.front();
         if (next.size() > 1)

@@ -1,5 +1,6 @@
 #include "sched/placer.h"
 
+#include "net/job_flows.h"
 #include "sched/domain_packing.h"
 #include "sched/queue_order.h"
 #include "util/rng.h"
@@ -125,6 +126,7 @@ struct Placer::Impl
     std::vector<double> randomRaw;
     std::vector<double> hopSum;
     std::unordered_map<int, std::vector<int>> hopsCache;
+    std::unordered_map<std::string, int> nodeIdx; // node id -> index (Cluster::nodeIndex scans)
 
     // The job being placed.
     const Job *job = nullptr;
@@ -136,7 +138,8 @@ struct Placer::Impl
     double topoMax = 0;          // TopologyDistance's max mean hops over feasible nodes
 
     Impl(const Cluster &c, const Topology &t, Policy p, std::uint64_t s)
-        : cluster(c), topology(t), policy(std::move(p)), seed(s), state(c)
+        : cluster(c), topology(t), policy(std::move(p)), seed(s), state(c),
+          nodeIdx(nodeIndexMap(c))
     {
         const int n = state.nodeCount();
         cpuInv10.resize(std::size_t(n));
@@ -1481,7 +1484,7 @@ struct Placer::Impl
             for (std::size_t k = 0; k < out.tasks.size(); ++k) {
                 const TaskAssignment &a = out.tasks[k];
                 const TaskGroup &g = j.tasks[std::size_t(a.group)];
-                const int n = int(*cluster.nodeIndex(a.node));
+                const int n = nodeIdx.at(a.node);
                 state.unbind(n, g.cpus, g.memoryGiB, a.gpuIndices, g.gpuFraction);
                 markDirty(n);
             }
@@ -1524,9 +1527,9 @@ void Placer::release(const Job &job, const JobPlacement &placement)
 {
     for (const TaskAssignment &a : placement.tasks) {
         const TaskGroup &g = job.tasks[std::size_t(a.group)];
-        if (auto n = d->cluster.nodeIndex(a.node)) {
-            d->state.unbind(int(*n), g.cpus, g.memoryGiB, a.gpuIndices, g.gpuFraction);
-            d->markDirty(int(*n));
+        if (auto n = d->nodeIdx.find(a.node); n != d->nodeIdx.end()) {
+            d->state.unbind(n->second, g.cpus, g.memoryGiB, a.gpuIndices, g.gpuFraction);
+            d->markDirty(n->second);
         }
     }
     ++d->stateVersion;
@@ -1536,9 +1539,9 @@ void Placer::bindPlacement(const Job &job, const JobPlacement &placement)
 {
     for (const TaskAssignment &a : placement.tasks) {
         const TaskGroup &g = job.tasks[std::size_t(a.group)];
-        if (auto n = d->cluster.nodeIndex(a.node)) {
-            d->state.bind(int(*n), g.cpus, g.memoryGiB, a.gpuIndices, g.gpuFraction);
-            d->markDirty(int(*n));
+        if (auto n = d->nodeIdx.find(a.node); n != d->nodeIdx.end()) {
+            d->state.bind(n->second, g.cpus, g.memoryGiB, a.gpuIndices, g.gpuFraction);
+            d->markDirty(n->second);
         }
     }
     ++d->stateVersion;
