@@ -231,20 +231,6 @@ void MaxMinNetwork::collect(const std::vector<int> &seedLinks, const std::vector
         const int l = stack.back();
         stack.pop_back();
         m_compLinks.push_back(l);
-        if (above > 0 && m_histValid[std::size_t(l)]) {
-            // The link's flows at or above the level are its history's last entries, once
-            // its history is usable at that level (a shorter history is below, the rest are
-            // new and seeded). One that is not usable fails historiesUsable() on this link,
-            // and the component is collected again without a level.
-            const std::vector<HistoryEntry> &h = m_hist[std::size_t(l)];
-            for (std::size_t k = h.size(); k > 0 && !(h[k - 1].rate < above); --k) {
-                const int f = h[k - 1].flow;
-                if (alive(f) && m_flowMark[std::size_t(f)] != m_epoch &&
-                    (isNew(m_flows[std::size_t(f)]) || m_flows[std::size_t(f)].rate >= above))
-                    addToComponent(f, all, stack);
-            }
-            continue;
-        }
         for (int f : m_linkFlows[std::size_t(l)])
             if (m_flowMark[std::size_t(f)] != m_epoch &&
                 (above <= 0 || isNew(m_flows[std::size_t(f)]) ||
@@ -339,7 +325,7 @@ void MaxMinNetwork::drain(Heap &heap, Scope scope)
             if (!counts(l, scope))
                 continue;
             m_remaining[i] = std::max(0.0, m_remaining[i] - r);
-            m_hist[i].push_back({r, m_remaining[i], f});
+            m_hist[i].push_back({r, m_remaining[i]});
             if (--m_unfrozen[i] > 0) {
                 const double share = m_remaining[i] / m_unfrozen[i];
                 if (share < m_heapKey[i]) {
@@ -749,12 +735,12 @@ bool MaxMinNetwork::historyFromRates(int link)
     // (equal rates subtract alike in any order). New flows have no rate yet and grow with the
     // water. Rates a rounding apart could be frozen in either order: then no history.
     const auto i = std::size_t(link);
-    std::vector<std::pair<double, int>> &rates = m_rates;
+    std::vector<double> &rates = m_rates;
     rates.clear();
     for (int f : m_linkFlows[i]) {
         const Flow &flow = m_flows[std::size_t(f)];
         if (!isNew(flow))
-            rates.emplace_back(flow.rate, f);
+            rates.push_back(flow.rate);
     }
     std::sort(rates.begin(), rates.end());
     std::vector<HistoryEntry> &h = m_hist[i];
@@ -762,13 +748,13 @@ bool MaxMinNetwork::historyFromRates(int link)
     m_histValid[i] = 0;
     double remaining = m_capacity[i];
     for (std::size_t k = 0; k < rates.size(); ++k) {
-        const double r = rates[k].first;
+        const double r = rates[k];
         if (!std::isfinite(r))
             return false;
-        if (k > 0 && r != rates[k - 1].first && r - rates[k - 1].first <= kNearTie * r)
+        if (k > 0 && r != rates[k - 1] && r - rates[k - 1] <= kNearTie * r)
             return false;
         remaining = std::max(0.0, remaining - r);
-        h.push_back({r, remaining, rates[k].second});
+        h.push_back({r, remaining});
     }
     m_histValid[i] = 1;
     return true;

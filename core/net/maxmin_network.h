@@ -210,21 +210,18 @@ private:
     std::uint32_t m_solveEpoch = 0;
     std::vector<int> m_touched, m_stack;
     // Progressive filling's history per link, in freeze order: the rate of each flow frozen
-    // on it, the link's remaining capacity after it, and the flow. A re-solve that keeps the
-    // flows below a level resumes every link from the prefix of its history below that level,
-    // which is bit for bit where a full fill would stand there, and finds the flows above the
-    // level in its suffix (a flow removed since may still be there; one added is new).
+    // on it and the link's remaining capacity after it. A re-solve that keeps the flows below
+    // a level resumes every link from the prefix of its history below that level, which is
+    // bit for bit where a full fill would stand there.
     struct HistoryEntry
     {
         double rate, remaining;
-        int flow;
     };
     std::vector<std::vector<HistoryEntry>> m_hist;
     std::vector<std::uint32_t> m_keepPrefix; ///< per link: history entries below the level
     std::vector<std::uint8_t> m_histValid; ///< per link: history of the current rates
     std::vector<std::pair<int, double>> m_removedOn; ///< (active link, rate) of removed flows
-    std::vector<double> m_scratch;
-    std::vector<std::pair<double, int>> m_rates; ///< (rate, flow)
+    std::vector<double> m_scratch, m_rates;
     // Local repair: per flow the link that froze it in its last fill (or a kind below 0), as
     // it was before this solve; marks of the repair's flows, of its fill and of its links.
     Repair m_repair = Repair::Auto;
