@@ -114,7 +114,11 @@ private:
         int id;
     };
     class Heap;
-    std::vector<Candidate> m_heapStore;
+    /// A candidate packed into one integer with the same order (see Heap).
+    using Key = unsigned __int128;
+    std::vector<Key> m_startStore, m_heapStore;
+    std::vector<Key> m_bestKey; ///< per flow: the smallest entry offered to the fill's queue
+    std::vector<int> m_offered; ///< flows with an entry offered
 
     struct Flow
     {
@@ -126,12 +130,19 @@ private:
         bool fresh = false;
     };
 
+    /// Grows `v`'s capacity to at least `n`, by doubling.
+    template<typename T>
+    static void reserveFor(std::vector<T> &v, std::size_t n);
     /// Collects the component(s) reachable from the seeds into m_compFlows / m_compLinks,
     /// over every link (`all`) or over the possible bottlenecks only.
     /// With `above` > 0, a link adds only its flows that are new or have a rate >= above.
     void collect(const std::vector<int> &seedLinks, const std::vector<int> &seedFlows,
                  bool all, double above = 0);
     void addToComponent(int flow, bool all, std::vector<int> &stack);
+    /// collect() with every live flow among the seeds, in linear time without a search.
+    void collectEverything(bool all, const std::vector<int> &seedLinks);
+    /// Whether `flows` holds every live flow (a first solve, or everything replaced).
+    bool everyFlowIn(const std::vector<int> &flows);
     /// Progressive filling over m_compFlows / m_compLinks. Flows with a rate below `keepBelow`
     /// (and not new) keep their rates: the fill starts where the last one stood at that level
     /// (see m_hist); 0 re-solves every flow of the component.
