@@ -338,6 +338,62 @@ void MaxMinNetwork::collectEverything(bool all, const std::vector<int> &seedLink
     }
 }
 
+void MaxMinNetwork::collectByScan(const std::vector<int> &seedLinks,
+                                  const std::vector<int> &seedFlows, double above)
+{
+    // Every flow collect() can reach, and more: the seed flows, then every live flow that
+    // collect() would take from a link (new, or at `above` or more) and crosses an active
+    // link, with those links. The flows beyond the seeds' components are in components of
+    // their own, which a fill leaves where they are (to the bit: it repeats their last fill
+    // from the same kept level, with no link in common with the change).
+    ++m_epoch;
+    m_compFlows.clear();
+    m_compLinks.clear();
+    for (int f : seedFlows)
+        if (alive(f) && m_flowMark[std::size_t(f)] != m_epoch)
+            addToComponent(f, false, m_compLinks); // (its links go straight in: no search)
+    for (int l : seedLinks)
+        if (m_active[std::size_t(l)] && m_linkMark[std::size_t(l)] != m_epoch) {
+            m_linkMark[std::size_t(l)] = m_epoch;
+            m_compLinks.push_back(l);
+        }
+    for (std::size_t f = 0; f < m_flows.size(); ++f) {
+        const Flow &flow = m_flows[f];
+        if (!flow.alive || m_flowMark[f] == m_epoch ||
+            !(above <= 0 || isNew(flow) || flow.rate >= above))
+            continue;
+        bool any = false; // (a flow without an active link is not taken)
+        for (int l : flow.route)
+            if (m_active[std::size_t(l)]) {
+                any = true;
+                if (m_linkMark[std::size_t(l)] != m_epoch) {
+                    m_linkMark[std::size_t(l)] = m_epoch;
+                    m_compLinks.push_back(l);
+                }
+            }
+        if (any) {
+            m_flowMark[f] = m_epoch;
+            m_compFlows.push_back(int(f));
+        }
+    }
+}
+
+void MaxMinNetwork::collectBySize(const std::vector<int> &seedLinks,
+                                  const std::vector<int> &seedFlows, double above)
+{
+    // A search costs a random access per flow and link it reaches; a pass over every flow
+    // costs less once the change reaches most of them (uniform traffic: one component). The
+    // last search says which; every 16th round searches again, to notice when the component
+    // shrinks.
+    const bool scan = m_searchReached * 2 > std::size_t(m_liveFlows) && ++m_scans % 16 != 0;
+    if (scan) {
+        collectByScan(seedLinks, seedFlows, above);
+        return;
+    }
+    collect(seedLinks, seedFlows, false, above);
+    m_searchReached = m_compFlows.size();
+}
+
 bool MaxMinNetwork::everyFlowIn(const std::vector<int> &flows)
 {
     ++m_epoch;
@@ -754,15 +810,24 @@ void MaxMinNetwork::beginSolve()
 void MaxMinNetwork::listChanged()
 {
     m_changed.clear();
-    for (int f : m_touched) {
+    auto consider = [&](int f) {
         Flow &flow = m_flows[std::size_t(f)];
         if (!flow.alive)
-            continue;
+            return;
         if (flow.fresh || flow.rate != m_oldRate[std::size_t(f)])
             m_changed.push_back(f);
         flow.fresh = false;
+    };
+    if (m_touched.size() * 8 < m_flows.size()) {
+        for (int f : m_touched)
+            consider(f);
+        std::sort(m_changed.begin(), m_changed.end());
+        return;
     }
-    std::sort(m_changed.begin(), m_changed.end());
+    // Most flows were filled: a pass over the ids lists them in order without a sort.
+    for (std::size_t f = 0; f < m_flows.size(); ++f)
+        if (m_touchMark[f] == m_solveEpoch)
+            consider(int(f));
 }
 
 double MaxMinNetwork::saturationLevel(int link)
@@ -967,11 +1032,11 @@ int MaxMinNetwork::solve()
             level = m_newFlowsGrow ? unaffectedLevel(seedFlows) : takenInLevel(seedLinks);
             if (m_newFlowsGrow)
                 m_removedOn.clear(); // (read by unaffectedLevel only)
-            collect(seedLinks, seedFlows, false, level);
+            collectBySize(seedLinks, seedFlows, level);
         }
         if (level > 0 && !historiesUsable(level)) {
             level = 0;
-            collect(seedLinks, seedFlows, false, 0);
+            collectBySize(seedLinks, seedFlows, 0);
         }
         ++m_stats.rounds;
         if (!m_newFlowsGrow) {

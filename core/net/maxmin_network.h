@@ -141,6 +141,16 @@ private:
     void addToComponent(int flow, bool all, std::vector<int> &stack);
     /// collect() with every live flow among the seeds, in linear time without a search.
     void collectEverything(bool all, const std::vector<int> &seedLinks);
+    /// A superset of what collect(seedLinks, seedFlows, false, above) collects, by one pass
+    /// over every flow instead of a search.
+    void collectByScan(const std::vector<int> &seedLinks, const std::vector<int> &seedFlows,
+                       double above);
+    /// collect() or collectByScan(), whichever the size of the last search's component makes
+    /// cheaper.
+    void collectBySize(const std::vector<int> &seedLinks, const std::vector<int> &seedFlows,
+                       double above);
+    std::size_t m_searchReached = 0; ///< flows the last search collected
+    std::uint32_t m_scans = 0;
     /// Whether `flows` holds every live flow (a first solve, or everything replaced).
     bool everyFlowIn(const std::vector<int> &flows);
     /// Progressive filling over m_compFlows / m_compLinks. Flows with a rate below `keepBelow`
