@@ -100,7 +100,7 @@ MaxMinNetwork::MaxMinNetwork(std::vector<double> linkCapacity)
     m_load.assign(n, 0.0);
     m_hist.resize(n);
     m_keepPrefix.assign(n, 0);
-    m_histValid.assign(n, 1); // no flows yet: the empty history is the one a fill leaves
+    m_histValid.assign(n, kHistSorted); // no flows yet: the empty history is a fill's
     m_regionMark.assign(n, 0);
     m_pseudoAt.assign(n, 0);
     m_late.assign(n, 0);
@@ -331,7 +331,7 @@ void MaxMinNetwork::collectEverything(bool all, const std::vector<int> &seedLink
                 m_compLinks.push_back(int(l));
         } else if (all) {
             m_hist[l].clear(); // where a fill leaves a link without flows
-            m_histValid[l] = 1;
+            m_histValid[l] = kHistSorted;
         } else if (m_active[l] && m_linkMark[l] == m_epoch) {
             m_compLinks.push_back(int(l));
         }
@@ -449,7 +449,8 @@ void MaxMinNetwork::startLink(Heap &heap, int l, std::size_t keep)
     std::vector<HistoryEntry> &h = m_hist[i];
     h.reserve(m_linkFlows[i].size()); // the fill adds one entry per flow frozen
     h.resize(keep);
-    m_histValid[i] = 1;
+    // (the prefix of a history in rate order is in rate order; an empty one is too)
+    m_histValid[i] = keep == 0 || m_histValid[i] == kHistSorted ? kHistSorted : kHistValid;
     m_remaining[i] = keep > 0 ? h[keep - 1].remaining : m_capacity[i];
     m_unfrozen[i] = int(m_linkFlows[i].size()) - int(keep);
     if (m_unfrozen[i] > 0) {
@@ -496,7 +497,10 @@ void MaxMinNetwork::drain(Heap &heap, Scope scope)
             if (!counts(l, scope))
                 continue;
             m_remaining[i] = std::max(0.0, m_remaining[i] - r);
-            m_hist[i].push_back({r, m_remaining[i]});
+            std::vector<HistoryEntry> &h = m_hist[i];
+            if (!h.empty() && r < h.back().rate)
+                m_histValid[i] = kHistValid; // (a late share: no longer in rate order)
+            h.push_back({r, m_remaining[i]});
             if (--m_unfrozen[i] > 0) {
                 const double share = m_remaining[i] / m_unfrozen[i];
                 if (share < m_heapKey[i]) {
@@ -632,7 +636,7 @@ bool MaxMinNetwork::repairLocally(const std::vector<int> &seedLinks,
         SavedLink &k = m_saved[m_savedCount++]; // reuses the vectors of earlier repairs
         k.link = l;
         k.hist.assign(m_hist[i].begin(), m_hist[i].end());
-        k.histValid = m_histValid[i] != 0;
+        k.histValid = m_histValid[i];
         k.active = m_active[i] != 0;
         k.late = m_late[i] != 0;
     };
@@ -775,7 +779,7 @@ bool MaxMinNetwork::repairLocally(const std::vector<int> &seedLinks,
         const SavedLink &k = m_saved[n];
         const auto i = std::size_t(k.link);
         m_hist[i].assign(k.hist.begin(), k.hist.end());
-        m_histValid[i] = k.histValid ? 1 : 0;
+        m_histValid[i] = k.histValid;
         m_active[i] = k.active ? 1 : 0;
         m_late[i] = k.late ? 1 : 0; // a later repair may pin flows by it
     }
@@ -936,7 +940,7 @@ bool MaxMinNetwork::historyFromRates(int link)
         remaining = std::max(0.0, remaining - r);
         h.push_back({r, remaining});
     }
-    m_histValid[i] = 1;
+    m_histValid[i] = kHistSorted; // (built in rate order)
     return true;
 }
 
@@ -968,6 +972,12 @@ bool MaxMinNetwork::historiesUsable(double level)
         if (!m_histValid[i])
             return false;
         const std::vector<HistoryEntry> &h = m_hist[i];
+        if (m_histValid[i] == kHistSorted) { // in rate order: the prefix by a search
+            const auto end = std::partition_point(
+                h.begin(), h.end(), [level](const HistoryEntry &e) { return e.rate < level; });
+            m_keepPrefix[i] = std::uint32_t(end - h.begin());
+            continue;
+        }
         std::size_t k = 0;
         while (k < h.size() && h[k].rate < level)
             ++k;

@@ -240,7 +240,10 @@ private:
     };
     std::vector<std::vector<HistoryEntry>> m_hist;
     std::vector<std::uint32_t> m_keepPrefix; ///< per link: history entries below the level
-    std::vector<std::uint8_t> m_histValid; ///< per link: history of the current rates
+    /// Per link: whether its history is that of the current rates (kHistValid), and also in
+    /// rate order (kHistSorted: no share was taken late), or not (0).
+    std::vector<std::uint8_t> m_histValid;
+    static constexpr std::uint8_t kHistValid = 1, kHistSorted = 2;
     std::vector<std::pair<int, double>> m_removedOn; ///< (active link, rate) of removed flows
     std::vector<double> m_scratch, m_rates;
     // Local repair: per flow the link that froze it in its last fill (or a kind below 0), as
@@ -260,7 +263,8 @@ private:
     {
         int link;
         std::vector<HistoryEntry> hist;
-        bool histValid, active, late;
+        std::uint8_t histValid;
+        bool active, late;
     };
     std::vector<SavedLink> m_saved; ///< the region's links as they were, to give up
     std::size_t m_savedCount = 0;
