@@ -105,6 +105,7 @@ MaxMinNetwork::MaxMinNetwork(std::vector<double> linkCapacity)
     m_pseudoAt.assign(n, 0);
     m_late.assign(n, 0);
     m_compLinks.reserve(n);
+    m_roseMark.assign(n, 0);
     m_stack.reserve(n);
 }
 
@@ -483,6 +484,9 @@ void MaxMinNetwork::drain(Heap &heap, Scope scope)
     auto freeze = [&](int f, double r, int bottleneck) {
         Flow &flow = m_flows[std::size_t(f)];
         const double delta = r - flow.rate;
+        // A flow that got faster loads its left-out links more: they are listed for the check
+        // after the fill (see solve()).
+        const bool listRose = delta > 0 && scope == Scope::Active;
         flow.rate = r;
         m_frozen[std::size_t(f)] = 1;
         m_bneck[std::size_t(f)] = bottleneck;
@@ -494,8 +498,13 @@ void MaxMinNetwork::drain(Heap &heap, Scope scope)
                 if (!std::isfinite(load))
                     load = kUnlimited; // recounted when checked
             }
-            if (!counts(l, scope))
+            if (!counts(l, scope)) {
+                if (listRose && m_roseMark[i] != m_roseEpoch) {
+                    m_roseMark[i] = m_roseEpoch;
+                    m_roseLinks.push_back(l);
+                }
                 continue;
+            }
             m_remaining[i] = std::max(0.0, m_remaining[i] - r);
             std::vector<HistoryEntry> &h = m_hist[i];
             if (!h.empty() && r < h.back().rate)
@@ -1053,28 +1062,24 @@ int MaxMinNetwork::solve()
             ++m_stats.laterRounds;
             m_stats.laterRoundsAboveZero += level > 0 ? 1 : 0;
         }
+        if (++m_roseEpoch == 0) { // wrapped: forget every mark
+            std::fill(m_roseMark.begin(), m_roseMark.end(), 0u);
+            m_roseEpoch = 1;
+        }
+        m_roseLinks.clear();
         fill(false, level);
-        // Every left-out link these flows cross must still have room; the ones that do not
-        // are taken in and the (now larger) component is filled again. Only flows that are
-        // new or got faster can load a left-out link more.
+        // Every left-out link must still have room. Only a flow that this fill made faster
+        // (a new one too) loads one more than before, so the fill listed their left-out links
+        // (every other left-out link had room at the rates before, as the check after each
+        // fill keeps it); the ones without room are taken in and the (now larger) component
+        // is filled again.
         seedLinks.clear();
         seedFlows.clear();
-        ++m_epoch; // marks the links checked in this round
-        for (int f : m_touched) {
-            const Flow &flow = m_flows[std::size_t(f)];
-            if (!flow.alive || (!flow.fresh && !(flow.rate > m_oldRate[std::size_t(f)])))
-                continue;
-            for (int l : flow.route) {
-                const auto i = std::size_t(l);
-                if (m_active[i] || m_linkMark[i] == m_epoch)
-                    continue;
-                m_linkMark[i] = m_epoch;
-                if (!staysSlack(l)) {
-                    m_active[i] = 1;
-                    seedLinks.push_back(l);
-                }
+        for (int l : m_roseLinks)
+            if (!m_active[std::size_t(l)] && !staysSlack(l)) {
+                m_active[std::size_t(l)] = 1;
+                seedLinks.push_back(l);
             }
-        }
         if (seedLinks.empty())
             break;
         m_newFlowsGrow = false;

@@ -150,6 +150,10 @@ private:
     void collectBySize(const std::vector<int> &seedLinks, const std::vector<int> &seedFlows,
                        double above);
     std::size_t m_searchReached = 0; ///< flows the last search collected
+    /// Left-out links that flows made faster in the current fill cross (marked per fill).
+    std::vector<int> m_roseLinks;
+    std::vector<std::uint32_t> m_roseMark;
+    std::uint32_t m_roseEpoch = 0;
     std::uint32_t m_scans = 0;
     /// Whether `flows` holds every live flow (a first solve, or everything replaced).
     bool everyFlowIn(const std::vector<int> &flows);
