@@ -182,7 +182,7 @@ int MaxMinNetwork::addFlow(const std::vector<int> &route, double capacityCap)
     }
     m_bneck[std::size_t(id)] = kNoBottleneck;
     Flow &f = m_flows[std::size_t(id)];
-    f.route = route;
+    f.route.assign(route);
     f.slot.resize(route.size());
     f.cap = capacityCap > 0 ? capacityCap : 0.0; // (no -0 or NaN: the fill's keys need >= +0)
     f.rate = 0;

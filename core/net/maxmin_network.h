@@ -44,8 +44,10 @@
 // cost lately is given up, with everything as it was, and the levels are used; solve() takes
 // whichever of the two has cost less lately (setRepair()).
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <vector>
 
 namespace cb {
@@ -99,7 +101,11 @@ public:
     double load(int link) const;
     /// Flows on a link, in no particular order.
     const std::vector<int> &flowsOn(int link) const { return m_linkFlows[std::size_t(link)]; }
-    const std::vector<int> &route(int flow) const { return m_flows[std::size_t(flow)].route; }
+    std::span<const int> route(int flow) const
+    {
+        const Route &r = m_flows[std::size_t(flow)].route;
+        return {r.begin(), r.size()};
+    }
     /// Live flows whose rate differs after the last solve() or solveAll() (sorted by id);
     /// newly added flows are always listed.
     const std::vector<int> &changedFlows() const { return m_changed; }
@@ -120,9 +126,40 @@ private:
     std::vector<Key> m_bestKey; ///< per flow: the smallest entry offered to the fill's queue
     std::vector<int> m_offered; ///< flows with an entry offered
 
+    /// A flow's route, held in the flow itself up to kInline links (every route of a
+    /// fat-tree: host, edge, aggregation, core and back), so a fill or a pass over the flows
+    /// reads it with the flow's rate rather than from a separate allocation; longer ones
+    /// spill to the heap.
+    class Route
+    {
+    public:
+        static constexpr std::size_t kInline = 6;
+        void assign(const std::vector<int> &links)
+        {
+            m_size = links.size();
+            if (m_size <= kInline) {
+                std::copy(links.begin(), links.end(), m_inline);
+                m_spill.clear();
+            } else {
+                m_spill = links;
+            }
+        }
+        void clear() { assign({}); }
+        const int *begin() const { return m_size <= kInline ? m_inline : m_spill.data(); }
+        const int *end() const { return begin() + m_size; }
+        std::size_t size() const { return m_size; }
+        bool empty() const { return m_size == 0; }
+        int operator[](std::size_t k) const { return begin()[k]; }
+
+    private:
+        std::size_t m_size = 0;
+        int m_inline[kInline] = {};
+        std::vector<int> m_spill;
+    };
+
     struct Flow
     {
-        std::vector<int> route;
+        Route route;
         std::vector<int> slot; ///< position of this flow in each route link's flow list
         double cap = kUnlimited;
         double rate = 0;

@@ -590,10 +590,13 @@ void TestMaxMin::fillsMatchPlainReference_data()
 {
     QTest::addColumn<int>("fatTree"); // 0: random links and routes, else a k = 4 fat-tree
     QTest::addColumn<int>("seed");
+    QTest::addColumn<int>("longest"); // random routes: up to this many links
     for (int seed : {1, 2, 3}) {
-        QTest::newRow(qPrintable(QString("random links, seed %1").arg(seed))) << 0 << seed;
-        QTest::newRow(qPrintable(QString("fat-tree, seed %1").arg(seed))) << 1 << seed;
+        QTest::newRow(qPrintable(QString("random links, seed %1").arg(seed))) << 0 << seed << 3;
+        QTest::newRow(qPrintable(QString("fat-tree, seed %1").arg(seed))) << 1 << seed << 0;
     }
+    // Routes longer than a flow holds in itself (6 links) are kept apart: both kinds mixed.
+    QTest::newRow("random links, long routes") << 0 << 4 << 12;
 }
 
 void TestMaxMin::fillsMatchPlainReference()
@@ -604,6 +607,7 @@ void TestMaxMin::fillsMatchPlainReference()
     // caps; equal capacities make equal shares, which the order must break alike.
     QFETCH(int, fatTree);
     QFETCH(int, seed);
+    QFETCH(int, longest);
     Rng rng{std::uint64_t(seed)};
     std::vector<double> caps;
     std::function<std::vector<int>()> route;
@@ -625,7 +629,7 @@ void TestMaxMin::fillsMatchPlainReference()
             caps.push_back(double(1 + rng.below(4)));
         route = [&] {
             std::vector<int> r;
-            const int len = int(rng.below(4));
+            const int len = int(rng.below(std::uint64_t(longest) + 1));
             for (int k = 0; k < len; ++k) {
                 const int l = int(rng.below(30));
                 if (std::find(r.begin(), r.end(), l) == r.end())
