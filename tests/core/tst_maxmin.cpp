@@ -36,6 +36,14 @@ const char *repairName(Repair r)
 {
     return r == Repair::Off ? "levels" : r == Repair::Always ? "repair" : "auto";
 }
+/// Removes one of the `live` flows, picked at random, from the network and the list.
+void removeRandomFlow(MaxMinNetwork &net, std::vector<int> &live, Rng &rng)
+{
+    const std::size_t k = std::size_t(rng.below(live.size()));
+    net.removeFlow(live[k]);
+    live.erase(live.begin() + std::ptrdiff_t(k));
+}
+
 /// Progressive filling written as plainly as it is defined, for comparison with the
 /// network's queue (sorted first entries, one entry per flow for its cap and the links it is
 /// alone on, a heap for the rest): at each step the smallest of every link's share
@@ -230,9 +238,7 @@ void TestMaxMin::incrementalMatchesFull()
             const double cap = rng.uniform() < 0.2 ? double(1 + rng.below(5)) : kInf;
             live.push_back(inc.addFlow(route, cap));
         } else {
-            const std::size_t k = std::size_t(rng.below(live.size()));
-            inc.removeFlow(live[k]);
-            live.erase(live.begin() + std::ptrdiff_t(k));
+            removeRandomFlow(inc, live, rng);
         }
         inc.solve();
         // The incremental rates must equal a full re-solve of the same flows, to the last bit
@@ -300,9 +306,7 @@ void TestMaxMin::fatTreeIncrementalMatchesFull()
         const int count = 1 + int(rng.below(4));
         for (int k = 0; k < count; ++k) {
             if (rng.uniform() < 0.5 && !live.empty()) {
-                const std::size_t i = std::size_t(rng.below(live.size()));
-                inc.removeFlow(live[i]);
-                live.erase(live.begin() + std::ptrdiff_t(i));
+                removeRandomFlow(inc, live, rng);
             } else {
                 live.push_back(inc.addFlow(route()));
             }
@@ -665,9 +669,7 @@ void TestMaxMin::fillsMatchPlainReference()
         const int count = 1 + int(rng.below(3));
         for (int k = 0; k < count; ++k) {
             if (rng.uniform() < 0.5 && !live.empty()) {
-                const std::size_t i = std::size_t(rng.below(live.size()));
-                net.removeFlow(live[i]);
-                live.erase(live.begin() + std::ptrdiff_t(i));
+                removeRandomFlow(net, live, rng);
             } else {
                 add();
             }
