@@ -302,39 +302,22 @@ void MaxMinNetwork::collect(const std::vector<int> &seedLinks, const std::vector
     }
 }
 
-void MaxMinNetwork::collectEverything(bool all, const std::vector<int> &seedLinks)
+void MaxMinNetwork::collectEverything()
 {
-    // What collect() gives when its seeds hold every live flow, without the search: every
-    // live flow, and every link it would reach (all, or the active ones with a flow) and the
-    // seed links among them.
+    // What collect() over every link gives when its seeds hold every live flow and link,
+    // without the search; a link without flows is only set where a fill leaves it.
     ++m_epoch;
     m_compFlows.clear();
     m_compLinks.clear();
-    for (std::size_t f = 0; f < m_flows.size(); ++f) {
-        const Flow &flow = m_flows[f];
-        if (!flow.alive)
-            continue;
-        m_compFlows.push_back(int(f));
-        if (all || flow.route.empty() || flow.cap < kUnlimited)
-            continue;
-        bool any = false;
-        for (int l : flow.route)
-            any = any || m_active[std::size_t(l)];
-        if (!any) // as in addToComponent: one of its links is a bottleneck for sure
-            for (int l : flow.route)
-                m_active[std::size_t(l)] = 1;
-    }
-    for (int l : seedLinks)
-        m_linkMark[std::size_t(l)] = m_epoch;
+    for (std::size_t f = 0; f < m_flows.size(); ++f)
+        if (m_flows[f].alive)
+            m_compFlows.push_back(int(f));
     for (std::size_t l = 0; l < m_capacity.size(); ++l) {
         if (!m_linkFlows[l].empty()) {
-            if (all || m_active[l])
-                m_compLinks.push_back(int(l));
-        } else if (all) {
-            m_hist[l].clear(); // where a fill leaves a link without flows
-            m_histValid[l] = kHistSorted;
-        } else if (m_active[l] && m_linkMark[l] == m_epoch) {
             m_compLinks.push_back(int(l));
+        } else {
+            m_hist[l].clear();
+            m_histValid[l] = kHistSorted;
         }
     }
 }
@@ -1046,7 +1029,7 @@ int MaxMinNetwork::solve()
         double level = 0;
         if (m_newFlowsGrow && everything) {
             m_removedOn.clear();
-            collectEverything(false, seedLinks);
+            collectByScan(seedLinks, seedFlows, 0); // (every flow a seed: no search)
         } else {
             level = m_newFlowsGrow ? unaffectedLevel(seedFlows) : takenInLevel(seedLinks);
             if (m_newFlowsGrow)
@@ -1125,7 +1108,7 @@ int MaxMinNetwork::finishSolve()
 void MaxMinNetwork::solveAll()
 {
     beginSolve();
-    collectEverything(true, {});
+    collectEverything();
     m_dirtyLinks.clear();
     m_dirtyFlows.clear();
     m_removedOn.clear();

@@ -176,8 +176,9 @@ private:
     void collect(const std::vector<int> &seedLinks, const std::vector<int> &seedFlows,
                  bool all, double above = 0);
     void addToComponent(int flow, bool all, std::vector<int> &stack);
-    /// collect() with every live flow among the seeds, in linear time without a search.
-    void collectEverything(bool all, const std::vector<int> &seedLinks);
+    /// collect() over every link with every live flow and link among the seeds (solveAll),
+    /// in linear time without a search.
+    void collectEverything();
     /// A superset of what collect(seedLinks, seedFlows, false, above) collects, by one pass
     /// over every flow instead of a search.
     void collectByScan(const std::vector<int> &seedLinks, const std::vector<int> &seedFlows,
