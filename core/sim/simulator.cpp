@@ -125,7 +125,8 @@ struct Simulator::Impl
           nodeIdx(nodeIndexMap(scenario.cluster)),
           placer(scenario.cluster, topo, opt.policy, opt.seed),
           net(linkCapacities(topo)), price(scenario.settings),
-          buckets(result.series, opt.initialBucketSeconds, opt.maxBuckets, opt.pairBuckets)
+          buckets(result.series, opt.initialBucketSeconds, opt.maxBuckets, opt.pairBuckets,
+                  topo.directedLinkCount())
     {
         placer.setExhaustive(opt.exhaustive);
         applyTaskPins(placer, sc.cluster, opt.pins);

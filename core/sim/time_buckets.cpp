@@ -5,9 +5,12 @@
 
 namespace cb {
 
-TimeBuckets::TimeBuckets(RunSeries &series, double initialWidth, int maxBuckets, bool pairs)
+TimeBuckets::TimeBuckets(RunSeries &series, double initialWidth, int maxBuckets, bool pairs,
+                         int links)
     : m_series(series), m_max(std::size_t(std::max(2, maxBuckets))), m_pairs(pairs)
 {
+    if (links > 0 && std::size_t(links) * m_max <= kDenseLinkBudget)
+        m_links = std::size_t(links);
     m_series.bucketSeconds = initialWidth > 0 ? initialWidth : 60;
     m_series.gpuBusySeconds.clear();
     m_series.linkBytes.clear();
@@ -29,10 +32,25 @@ void TimeBuckets::merge()
         const std::size_t a = 2 * i, b = 2 * i + 1;
         const bool hasB = b < s.gpuBusySeconds.size();
         s.gpuBusySeconds[i] = s.gpuBusySeconds[a] + (hasB ? s.gpuBusySeconds[b] : 0.0);
-        SparseSums<int> links = std::move(s.linkBytes[a]);
-        if (hasB)
-            links.addAll(s.linkBytes[b]);
-        s.linkBytes[i] = std::move(links);
+        if (denseLinks()) {
+            // As SparseSums::addAll: a link used in both buckets is the sum, else its one value.
+            std::vector<double> sums = std::move(m_dense[a]);
+            std::vector<unsigned char> used = std::move(m_used[a]);
+            if (hasB)
+                for (std::size_t l = 0; l < m_links; ++l) {
+                    if (!m_used[b][l])
+                        continue;
+                    sums[l] = used[l] ? sums[l] + m_dense[b][l] : m_dense[b][l];
+                    used[l] = 1;
+                }
+            m_dense[i] = std::move(sums);
+            m_used[i] = std::move(used);
+        } else {
+            SparseSums<int> links = std::move(s.linkBytes[a]);
+            if (hasB)
+                links.addAll(s.linkBytes[b]);
+            s.linkBytes[i] = std::move(links);
+        }
         if (m_pairs) {
             SparseSums<std::pair<int, int>> pairs = std::move(s.pairBytes[a]);
             if (hasB)
@@ -50,6 +68,10 @@ void TimeBuckets::merge()
     // (the optional series, when on, have as many buckets as gpuBusySeconds)
     s.gpuBusySeconds.resize(n);
     s.linkBytes.resize(n);
+    if (denseLinks()) {
+        m_dense.resize(n);
+        m_used.resize(n);
+    }
     if (m_pairs)
         s.pairBytes.resize(n);
     s.bucketSeconds *= 2;
@@ -63,6 +85,10 @@ void TimeBuckets::ensure(double t)
     if (m_series.gpuBusySeconds.size() < need) {
         m_series.gpuBusySeconds.resize(need, 0.0);
         m_series.linkBytes.resize(need);
+        if (denseLinks()) {
+            m_dense.resize(need, std::vector<double>(m_links, 0.0));
+            m_used.resize(need, std::vector<unsigned char>(m_links, 0));
+        }
         if (m_pairs)
             m_series.pairBytes.resize(need);
         if (!m_series.cost.empty())
@@ -75,6 +101,18 @@ void TimeBuckets::ensure(double t)
 void TimeBuckets::finish(double t)
 {
     ensure(t);
+    if (denseLinks()) {
+        for (std::size_t b = 0; b < m_dense.size(); ++b) {
+            std::vector<std::pair<int, double>> sorted;
+            for (std::size_t l = 0; l < m_links; ++l)
+                if (m_used[b][l])
+                    sorted.emplace_back(int(l), m_dense[b][l]);
+            m_series.linkBytes[b] = SparseSums<int>(std::move(sorted));
+        }
+        m_dense.clear();
+        m_used.clear();
+        m_links = 0; // (finished: anything added later goes to the arrays)
+    }
     for (const SparseSums<int> &b : m_series.linkBytes)
         b.settle();
     for (const SparseSums<std::pair<int, int>> &b : m_series.pairBytes)
@@ -111,6 +149,18 @@ void TimeBuckets::addLinkBytes(double t0, double t1,
 {
     if (bytes.empty() || scale == 0)
         return;
+    if (denseLinks()) {
+        spread(t0, t1, [&](std::size_t b, double f) {
+            double *sums = m_dense[b].data();
+            unsigned char *used = m_used[b].data();
+            // (v x scale x fraction added to a sum that starts at 0: as addSorted)
+            for (const auto &[l, v] : bytes) {
+                sums[l] += v * scale * f;
+                used[l] = 1;
+            }
+        });
+        return;
+    }
     spread(t0, t1, [&](std::size_t b, double f) {
         m_series.linkBytes[b].addSorted(bytes, scale, f);
     });

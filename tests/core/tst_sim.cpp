@@ -14,7 +14,10 @@
 
 #include <QtTest>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <random>
 
 using namespace cb;
 
@@ -169,6 +172,7 @@ private slots:
     void priceSchedule_data();
     void priceSchedule();
     void timeBucketsMergeExactly();
+    void timeBucketsDenseLinksMatchSorted();
     void flowsMatchTrafficReport();
     void hookRequeueKeepsProgress();
     void deterministicRunFile();
@@ -430,6 +434,52 @@ void TestSim::timeBucketsMergeExactly()
     QCOMPARE(s.linkBytes[0].at(3), 200.0);
     b.addPairBytes(0, 0, {{{0, 1}, 7.0}}, 1.0);       // zero-length interval: one bucket
     QCOMPARE(s.pairBytes[0].at({0, 1}), 7.0);
+}
+
+void TestSim::timeBucketsDenseLinksMatchSorted()
+{
+    // The same additions to dense link sums and to the sorted arrays: the same series to the
+    // bit, through three merges (max 8 buckets, times up to 600 s at width 10).
+    RunSeries denseSeries, sortedSeries;
+    TimeBuckets dense(denseSeries, 10, 8, false, 50);
+    TimeBuckets sorted(sortedSeries, 10, 8, false);
+    QVERIFY(dense.denseLinks());
+    QVERIFY(!sorted.denseLinks());
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    double t = 0;
+    for (int i = 0; i < 400; ++i) {
+        std::vector<std::pair<int, double>> bytes;
+        for (int l = 0; l < 50; ++l)
+            if (unit(rng) < 0.2)
+                bytes.emplace_back(l, 1e6 * unit(rng));
+        const double t0 = t - 40 * unit(rng), t1 = t + (i % 7 == 0 ? 0.0 : 30 * unit(rng));
+        const double scale = 1 + 100 * unit(rng);
+        dense.addLinkBytes(std::max(0.0, t0), t1, bytes, scale);
+        sorted.addLinkBytes(std::max(0.0, t0), t1, bytes, scale);
+        t += 1.5;
+    }
+    dense.finish(t);
+    sorted.finish(t);
+    QCOMPARE(denseSeries.bucketSeconds, 80.0);
+    QCOMPARE(sortedSeries.bucketSeconds, 80.0);
+    QCOMPARE(denseSeries.linkBytes.size(), sortedSeries.linkBytes.size());
+    std::size_t keys = 0;
+    for (std::size_t b = 0; b < denseSeries.linkBytes.size(); ++b) {
+        const auto &d = denseSeries.linkBytes[b], &s = sortedSeries.linkBytes[b];
+        QCOMPARE(d.size(), s.size());
+        for (auto di = d.begin(), si = s.begin(); di != d.end(); ++di, ++si) {
+            QCOMPARE(di->first, si->first);
+            QCOMPARE(std::bit_cast<std::uint64_t>(di->second),
+                     std::bit_cast<std::uint64_t>(si->second));
+        }
+        keys += d.size();
+    }
+    QVERIFY(keys > 100); // (links not added to are absent in both)
+
+    // Past the budget, a cluster's links are summed in the sorted arrays.
+    RunSeries big;
+    QVERIFY(!TimeBuckets(big, 10, 256, false, 1 << 20).denseLinks());
 }
 
 void TestSim::flowsMatchTrafficReport()
