@@ -33,18 +33,15 @@ void TimeBuckets::merge()
         const bool hasB = b < s.gpuBusySeconds.size();
         s.gpuBusySeconds[i] = s.gpuBusySeconds[a] + (hasB ? s.gpuBusySeconds[b] : 0.0);
         if (denseLinks()) {
-            // As SparseSums::addAll: a link used in both buckets is the sum, else its one value.
-            std::vector<double> sums = std::move(m_dense[a]);
-            std::vector<unsigned char> used = std::move(m_used[a]);
-            if (hasB)
-                for (std::size_t l = 0; l < m_links; ++l) {
-                    if (!m_used[b][l])
-                        continue;
-                    sums[l] = used[l] ? sums[l] + m_dense[b][l] : m_dense[b][l];
-                    used[l] = 1;
-                }
-            m_dense[i] = std::move(sums);
-            m_used[i] = std::move(used);
+            // As SparseSums::addAll: a link used in both buckets is the sum, else its one
+            // value. In place: bucket i is written after buckets 2i and 2i + 1 are read.
+            const std::size_t L = m_links;
+            for (std::size_t l = 0; l < L; ++l) {
+                const bool usedA = m_used[a * L + l], usedB = hasB && m_used[b * L + l];
+                const double sumA = m_dense[a * L + l], sumB = hasB ? m_dense[b * L + l] : 0.0;
+                m_dense[i * L + l] = usedA && usedB ? sumA + sumB : usedA ? sumA : sumB;
+                m_used[i * L + l] = usedA || usedB;
+            }
         } else {
             SparseSums<int> links = std::move(s.linkBytes[a]);
             if (hasB)
@@ -69,8 +66,9 @@ void TimeBuckets::merge()
     s.gpuBusySeconds.resize(n);
     s.linkBytes.resize(n);
     if (denseLinks()) {
-        m_dense.resize(n);
-        m_used.resize(n);
+        // (the capacity stays: later buckets reuse it)
+        m_dense.resize(n * m_links);
+        m_used.resize(n * m_links);
     }
     if (m_pairs)
         s.pairBytes.resize(n);
@@ -86,8 +84,8 @@ void TimeBuckets::ensure(double t)
         m_series.gpuBusySeconds.resize(need, 0.0);
         m_series.linkBytes.resize(need);
         if (denseLinks()) {
-            m_dense.resize(need, std::vector<double>(m_links, 0.0));
-            m_used.resize(need, std::vector<unsigned char>(m_links, 0));
+            m_dense.resize(need * m_links, 0.0);
+            m_used.resize(need * m_links, 0);
         }
         if (m_pairs)
             m_series.pairBytes.resize(need);
@@ -102,15 +100,15 @@ void TimeBuckets::finish(double t)
 {
     ensure(t);
     if (denseLinks()) {
-        for (std::size_t b = 0; b < m_dense.size(); ++b) {
+        for (std::size_t b = 0; b < m_series.linkBytes.size(); ++b) {
             std::vector<std::pair<int, double>> sorted;
             for (std::size_t l = 0; l < m_links; ++l)
-                if (m_used[b][l])
-                    sorted.emplace_back(int(l), m_dense[b][l]);
+                if (m_used[b * m_links + l])
+                    sorted.emplace_back(int(l), m_dense[b * m_links + l]);
             m_series.linkBytes[b] = SparseSums<int>(std::move(sorted));
         }
-        m_dense.clear();
-        m_used.clear();
+        m_dense = {};
+        m_used = {};
         m_links = 0; // (finished: anything added later goes to the arrays)
     }
     for (const SparseSums<int> &b : m_series.linkBytes)
@@ -151,8 +149,8 @@ void TimeBuckets::addLinkBytes(double t0, double t1,
         return;
     if (denseLinks()) {
         spread(t0, t1, [&](std::size_t b, double f) {
-            double *sums = m_dense[b].data();
-            unsigned char *used = m_used[b].data();
+            double *sums = m_dense.data() + b * m_links;
+            unsigned char *used = m_used.data() + b * m_links;
             // (v x scale x fraction added to a sum that starts at 0: as addSorted)
             for (const auto &[l, v] : bytes) {
                 sums[l] += v * scale * f;

@@ -59,11 +59,12 @@ private:
     RunSeries &m_series;
     std::size_t m_max;
     bool m_pairs;
-    /// Dense link sums: m_links per bucket (0: the series' sorted arrays are used), and
-    /// whether each was added to (a link never added to is not in the series).
+    /// Dense link sums: m_links per bucket (0: the series' sorted arrays are used), bucket
+    /// after bucket, and whether each was added to (a link never added to is not in the
+    /// series).
     std::size_t m_links = 0;
-    std::vector<std::vector<double>> m_dense;
-    std::vector<std::vector<unsigned char>> m_used;
+    std::vector<double> m_dense;
+    std::vector<unsigned char> m_used;
 };
 
 } // namespace cb
