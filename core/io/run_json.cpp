@@ -10,6 +10,9 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cb {
@@ -191,87 +194,200 @@ ordered_json runSummaryJson(const RunResult &run)
     return s;
 }
 
-ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topology &topology,
-                       RunJsonLayout layout)
-{
-    ordered_json j;
-    j["format"] = "clusterbench-run";
-    j["version"] = 1;
-    j["scenario"] = run.scenario;
-    j["policy"] = run.policy;
-    j["seed"] = run.seed;
-    j["total_gpus"] = run.totalGpus;
-    j["summary"] = runSummaryJson(run);
+namespace {
 
-    ordered_json jobs = ordered_json::array();
-    for (const JobRun &r : run.jobs) {
-        ordered_json o;
-        o["id"] = r.id;
-        o["submit_s"] = finiteOrNull(r.submitSeconds);
-        o["first_start_s"] = opt(r.firstStartSeconds);
-        o["start_s"] = opt(r.startSeconds);
-        o["finish_s"] = opt(r.finishSeconds);
-        o["due_s"] = opt(r.dueSeconds);
-        o["queue_delay_s"] = opt(r.queueDelaySeconds());
-        o["jct_s"] = opt(r.jctSeconds());
-        o["isolated_s"] = opt(r.isolatedSeconds);
-        o["slowdown"] = opt(r.slowdown());
-        o["tardiness_s"] = opt(r.tardinessSeconds());
-        o["attempts"] = r.attempts;
-        o["iteration_s"] = finiteOrNull(r.iterationSeconds);
-        o["total_bytes"] = finiteOrNull(r.totalBytes);
-        o["cross_node_bytes"] = finiteOrNull(r.crossNodeBytes);
-        if (r.crossDomainBytes != r.crossNodeBytes)
-            o["cross_domain_bytes"] = finiteOrNull(r.crossDomainBytes);
-        o["energy_kwh"] = finiteOrNull(r.energyKWh);
-        o["cost"] = finiteOrNull(r.cost);
-        o["gpus"] = r.gpus;
-        ordered_json tasks = ordered_json::array();
-        for (const TaskAssignment &a : r.placement.tasks)
-            tasks.push_back(std::string(toString(a.role)) + "-" + std::to_string(a.indexInRole) +
-                            "@" + a.node);
-        o["tasks"] = tasks;
-        o["placement"] = {{"start_s", finiteOrNull(r.placement.startSeconds)},
-                          {"pending_tasks", r.placement.pendingTasks},
-                          {"tasks", placedTasksJson(r.placement)}};
-        o["reconfigurations"] = r.reconfigurations;
-        o["violated"] = r.violated;
-        ordered_json segments = ordered_json::array();
-        for (const JobSegment &seg : r.segments) {
-            ordered_json so;
-            so["start_s"] = finiteOrNull(seg.startSeconds);
-            so["end_s"] = opt(seg.endSeconds);
-            if (seg.config)
-                so["config"] = {{"gpu_type", seg.config->gpuType},
-                                {"gpus", seg.config->gpus},
-                                {"fraction", jsonNumber(seg.config->fraction)}};
-            so["iterations"] = finiteOrNull(seg.iterations);
-            // The last attempt's placement is the job's own: not written twice.
-            if (!(seg.placement == r.placement))
-                so["placement"] = {{"start_s", finiteOrNull(seg.placement.startSeconds)},
-                                   {"pending_tasks", seg.placement.pendingTasks},
-                                   {"tasks", placedTasksJson(seg.placement)}};
-            segments.push_back(std::move(so));
-        }
-        o["segments"] = segments;
-        jobs.push_back(std::move(o));
+/// Where a run's JSON goes, member by member and item by item: a document (DomSink), or a
+/// file written piece by piece (StreamSink), which never holds the whole text or document:
+/// a replay of 100,000 jobs writes hundreds of MB, and its document took gigabytes. The
+/// file's text is the document's dump(1) to the byte (a test compares them).
+class DomSink
+{
+public:
+    DomSink() { m_stack.emplace_back(std::string(), ordered_json::object()); }
+    void member(const char *key, ordered_json v) { m_stack.back().second[key] = std::move(v); }
+    void item(ordered_json v) { m_stack.back().second.push_back(std::move(v)); }
+    void beginObject(const char *key) { m_stack.emplace_back(key, ordered_json::object()); }
+    void beginArray(const char *key) { m_stack.emplace_back(key, ordered_json::array()); }
+    void end()
+    {
+        auto [key, value] = std::move(m_stack.back());
+        m_stack.pop_back();
+        m_stack.back().second[key] = std::move(value);
     }
-    j["jobs"] = jobs;
+    ordered_json take() { return std::move(m_stack.front().second); }
+
+private:
+    /// Open containers (key in the parent object, value), the document first. (Containers
+    /// open only as members of objects; arrays are given whole items.)
+    std::vector<std::pair<std::string, ordered_json>> m_stack;
+};
+
+class StreamSink
+{
+public:
+    explicit StreamSink(AtomicFileWriter &out) : m_out(out)
+    {
+        put("{");
+        m_open.push_back({'}', false});
+    }
+    void member(const char *key, const ordered_json &v)
+    {
+        next(key);
+        // A value nested n deep: its dump(1) with every line after the first indented n.
+        const std::string text = v.dump(1);
+        std::size_t from = 0;
+        for (std::size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1) {
+            put(std::string_view(text).substr(from, nl + 1 - from));
+            put(std::string(m_open.size(), ' '));
+        }
+        put(std::string_view(text).substr(from));
+    }
+    void item(const ordered_json &v) { member(nullptr, v); }
+    void beginObject(const char *key) { begin(key, '{', '}'); }
+    void beginArray(const char *key) { begin(key, '[', ']'); }
+    void end()
+    {
+        const Open o = m_open.back();
+        m_open.pop_back();
+        if (o.any) // (an empty container is "{}" or "[]")
+            put("\n" + std::string(m_open.size(), ' '));
+        put(std::string(1, o.close));
+    }
+    /// Closes the document (a failed write is reported by the file's commit()).
+    void finish()
+    {
+        end();
+        put("\n");
+    }
+
+private:
+    struct Open
+    {
+        char close;
+        bool any;
+    };
+    void put(std::string_view text) { m_out.write(text); }
+    /// Starts the next member (with its key) or item of the innermost container.
+    void next(const char *key)
+    {
+        Open &o = m_open.back();
+        put(o.any ? ",\n" : "\n");
+        o.any = true;
+        put(std::string(m_open.size(), ' '));
+        if (key) {
+            put(ordered_json(key).dump());
+            put(": ");
+        }
+    }
+    void begin(const char *key, char open, char close)
+    {
+        next(key);
+        put(std::string(1, open));
+        m_open.push_back({close, false});
+    }
+
+    AtomicFileWriter &m_out;
+    std::vector<Open> m_open;
+};
+
+ordered_json jobJson(const JobRun &r)
+{
+    ordered_json o;
+    o["id"] = r.id;
+    o["submit_s"] = finiteOrNull(r.submitSeconds);
+    o["first_start_s"] = opt(r.firstStartSeconds);
+    o["start_s"] = opt(r.startSeconds);
+    o["finish_s"] = opt(r.finishSeconds);
+    o["due_s"] = opt(r.dueSeconds);
+    o["queue_delay_s"] = opt(r.queueDelaySeconds());
+    o["jct_s"] = opt(r.jctSeconds());
+    o["isolated_s"] = opt(r.isolatedSeconds);
+    o["slowdown"] = opt(r.slowdown());
+    o["tardiness_s"] = opt(r.tardinessSeconds());
+    o["attempts"] = r.attempts;
+    o["iteration_s"] = finiteOrNull(r.iterationSeconds);
+    o["total_bytes"] = finiteOrNull(r.totalBytes);
+    o["cross_node_bytes"] = finiteOrNull(r.crossNodeBytes);
+    if (r.crossDomainBytes != r.crossNodeBytes)
+        o["cross_domain_bytes"] = finiteOrNull(r.crossDomainBytes);
+    o["energy_kwh"] = finiteOrNull(r.energyKWh);
+    o["cost"] = finiteOrNull(r.cost);
+    o["gpus"] = r.gpus;
+    ordered_json tasks = ordered_json::array();
+    for (const TaskAssignment &a : r.placement.tasks)
+        tasks.push_back(std::string(toString(a.role)) + "-" + std::to_string(a.indexInRole) +
+                        "@" + a.node);
+    o["tasks"] = tasks;
+    o["placement"] = {{"start_s", finiteOrNull(r.placement.startSeconds)},
+                      {"pending_tasks", r.placement.pendingTasks},
+                      {"tasks", placedTasksJson(r.placement)}};
+    o["reconfigurations"] = r.reconfigurations;
+    o["violated"] = r.violated;
+    ordered_json segments = ordered_json::array();
+    for (const JobSegment &seg : r.segments) {
+        ordered_json so;
+        so["start_s"] = finiteOrNull(seg.startSeconds);
+        so["end_s"] = opt(seg.endSeconds);
+        if (seg.config)
+            so["config"] = {{"gpu_type", seg.config->gpuType},
+                            {"gpus", seg.config->gpus},
+                            {"fraction", jsonNumber(seg.config->fraction)}};
+        so["iterations"] = finiteOrNull(seg.iterations);
+        // The last attempt's placement is the job's own: not written twice.
+        if (!(seg.placement == r.placement))
+            so["placement"] = {{"start_s", finiteOrNull(seg.placement.startSeconds)},
+                               {"pending_tasks", seg.placement.pendingTasks},
+                               {"tasks", placedTasksJson(seg.placement)}};
+        segments.push_back(std::move(so));
+    }
+    o["segments"] = segments;
+    return o;
+}
+
+/// Items of the node-pair rows of `m` (see pairsJson), one at a time.
+template<typename Sink, typename PairMap>
+void pairItems(Sink &out, const PairMap &m, const Cluster &cluster,
+               std::optional<int> bucket = std::nullopt)
+{
+    for (auto &row : pairsJson(m, cluster, bucket))
+        out.item(std::move(row));
+}
+
+/// The run's JSON (see RunJsonLayout), written to `out` member by member.
+template<typename Sink>
+void emitRun(Sink &out, const RunResult &run, const Cluster &cluster, const Topology &topology,
+             RunJsonLayout layout)
+{
+    out.member("format", "clusterbench-run");
+    out.member("version", 1);
+    out.member("scenario", run.scenario);
+    out.member("policy", run.policy);
+    out.member("seed", run.seed);
+    out.member("total_gpus", run.totalGpus);
+    out.member("summary", runSummaryJson(run));
+
+    out.beginArray("jobs");
+    for (const JobRun &r : run.jobs)
+        out.item(jobJson(r));
+    out.end();
 
     if (layout == RunJsonLayout::Stored) {
-        j["series"] = storedSeriesJson(run);
-        j["node_pairs"] = pairColumns(run.pairBytes);
+        out.member("series", storedSeriesJson(run));
+        out.member("node_pairs", pairColumns(run.pairBytes));
     } else {
         const RunSeries &s = run.series;
         const double w = s.bucketSeconds;
-        ordered_json series;
-        series["bucket_s"] = finiteOrNull(w);
+        out.beginObject("series");
+        out.member("bucket_s", finiteOrNull(w));
         ordered_json util = ordered_json::array();
         for (double b : s.gpuBusySeconds)
             util.push_back(finiteOrNull(run.totalGpus > 0 ? b / (run.totalGpus * w) : 0.0));
-        series["gpu_utilisation"] = util;
-        busyAndCostJson(s, series);
-        ordered_json links = ordered_json::array();
+        out.member("gpu_utilisation", util);
+        ordered_json busyAndCost;
+        busyAndCostJson(s, busyAndCost);
+        for (auto &[key, value] : busyAndCost.items())
+            out.member(key.c_str(), std::move(value));
+        out.beginArray("links");
         for (int l = 0; l < topology.directedLinkCount(); ++l) {
             if (run.linkBytes[std::size_t(l)] <= 0)
                 continue;
@@ -282,44 +398,60 @@ ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topol
                 const double bytes = it == bucket.end() ? 0.0 : it->second;
                 u.push_back(finiteOrNull(cap > 0 ? bytes * 8.0 / (cap * 1e9 * w) : 0.0));
             }
-            links.push_back({{"link", directedLinkName(cluster, l)},
-                             {"capacity_gbps", finiteOrNull(cap)},
-                             {"bytes", finiteOrNull(run.linkBytes[std::size_t(l)])},
-                             {"utilisation", u}});
+            out.item({{"link", directedLinkName(cluster, l)},
+                      {"capacity_gbps", finiteOrNull(cap)},
+                      {"bytes", finiteOrNull(run.linkBytes[std::size_t(l)])},
+                      {"utilisation", std::move(u)}});
         }
-        series["links"] = links;
-        series["link_buckets"] = s.linkBytes.size();
-        ordered_json linkBuckets = ordered_json::array();
+        out.end();
+        out.member("link_buckets", s.linkBytes.size());
+        out.beginArray("link_bytes");
         for (std::size_t b = 0; b < s.linkBytes.size(); ++b)
             for (const auto &[l, bytes] : s.linkBytes[b])
-                linkBuckets.push_back({{"bucket", b},
-                                       {"link", directedLinkName(cluster, l)},
-                                       {"bytes", finiteOrNull(bytes)}});
-        series["link_bytes"] = linkBuckets;
-        series["pair_buckets"] = s.pairBytes.size();
-        ordered_json pairs = ordered_json::array();
+                out.item({{"bucket", b},
+                          {"link", directedLinkName(cluster, l)},
+                          {"bytes", finiteOrNull(bytes)}});
+        out.end();
+        out.member("pair_buckets", s.pairBytes.size());
+        out.beginArray("node_pairs");
         for (std::size_t b = 0; b < s.pairBytes.size(); ++b)
-            for (auto &row : pairsJson(s.pairBytes[b], cluster, int(b)))
-                pairs.push_back(std::move(row));
-        series["node_pairs"] = pairs;
-        j["series"] = series;
-        j["node_pairs"] = pairsJson(run.pairBytes, cluster);
+            pairItems(out, s.pairBytes[b], cluster, int(b));
+        out.end();
+        out.end(); // series
+        out.beginArray("node_pairs");
+        pairItems(out, run.pairBytes, cluster);
+        out.end();
     }
 
-    ordered_json events = ordered_json::array();
+    out.beginArray("events");
     for (const SimLogEntry &e : run.log)
-        events.push_back({{"t", finiteOrNull(e.time)},
-                          {"kind", toString(e.kind)},
-                          {"job", e.job.empty() ? ordered_json() : ordered_json(e.job)},
-                          {"detail", e.detail}});
-    j["events"] = events;
-    return j;
+        out.item({{"t", finiteOrNull(e.time)},
+                  {"kind", toString(e.kind)},
+                  {"job", e.job.empty() ? ordered_json() : ordered_json(e.job)},
+                  {"detail", e.detail}});
+    out.end();
+}
+
+} // namespace
+
+ordered_json runToJson(const RunResult &run, const Cluster &cluster, const Topology &topology,
+                       RunJsonLayout layout)
+{
+    DomSink dom;
+    emitRun(dom, run, cluster, topology, layout);
+    return dom.take();
 }
 
 Status saveRunFile(const std::string &path, const RunResult &run, const Cluster &cluster,
                    const Topology &topology)
 {
-    return writeFileAtomically(path, runToJson(run, cluster, topology).dump(1) + "\n");
+    AtomicFileWriter file(path);
+    if (Status opened = file.open(); !opened)
+        return opened;
+    StreamSink out(file);
+    emitRun(out, run, cluster, topology, RunJsonLayout::File);
+    out.finish();
+    return file.commit(); // (reports a write that failed, and then removes the temporary)
 }
 
 } // namespace cb

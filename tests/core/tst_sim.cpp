@@ -8,6 +8,7 @@
 #include "sched/traffic.h"
 #include "net/job_flows.h"
 #include "sim/price_schedule.h"
+#include "io/file_io.h"
 #include "io/run_json.h"
 #include "sim/simulator.h"
 #include "sim/time_buckets.h"
@@ -176,6 +177,7 @@ private slots:
     void flowsMatchTrafficReport();
     void hookRequeueKeepsProgress();
     void deterministicRunFile();
+    void runFileIsTheDocument();
     void parseFailures_data();
     void parseFailures();
 };
@@ -556,6 +558,60 @@ void TestSim::deterministicRunFile()
             bucketPairs += v;
     CB_NEAR(pairs, a->totalBytes());
     CB_NEAR(bucketPairs, a->totalBytes());
+}
+
+void TestSim::runFileIsTheDocument()
+{
+    // saveRunFile streams the run file piece by piece: the same bytes as the document's
+    // dump(1), on a run with failures (segments with their own placements), a large sample,
+    // and a run with no jobs (empty arrays).
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath("run.json").toStdString();
+    struct Case
+    {
+        const char *sample;
+        bool failures, noJobs;
+    };
+    for (const Case c : {Case{"dltap-testbed", true, false}, Case{"fat-tree-1024", false, false},
+                         Case{"dgx-nvlink", false, true}}) {
+        auto loaded = loadScenarioFile(std::string(CB_SOURCE_DIR "/sample-clusters/") +
+                                       c.sample + ".json");
+        QVERIFY(loaded.ok());
+        Scenario s = loaded.value();
+        if (c.noJobs)
+            s.jobs.clear();
+        const Topology topo(s.cluster);
+        SimOptions o;
+        o.policy = *builtinPolicy("k8s-default");
+        o.seed = 3;
+        if (c.failures)
+            o.failures = {{s.cluster.nodes[1].id, 300, 500.0}};
+        auto r = simulate(s, o);
+        QVERIFY2(r.ok(), c.sample);
+        QVERIFY(saveRunFile(path, r.value(), s.cluster, topo).ok());
+        auto written = readTextFile(path);
+        QVERIFY(written.ok());
+        const std::string document = runToJson(r.value(), s.cluster, topo).dump(1) + "\n";
+        QCOMPARE(written->size(), document.size());
+        QVERIFY2(written.value() == document, c.sample);
+        if (c.noJobs)
+            QVERIFY(written->find("\"jobs\": []") != std::string::npos);
+    }
+    // A file that cannot be written: the error names it, and nothing is left behind.
+    auto loaded = loadScenarioFile(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json");
+    QVERIFY(loaded.ok());
+    const Topology topo(loaded->cluster);
+    SimOptions o;
+    o.policy = *builtinPolicy("dltap");
+    auto r = simulate(loaded.value(), o);
+    QVERIFY(r.ok());
+    const std::string missing = dir.filePath("no-such-dir/run.json").toStdString();
+    const Status saved = saveRunFile(missing, r.value(), loaded->cluster, topo);
+    QVERIFY(!saved.ok());
+    QVERIFY2(saved.error().find(missing) != std::string::npos, saved.error().c_str());
+    QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries | QDir::Hidden),
+             QStringList{"run.json"});
 }
 
 void TestSim::parseFailures_data()
