@@ -10,7 +10,7 @@ TimeBuckets::TimeBuckets(RunSeries &series, double initialWidth, int maxBuckets,
     : m_series(series), m_max(std::size_t(std::max(2, maxBuckets))), m_pairs(pairs)
 {
     if (links > 0 && std::size_t(links) * m_max <= kDenseLinkBudget)
-        m_links = std::size_t(links);
+        m_denseLinks = std::size_t(links);
     m_series.bucketSeconds = initialWidth > 0 ? initialWidth : 60;
     m_series.gpuBusySeconds.clear();
     m_series.linkBytes.clear();
@@ -96,6 +96,27 @@ void TimeBuckets::ensure(double t)
     }
 }
 
+void TimeBuckets::useDenseLinks()
+{
+    if (denseLinks() || m_denseLinks == 0)
+        return;
+    m_links = m_denseLinks;
+    const std::size_t buckets = m_series.linkBytes.size();
+    // (room for every bucket: growing never moves the sums)
+    m_dense.reserve(m_max * m_links);
+    m_used.reserve(m_max * m_links);
+    m_dense.assign(buckets * m_links, 0.0);
+    m_used.assign(buckets * m_links, 0);
+    for (std::size_t b = 0; b < buckets; ++b) {
+        // (a key's pending additions are summed as they would have been in the array)
+        for (const auto &[l, sum] : m_series.linkBytes[b]) {
+            m_dense[b * m_links + std::size_t(l)] = sum;
+            m_used[b * m_links + std::size_t(l)] = 1;
+        }
+        m_series.linkBytes[b] = {};
+    }
+}
+
 void TimeBuckets::finish(double t)
 {
     ensure(t);
@@ -109,7 +130,7 @@ void TimeBuckets::finish(double t)
         }
         m_dense = {};
         m_used = {};
-        m_links = 0; // (finished: anything added later goes to the arrays)
+        m_links = m_denseLinks = 0; // (finished: anything added later goes to the arrays)
     }
     for (const SparseSums<int> &b : m_series.linkBytes)
         b.settle();
@@ -161,7 +182,10 @@ void TimeBuckets::addLinkBytes(double t0, double t1,
     }
     spread(t0, t1, [&](std::size_t b, double f) {
         m_series.linkBytes[b].addSorted(bytes, scale, f);
+        m_linkSumsAdded += bytes.size();
     });
+    if (m_denseLinks > 0 && m_linkSumsAdded > m_max * m_denseLinks)
+        useDenseLinks();
 }
 
 void TimeBuckets::addPairBytes(double t0, double t1,
