@@ -64,21 +64,17 @@ ordered_json placedTasksJson(const JobPlacement &p)
     return placed;
 }
 
-template<typename PairMap>
-ordered_json pairsJson(const PairMap &m, const Cluster &cluster,
-                       std::optional<int> bucket = std::nullopt)
+/// One node-pair row of a run file: {"bucket"?, "from", "to", "bytes"}.
+ordered_json pairRowJson(const std::pair<int, int> &p, double bytes, const Cluster &cluster,
+                         std::optional<int> bucket)
 {
-    ordered_json a = ordered_json::array();
-    for (const auto &[p, bytes] : m) {
-        ordered_json o;
-        if (bucket)
-            o["bucket"] = *bucket;
-        o["from"] = cluster.nodes[std::size_t(p.first)].id;
-        o["to"] = cluster.nodes[std::size_t(p.second)].id;
-        o["bytes"] = finiteOrNull(bytes);
-        a.push_back(std::move(o));
-    }
-    return a;
+    ordered_json o;
+    if (bucket)
+        o["bucket"] = *bucket;
+    o["from"] = cluster.nodes[std::size_t(p.first)].id;
+    o["to"] = cluster.nodes[std::size_t(p.second)].id;
+    o["bytes"] = finiteOrNull(bytes);
+    return o;
 }
 
 /// The cumulative node pairs as columns: {"from": [...], "to": [...], "bytes": [...]}, node
@@ -238,7 +234,7 @@ public:
         std::size_t from = 0;
         for (std::size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1) {
             put(std::string_view(text).substr(from, nl + 1 - from));
-            put(std::string(m_open.size(), ' '));
+            indent();
         }
         put(std::string_view(text).substr(from));
     }
@@ -249,9 +245,11 @@ public:
     {
         const Open o = m_open.back();
         m_open.pop_back();
-        if (o.any) // (an empty container is "{}" or "[]")
-            put("\n" + std::string(m_open.size(), ' '));
-        put(std::string(1, o.close));
+        if (o.any) { // (an empty container is "{}" or "[]")
+            put("\n");
+            indent();
+        }
+        put(std::string_view(&o.close, 1));
     }
     /// Closes the document (a failed write is reported by the file's commit()).
     void finish()
@@ -267,13 +265,20 @@ private:
         bool any;
     };
     void put(std::string_view text) { m_out.write(text); }
+    /// One space per open container (the document's dump(1) indentation).
+    void indent()
+    {
+        if (m_spaces.size() < m_open.size())
+            m_spaces.resize(m_open.size(), ' ');
+        put(std::string_view(m_spaces).substr(0, m_open.size()));
+    }
     /// Starts the next member (with its key) or item of the innermost container.
     void next(const char *key)
     {
         Open &o = m_open.back();
         put(o.any ? ",\n" : "\n");
         o.any = true;
-        put(std::string(m_open.size(), ' '));
+        indent();
         if (key) {
             put(ordered_json(key).dump());
             put(": ");
@@ -282,12 +287,13 @@ private:
     void begin(const char *key, char open, char close)
     {
         next(key);
-        put(std::string(1, open));
+        put(std::string_view(&open, 1));
         m_open.push_back({close, false});
     }
 
     AtomicFileWriter &m_out;
     std::vector<Open> m_open;
+    std::string m_spaces;
 };
 
 ordered_json jobJson(const JobRun &r)
@@ -344,13 +350,13 @@ ordered_json jobJson(const JobRun &r)
     return o;
 }
 
-/// Items of the node-pair rows of `m` (see pairsJson), one at a time.
+/// The node-pair rows of `m` (pairRowJson), one item at a time.
 template<typename Sink, typename PairMap>
 void pairItems(Sink &out, const PairMap &m, const Cluster &cluster,
                std::optional<int> bucket = std::nullopt)
 {
-    for (auto &row : pairsJson(m, cluster, bucket))
-        out.item(std::move(row));
+    for (const auto &[p, bytes] : m)
+        out.item(pairRowJson(p, bytes, cluster, bucket));
 }
 
 /// The run's JSON (see RunJsonLayout), written to `out` member by member.
