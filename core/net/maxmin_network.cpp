@@ -93,13 +93,8 @@ MaxMinNetwork::MaxMinNetwork(std::vector<double> linkCapacity)
         c = std::max(0.0, c);
     m_linkFlows.resize(n);
     m_linkMark.assign(n, 0);
-    m_remaining.assign(n, 0.0);
-    m_unfrozen.assign(n, 0);
-    m_heapKey.assign(n, 0.0);
+    m_link.resize(n);
     m_active.assign(n, 1);
-    m_load.assign(n, 0.0);
-    m_hist.resize(n);
-    m_keepPrefix.assign(n, 0);
     m_histValid.assign(n, kHistSorted); // no flows yet: the empty history is a fill's
     m_regionMark.assign(n, 0);
     m_pseudoAt.assign(n, 0);
@@ -119,8 +114,8 @@ namespace {
 /// re-solved in 6.4 ms with 1e-6, 4.3 ms with 0.3, where it mostly needs one fill).
 constexpr double kTakeIn = 1e-9;
 constexpr double kLeaveOut = 0.3;
-/// A link's running load (m_load, summed as rates change) can drift from the sum of its
-/// flows' rates by rounding; below (1 - kLoadDrift) of capacity it is surely under the
+/// A link's running load (LinkFill::load, summed as rates change) can drift from the sum of
+/// its flows' rates by rounding; below (1 - kLoadDrift) of capacity it is surely under the
 /// take-in mark without recounting.
 constexpr double kLoadDrift = 1e-6;
 /// The level below which a change cannot reach is taken this much (relative) lower than
@@ -169,6 +164,7 @@ int MaxMinNetwork::addFlow(const std::vector<int> &route, double capacityCap)
     } else {
         id = int(m_flows.size());
         m_flows.emplace_back();
+        m_slot.emplace_back();
         m_flowMark.push_back(0);
         m_frozen.push_back(0);
         m_oldRate.push_back(0.0);
@@ -179,22 +175,25 @@ int MaxMinNetwork::addFlow(const std::vector<int> &route, double capacityCap)
         m_inFill.push_back(0);
         m_frozenLate.push_back(0);
         m_bestKey.push_back(Heap::kNone);
+        m_scanRate.push_back(-kUnlimited);
     }
     m_bneck[std::size_t(id)] = kNoBottleneck;
     Flow &f = m_flows[std::size_t(id)];
     f.route.assign(route);
-    f.slot.resize(route.size());
+    std::vector<int> &slot = m_slot[std::size_t(id)];
+    slot.resize(route.size());
     f.cap = capacityCap > 0 ? capacityCap : 0.0; // (no -0 or NaN: the fill's keys need >= +0)
     f.rate = 0;
+    m_scanRate[std::size_t(id)] = 0;
     f.alive = true;
     f.fresh = true;
     for (std::size_t k = 0; k < route.size(); ++k) {
         auto &list = m_linkFlows[std::size_t(route[k])];
-        f.slot[k] = int(list.size());
+        slot[k] = int(list.size());
         list.push_back(id);
         // A fill writes one history entry per flow of the link: room for them grows with
         // the list, here rather than in the solve.
-        reserveFor(m_hist[std::size_t(route[k])], list.size());
+        reserveFor(m_link[std::size_t(route[k])].hist, list.size());
     }
     // The same for the scratch that holds up to every flow or link in a solve.
     const std::size_t flows = m_flows.size(), entries = flows + m_capacity.size();
@@ -216,7 +215,7 @@ void MaxMinNetwork::removeFlow(int flow)
     for (std::size_t k = 0; k < f.route.size(); ++k) {
         const int link = f.route[k];
         auto &list = m_linkFlows[std::size_t(link)];
-        const int pos = f.slot[k];
+        const int pos = m_slot[std::size_t(flow)][k];
         const int moved = list.back();
         list[std::size_t(pos)] = moved;
         list.pop_back();
@@ -224,13 +223,14 @@ void MaxMinNetwork::removeFlow(int flow)
             Flow &m = m_flows[std::size_t(moved)];
             for (std::size_t j = 0; j < m.route.size(); ++j)
                 if (m.route[j] == link) {
-                    m.slot[j] = pos;
+                    m_slot[std::size_t(moved)][j] = pos;
                     break;
                 }
         }
-        m_load[std::size_t(link)] -= f.rate;
-        if (!std::isfinite(m_load[std::size_t(link)]) || list.empty())
-            m_load[std::size_t(link)] = list.empty() ? 0.0 : kUnlimited; // recount when checked
+        double &load = m_link[std::size_t(link)].load;
+        load -= f.rate;
+        if (!std::isfinite(load) || list.empty())
+            load = list.empty() ? 0.0 : kUnlimited; // recount when checked
         // A left-out link only gets more room: nothing to re-solve there.
         if (m_active[std::size_t(link)]) {
             m_dirtyLinks.push_back(link);
@@ -240,8 +240,9 @@ void MaxMinNetwork::removeFlow(int flow)
     f.alive = false;
     f.fresh = false;
     f.route.clear();
-    f.slot.clear();
+    m_slot[std::size_t(flow)].clear();
     f.rate = 0;
+    m_scanRate[std::size_t(flow)] = -kUnlimited;
     --m_liveFlows;
     m_freeIds.push_back(flow);
 }
@@ -316,7 +317,7 @@ void MaxMinNetwork::collectEverything()
         if (!m_linkFlows[l].empty()) {
             m_compLinks.push_back(int(l));
         } else {
-            m_hist[l].clear();
+            m_link[l].hist.clear();
             m_histValid[l] = kHistSorted;
         }
     }
@@ -341,11 +342,13 @@ void MaxMinNetwork::collectByScan(const std::vector<int> &seedLinks,
             m_linkMark[std::size_t(l)] = m_epoch;
             m_compLinks.push_back(l);
         }
+    // (A new flow is a seed in the first round, so it is in already; in a later round it
+    // counts as an old one: the rate alone says. The rates are read from their own array,
+    // so that the flows left out cost no read of the flow.)
     for (std::size_t f = 0; f < m_flows.size(); ++f) {
+        if (!(m_scanRate[f] >= above) || m_flowMark[f] == m_epoch)
+            continue; // (a removed flow's is -inf)
         const Flow &flow = m_flows[f];
-        if (!flow.alive || m_flowMark[f] == m_epoch ||
-            !(above <= 0 || isNew(flow) || flow.rate >= above))
-            continue;
         bool any = false; // (a flow without an active link is not taken)
         for (int l : flow.route)
             if (m_active[std::size_t(l)]) {
@@ -407,10 +410,13 @@ void MaxMinNetwork::fill(bool all, double keepBelow)
         const auto i = std::size_t(l);
         // Resume from the last fill's history below keepBelow: historiesUsable(keepBelow),
         // run on this component, checked that the kept flows are a prefix of every history
-        // and set its length (m_keepPrefix).
-        startLink(heap, l, partial ? m_keepPrefix[i] : 0);
+        // and set its length (LinkFill::keepPrefix).
+        startLink(heap, l, partial ? m_link[i].keepPrefix : 0);
     }
-    drain(heap, all ? Scope::All : Scope::Active);
+    if (all)
+        drain<Scope::All>(heap);
+    else
+        drain<Scope::Active>(heap);
 }
 
 void MaxMinNetwork::startFlow(Heap &heap, int f)
@@ -422,6 +428,7 @@ void MaxMinNetwork::startFlow(Heap &heap, int f)
         heap.offer(f, {flow.cap, 1, f});
     else if (flow.route.empty()) {
         flow.rate = kUnlimited;
+        m_scanRate[std::size_t(f)] = kUnlimited;
         m_frozen[std::size_t(f)] = 1;
         m_bneck[std::size_t(f)] = kCapBottleneck;
     }
@@ -430,40 +437,43 @@ void MaxMinNetwork::startFlow(Heap &heap, int f)
 void MaxMinNetwork::startLink(Heap &heap, int l, std::size_t keep)
 {
     const auto i = std::size_t(l);
-    std::vector<HistoryEntry> &h = m_hist[i];
+    std::vector<HistoryEntry> &h = m_link[i].hist;
     h.reserve(m_linkFlows[i].size()); // the fill adds one entry per flow frozen
     h.resize(keep);
     // (the prefix of a history in rate order is in rate order; an empty one is too)
     m_histValid[i] = keep == 0 || m_histValid[i] == kHistSorted ? kHistSorted : kHistValid;
-    m_remaining[i] = keep > 0 ? h[keep - 1].remaining : m_capacity[i];
-    m_unfrozen[i] = int(m_linkFlows[i].size()) - int(keep);
-    if (m_unfrozen[i] > 0) {
-        m_heapKey[i] = m_remaining[i] / m_unfrozen[i];
+    m_link[i].remaining = keep > 0 ? h[keep - 1].remaining : m_capacity[i];
+    m_link[i].unfrozen = int(m_linkFlows[i].size()) - int(keep);
+    if (m_link[i].unfrozen > 0) {
+        m_link[i].heapKey = m_link[i].remaining / m_link[i].unfrozen;
         const int only = m_linkFlows[i].front(); // (the one flow, when there is one)
         if (m_linkFlows[i].size() == 1 && !m_frozen[std::size_t(only)])
-            heap.offer(only, {m_heapKey[i], 0, l}); // it can freeze no other flow
+            heap.offer(only, {m_link[i].heapKey, 0, l}); // it can freeze no other flow
         else
-            heap.add({m_heapKey[i], 0, l});
+            heap.add({m_link[i].heapKey, 0, l});
     }
 }
 
-bool MaxMinNetwork::counts(int link, Scope scope) const
+template<MaxMinNetwork::Scope scope>
+bool MaxMinNetwork::counts(int link) const
 {
     const auto i = std::size_t(link);
+    // (a template, so that a fill's inner loop has no branch on the scope)
     return scope == Scope::All || (scope == Scope::Active ? m_active[i] != 0
                                                           : m_regionMark[i] == m_regionEpoch);
 }
 
-void MaxMinNetwork::drain(Heap &heap, Scope scope)
+template<MaxMinNetwork::Scope scope>
+void MaxMinNetwork::drain(Heap &heap)
 {
     // A link's share (remaining / unfrozen) does not fall when one of its flows freezes at
     // the water level, which is at most that share, except by rounding. So the heap keeps one
-    // entry per link, keyed at most at the link's share (m_heapKey): a freeze pushes only when
-    // the share fell below the key, and an entry popped below the link's share goes back in at
-    // the share. Links are taken in the same order, at the same shares, as with an entry per
-    // change, with about one push per link instead of one per freeze. Links out of the scope
-    // only carry the load (a left-out link; in a repair, a link outside the region, where a
-    // pinned flow stays at its old rate).
+    // entry per link, keyed at most at the link's share (LinkFill::heapKey): a freeze pushes
+    // only when the share fell below the key, and an entry popped below the link's share goes
+    // back in at the share. Links are taken in the same order, at the same shares, as with an
+    // entry per change, with about one push per link instead of one per freeze. Links out of
+    // the scope only carry the load (a left-out link; in a repair, a link outside the region,
+    // where a pinned flow stays at its old rate).
     auto freeze = [&](int f, double r, int bottleneck) {
         Flow &flow = m_flows[std::size_t(f)];
         const double delta = r - flow.rate;
@@ -471,32 +481,33 @@ void MaxMinNetwork::drain(Heap &heap, Scope scope)
         // after the fill (see solve()).
         const bool listRose = delta > 0 && scope == Scope::Active;
         flow.rate = r;
+        m_scanRate[std::size_t(f)] = r;
         m_frozen[std::size_t(f)] = 1;
         m_bneck[std::size_t(f)] = bottleneck;
         for (int l : flow.route) {
             const auto i = std::size_t(l);
             if (delta != 0) {
-                double &load = m_load[i]; // kept on left-out links too (staysSlack reads it)
+                double &load = m_link[i].load; // kept on left-out links too (staysSlack reads it)
                 load += delta;
                 if (!std::isfinite(load))
                     load = kUnlimited; // recounted when checked
             }
-            if (!counts(l, scope)) {
+            if (!counts<scope>(l)) {
                 if (listRose && m_roseMark[i] != m_roseEpoch) {
                     m_roseMark[i] = m_roseEpoch;
                     m_roseLinks.push_back(l);
                 }
                 continue;
             }
-            m_remaining[i] = std::max(0.0, m_remaining[i] - r);
-            std::vector<HistoryEntry> &h = m_hist[i];
+            m_link[i].remaining = std::max(0.0, m_link[i].remaining - r);
+            std::vector<HistoryEntry> &h = m_link[i].hist;
             if (!h.empty() && r < h.back().rate)
                 m_histValid[i] = kHistValid; // (a late share: no longer in rate order)
-            h.push_back({r, m_remaining[i]});
-            if (--m_unfrozen[i] > 0) {
-                const double share = m_remaining[i] / m_unfrozen[i];
-                if (share < m_heapKey[i]) {
-                    m_heapKey[i] = share;
+            h.push_back({r, m_link[i].remaining});
+            if (--m_link[i].unfrozen > 0) {
+                const double share = m_link[i].remaining / m_link[i].unfrozen;
+                if (share < m_link[i].heapKey) {
+                    m_link[i].heapKey = share;
                     heap.push({share, 0, l});
                 }
             }
@@ -514,7 +525,7 @@ void MaxMinNetwork::drain(Heap &heap, Scope scope)
             continue;
         }
         const auto i = std::size_t(c.id);
-        if (!counts(c.id, scope)) {
+        if (!counts<scope>(c.id)) {
             // A repair's pinned flows whose old bottleneck is outside the region, frozen at
             // the share it froze them at (see fillRegion).
             for (std::size_t k = m_pseudoAt[i];
@@ -524,11 +535,11 @@ void MaxMinNetwork::drain(Heap &heap, Scope scope)
             water = std::max(water, c.share);
             continue;
         }
-        if (m_unfrozen[i] <= 0 || c.share != m_heapKey[i])
+        if (m_link[i].unfrozen <= 0 || c.share != m_link[i].heapKey)
             continue; // stale: a lower entry for this link went in after it
-        const double share = m_remaining[i] / m_unfrozen[i];
+        const double share = m_link[i].remaining / m_link[i].unfrozen;
         if (share != c.share) {
-            m_heapKey[i] = share; // risen since it went in: back in at its share
+            m_link[i].heapKey = share; // risen since it went in: back in at its share
             heap.push({share, 0, c.id});
             continue;
         }
@@ -600,7 +611,7 @@ bool MaxMinNetwork::fillRegion()
     }
     for (int l : m_regionLinks)
         startLink(heap, l, 0);
-    drain(heap, Scope::Region);
+    drain<Scope::Region>(heap);
     return true;
 }
 
@@ -627,7 +638,7 @@ bool MaxMinNetwork::repairLocally(const std::vector<int> &seedLinks,
             m_saved.emplace_back();
         SavedLink &k = m_saved[m_savedCount++]; // reuses the vectors of earlier repairs
         k.link = l;
-        k.hist.assign(m_hist[i].begin(), m_hist[i].end());
+        k.hist.assign(m_link[i].hist.begin(), m_link[i].hist.end());
         k.histValid = m_histValid[i];
         k.active = m_active[i] != 0;
         k.late = m_late[i] != 0;
@@ -759,18 +770,19 @@ bool MaxMinNetwork::repairLocally(const std::vector<int> &seedLinks,
         const double old = m_oldRate[std::size_t(f)];
         if (flow.rate != old)
             for (int l : flow.route) {
-                double &load = m_load[std::size_t(l)];
+                double &load = m_link[std::size_t(l)].load;
                 load += old - flow.rate;
                 if (!std::isfinite(load))
                     load = kUnlimited;
             }
         flow.rate = old;
+        m_scanRate[std::size_t(f)] = old;
         m_bneck[std::size_t(f)] = m_oldBneck[std::size_t(f)];
     }
     for (std::size_t n = 0; n < m_savedCount; ++n) {
         const SavedLink &k = m_saved[n];
         const auto i = std::size_t(k.link);
-        m_hist[i].assign(k.hist.begin(), k.hist.end());
+        m_link[i].hist.assign(k.hist.begin(), k.hist.end());
         m_histValid[i] = k.histValid;
         m_active[i] = k.active ? 1 : 0;
         m_late[i] = k.late ? 1 : 0; // a later repair may pin flows by it
@@ -784,12 +796,12 @@ bool MaxMinNetwork::staysSlack(int link)
 {
     const auto i = std::size_t(link);
     const double cap = m_capacity[i];
-    if (m_load[i] < cap * (1 - kLoadDrift))
+    if (m_link[i].load < cap * (1 - kLoadDrift))
         return true;
     double sum = 0;
     for (int f : m_linkFlows[i])
         sum += m_flows[std::size_t(f)].rate;
-    m_load[i] = std::isfinite(sum) ? sum : kUnlimited;
+    m_link[i].load = std::isfinite(sum) ? sum : kUnlimited;
     return sum < cap * (1 - kTakeIn);
 }
 
@@ -919,7 +931,7 @@ bool MaxMinNetwork::historyFromRates(int link)
             rates.push_back(flow.rate);
     }
     std::sort(rates.begin(), rates.end());
-    std::vector<HistoryEntry> &h = m_hist[i];
+    std::vector<HistoryEntry> &h = m_link[i].hist;
     h.clear();
     m_histValid[i] = 0;
     double remaining = m_capacity[i];
@@ -963,17 +975,17 @@ bool MaxMinNetwork::historiesUsable(double level)
         const auto i = std::size_t(l);
         if (!m_histValid[i])
             return false;
-        const std::vector<HistoryEntry> &h = m_hist[i];
+        const std::vector<HistoryEntry> &h = m_link[i].hist;
         if (m_histValid[i] == kHistSorted) { // in rate order: the prefix by a search
             const auto end = std::partition_point(
                 h.begin(), h.end(), [level](const HistoryEntry &e) { return e.rate < level; });
-            m_keepPrefix[i] = std::uint32_t(end - h.begin());
+            m_link[i].keepPrefix = std::uint32_t(end - h.begin());
             continue;
         }
         std::size_t k = 0;
         while (k < h.size() && h[k].rate < level)
             ++k;
-        m_keepPrefix[i] = std::uint32_t(k);
+        m_link[i].keepPrefix = std::uint32_t(k);
         for (std::size_t j = k; j < h.size(); ++j)
             if (h[j].rate < level)
                 return false;
@@ -1096,7 +1108,7 @@ int MaxMinNetwork::finishSolve()
     // Links of this component with room to spare are left out from now on.
     for (int l : m_compLinks) {
         const auto i = std::size_t(l);
-        if (m_remaining[i] > kLeaveOut * m_capacity[i] && m_unfrozen[i] <= 0) {
+        if (m_link[i].remaining > kLeaveOut * m_capacity[i] && m_link[i].unfrozen <= 0) {
             m_active[i] = 0;
             m_histValid[i] = 0;
         }
@@ -1116,13 +1128,14 @@ void MaxMinNetwork::solveAll()
     std::fill(m_active.begin(), m_active.end(), std::uint8_t(1));
     // Loads recounted (rounding drifts them as rates change), flow by flow: the order of the
     // sum may differ from load()'s, which staysSlack's margin (kLoadDrift) covers.
-    std::fill(m_load.begin(), m_load.end(), 0.0);
+    for (LinkFill &k : m_link)
+        k.load = 0.0;
     for (int f : m_compFlows)
         for (int l : m_flows[std::size_t(f)].route)
-            m_load[std::size_t(l)] += m_flows[std::size_t(f)].rate;
-    for (double &load : m_load)
-        if (!std::isfinite(load))
-            load = kUnlimited; // recounted when checked, as elsewhere
+            m_link[std::size_t(l)].load += m_flows[std::size_t(f)].rate;
+    for (LinkFill &k : m_link)
+        if (!std::isfinite(k.load))
+            k.load = kUnlimited; // recounted when checked, as elsewhere
     listChanged();
 }
 

@@ -47,6 +47,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -134,38 +135,59 @@ private:
     {
     public:
         static constexpr std::size_t kInline = 6;
+        Route() = default;
+        Route(const Route &o) { assign(o.begin(), o.end()); }
+        Route &operator=(const Route &o)
+        {
+            if (this != &o)
+                assign(o.begin(), o.end());
+            return *this;
+        }
+        Route(Route &&) noexcept = default;
+        Route &operator=(Route &&) noexcept = default;
         void assign(const std::vector<int> &links)
         {
-            m_size = links.size();
+            assign(links.data(), links.data() + links.size());
+        }
+        void assign(const int *first, const int *last)
+        {
+            m_size = std::uint32_t(last - first);
             if (m_size <= kInline) {
-                std::copy(links.begin(), links.end(), m_inline);
-                m_spill.clear();
+                std::copy(first, last, m_inline);
+                m_spill.reset();
             } else {
-                m_spill = links;
+                m_spill = std::make_unique<int[]>(m_size);
+                std::copy(first, last, m_spill.get());
             }
         }
-        void clear() { assign({}); }
-        const int *begin() const { return m_size <= kInline ? m_inline : m_spill.data(); }
+        void clear() { assign(nullptr, nullptr); }
+        const int *begin() const { return m_size <= kInline ? m_inline : m_spill.get(); }
         const int *end() const { return begin() + m_size; }
         std::size_t size() const { return m_size; }
         bool empty() const { return m_size == 0; }
         int operator[](std::size_t k) const { return begin()[k]; }
 
     private:
-        std::size_t m_size = 0;
+        std::uint32_t m_size = 0;
         int m_inline[kInline] = {};
-        std::vector<int> m_spill;
+        std::unique_ptr<int[]> m_spill;
     };
 
-    struct Flow
+    /// What a fill and a pass over the flows read of a flow, in one cache line: a pass over
+    /// every flow (collectByScan) and each freeze load one line per flow.
+    struct alignas(64) Flow
     {
-        Route route;
-        std::vector<int> slot; ///< position of this flow in each route link's flow list
-        double cap = kUnlimited;
         double rate = 0;
+        double cap = kUnlimited;
+        Route route;
         bool alive = false;
         bool fresh = false;
     };
+    /// Per flow: its rate, or -inf when it is removed, apart from the flow, for the pass
+    /// over every flow (collectByScan) to skip those below its level reading 8 bytes each.
+    std::vector<double> m_scanRate;
+    /// Per flow: its position in each route link's flow list (read only when it is removed).
+    std::vector<std::vector<int>> m_slot;
 
     /// Grows `v`'s capacity to at least `n`, by doubling.
     template<typename T>
@@ -197,7 +219,7 @@ private:
     bool everyFlowIn(const std::vector<int> &flows);
     /// Progressive filling over m_compFlows / m_compLinks. Flows with a rate below `keepBelow`
     /// (and not new) keep their rates: the fill starts where the last one stood at that level
-    /// (see m_hist); 0 re-solves every flow of the component.
+    /// (see LinkFill::hist); 0 re-solves every flow of the component.
     void fill(bool all, double keepBelow);
     /// A lower bound of the level at which the change since the last solve (the removed
     /// flows, `newFlows`) can first make a difference to progressive filling (0 when there
@@ -215,7 +237,7 @@ private:
     /// solve; later rounds treat it as an old one at the rate the first round gave it.
     bool isNew(const Flow &f) const { return m_newFlowsGrow && f.fresh; }
     /// Whether every link of the component has the history of the current rates with the
-    /// flows below `level` first; sets each link's m_keepPrefix, which a fill below `level`
+    /// flows below `level` first; sets each link's keepPrefix, which a fill below `level`
     /// resumes from.
     bool historiesUsable(double level);
     /// The level at which `link` saturates if its old flows keep their old rates and its new
@@ -241,10 +263,12 @@ private:
     bool fillRegion();
     /// The links a fill works on: every link, the active ones, or a repair's region.
     enum class Scope { All, Active, Region };
-    bool counts(int link, Scope scope) const;
+    template<Scope scope>
+    bool counts(int link) const;
     /// Progressive filling from the heap's entries until every flow is frozen (shared by
     /// fill() and fillRegion()).
-    void drain(Heap &heap, Scope scope);
+    template<Scope scope>
+    void drain(Heap &heap);
     /// Puts a flow into a fill (its cap into the heap) and a link, resumed from the first
     /// `keep` entries of its history.
     void startFlow(Heap &heap, int flow);
@@ -260,14 +284,10 @@ private:
     std::vector<std::uint32_t> m_linkMark, m_flowMark;
     std::uint32_t m_epoch = 0;
     std::vector<int> m_compFlows, m_compLinks, m_changed;
-    // Scratch for fill(), indexed by link or flow id.
-    std::vector<double> m_remaining;
-    std::vector<int> m_unfrozen;
-    std::vector<double> m_heapKey; ///< per link: the key of its live heap entry in fill()
+    // Scratch for fill(), indexed by flow id.
     std::vector<std::uint8_t> m_frozen;
     std::vector<double> m_oldRate; ///< a flow's rate before the current solve
     std::vector<std::uint8_t> m_active; ///< per link: taken into components and fills
-    std::vector<double> m_load;         ///< per link: sum of its flows' rates, kept up to date
     std::vector<std::uint32_t> m_touchMark; ///< per flow: solve epoch it was last filled in
     bool m_newFlowsGrow = true;
     std::uint32_t m_solveEpoch = 0;
@@ -280,8 +300,18 @@ private:
     {
         double rate, remaining;
     };
-    std::vector<std::vector<HistoryEntry>> m_hist;
-    std::vector<std::uint32_t> m_keepPrefix; ///< per link: history entries below the level
+    /// What a freeze reads and writes of a link, in one cache line (five arrays before: five
+    /// lines per link of every frozen flow).
+    struct alignas(64) LinkFill
+    {
+        double remaining = 0; ///< capacity left in the current fill
+        double heapKey = 0;   ///< the key of its live heap entry in the current fill
+        double load = 0;      ///< sum of its flows' rates, kept up to date
+        int unfrozen = 0;     ///< its flows not yet frozen in the current fill
+        std::uint32_t keepPrefix = 0; ///< history entries below the level
+        std::vector<HistoryEntry> hist; ///< the last fill's history
+    };
+    std::vector<LinkFill> m_link;
     /// Per link: whether its history is that of the current rates (kHistValid), and also in
     /// rate order (kHistSorted: no share was taken late), or not (0).
     std::vector<std::uint8_t> m_histValid;
