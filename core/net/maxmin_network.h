@@ -15,7 +15,7 @@
 // link that the new rates load more is taken back in and the component re-solved from the
 // level at which the first such link saturates at those rates (below it, the link freezes
 // nothing, so the fill is the same with it or without it); a link
-// that ends a solve below 70 % of its capacity is left out of later solves. On a
+// that ends a solve below 95 % of its capacity is left out of later solves. On a
 // fat-tree the core and aggregation links are rarely full, so components and routes shrink
 // to the host links. Rates are in the unit of the capacities (Gbit/s in ClusterBench).
 //
