@@ -231,10 +231,17 @@ void MaxMinNetwork::removeFlow(int flow)
                     break;
                 }
         }
-        double &load = m_link[std::size_t(link)].load;
-        load -= f.rate;
-        if (!std::isfinite(load) || list.empty())
-            load = list.empty() ? 0.0 : kUnlimited; // recount when checked
+        LinkFill &lf = m_link[std::size_t(link)];
+        lf.load -= f.rate;
+        if (!std::isfinite(lf.load))
+            lf.load = kUnlimited; // recount when checked
+        if (list.empty()) {
+            // A link without flows has no load and the empty history a fill leaves it (so
+            // solveAll need not visit it).
+            lf.load = 0.0;
+            lf.hist.clear();
+            m_histValid[std::size_t(link)] = kHistSorted;
+        }
         // A left-out link only gets more room: nothing to re-solve there.
         if (m_active[std::size_t(link)]) {
             m_dirtyLinks.push_back(link);
@@ -310,7 +317,8 @@ void MaxMinNetwork::collect(const std::vector<int> &seedLinks, const std::vector
 void MaxMinNetwork::collectEverything()
 {
     // What collect() over every link gives when its seeds hold every live flow and link,
-    // without the search; a link without flows is only set where a fill leaves it.
+    // without the search. A link without flows is where a fill leaves it: no load and an
+    // empty history (removeFlow clears them), which only a left-out mark may call invalid.
     ++m_epoch;
     m_compFlows.clear();
     m_compLinks.clear();
@@ -318,12 +326,10 @@ void MaxMinNetwork::collectEverything()
         if (m_flows[f].alive)
             m_compFlows.push_back(int(f));
     for (std::size_t l = 0; l < m_capacity.size(); ++l) {
-        if (!m_linkFlows[l].empty()) {
+        if (!m_linkFlows[l].empty())
             m_compLinks.push_back(int(l));
-        } else {
-            m_link[l].hist.clear();
+        else
             m_histValid[l] = kHistSorted;
-        }
     }
 }
 
@@ -1131,15 +1137,18 @@ void MaxMinNetwork::solveAll()
     fill(true, 0);
     std::fill(m_active.begin(), m_active.end(), std::uint8_t(1));
     // Loads recounted (rounding drifts them as rates change), flow by flow: the order of the
-    // sum may differ from load()'s, which staysSlack's margin (kLoadDrift) covers.
-    for (LinkFill &k : m_link)
-        k.load = 0.0;
+    // sum may differ from load()'s, which staysSlack's margin (kLoadDrift) covers. (Links
+    // without flows, the ones not collected, have none.)
+    for (int l : m_compLinks)
+        m_link[std::size_t(l)].load = 0.0;
     for (int f : m_compFlows)
         for (int l : m_flows[std::size_t(f)].route)
             m_link[std::size_t(l)].load += m_flows[std::size_t(f)].rate;
-    for (LinkFill &k : m_link)
-        if (!std::isfinite(k.load))
-            k.load = kUnlimited; // recounted when checked, as elsewhere
+    for (int l : m_compLinks) {
+        double &load = m_link[std::size_t(l)].load;
+        if (!std::isfinite(load))
+            load = kUnlimited; // recounted when checked, as elsewhere
+    }
     listChanged();
 }
 
