@@ -2,7 +2,8 @@
 // 60% GPU load; 1-GPU jobs 70%, 2/4/8-GPU ring all-reduce jobs 10% each; Pareto-distributed
 // durations, alpha 1.1, from 2 minutes, capped at 7 days) on a 1,024-host fat-tree (k = 16,
 // 8 GPUs per host) with the k8s-default policy. Sizes 1k and 10k always; 100k only with
-// CB_BENCH_FULL=1. Prints seconds, jobs per second and the cost per job against the 1k run.
+// CB_BENCH_FULL=1 (the sizes up to 10k timed as the fastest of three runs, 100k once). Prints
+// seconds, jobs per second and the cost per job against the 1k run.
 // Baselines in the same run: the 1k trace in the exhaustive reference mode (every task
 // scored, the whole network re-solved at every change; its run file must equal the fast
 // one), and the sample fat-tree-1024.json's own 300 jobs repeated in time (each copy
@@ -138,9 +139,16 @@ int main()
         o.seed = 1;
         o.keepEventLog = false;
         o.pairBuckets = false;
-        const auto t0 = Clock::now();
-        auto r = simulate(s, o);
-        const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+        // The fastest of three runs up to 10,000 jobs (the 1k run takes about 50 ms, where a
+        // shared machine's noise is a large part of one timing and it is the ratios' base);
+        // one run above.
+        const int tries = n <= 10000 ? 3 : 1;
+        double secs = 0;
+        Result<RunResult> r = Result<RunResult>::failure("", "");
+        for (int t = 0; t < tries; ++t) {
+            const double once = runSeconds(s, o, &r);
+            secs = t == 0 ? once : std::min(secs, once);
+        }
         if (!r) {
             std::fprintf(stderr, "%s\n", r.error().c_str());
             return 1;
