@@ -300,7 +300,7 @@ private:
     {
         double rate, remaining;
     };
-    /// What a freeze reads and writes of a link, in one cache line (five arrays before: five
+    /// What a freeze reads and writes of a link, in one cache line (six arrays before: up to six
     /// lines per link of every frozen flow).
     struct alignas(64) LinkFill
     {
