@@ -187,8 +187,7 @@ int MaxMinNetwork::addFlow(const std::vector<int> &route, double capacityCap)
     std::vector<int> &slot = m_slot[std::size_t(id)];
     slot.resize(route.size());
     f.cap = capacityCap > 0 ? capacityCap : 0.0; // (no -0 or NaN: the fill's keys need >= +0)
-    f.rate = 0;
-    m_scanRate[std::size_t(id)] = 0;
+    setRate(id, 0);
     f.alive = true;
     f.fresh = true;
     for (std::size_t k = 0; k < route.size(); ++k) {
@@ -437,8 +436,7 @@ void MaxMinNetwork::startFlow(Heap &heap, int f)
     if (flow.cap < kUnlimited)
         heap.offer(f, {flow.cap, 1, f});
     else if (flow.route.empty()) {
-        flow.rate = kUnlimited;
-        m_scanRate[std::size_t(f)] = kUnlimited;
+        setRate(f, kUnlimited);
         m_frozen[std::size_t(f)] = 1;
         m_bneck[std::size_t(f)] = kCapBottleneck;
     }
@@ -447,20 +445,21 @@ void MaxMinNetwork::startFlow(Heap &heap, int f)
 void MaxMinNetwork::startLink(Heap &heap, int l, std::size_t keep)
 {
     const auto i = std::size_t(l);
-    std::vector<HistoryEntry> &h = m_link[i].hist;
+    LinkFill &k = m_link[i];
+    std::vector<HistoryEntry> &h = k.hist;
     h.reserve(m_linkFlows[i].size()); // the fill adds one entry per flow frozen
     h.resize(keep);
     // (the prefix of a history in rate order is in rate order; an empty one is too)
     m_histValid[i] = keep == 0 || m_histValid[i] == kHistSorted ? kHistSorted : kHistValid;
-    m_link[i].remaining = keep > 0 ? h[keep - 1].remaining : m_capacity[i];
-    m_link[i].unfrozen = int(m_linkFlows[i].size()) - int(keep);
-    if (m_link[i].unfrozen > 0) {
-        m_link[i].heapKey = m_link[i].remaining / m_link[i].unfrozen;
+    k.remaining = keep > 0 ? h[keep - 1].remaining : m_capacity[i];
+    k.unfrozen = int(m_linkFlows[i].size()) - int(keep);
+    if (k.unfrozen > 0) {
+        k.heapKey = k.remaining / k.unfrozen;
         const int only = m_linkFlows[i].front(); // (the one flow, when there is one)
         if (m_linkFlows[i].size() == 1 && !m_frozen[std::size_t(only)])
-            heap.offer(only, {m_link[i].heapKey, 0, l}); // it can freeze no other flow
+            heap.offer(only, {k.heapKey, 0, l}); // it can freeze no other flow
         else
-            heap.add({m_link[i].heapKey, 0, l});
+            heap.add({k.heapKey, 0, l});
     }
 }
 
@@ -490,17 +489,16 @@ void MaxMinNetwork::drain(Heap &heap)
         // A flow that got faster loads its left-out links more: they are listed for the check
         // after the fill (see solve()).
         const bool listRose = delta > 0 && scope == Scope::Active;
-        flow.rate = r;
-        m_scanRate[std::size_t(f)] = r;
+        setRate(f, r);
         m_frozen[std::size_t(f)] = 1;
         m_bneck[std::size_t(f)] = bottleneck;
         for (int l : flow.route) {
             const auto i = std::size_t(l);
+            LinkFill &k = m_link[i];
             if (delta != 0) {
-                double &load = m_link[i].load; // kept on left-out links too (staysSlack reads it)
-                load += delta;
-                if (!std::isfinite(load))
-                    load = kUnlimited; // recounted when checked
+                k.load += delta; // kept on left-out links too (staysSlack reads it)
+                if (!std::isfinite(k.load))
+                    k.load = kUnlimited; // recounted when checked
             }
             if (!counts<scope>(l)) {
                 if (listRose && m_roseMark[i] != m_roseEpoch) {
@@ -509,15 +507,14 @@ void MaxMinNetwork::drain(Heap &heap)
                 }
                 continue;
             }
-            m_link[i].remaining = std::max(0.0, m_link[i].remaining - r);
-            std::vector<HistoryEntry> &h = m_link[i].hist;
-            if (!h.empty() && r < h.back().rate)
+            k.remaining = std::max(0.0, k.remaining - r);
+            if (!k.hist.empty() && r < k.hist.back().rate)
                 m_histValid[i] = kHistValid; // (a late share: no longer in rate order)
-            h.push_back({r, m_link[i].remaining});
-            if (--m_link[i].unfrozen > 0) {
-                const double share = m_link[i].remaining / m_link[i].unfrozen;
-                if (share < m_link[i].heapKey) {
-                    m_link[i].heapKey = share;
+            k.hist.push_back({r, k.remaining});
+            if (--k.unfrozen > 0) {
+                const double share = k.remaining / k.unfrozen;
+                if (share < k.heapKey) {
+                    k.heapKey = share;
                     heap.push({share, 0, l});
                 }
             }
@@ -545,11 +542,12 @@ void MaxMinNetwork::drain(Heap &heap)
             water = std::max(water, c.share);
             continue;
         }
-        if (m_link[i].unfrozen <= 0 || c.share != m_link[i].heapKey)
+        LinkFill &k = m_link[i];
+        if (k.unfrozen <= 0 || c.share != k.heapKey)
             continue; // stale: a lower entry for this link went in after it
-        const double share = m_link[i].remaining / m_link[i].unfrozen;
+        const double share = k.remaining / k.unfrozen;
         if (share != c.share) {
-            m_link[i].heapKey = share; // risen since it went in: back in at its share
+            k.heapKey = share; // risen since it went in: back in at its share
             heap.push({share, 0, c.id});
             continue;
         }
@@ -785,8 +783,7 @@ bool MaxMinNetwork::repairLocally(const std::vector<int> &seedLinks,
                 if (!std::isfinite(load))
                     load = kUnlimited;
             }
-        flow.rate = old;
-        m_scanRate[std::size_t(f)] = old;
+        setRate(f, old);
         m_bneck[std::size_t(f)] = m_oldBneck[std::size_t(f)];
     }
     for (std::size_t n = 0; n < m_savedCount; ++n) {

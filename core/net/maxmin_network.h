@@ -236,6 +236,12 @@ private:
     /// A new flow (added since the last solve) grows with the water in the first round of a
     /// solve; later rounds treat it as an old one at the rate the first round gave it.
     bool isNew(const Flow &f) const { return m_newFlowsGrow && f.fresh; }
+    /// Sets a live flow's rate, and its copy for the pass over every flow (m_scanRate).
+    void setRate(int flow, double rate)
+    {
+        m_flows[std::size_t(flow)].rate = rate;
+        m_scanRate[std::size_t(flow)] = rate;
+    }
     /// Whether every link of the component has the history of the current rates with the
     /// flows below `level` first; sets each link's keepPrefix, which a fill below `level`
     /// resumes from.
