@@ -19,8 +19,6 @@ using namespace cb;
 
 using Routes = std::vector<std::vector<int>>;
 using Doubles = std::vector<double>;
-Q_DECLARE_METATYPE(Routes)
-Q_DECLARE_METATYPE(Doubles)
 
 namespace {
 constexpr double kInf = MaxMinNetwork::kUnlimited;

@@ -30,7 +30,6 @@ struct CommandCase
     std::function<QUndoCommand *(Document *)> make;
     std::function<bool(const Scenario &)> check; ///< what the edit must have done
 };
-Q_DECLARE_METATYPE(CommandCase)
 
 class TestUndoCommands : public QObject
 {
