@@ -897,7 +897,7 @@ struct Simulator::Impl
             jr.gpus = job.gpuCount();
             jobs[i].remaining = double(job.model.iterations);
             if (!opt.stochastic)
-                queue.push(std::max(0.0, job.submitSeconds), SimEventKind::Arrival, int(i));
+                queue.pushKnown(std::max(0.0, job.submitSeconds), SimEventKind::Arrival, int(i));
         }
         double watts = 0;
         tasksOn.assign(sc.cluster.nodes.size(), 0);

@@ -10,6 +10,7 @@
 #include "sim/price_schedule.h"
 #include "io/file_io.h"
 #include "io/run_json.h"
+#include "sim/event_queue.h"
 #include "sim/simulator.h"
 #include "sim/time_buckets.h"
 
@@ -170,6 +171,7 @@ private slots:
     void unknownFailureNode();
     void energyAndCost();
     void gpuHourCost();
+    void eventOrder();
     void priceSchedule_data();
     void priceSchedule();
     void timeBucketsMergeExactly();
@@ -400,6 +402,28 @@ void TestSim::priceSchedule_data()
     QTest::newRow("one whole day") << 5 * h << 29 * h << 5.2 * h;
     QTest::newRow("three days and a bit") << 0.0 << 72 * h + 8.5 * h << (15.6 + 0.8 + 0.15) * h;
     QTest::newRow("empty") << 9 * h << 9 * h << 0.0;
+}
+
+void TestSim::eventOrder()
+{
+    // Events leave by time, then in the order they were scheduled, whether they were known
+    // before the run (pushKnown: the arrivals, kept sorted beside the heap) or not.
+    EventQueue q;
+    q.push(5, SimEventKind::Callback, 100);        // seq 0
+    q.pushKnown(5, SimEventKind::Arrival, 1);      // seq 1: after the callback at t = 5
+    q.pushKnown(2, SimEventKind::Arrival, 2);      // seq 2
+    q.pushKnown(5, SimEventKind::Arrival, 3);      // seq 3
+    q.push(2, SimEventKind::NodeFailure, 101);     // seq 4: after arrival 2 at t = 2
+    q.pushKnown(0, SimEventKind::Arrival, 4);      // seq 5
+    QCOMPARE(q.size(), std::size_t(6));
+    std::vector<int> order;
+    order.push_back(q.pop().subject);              // 4 (t = 0)
+    q.push(2, SimEventKind::Completion, 102);      // seq 6
+    q.pushKnown(1, SimEventKind::Arrival, 5);      // seq 7: popping began, into the heap
+    while (!q.empty())
+        order.push_back(q.pop().subject);
+    QCOMPARE(order, (std::vector<int>{4, 5, 2, 101, 102, 100, 1, 3}));
+    QCOMPARE(q.size(), std::size_t(0));
 }
 
 void TestSim::priceSchedule()
