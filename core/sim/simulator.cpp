@@ -836,7 +836,7 @@ struct Simulator::Impl
         sorted.reserve(pairTotals.size());
         for (const auto &[key, bytes] : pairTotals)
             sorted.push_back({{int(std::uint32_t(key >> 32)), int(std::uint32_t(key))}, bytes});
-        pairTotals.clear();
+        std::unordered_map<std::uint64_t, double>().swap(pairTotals); // (its memory back first)
         std::sort(sorted.begin(), sorted.end());
         for (const auto &entry : sorted)
             result.pairBytes.emplace_hint(result.pairBytes.end(), entry);
