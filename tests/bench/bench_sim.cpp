@@ -14,7 +14,8 @@
 // 131,072 GPUs; `generate fat-tree --k 32 --hosts-per-edge 32`): its time, cost per job
 // against the 1k run and peak resident memory (CB_BENCH_BIG_JOBS=N: N jobs instead, to profile it briefly). Asserts
 // nothing about time. Each size also prints what a network re-solve works on: the jobs with
-// flows running at a start or finish, on average, and the time per solve.
+// flows running at a start or finish, on average, the time per solve, and that time per
+// such job against the 1k run's (below x1: a solve costs no more per job it works on).
 
 #include "io/run_json.h"
 #include "io/scenario_json.h"
@@ -166,12 +167,16 @@ int main()
         }
         std::printf("%7d jobs: %8.2f s (%8.0f jobs/s, %.3f ms per job), per-job time x%.2f of "
                     "the 1k run; %lld events, %lld network solves (%.1f us each, x%.2f); jobs "
-                    "with flows running at a start or finish %.1f on average (x%.2f); makespan "
-                    "%.0f s, mean JCT %.0f s, %d unfinished; all jobs running %.0f on average "
-                    "(x%.2f)\n",
+                    "with flows running at a start or finish %.1f on average (x%.2f; a solve's "
+                    "time per such job x%.2f); makespan %.0f s, mean JCT %.0f s, %d unfinished; "
+                    "all jobs running %.0f on average (x%.2f)\n",
                     n, secs, n / secs, 1000 * secs / n, secs / n / base, (long long)r->events,
                     (long long)r->networkSolves, perSolveUs, perSolveUs / basePerSolve, running,
-                    baseRunning > 0 ? running / baseRunning : 0, r->makespanSeconds,
+                    baseRunning > 0 ? running / baseRunning : 0,
+                    baseRunning > 0 && running > 0
+                        ? (perSolveUs / running) / (basePerSolve / baseRunning)
+                        : 0,
+                    r->makespanSeconds,
                     r->meanJctSeconds(), int(r->jobs.size()) - r->finishedJobs(), allRunning,
                     baseAllRunning > 0 ? allRunning / baseAllRunning : 0);
         std::fflush(stdout);
