@@ -25,6 +25,16 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+/// A node pair as one key of Simulator::Impl::pairTotals, and back.
+std::uint64_t pairKey(const std::pair<int, int> &p)
+{
+    return std::uint64_t(std::uint32_t(p.first)) << 32 | std::uint32_t(p.second);
+}
+std::pair<int, int> pairOfKey(std::uint64_t key)
+{
+    return {int(std::uint32_t(key >> 32)), int(std::uint32_t(key))};
+}
+
 } // namespace
 
 struct Simulator::Impl
@@ -235,10 +245,9 @@ struct Simulator::Impl
         for (const auto &[l, v] : js.linkPerIter)
             result.linkBytes[std::size_t(l)] += iters * v;
         if (js.pairSums.size() != js.pairPerIter.size()) {
-            js.pairSums.clear(); // (a map's values stay where they are)
+            js.pairSums.clear(); // (a hash map's values stay where they are)
             for (const auto &[p, v] : js.pairPerIter)
-                js.pairSums.push_back(&pairTotals[std::uint64_t(std::uint32_t(p.first)) << 32 |
-                                                  std::uint32_t(p.second)]);
+                js.pairSums.push_back(&pairTotals[pairKey(p)]);
         }
         for (std::size_t k = 0; k < js.pairPerIter.size(); ++k)
             *js.pairSums[k] += iters * js.pairPerIter[k].second;
@@ -835,7 +844,7 @@ struct Simulator::Impl
         std::vector<std::pair<std::pair<int, int>, double>> sorted;
         sorted.reserve(pairTotals.size());
         for (const auto &[key, bytes] : pairTotals)
-            sorted.push_back({{int(std::uint32_t(key >> 32)), int(std::uint32_t(key))}, bytes});
+            sorted.push_back({pairOfKey(key), bytes});
         std::unordered_map<std::uint64_t, double>().swap(pairTotals); // (its memory back first)
         std::sort(sorted.begin(), sorted.end());
         for (const auto &entry : sorted)
