@@ -21,8 +21,10 @@
 #include "topology/topology_scene.h"
 #include "window/main_window.h"
 
+#include <QCheckBox>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -46,6 +48,7 @@ private slots:
     void namedTickerCapsTicks();
     void heatmapForwardThenBack();
     void heatmapLogScale();
+    void heatmapPerRack();
     void heatmapSimulatedSources();
     void heatmapToolTips();
     void exportFormats();
@@ -205,6 +208,76 @@ void TestAnalysisViews::heatmapLogScale()
     heatmap.setLogScale(false);
     QVERIFY(sameBits(mapCells(heatmap.colorMap()), values));
     QCOMPARE(heatmap.colorMap()->dataRange().lower, 0.0);
+}
+
+void TestAnalysisViews::heatmapPerRack()
+{
+    // 16 nodes in 4 racks of 4, all jobs placed by k8s-default: the user checks "Per rack".
+    auto run = session(testing::leafSpineScenario(4, 2, 4), true, "k8s-default");
+    DecisionStepper stepper;
+    TrafficHeatmap heatmap;
+    stepper.setSession(run);
+    heatmap.setSession(run, stepper.replay());
+    QObject::connect(&stepper, &DecisionStepper::cursorChanged, &heatmap,
+                     &TrafficHeatmap::decisionMoved);
+    auto *box = heatmap.findChild<QCheckBox *>(QStringLiteral("heatmapPerRack"));
+    QVERIFY(box);
+    QVERIFY(box->isEnabled());
+    QVERIFY(!box->isChecked());
+    QCOMPARE(heatmap.columns(), 16);
+    stepper.last();
+    const std::vector<double> perNode = heatmap.values();
+
+    box->click();
+    QVERIFY(heatmap.perRack());
+    QVERIFY(heatmap.grouped());
+    QCOMPARE(heatmap.columns(), 4);
+    QCOMPARE(heatmap.rows(), 4);
+    // Each rack pair's cell is the sum of its 4 x 4 node pairs.
+    const NodeGroups &racks = stepper.replay()->groups();
+    QCOMPARE(racks.count(), 4);
+    std::vector<double> expected(16, 0.0);
+    for (int a = 0; a < 16; ++a)
+        for (int b = 0; b < 16; ++b)
+            expected[std::size_t(racks.groupOf[std::size_t(a)] * 4 +
+                                 racks.groupOf[std::size_t(b)])] += perNode[std::size_t(a * 16 + b)];
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        QCOMPARE(heatmap.values()[i], expected[i]);
+    QCOMPARE(sum(heatmap.values()), 19'579'200'000.0); // all placed, as per node
+    QVERIFY(heatmap.findChild<QLabel *>(QStringLiteral("heatmapSummary"))
+                ->text()
+                .contains(QStringLiteral("per rack: 16 nodes in 4 racks")));
+    // Stepping back and forth per rack gives the same cells again.
+    const std::vector<double> atEnd = heatmap.values();
+    stepper.first();
+    QCOMPARE(sum(heatmap.values()), 0.0);
+    stepper.last();
+    QVERIFY(heatmap.values() == atEnd);
+
+    // The link view has no racks: the box is off and disabled, and back on with the nodes.
+    heatmap.setSource(TrafficHeatmap::Source::Links);
+    QVERIFY(!heatmap.grouped());
+    QVERIFY(!box->isEnabled());
+    QVERIFY(!box->isChecked());
+    heatmap.setSource(TrafficHeatmap::Source::Cumulative);
+    QVERIFY(box->isChecked());
+    QCOMPARE(heatmap.columns(), 4);
+    heatmap.setTime(run->result->makespanSeconds); // the whole run
+    double total = 0;
+    for (const auto &[pair, bytes] : run->result->pairBytes)
+        total += bytes;
+    QVERIFY(total > 0);
+    QCOMPARE(sum(heatmap.values()), total);
+
+    // The next run shown keeps the choice; unchecking shows the nodes again.
+    heatmap.setSource(TrafficHeatmap::Source::Decision);
+    heatmap.setSession(run, stepper.replay());
+    QVERIFY(heatmap.grouped());
+    QCOMPARE(heatmap.columns(), 4);
+    box->click();
+    QVERIFY(!heatmap.perRack());
+    QCOMPARE(heatmap.columns(), 16);
+    QVERIFY(heatmap.values() == stepper.replay()->denseMatrix());
 }
 
 void TestAnalysisViews::heatmapSimulatedSources()

@@ -66,6 +66,7 @@ TrafficHeatmap::TrafficHeatmap(QWidget *parent)
     , m_plot(new QCustomPlot(this))
     , m_sourceBox(new QComboBox(this))
     , m_logBox(new QCheckBox(tr("&Log scale"), this))
+    , m_rackBox(new QCheckBox(tr("Per &rack"), this))
     , m_summary(new QLabel(this))
 {
     setObjectName(QStringLiteral("trafficHeatmap"));
@@ -94,6 +95,7 @@ TrafficHeatmap::TrafficHeatmap(QWidget *parent)
     m_sourceBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_sourceBox->setMinimumContentsLength(22);
     m_logBox->setObjectName(QStringLiteral("heatmapLog"));
+    m_rackBox->setObjectName(QStringLiteral("heatmapPerRack"));
     auto *exportButton = new QToolButton(this);
     exportButton->setText(tr("Export…"));
     exportButton->setToolTip(tr("Save the heatmap as PNG, PDF or SVG"));
@@ -104,6 +106,7 @@ TrafficHeatmap::TrafficHeatmap(QWidget *parent)
     bar->addWidget(new QLabel(tr("Show:"), this));
     bar->addWidget(m_sourceBox, 1);
     bar->addWidget(m_logBox);
+    bar->addWidget(m_rackBox);
     bar->addWidget(exportButton);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -115,6 +118,7 @@ TrafficHeatmap::TrafficHeatmap(QWidget *parent)
         setSource(Source(m_sourceBox->itemData(i).toInt()));
     });
     connect(m_logBox, &QCheckBox::toggled, this, &TrafficHeatmap::setLogScale);
+    connect(m_rackBox, &QCheckBox::toggled, this, &TrafficHeatmap::setPerRack);
     connect(exportButton, &QToolButton::clicked, this, &TrafficHeatmap::exportWithDialog);
     connect(m_plot, &QCustomPlot::mouseMove, this, &TrafficHeatmap::showToolTip);
     updateSourceChoices();
@@ -197,6 +201,14 @@ void TrafficHeatmap::setLogScale(bool on)
     finish();
 }
 
+void TrafficHeatmap::setPerRack(bool on)
+{
+    if (on == m_perRack)
+        return;
+    m_perRack = on;
+    rebuild(); // (sets the box)
+}
+
 int TrafficHeatmap::bucket() const
 {
     if (!m_session || !m_session->result)
@@ -240,7 +252,21 @@ void TrafficHeatmap::rebuild()
     m_nx = m_ny = 0;
     m_linkRows.clear();
     const int nodes = m_session ? int(m_session->scenario.cluster.nodes.size()) : 0;
-    m_grouped = nodes > kAggregateAbove && m_source != Source::Links;
+    const bool nodeSources = m_source != Source::Links;
+    m_grouped = nodeSources && nodes > 0 && (m_perRack || nodes > kAggregateAbove);
+    {
+        // The box shows what is drawn; above the threshold it is per rack, not a choice.
+        const QSignalBlocker block(m_rackBox);
+        m_rackBox->setChecked(m_grouped);
+        m_rackBox->setEnabled(nodeSources && nodes > 0 && nodes <= kAggregateAbove);
+        m_rackBox->setToolTip(
+            !nodeSources ? tr("The link view has a row per link")
+            : nodes > kAggregateAbove
+                ? tr("Clusters of more than %1 nodes are always shown per rack")
+                      .arg(QLocale().toString(kAggregateAbove))
+                : tr("Sum the traffic over the nodes of each rack (nodes without a rack: "
+                     "runs of up to 64 nodes)"));
+    }
     m_groups = !m_grouped ? cb::NodeGroups{}
                : m_replay ? m_replay->groups()
                           : groupNodesByRack(m_session->scenario.cluster);

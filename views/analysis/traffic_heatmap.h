@@ -12,7 +12,10 @@
 // drawn as their maximum, so single hot cells stay visible and a recolour stays cheap; the
 // values and tooltips remain per cell. Above 1,024 nodes the node sources are shown per
 // pair of racks (core/runs/decision_replay.h, NodeGroups): 16,384 nodes would be 268
-// million cells, their racks a few hundred squared.
+// million cells, their racks a few hundred squared. Smaller clusters are shown per node,
+// or per rack when the user checks "Per rack" (a 1,024-node fat-tree's few hot node pairs
+// are a pixel each; its 128 racks show where the traffic goes); the choice holds for the
+// next runs shown.
 
 #include "analysis/run_session.h"
 #include "runs/decision_replay.h"
@@ -50,6 +53,10 @@ public:
     void setSource(Source source);
     bool logScale() const { return m_log; }
     void setLogScale(bool on);
+    /// Whether the user asked for the node sources per rack (grouped() says what is shown:
+    /// per rack above kAggregateAbove nodes whatever this says, never for links).
+    bool perRack() const { return m_perRack; }
+    void setPerRack(bool on);
     /// Simulated time of the scrubber (seconds).
     double time() const { return m_time; }
     /// Bucket at the scrubber (-1 without a simulation).
@@ -98,6 +105,7 @@ private:
     const DecisionReplay *m_replay = nullptr;
     Source m_source = Source::Decision;
     bool m_log = false;
+    bool m_perRack = false;
     double m_time = 0;
     int m_nx = 0, m_ny = 0;
     int m_poolX = 1, m_poolY = 1; ///< cells per drawn block (1 up to 256 cells per side)
@@ -111,6 +119,7 @@ private:
     QCPItemStraightLine *m_timeLine;
     QComboBox *m_sourceBox;
     QCheckBox *m_logBox;
+    QCheckBox *m_rackBox;
     QLabel *m_summary;
 };
 
