@@ -3,6 +3,7 @@
 #include "sched/traffic.h"
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <cmath>
 #include <map>
@@ -59,6 +60,120 @@ NodeGroups groupNodesByRack(const Cluster &cluster)
             out.groupOf[std::size_t(i)] = g;
         n = last + 1;
     }
+    return out;
+}
+
+NodeGroups groupNodesByPod(const Cluster &cluster, const NodeGroups &racks)
+{
+    // Vertices: the nodes, then the switches.
+    const int nodes = int(cluster.nodes.size());
+    std::unordered_map<std::string, int> vertex;
+    for (int n = 0; n < nodes; ++n)
+        vertex.emplace(cluster.nodes[std::size_t(n)].id, n);
+    for (std::size_t s = 0; s < cluster.switches.size(); ++s)
+        vertex.emplace(cluster.switches[s].id, nodes + int(s));
+    const int vertices = nodes + int(cluster.switches.size());
+    std::vector<std::pair<int, int>> edges;
+    std::vector<std::vector<int>> next(static_cast<std::size_t>(vertices));
+    for (const Link &l : cluster.links) {
+        const auto a = vertex.find(l.a), b = vertex.find(l.b);
+        if (a == vertex.end() || b == vertex.end())
+            continue;
+        edges.emplace_back(a->second, b->second);
+        next[std::size_t(a->second)].push_back(b->second);
+        next[std::size_t(b->second)].push_back(a->second);
+    }
+    // A switch's tier: its hops to the nearest node (breadth first from every node at once).
+    std::vector<int> hops(static_cast<std::size_t>(vertices), -1);
+    std::vector<int> frontier;
+    for (int n = 0; n < nodes; ++n) {
+        hops[std::size_t(n)] = 0;
+        frontier.push_back(n);
+    }
+    for (std::size_t k = 0; k < frontier.size(); ++k)
+        for (int w : next[std::size_t(frontier[k])])
+            if (hops[std::size_t(w)] < 0) {
+                hops[std::size_t(w)] = hops[std::size_t(frontier[k])] + 1;
+                frontier.push_back(w);
+            }
+    const int top = *std::max_element(hops.begin(), hops.end());
+    if (top < 2)
+        return {}; // nodes and one tier of switches: no pods
+    // The parts without the top tier (union-find over the other links).
+    std::vector<int> parent(static_cast<std::size_t>(vertices));
+    for (int v = 0; v < vertices; ++v)
+        parent[std::size_t(v)] = v;
+    auto root = [&](int v) {
+        while (parent[std::size_t(v)] != v)
+            v = parent[std::size_t(v)] = parent[std::size_t(parent[std::size_t(v)])];
+        return v;
+    };
+    for (const auto &[a, b] : edges)
+        if (hops[std::size_t(a)] < top && hops[std::size_t(b)] < top)
+            parent[std::size_t(root(a))] = root(b);
+    // Pods in the order of their first rack; a rack goes to its first node's part.
+    NodeGroups out;
+    out.allRacks = racks.allRacks;
+    std::vector<int> podOfRack(std::size_t(racks.count()), -1);
+    std::vector<std::vector<int>> racksOf;
+    std::unordered_map<int, int> podOfRoot;
+    for (int n = 0; n < nodes; ++n) {
+        const int rack = racks.groupOf[std::size_t(n)];
+        if (podOfRack[std::size_t(rack)] >= 0)
+            continue;
+        const auto [it, added] = podOfRoot.emplace(root(n), int(racksOf.size()));
+        if (added)
+            racksOf.emplace_back();
+        podOfRack[std::size_t(rack)] = it->second;
+        racksOf[std::size_t(it->second)].push_back(rack);
+    }
+    const int pods = int(racksOf.size());
+    if (pods <= 1 || pods == racks.count())
+        return {};
+    out.groupOf.resize(std::size_t(nodes));
+    for (int n = 0; n < nodes; ++n)
+        out.groupOf[std::size_t(n)] = podOfRack[std::size_t(racks.groupOf[std::size_t(n)])];
+    out.sizes.assign(std::size_t(pods), 0);
+    for (int n = 0; n < nodes; ++n)
+        ++out.sizes[std::size_t(out.groupOf[std::size_t(n)])];
+    for (const std::vector<int> &members : racksOf) {
+        const std::string &first = racks.names[std::size_t(members.front())];
+        const std::string &last = racks.names[std::size_t(members.back())];
+        // What every member's name starts with, up to a separator ("pod-03-edge-" -> "pod-03").
+        std::size_t common = first.size();
+        for (int r : members) {
+            const std::string &name = racks.names[std::size_t(r)];
+            std::size_t k = 0;
+            while (k < common && k < name.size() && name[k] == first[k])
+                ++k;
+            common = k;
+        }
+        std::string prefix = first.substr(0, common);
+        const auto cut = prefix.find_last_of("-_.");
+        const bool whole = members.size() == 1;
+        if (!whole && cut != std::string::npos && cut > 0) {
+            prefix.resize(cut);
+            // "pod-03-edge" -> "pod-03": drop the racks' own word after the pod's.
+            const auto word = prefix.find_last_of("-_.");
+            const std::string tail = word == std::string::npos ? "" : prefix.substr(word + 1);
+            if (!tail.empty() && !std::isdigit(static_cast<unsigned char>(tail.back())))
+                prefix.resize(word);
+            out.names.push_back(prefix);
+        } else {
+            out.names.push_back(whole ? first : first + " … " + last);
+        }
+    }
+    // Two pods that share a name ("rack" for rack-1 ... rack-4 and rack-5 ... rack-8) are
+    // named by their first and last racks instead.
+    std::map<std::string, int> uses;
+    for (const std::string &name : out.names)
+        ++uses[name];
+    for (int p = 0; p < pods; ++p)
+        if (uses[out.names[std::size_t(p)]] > 1) {
+            const std::vector<int> &members = racksOf[std::size_t(p)];
+            out.names[std::size_t(p)] = racks.names[std::size_t(members.front())] + " … " +
+                                        racks.names[std::size_t(members.back())];
+        }
     return out;
 }
 

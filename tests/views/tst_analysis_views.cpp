@@ -15,13 +15,14 @@
 #include "analysis/traffic_heatmap.h"
 #include "document/document.h"
 #include "io/scenario_json.h"
+#include "model/gen_fat_tree.h"
 #include "plot_checks.h"
 #include "test_scenarios.h"
 #include "topology/cluster_layout.h"
 #include "topology/topology_scene.h"
 #include "window/main_window.h"
 
-#include <QCheckBox>
+#include <QComboBox>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
@@ -48,7 +49,7 @@ private slots:
     void namedTickerCapsTicks();
     void heatmapForwardThenBack();
     void heatmapLogScale();
-    void heatmapPerRack();
+    void heatmapCells();
     void heatmapSimulatedSources();
     void heatmapToolTips();
     void exportFormats();
@@ -210,9 +211,10 @@ void TestAnalysisViews::heatmapLogScale()
     QCOMPARE(heatmap.colorMap()->dataRange().lower, 0.0);
 }
 
-void TestAnalysisViews::heatmapPerRack()
+void TestAnalysisViews::heatmapCells()
 {
-    // 16 nodes in 4 racks of 4, all jobs placed by k8s-default: the user checks "Per rack".
+    // 16 nodes in 4 racks of 4 (a leaf-spine: no pods), all jobs placed by k8s-default; the
+    // user picks "Per rack" in the cells box.
     auto run = session(testing::leafSpineScenario(4, 2, 4), true, "k8s-default");
     DecisionStepper stepper;
     TrafficHeatmap heatmap;
@@ -220,16 +222,17 @@ void TestAnalysisViews::heatmapPerRack()
     heatmap.setSession(run, stepper.replay());
     QObject::connect(&stepper, &DecisionStepper::cursorChanged, &heatmap,
                      &TrafficHeatmap::decisionMoved);
-    auto *box = heatmap.findChild<QCheckBox *>(QStringLiteral("heatmapPerRack"));
+    auto *box = heatmap.findChild<QComboBox *>(QStringLiteral("heatmapCells"));
     QVERIFY(box);
     QVERIFY(box->isEnabled());
-    QVERIFY(!box->isChecked());
+    QCOMPARE(box->count(), 2); // per node, per rack: a leaf-spine has no pods
+    QCOMPARE(box->currentText(), QStringLiteral("Per node"));
     QCOMPARE(heatmap.columns(), 16);
     stepper.last();
     const std::vector<double> perNode = heatmap.values();
 
-    box->click();
-    QVERIFY(heatmap.perRack());
+    emit box->activated(box->findData(int(TrafficHeatmap::Cells::Rack)));
+    QCOMPARE(heatmap.cells(), TrafficHeatmap::Cells::Rack);
     QVERIFY(heatmap.grouped());
     QCOMPARE(heatmap.columns(), 4);
     QCOMPARE(heatmap.rows(), 4);
@@ -254,13 +257,12 @@ void TestAnalysisViews::heatmapPerRack()
     stepper.last();
     QVERIFY(heatmap.values() == atEnd);
 
-    // The link view has no racks: the box is off and disabled, and back on with the nodes.
+    // The link view has a row per link: the box is disabled, and back with the nodes.
     heatmap.setSource(TrafficHeatmap::Source::Links);
     QVERIFY(!heatmap.grouped());
     QVERIFY(!box->isEnabled());
-    QVERIFY(!box->isChecked());
     heatmap.setSource(TrafficHeatmap::Source::Cumulative);
-    QVERIFY(box->isChecked());
+    QVERIFY(box->isEnabled());
     QCOMPARE(heatmap.columns(), 4);
     heatmap.setTime(run->result->makespanSeconds); // the whole run
     double total = 0;
@@ -268,16 +270,61 @@ void TestAnalysisViews::heatmapPerRack()
         total += bytes;
     QVERIFY(total > 0);
     QCOMPARE(sum(heatmap.values()), total);
-
-    // The next run shown keeps the choice; unchecking shows the nodes again.
-    heatmap.setSource(TrafficHeatmap::Source::Decision);
-    heatmap.setSession(run, stepper.replay());
-    QVERIFY(heatmap.grouped());
+    // Asked for pods on a network without them, it shows racks.
+    heatmap.setCells(TrafficHeatmap::Cells::Pod);
+    QCOMPARE(heatmap.shownCells(), TrafficHeatmap::Cells::Rack);
     QCOMPARE(heatmap.columns(), 4);
-    box->click();
-    QVERIFY(!heatmap.perRack());
+
+    // A k = 4 fat-tree: 16 hosts, 8 racks (edge switches) in 4 pods, the same jobs. The
+    // choice (pods) holds for the next run shown, which has pods.
+    Scenario tree = testing::leafSpineScenario(1, 1, 1);
+    FatTreeParams params;
+    params.k = 4;
+    params.host.gpuType = "V100";
+    tree.cluster = generateFatTree(params).value();
+    tree.cluster.gpuTypes = testing::leafSpineScenario(1, 1, 1).cluster.gpuTypes;
+    auto treeRun = session(tree, false, "k8s-default");
+    DecisionStepper treeStepper;
+    treeStepper.setSession(treeRun);
+    heatmap.setSource(TrafficHeatmap::Source::Decision);
+    heatmap.setSession(treeRun, treeStepper.replay());
+    QObject::connect(&treeStepper, &DecisionStepper::cursorChanged, &heatmap,
+                     &TrafficHeatmap::decisionMoved);
+    QCOMPARE(heatmap.shownCells(), TrafficHeatmap::Cells::Pod);
+    QCOMPARE(box->count(), 3);
+    QCOMPARE(box->currentText(), QStringLiteral("Per pod"));
+    QCOMPARE(heatmap.columns(), 4);
+    QCOMPARE(heatmap.cellText(2, 1).section(QLatin1Char('\n'), 0, 0),
+             QStringLiteral("pod-1 (4 nodes) → pod-2 (4 nodes)"));
+    treeStepper.last();
+    const std::vector<double> perPod = heatmap.values();
+    // Per node, then summed by the pod in each host's label.
+    heatmap.setCells(TrafficHeatmap::Cells::Node);
     QCOMPARE(heatmap.columns(), 16);
-    QVERIFY(heatmap.values() == stepper.replay()->denseMatrix());
+    const std::vector<double> treeNodes = heatmap.values();
+    std::vector<double> byLabel(16, 0.0);
+    std::map<std::string, int> podIndex; // "pod-0" ... "pod-3", in host order
+    auto podOf = [&](int n) {
+        const std::string &pod = tree.cluster.nodes[std::size_t(n)].labels.at("clusterbench.io/pod");
+        return podIndex.emplace(pod, int(podIndex.size())).first->second;
+    };
+    for (int a = 0; a < 16; ++a)
+        for (int b = 0; b < 16; ++b)
+            byLabel[std::size_t(podOf(a) * 4 + podOf(b))] += treeNodes[std::size_t(a * 16 + b)];
+    for (std::size_t i = 0; i < byLabel.size(); ++i)
+        QCOMPARE(perPod[i], byLabel[i]);
+    QVERIFY(sum(perPod) > 0);
+    // Per pod, every path to a decision gives the same bits.
+    heatmap.setCells(TrafficHeatmap::Cells::Pod);
+    QVERIFY(heatmap.values() == perPod);
+    const int n = treeStepper.decisionCount();
+    for (int c = 0; c < n; c += 3) {
+        treeStepper.seek(c);
+        const std::vector<double> here = heatmap.values();
+        treeStepper.last();
+        treeStepper.seek(c);
+        QVERIFY2(heatmap.values() == here, qPrintable(QStringLiteral("decision %1").arg(c)));
+    }
 }
 
 void TestAnalysisViews::heatmapSimulatedSources()

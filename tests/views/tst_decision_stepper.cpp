@@ -14,6 +14,7 @@
 #include "test_scenarios.h"
 #include "topology/topology_scene.h"
 #include "io/scenario_json.h"
+#include "model/gen_fat_tree.h"
 #include "runs/glossary.h"
 
 #include <QLabel>
@@ -44,6 +45,7 @@ private slots:
     void replayGangRollback();
     void replayForwardThenBack();
     void replayGroups();
+    void podGroups();
     void modelsPassTester();
     void tableShowsTheDecision();
     void controlsAndPlay();
@@ -258,6 +260,54 @@ void TestDecisionStepper::replayGroups()
     QCOMPARE(grouped.groupSize(1), 50);
     QCOMPARE(grouped.groupOf(51), 2);
     QCOMPARE(grouped.groupSize(2), 49);
+}
+
+void TestDecisionStepper::podGroups()
+{
+    // A k = 4 fat-tree: 16 hosts under 8 edge switches (racks), in 4 pods of 2 racks.
+    FatTreeParams params;
+    params.k = 4;
+    const Cluster tree = generateFatTree(params).value();
+    const NodeGroups racks = groupNodesByRack(tree);
+    QCOMPARE(racks.count(), 8);
+    const NodeGroups pods = groupNodesByPod(tree, racks);
+    QCOMPARE(pods.count(), 4);
+    QCOMPARE(pods.names, (std::vector<std::string>{"pod-0", "pod-1", "pod-2", "pod-3"}));
+    QCOMPARE(pods.sizes, (std::vector<int>{4, 4, 4, 4}));
+    for (std::size_t n = 0; n < tree.nodes.size(); ++n)
+        QCOMPARE(pods.names[std::size_t(pods.groupOf[n])],
+                 tree.nodes[n].labels.at("clusterbench.io/pod"));
+
+    // A leaf-spine falls into its racks without the spines: pods would add nothing.
+    Scenario leafSpine = testing::leafSpineScenario(4, 2, 4);
+    QCOMPARE(groupNodesByPod(leafSpine.cluster, groupNodesByRack(leafSpine.cluster)).count(), 0);
+    // Nodes under one switch: no tier above the racks.
+    Scenario flat = testing::leafSpineScenario(2, 1, 2);
+    flat.cluster.switches.resize(1); // spine01 only: the nodes hang off it directly
+    flat.cluster.links.clear();
+    for (const Node &n : flat.cluster.nodes)
+        flat.cluster.links.push_back(Link{n.id, "spine01", 100, 1});
+    QCOMPARE(groupNodesByPod(flat.cluster, groupNodesByRack(flat.cluster)).count(), 0);
+
+    // Two pods of two racks each whose racks share no more than "rack": named by their first
+    // and last racks, not both "rack".
+    Scenario twoPods = testing::leafSpineScenario(4, 1, 1);
+    Cluster &c = twoPods.cluster;
+    c.switches = {Switch{"core", "core"}, Switch{"agg-a", "aggregation"},
+                  Switch{"agg-b", "aggregation"}};
+    c.links.clear();
+    for (int r = 0; r < 4; ++r) {
+        const std::string leaf = "leaf" + std::to_string(r);
+        c.switches.push_back(Switch{leaf, "leaf"});
+        c.nodes[std::size_t(r)].rack = "rack-" + std::to_string(r + 1);
+        c.links.push_back(Link{c.nodes[std::size_t(r)].id, leaf, 100, 1});
+        c.links.push_back(Link{leaf, r < 2 ? "agg-a" : "agg-b", 100, 1});
+    }
+    c.links.push_back(Link{"agg-a", "core", 100, 1});
+    c.links.push_back(Link{"agg-b", "core", 100, 1});
+    const NodeGroups named = groupNodesByPod(c, groupNodesByRack(c));
+    QCOMPARE(named.names, (std::vector<std::string>{"rack-1 … rack-2", "rack-3 … rack-4"}));
+    QCOMPARE(named.groupOf, (std::vector<int>{0, 0, 1, 1}));
 }
 
 void TestDecisionStepper::modelsPassTester()

@@ -66,7 +66,7 @@ TrafficHeatmap::TrafficHeatmap(QWidget *parent)
     , m_plot(new QCustomPlot(this))
     , m_sourceBox(new QComboBox(this))
     , m_logBox(new QCheckBox(tr("&Log scale"), this))
-    , m_rackBox(new QCheckBox(tr("Per &rack"), this))
+    , m_cellsBox(new QComboBox(this))
     , m_summary(new QLabel(this))
 {
     setObjectName(QStringLiteral("trafficHeatmap"));
@@ -95,7 +95,7 @@ TrafficHeatmap::TrafficHeatmap(QWidget *parent)
     m_sourceBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_sourceBox->setMinimumContentsLength(22);
     m_logBox->setObjectName(QStringLiteral("heatmapLog"));
-    m_rackBox->setObjectName(QStringLiteral("heatmapPerRack"));
+    m_cellsBox->setObjectName(QStringLiteral("heatmapCells"));
     auto *exportButton = new QToolButton(this);
     exportButton->setText(tr("Export…"));
     exportButton->setToolTip(tr("Save the heatmap as PNG, PDF or SVG"));
@@ -106,7 +106,7 @@ TrafficHeatmap::TrafficHeatmap(QWidget *parent)
     bar->addWidget(new QLabel(tr("Show:"), this));
     bar->addWidget(m_sourceBox, 1);
     bar->addWidget(m_logBox);
-    bar->addWidget(m_rackBox);
+    bar->addWidget(m_cellsBox);
     bar->addWidget(exportButton);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -118,7 +118,9 @@ TrafficHeatmap::TrafficHeatmap(QWidget *parent)
         setSource(Source(m_sourceBox->itemData(i).toInt()));
     });
     connect(m_logBox, &QCheckBox::toggled, this, &TrafficHeatmap::setLogScale);
-    connect(m_rackBox, &QCheckBox::toggled, this, &TrafficHeatmap::setPerRack);
+    connect(m_cellsBox, &QComboBox::activated, this, [this](int i) {
+        setCells(Cells(m_cellsBox->itemData(i).toInt()));
+    });
     connect(exportButton, &QToolButton::clicked, this, &TrafficHeatmap::exportWithDialog);
     connect(m_plot, &QCustomPlot::mouseMove, this, &TrafficHeatmap::showToolTip);
     updateSourceChoices();
@@ -170,6 +172,25 @@ void TrafficHeatmap::setSession(std::shared_ptr<const RunSession> session,
     m_session = std::move(session);
     m_replay = m_session ? replay : nullptr;
     m_time = 0;
+    m_pods = {};
+    m_racksOfPod.clear();
+    m_podOfRack.clear();
+    if (m_session) {
+        const cb::Cluster &cluster = m_session->scenario.cluster;
+        const cb::NodeGroups racks = m_replay ? m_replay->groups() : groupNodesByRack(cluster);
+        m_pods = groupNodesByPod(cluster, racks);
+        m_racksOfPod.resize(std::size_t(m_pods.count()));
+        m_podOfRack.assign(std::size_t(racks.count()), -1);
+        for (std::size_t n = 0; n < cluster.nodes.size() && m_pods.count() > 0; ++n) {
+            const auto rack = std::size_t(racks.groupOf[n]);
+            if (m_podOfRack[rack] < 0) {
+                m_podOfRack[rack] = m_pods.groupOf[n];
+                m_racksOfPod[std::size_t(m_pods.groupOf[n])].push_back(int(rack));
+            }
+        }
+        for (std::vector<int> &members : m_racksOfPod)
+            std::sort(members.begin(), members.end());
+    }
     updateSourceChoices();
     rebuild();
 }
@@ -201,11 +222,11 @@ void TrafficHeatmap::setLogScale(bool on)
     finish();
 }
 
-void TrafficHeatmap::setPerRack(bool on)
+void TrafficHeatmap::setCells(Cells cells)
 {
-    if (on == m_perRack)
+    if (cells == m_cells)
         return;
-    m_perRack = on;
+    m_cells = cells;
     rebuild(); // (sets the box)
 }
 
@@ -253,23 +274,36 @@ void TrafficHeatmap::rebuild()
     m_linkRows.clear();
     const int nodes = m_session ? int(m_session->scenario.cluster.nodes.size()) : 0;
     const bool nodeSources = m_source != Source::Links;
-    m_grouped = nodeSources && nodes > 0 && (m_perRack || nodes > kAggregateAbove);
+    m_shown = m_cells;
+    if (m_shown == Cells::Pod && m_pods.count() == 0)
+        m_shown = Cells::Rack;
+    if (m_shown == Cells::Node && nodes > kAggregateAbove)
+        m_shown = Cells::Rack;
+    m_grouped = nodeSources && nodes > 0 && m_shown != Cells::Node;
+    m_groups = !m_grouped              ? cb::NodeGroups{}
+               : m_shown == Cells::Pod ? m_pods
+               : m_replay              ? m_replay->groups()
+                                       : groupNodesByRack(m_session->scenario.cluster);
     {
-        // The box shows what is drawn; above the threshold it is per rack, not a choice.
-        const QSignalBlocker block(m_rackBox);
-        m_rackBox->setChecked(m_grouped);
-        m_rackBox->setEnabled(nodeSources && nodes > 0 && nodes <= kAggregateAbove);
-        m_rackBox->setToolTip(
+        // The choices this cluster has; the box shows what is drawn.
+        const QSignalBlocker block(m_cellsBox);
+        m_cellsBox->clear();
+        if (nodes <= kAggregateAbove)
+            m_cellsBox->addItem(tr("Per node"), int(Cells::Node));
+        m_cellsBox->addItem(tr("Per rack"), int(Cells::Rack));
+        if (m_pods.count() > 0)
+            m_cellsBox->addItem(tr("Per pod"), int(Cells::Pod));
+        m_cellsBox->setCurrentIndex(m_cellsBox->findData(int(m_shown)));
+        m_cellsBox->setEnabled(nodeSources && nodes > 0);
+        m_cellsBox->setToolTip(
             !nodeSources ? tr("The link view has a row per link")
-            : nodes > kAggregateAbove
-                ? tr("Clusters of more than %1 nodes are always shown per rack")
-                      .arg(QLocale().toString(kAggregateAbove))
-                : tr("Sum the traffic over the nodes of each rack (nodes without a rack: "
-                     "runs of up to 64 nodes)"));
+            : tr("What a cell sums: a node, a rack or a pod (the racks under one set of "
+                 "aggregation switches) on each side%1")
+                  .arg(nodes > kAggregateAbove
+                           ? tr("; clusters of more than %1 nodes have no cell per node")
+                                 .arg(QLocale().toString(kAggregateAbove))
+                           : QString()));
     }
-    m_groups = !m_grouped ? cb::NodeGroups{}
-               : m_replay ? m_replay->groups()
-                          : groupNodesByRack(m_session->scenario.cluster);
     if (m_session) {
         switch (m_source) {
         case Source::Decision:
@@ -362,15 +396,17 @@ void TrafficHeatmap::updateAxes()
         // Slanted names fit more columns but take height: a short plot (a laptop's bottom
         // row) writes them level, thinned to what fits.
         m_plot->xAxis->setTickLabelRotation(m_plot->height() < kSlantedNamesHeight ? 0 : 60);
-        m_plot->xAxis->setLabel(!m_grouped           ? tr("destination node")
-                                : m_groups.allRacks ? tr("destination rack")
+        m_plot->xAxis->setLabel(!m_grouped                ? tr("destination node")
+                                : m_shown == Cells::Pod  ? tr("destination pod")
+                                : m_groups.allRacks      ? tr("destination rack")
                                                     : tr("destination rack or node group"));
         m_plot->xAxis->setRange(-0.5, m_nx - 0.5);
     }
     m_plot->yAxis->setTicker(QSharedPointer<NamedTicker>::create(yNames));
     m_plot->yAxis->setLabel(links                ? tr("directed link")
-                            : !m_grouped         ? tr("source node")
-                            : m_groups.allRacks  ? tr("source rack")
+                            : !m_grouped               ? tr("source node")
+                            : m_shown == Cells::Pod    ? tr("source pod")
+                            : m_groups.allRacks        ? tr("source rack")
                                                  : tr("source rack or node group"));
     m_plot->yAxis->setRange(-0.5, m_ny - 0.5);
     QFont small = m_plot->xAxis->tickLabelFont();
@@ -419,8 +455,24 @@ void TrafficHeatmap::fillDecision()
     }
     if (!m_replay)
         return;
+    if (m_grouped && m_shown == Cells::Pod) {
+        for (int a = 0; a < m_ny; ++a)
+            for (int b = 0; b < m_nx; ++b)
+                m_values[std::size_t(a) * std::size_t(m_nx) + std::size_t(b)] = podPairBytes(a, b);
+        return;
+    }
     for (const auto &[key, bytes] : m_grouped ? m_replay->groupCells() : m_replay->cells())
         m_values[std::size_t(key)] = bytes; // keys are row * columns + column
+}
+
+double TrafficHeatmap::podPairBytes(int a, int b) const
+{
+    // Always in the same order, so any path to a cursor gives the same bits.
+    double bytes = 0;
+    for (int r : m_racksOfPod[std::size_t(a)])
+        for (int s : m_racksOfPod[std::size_t(b)])
+            bytes += m_replay->groupBytes(r, s);
+    return bytes;
 }
 
 void TrafficHeatmap::addPair(int from, int to, double bytes)
@@ -515,8 +567,9 @@ void TrafficHeatmap::finish()
                    .arg(formatByteAmount(linkSum));
     }
     if (m_grouped)
-        text += (m_groups.allRacks ? tr(" · per rack: %1 nodes in %2 racks")
-                                   : tr(" · per rack or node group: %1 nodes in %2 groups"))
+        text += (m_shown == Cells::Pod ? tr(" · per pod: %1 nodes in %2 pods")
+                 : m_groups.allRacks   ? tr(" · per rack: %1 nodes in %2 racks")
+                                       : tr(" · per rack or node group: %1 nodes in %2 groups"))
                     .arg(QLocale().toString(qlonglong(m_session->scenario.cluster.nodes.size())))
                     .arg(QLocale().toString(m_groups.count()));
     m_summary->setText(text);
@@ -529,11 +582,24 @@ void TrafficHeatmap::decisionMoved()
         return;
     if (m_source == Source::Decision) {
         std::vector<std::pair<int, int>> blocks;
-        for (const auto &[a, b] :
-             m_grouped ? m_replay->changedGroupCells() : m_replay->changedCells()) {
-            const std::size_t i = std::size_t(a) * std::size_t(m_nx) + std::size_t(b);
-            m_values[i] = m_grouped ? m_replay->groupBytes(a, b) : m_replay->pairBytes(a, b);
-            blocks.emplace_back(b / m_poolX, a / m_poolY);
+        if (m_grouped && m_shown == Cells::Pod) {
+            // The pod pairs of the rack pairs that changed, each summed again.
+            std::vector<std::pair<int, int>> pods;
+            for (const auto &[a, b] : m_replay->changedGroupCells())
+                pods.emplace_back(m_podOfRack[std::size_t(a)], m_podOfRack[std::size_t(b)]);
+            std::sort(pods.begin(), pods.end());
+            pods.erase(std::unique(pods.begin(), pods.end()), pods.end());
+            for (const auto &[a, b] : pods) {
+                m_values[std::size_t(a) * std::size_t(m_nx) + std::size_t(b)] = podPairBytes(a, b);
+                blocks.emplace_back(b / m_poolX, a / m_poolY);
+            }
+        } else {
+            for (const auto &[a, b] :
+                 m_grouped ? m_replay->changedGroupCells() : m_replay->changedCells()) {
+                const std::size_t i = std::size_t(a) * std::size_t(m_nx) + std::size_t(b);
+                m_values[i] = m_grouped ? m_replay->groupBytes(a, b) : m_replay->pairBytes(a, b);
+                blocks.emplace_back(b / m_poolX, a / m_poolY);
+            }
         }
         std::sort(blocks.begin(), blocks.end());
         blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());

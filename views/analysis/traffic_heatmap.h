@@ -12,10 +12,11 @@
 // drawn as their maximum, so single hot cells stay visible and a recolour stays cheap; the
 // values and tooltips remain per cell. Above 1,024 nodes the node sources are shown per
 // pair of racks (core/runs/decision_replay.h, NodeGroups): 16,384 nodes would be 268
-// million cells, their racks a few hundred squared. Smaller clusters are shown per node,
-// or per rack when the user checks "Per rack" (a 1,024-node fat-tree's few hot node pairs
-// are a pixel each; its 128 racks show where the traffic goes); the choice holds for the
-// next runs shown.
+// million cells, their racks a few hundred squared. The user may also choose the cells:
+// per node (up to 1,024 nodes), per rack, or per pod where the network has pods
+// (groupNodesByPod: a fat-tree's pods). A 1,024-node fat-tree's few hot node pairs are a
+// pixel each; its 16 pods show at a glance whether a policy keeps traffic local. The choice
+// holds for the next runs shown; where it is not available the nearest one is shown.
 
 #include "analysis/run_session.h"
 #include "runs/decision_replay.h"
@@ -53,10 +54,13 @@ public:
     void setSource(Source source);
     bool logScale() const { return m_log; }
     void setLogScale(bool on);
-    /// Whether the user asked for the node sources per rack (grouped() says what is shown:
-    /// per rack above kAggregateAbove nodes whatever this says, never for links).
-    bool perRack() const { return m_perRack; }
-    void setPerRack(bool on);
+    /// What a cell of the node-pair sources stands for.
+    enum class Cells { Node, Rack, Pod };
+    /// The user's choice; shownCells() is what is drawn: racks for nodes above
+    /// kAggregateAbove nodes, racks for pods on a network without pods.
+    Cells cells() const { return m_cells; }
+    void setCells(Cells cells);
+    Cells shownCells() const { return m_shown; }
     /// Simulated time of the scrubber (seconds).
     double time() const { return m_time; }
     /// Bucket at the scrubber (-1 without a simulation).
@@ -64,7 +68,7 @@ public:
 
     /// Clusters above this many nodes are shown per rack.
     static constexpr int kAggregateAbove = 1024;
-    /// The node sources are shown per pair of racks (node groups).
+    /// The node sources are shown per pair of racks or pods (node groups).
     bool grouped() const { return m_grouped; }
     int columns() const { return m_nx; }
     int rows() const { return m_ny; }
@@ -105,7 +109,7 @@ private:
     const DecisionReplay *m_replay = nullptr;
     Source m_source = Source::Decision;
     bool m_log = false;
-    bool m_perRack = false;
+    Cells m_cells = Cells::Node, m_shown = Cells::Node;
     double m_time = 0;
     int m_nx = 0, m_ny = 0;
     int m_poolX = 1, m_poolY = 1; ///< cells per drawn block (1 up to 256 cells per side)
@@ -113,13 +117,19 @@ private:
     std::vector<int> m_linkRows; ///< directed link per row in the Links source
     bool m_grouped = false;
     cb::NodeGroups m_groups;     ///< of the session's cluster, when grouped
+    cb::NodeGroups m_pods;       ///< the session's pods (none without pods)
+    /// Per pod: its racks (the replay's groups), ascending, to sum a pod pair's cell.
+    std::vector<std::vector<int>> m_racksOfPod;
+    std::vector<int> m_podOfRack; ///< per rack (the replay's groups): its pod
+    /// A pod pair's bytes at the stepper's cursor, summed over its rack pairs in order.
+    double podPairBytes(int a, int b) const;
     QCustomPlot *m_plot;
     QCPColorMap *m_map;
     QCPColorScale *m_scale;
     QCPItemStraightLine *m_timeLine;
     QComboBox *m_sourceBox;
     QCheckBox *m_logBox;
-    QCheckBox *m_rackBox;
+    QComboBox *m_cellsBox;
     QLabel *m_summary;
 };
 
