@@ -100,6 +100,16 @@ double sum(const std::vector<double> &v)
     return std::accumulate(v.begin(), v.end(), 0.0);
 }
 
+/// Shows `run` in the stepper and the heatmap, the heatmap following the stepper's moves.
+void showInBoth(const std::shared_ptr<const RunSession> &run, DecisionStepper &stepper,
+                TrafficHeatmap &heatmap)
+{
+    stepper.setSession(run);
+    heatmap.setSession(run, stepper.replay());
+    QObject::connect(&stepper, &DecisionStepper::cursorChanged, &heatmap,
+                     &TrafficHeatmap::decisionMoved);
+}
+
 } // namespace
 
 void TestAnalysisViews::initTestCase()
@@ -149,10 +159,7 @@ void TestAnalysisViews::heatmapForwardThenBack()
     auto run = session(testing::leafSpineScenario(4, 2, 4), false, "k8s-default");
     DecisionStepper stepper;
     TrafficHeatmap heatmap;
-    stepper.setSession(run);
-    heatmap.setSession(run, stepper.replay());
-    QObject::connect(&stepper, &DecisionStepper::cursorChanged, &heatmap,
-                     &TrafficHeatmap::decisionMoved);
+    showInBoth(run, stepper, heatmap);
     QCOMPARE(heatmap.columns(), 16);
     QCOMPARE(heatmap.rows(), 16);
     const int n = stepper.decisionCount();
@@ -218,10 +225,7 @@ void TestAnalysisViews::heatmapCells()
     auto run = session(testing::leafSpineScenario(4, 2, 4), true, "k8s-default");
     DecisionStepper stepper;
     TrafficHeatmap heatmap;
-    stepper.setSession(run);
-    heatmap.setSession(run, stepper.replay());
-    QObject::connect(&stepper, &DecisionStepper::cursorChanged, &heatmap,
-                     &TrafficHeatmap::decisionMoved);
+    showInBoth(run, stepper, heatmap);
     auto *box = heatmap.findChild<QComboBox *>(QStringLiteral("heatmapCells"));
     QVERIFY(box);
     QVERIFY(box->isEnabled());
@@ -285,11 +289,8 @@ void TestAnalysisViews::heatmapCells()
     tree.cluster.gpuTypes = testing::leafSpineScenario(1, 1, 1).cluster.gpuTypes;
     auto treeRun = session(tree, false, "k8s-default");
     DecisionStepper treeStepper;
-    treeStepper.setSession(treeRun);
     heatmap.setSource(TrafficHeatmap::Source::Decision);
-    heatmap.setSession(treeRun, treeStepper.replay());
-    QObject::connect(&treeStepper, &DecisionStepper::cursorChanged, &heatmap,
-                     &TrafficHeatmap::decisionMoved);
+    showInBoth(treeRun, treeStepper, heatmap);
     QCOMPARE(heatmap.shownCells(), TrafficHeatmap::Cells::Pod);
     QCOMPARE(box->count(), 3);
     QCOMPARE(box->currentText(), QStringLiteral("Per pod"));
