@@ -247,7 +247,8 @@ void TestAnalysisViews::heatmapCells()
     for (int a = 0; a < 16; ++a)
         for (int b = 0; b < 16; ++b)
             expected[std::size_t(racks.groupOf[std::size_t(a)] * 4 +
-                                 racks.groupOf[std::size_t(b)])] += perNode[std::size_t(a * 16 + b)];
+                                 racks.groupOf[std::size_t(b)])] +=
+                perNode[std::size_t(a * 16 + b)];
     for (std::size_t i = 0; i < expected.size(); ++i)
         QCOMPARE(heatmap.values()[i], expected[i]);
     QCOMPARE(sum(heatmap.values()), 19'579'200'000.0); // all placed, as per node
@@ -306,7 +307,8 @@ void TestAnalysisViews::heatmapCells()
     std::vector<double> byLabel(16, 0.0);
     std::map<std::string, int> podIndex; // "pod-0" ... "pod-3", in host order
     auto podOf = [&](int n) {
-        const std::string &pod = tree.cluster.nodes[std::size_t(n)].labels.at("clusterbench.io/pod");
+        const std::string &pod =
+            tree.cluster.nodes[std::size_t(n)].labels.at("clusterbench.io/pod");
         return podIndex.emplace(pod, int(podIndex.size())).first->second;
     };
     for (int a = 0; a < 16; ++a)

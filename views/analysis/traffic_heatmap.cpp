@@ -296,13 +296,14 @@ void TrafficHeatmap::rebuild()
         m_cellsBox->setCurrentIndex(m_cellsBox->findData(int(m_shown)));
         m_cellsBox->setEnabled(nodeSources && nodes > 0);
         m_cellsBox->setToolTip(
-            !nodeSources ? tr("The link view has a row per link")
-            : tr("What a cell sums: a node, a rack or a pod (the racks under one set of "
-                 "aggregation switches) on each side%1")
-                  .arg(nodes > kAggregateAbove
-                           ? tr("; clusters of more than %1 nodes have no cell per node")
-                                 .arg(QLocale().toString(kAggregateAbove))
-                           : QString()));
+            !nodeSources
+                ? tr("The link view has a row per link")
+                : tr("What a cell sums: a node, a rack or a pod (the racks under one set of "
+                     "aggregation switches) on each side%1")
+                      .arg(nodes > kAggregateAbove
+                               ? tr("; clusters of more than %1 nodes have no cell per node")
+                                     .arg(QLocale().toString(kAggregateAbove))
+                               : QString()));
     }
     if (m_session) {
         switch (m_source) {
@@ -396,18 +397,18 @@ void TrafficHeatmap::updateAxes()
         // Slanted names fit more columns but take height: a short plot (a laptop's bottom
         // row) writes them level, thinned to what fits.
         m_plot->xAxis->setTickLabelRotation(m_plot->height() < kSlantedNamesHeight ? 0 : 60);
-        m_plot->xAxis->setLabel(!m_grouped                ? tr("destination node")
-                                : m_shown == Cells::Pod  ? tr("destination pod")
-                                : m_groups.allRacks      ? tr("destination rack")
-                                                    : tr("destination rack or node group"));
+        m_plot->xAxis->setLabel(!m_grouped              ? tr("destination node")
+                                : m_shown == Cells::Pod ? tr("destination pod")
+                                : m_groups.allRacks     ? tr("destination rack")
+                                                        : tr("destination rack or node group"));
         m_plot->xAxis->setRange(-0.5, m_nx - 0.5);
     }
     m_plot->yAxis->setTicker(QSharedPointer<NamedTicker>::create(yNames));
-    m_plot->yAxis->setLabel(links                ? tr("directed link")
-                            : !m_grouped               ? tr("source node")
-                            : m_shown == Cells::Pod    ? tr("source pod")
-                            : m_groups.allRacks        ? tr("source rack")
-                                                 : tr("source rack or node group"));
+    m_plot->yAxis->setLabel(links                   ? tr("directed link")
+                            : !m_grouped            ? tr("source node")
+                            : m_shown == Cells::Pod ? tr("source pod")
+                            : m_groups.allRacks     ? tr("source rack")
+                                                    : tr("source rack or node group"));
     m_plot->yAxis->setRange(-0.5, m_ny - 0.5);
     QFont small = m_plot->xAxis->tickLabelFont();
     small.setPointSizeF(std::max(7.0, font().pointSizeF() - 1.5));
