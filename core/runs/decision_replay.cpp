@@ -96,7 +96,7 @@ NodeGroups groupNodesByPod(const Cluster &cluster, const NodeGroups &racks)
                 hops[std::size_t(w)] = hops[std::size_t(frontier[k])] + 1;
                 frontier.push_back(w);
             }
-    const int top = *std::max_element(hops.begin(), hops.end());
+    const int top = vertices > 0 ? *std::max_element(hops.begin(), hops.end()) : 0;
     if (top < 2)
         return {}; // nodes and one tier of switches: no pods
     // The parts without the top tier (union-find over the other links).

@@ -288,6 +288,7 @@ void TestDecisionStepper::podGroups()
     for (const Node &n : flat.cluster.nodes)
         flat.cluster.links.push_back(Link{n.id, "spine01", 100, 1});
     QCOMPARE(groupNodesByPod(flat.cluster, groupNodesByRack(flat.cluster)).count(), 0);
+    QCOMPARE(groupNodesByPod(Cluster{}, NodeGroups{}).count(), 0); // nothing at all
 
     // Two pods of two racks each whose racks share no more than "rack": named by their first
     // and last racks, not both "rack".
