@@ -63,26 +63,9 @@ NodeGroups groupNodesByRack(const Cluster &cluster)
     return out;
 }
 
-NodeGroups groupNodesByPod(const Cluster &cluster, const NodeGroups &racks)
+NodeGroups groupNodesByPod(const Topology &topo, const NodeGroups &racks)
 {
-    // Vertices: the nodes, then the switches.
-    const int nodes = int(cluster.nodes.size());
-    std::unordered_map<std::string, int> vertex;
-    for (int n = 0; n < nodes; ++n)
-        vertex.emplace(cluster.nodes[std::size_t(n)].id, n);
-    for (std::size_t s = 0; s < cluster.switches.size(); ++s)
-        vertex.emplace(cluster.switches[s].id, nodes + int(s));
-    const int vertices = nodes + int(cluster.switches.size());
-    std::vector<std::pair<int, int>> edges;
-    std::vector<std::vector<int>> next(static_cast<std::size_t>(vertices));
-    for (const Link &l : cluster.links) {
-        const auto a = vertex.find(l.a), b = vertex.find(l.b);
-        if (a == vertex.end() || b == vertex.end())
-            continue;
-        edges.emplace_back(a->second, b->second);
-        next[std::size_t(a->second)].push_back(b->second);
-        next[std::size_t(b->second)].push_back(a->second);
-    }
+    const int nodes = topo.nodeCount(), vertices = topo.vertexCount();
     // A switch's tier: its hops to the nearest node (breadth first from every node at once).
     std::vector<int> hops(static_cast<std::size_t>(vertices), -1);
     std::vector<int> frontier;
@@ -91,51 +74,57 @@ NodeGroups groupNodesByPod(const Cluster &cluster, const NodeGroups &racks)
         frontier.push_back(n);
     }
     for (std::size_t k = 0; k < frontier.size(); ++k)
-        for (int w : next[std::size_t(frontier[k])])
-            if (hops[std::size_t(w)] < 0) {
-                hops[std::size_t(w)] = hops[std::size_t(frontier[k])] + 1;
-                frontier.push_back(w);
+        for (const Topology::Edge &e : topo.edges(frontier[k]))
+            if (hops[std::size_t(e.to)] < 0) {
+                hops[std::size_t(e.to)] = hops[std::size_t(frontier[k])] + 1;
+                frontier.push_back(e.to);
             }
     const int top = vertices > 0 ? *std::max_element(hops.begin(), hops.end()) : 0;
     if (top < 2)
         return {}; // nodes and one tier of switches: no pods
-    // The parts without the top tier (union-find over the other links).
-    std::vector<int> parent(static_cast<std::size_t>(vertices));
-    for (int v = 0; v < vertices; ++v)
-        parent[std::size_t(v)] = v;
-    auto root = [&](int v) {
-        while (parent[std::size_t(v)] != v)
-            v = parent[std::size_t(v)] = parent[std::size_t(parent[std::size_t(v)])];
-        return v;
-    };
-    for (const auto &[a, b] : edges)
-        if (hops[std::size_t(a)] < top && hops[std::size_t(b)] < top)
-            parent[std::size_t(root(a))] = root(b);
+    // The parts without the top tier, numbered from the nodes in order (breadth first).
+    std::vector<int> part(static_cast<std::size_t>(vertices), -1);
+    int parts = 0;
+    for (int n = 0; n < nodes; ++n) {
+        if (part[std::size_t(n)] >= 0)
+            continue;
+        part[std::size_t(n)] = parts;
+        frontier.assign(1, n);
+        for (std::size_t k = 0; k < frontier.size(); ++k)
+            for (const Topology::Edge &e : topo.edges(frontier[k]))
+                if (part[std::size_t(e.to)] < 0 && hops[std::size_t(e.to)] < top) {
+                    part[std::size_t(e.to)] = parts;
+                    frontier.push_back(e.to);
+                }
+        ++parts;
+    }
     // Pods in the order of their first rack; a rack goes to its first node's part.
     NodeGroups out;
     out.allRacks = racks.allRacks;
     std::vector<int> podOfRack(std::size_t(racks.count()), -1);
+    std::vector<int> podOfPart(std::size_t(parts), -1);
     std::vector<std::vector<int>> racksOf;
-    std::unordered_map<int, int> podOfRoot;
     for (int n = 0; n < nodes; ++n) {
         const int rack = racks.groupOf[std::size_t(n)];
         if (podOfRack[std::size_t(rack)] >= 0)
             continue;
-        const auto [it, added] = podOfRoot.emplace(root(n), int(racksOf.size()));
-        if (added)
+        int &pod = podOfPart[std::size_t(part[std::size_t(n)])];
+        if (pod < 0) {
+            pod = int(racksOf.size());
             racksOf.emplace_back();
-        podOfRack[std::size_t(rack)] = it->second;
-        racksOf[std::size_t(it->second)].push_back(rack);
+        }
+        podOfRack[std::size_t(rack)] = pod;
+        racksOf[std::size_t(pod)].push_back(rack);
     }
     const int pods = int(racksOf.size());
     if (pods <= 1 || pods == racks.count())
         return {};
     out.groupOf.resize(std::size_t(nodes));
-    for (int n = 0; n < nodes; ++n)
-        out.groupOf[std::size_t(n)] = podOfRack[std::size_t(racks.groupOf[std::size_t(n)])];
     out.sizes.assign(std::size_t(pods), 0);
-    for (int n = 0; n < nodes; ++n)
+    for (int n = 0; n < nodes; ++n) {
+        out.groupOf[std::size_t(n)] = podOfRack[std::size_t(racks.groupOf[std::size_t(n)])];
         ++out.sizes[std::size_t(out.groupOf[std::size_t(n)])];
+    }
     for (const std::vector<int> &members : racksOf) {
         const std::string &first = racks.names[std::size_t(members.front())];
         const std::string &last = racks.names[std::size_t(members.back())];

@@ -42,13 +42,13 @@ struct NodeGroups
     int count() const { return int(names.size()); }
 };
 NodeGroups groupNodesByRack(const Cluster &cluster);
-/// The racks (groupNodesByRack) gathered into pods: the parts the network falls into
-/// without its top tier of switches (those farthest from any node), e.g. a fat-tree's pods
-/// without its core. A rack goes to the part of its first node. A pod is named by what its
+/// The racks (groupNodesByRack of the topology's cluster) gathered into pods: the parts the
+/// network falls into without its top tier of switches (those farthest from any node), e.g.
+/// a fat-tree's pods without its core. A rack goes to the part of its first node. A pod is named by what its
 /// racks' names share ("pod-03" for "pod-03-edge-0" ... "pod-03-edge-7"), else its first and
 /// last rack. Empty (no groups) where pods would say nothing more than racks: one tier of
 /// switches, a single part, or as many parts as racks.
-NodeGroups groupNodesByPod(const Cluster &cluster, const NodeGroups &racks);
+NodeGroups groupNodesByPod(const Topology &topo, const NodeGroups &racks);
 
 class DecisionReplay
 {

@@ -270,7 +270,7 @@ void TestDecisionStepper::podGroups()
     const Cluster tree = generateFatTree(params).value();
     const NodeGroups racks = groupNodesByRack(tree);
     QCOMPARE(racks.count(), 8);
-    const NodeGroups pods = groupNodesByPod(tree, racks);
+    const NodeGroups pods = groupNodesByPod(Topology(tree), racks);
     QCOMPARE(pods.count(), 4);
     QCOMPARE(pods.names, (std::vector<std::string>{"pod-0", "pod-1", "pod-2", "pod-3"}));
     QCOMPARE(pods.sizes, (std::vector<int>{4, 4, 4, 4}));
@@ -280,15 +280,16 @@ void TestDecisionStepper::podGroups()
 
     // A leaf-spine falls into its racks without the spines: pods would add nothing.
     Scenario leafSpine = testing::leafSpineScenario(4, 2, 4);
-    QCOMPARE(groupNodesByPod(leafSpine.cluster, groupNodesByRack(leafSpine.cluster)).count(), 0);
+    QCOMPARE(groupNodesByPod(Topology(leafSpine.cluster), groupNodesByRack(leafSpine.cluster)).count(),
+             0);
     // Nodes under one switch: no tier above the racks.
     Scenario flat = testing::leafSpineScenario(2, 1, 2);
     flat.cluster.switches.resize(1); // spine01 only: the nodes hang off it directly
     flat.cluster.links.clear();
     for (const Node &n : flat.cluster.nodes)
         flat.cluster.links.push_back(Link{n.id, "spine01", 100, 1});
-    QCOMPARE(groupNodesByPod(flat.cluster, groupNodesByRack(flat.cluster)).count(), 0);
-    QCOMPARE(groupNodesByPod(Cluster{}, NodeGroups{}).count(), 0); // nothing at all
+    QCOMPARE(groupNodesByPod(Topology(flat.cluster), groupNodesByRack(flat.cluster)).count(), 0);
+    QCOMPARE(groupNodesByPod(Topology(Cluster{}), NodeGroups{}).count(), 0); // nothing at all
 
     // Two pods of two racks each whose racks share no more than "rack": named by their first
     // and last racks, not both "rack".
@@ -306,7 +307,7 @@ void TestDecisionStepper::podGroups()
     }
     c.links.push_back(Link{"agg-a", "core", 100, 1});
     c.links.push_back(Link{"agg-b", "core", 100, 1});
-    const NodeGroups named = groupNodesByPod(c, groupNodesByRack(c));
+    const NodeGroups named = groupNodesByPod(Topology(c), groupNodesByRack(c));
     QCOMPARE(named.names, (std::vector<std::string>{"rack-1 … rack-2", "rack-3 … rack-4"}));
     QCOMPARE(named.groupOf, (std::vector<int>{0, 0, 1, 1}));
 }

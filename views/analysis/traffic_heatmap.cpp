@@ -178,7 +178,9 @@ void TrafficHeatmap::setSession(std::shared_ptr<const RunSession> session,
     if (m_session) {
         const cb::Cluster &cluster = m_session->scenario.cluster;
         const cb::NodeGroups racks = m_replay ? m_replay->groups() : groupNodesByRack(cluster);
-        m_pods = groupNodesByPod(cluster, racks);
+        // (a stochastic run has no replay, and so no topology built yet)
+        m_pods = m_replay ? groupNodesByPod(m_replay->topology(), racks)
+                          : groupNodesByPod(cb::Topology(cluster), racks);
         m_racksOfPod.resize(std::size_t(m_pods.count()));
         m_podOfRack.assign(std::size_t(racks.count()), -1);
         for (std::size_t n = 0; n < cluster.nodes.size() && m_pods.count() > 0; ++n) {
