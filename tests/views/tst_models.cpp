@@ -455,44 +455,64 @@ void TestModels::layoutTiersAndGroups()
 
 void TestModels::fitBesideOrBelowTheLegend()
 {
-    // A wide cluster (8 racks in a row) with the utilisation legend in the top-right corner:
-    // fitted where it is drawn larger, beside the legend in a wide short view and centred
-    // below it (as much room kept free at the bottom) in a narrower taller one; never under
-    // it.
+    // A wide cluster (8 racks in a row) with the summary box bottom left and both legends
+    // (six rows) top right: fitted clear of both boxes where it is drawn largest: beside a
+    // one-column legend in a wide short view, below it in a taller one, and below a
+    // two-column legend (shorter, so more room below) in a view about the size of the
+    // window's on a laptop screen, where it is drawn larger than the old fit drew it (the
+    // larger of beside and below a one-column legend, with as much room kept free at the
+    // bottom as the legend took at the top).
     Document doc;
     doc.setScenario(testing::leafSpineScenario(8, 2, 2));
     TopologyScene scene(&doc);
     TopologyView view(&scene);
-    view.setLegends(false, true);
+    view.setOverlayText(
+        QStringLiteral("16 nodes · 10 switches in 2 tiers · 32 links\nGPUs: 128"));
+    view.setLegends(true, true);
     const QRectF rect = scene.sceneRect();
     auto fitIn = [&rect](const QRectF &room) {
         return std::min(room.width() / rect.width(), room.height() / rect.height());
     };
     QStringList placements;
-    for (const QSize size : {QSize(1400, 260), QSize(600, 500)}) {
+    for (const QSize size : {QSize(1400, 260), QSize(600, 500), QSize(590, 400)}) {
         view.resize(size);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.fitAll();
-        const QRect legend = view.legendRect();
+        const QRect legend = view.legendRect(), summary = view.summaryRect();
         QVERIFY(!legend.isEmpty());
-        const QRectF room = QRectF(view.viewport()->rect()).adjusted(8, 8, -8, -8);
-        const double beside = fitIn(room.adjusted(0, 0, -(legend.width() + 10), 0));
-        const double band = legend.bottom() + 10 - room.top(); // kept free top and bottom
-        const double below = fitIn(room.adjusted(0, band, 0, -band));
-        QVERIFY2(beside < 2.0 && below < 2.0, "both fits shrink the cluster");
-        QCOMPARE(view.zoom(), std::max(beside, below));
+        QVERIFY(!summary.isEmpty());
+        QCOMPARE(summary.bottom(), view.viewport()->height() - 11);
+        QVERIFY(view.zoom() < 2.0); // (shrunk to fit: not the readable cap)
         const QRect cluster = view.mapFromScene(rect).boundingRect();
-        QVERIFY2(!cluster.intersects(legend),
-                 qPrintable(QStringLiteral("%1x%2: cluster %3,%4 %5x%6, legend %7,%8 %9x%10")
-                                .arg(size.width()).arg(size.height())
-                                .arg(cluster.x()).arg(cluster.y())
-                                .arg(cluster.width()).arg(cluster.height())
-                                .arg(legend.x()).arg(legend.y())
-                                .arg(legend.width()).arg(legend.height())));
-        placements << (below > beside ? QStringLiteral("below") : QStringLiteral("beside"));
+        const QString where = QStringLiteral("%1x%2: cluster %3,%4 %5x%6, legend %7,%8 %9x%10, "
+                                             "summary top %11")
+                                  .arg(size.width()).arg(size.height())
+                                  .arg(cluster.x()).arg(cluster.y())
+                                  .arg(cluster.width()).arg(cluster.height())
+                                  .arg(legend.x()).arg(legend.y())
+                                  .arg(legend.width()).arg(legend.height())
+                                  .arg(summary.top());
+        QVERIFY2(!cluster.intersects(legend), qPrintable(where));
+        QVERIFY2(!cluster.intersects(summary), qPrintable(where));
+        QVERIFY2(view.viewport()->rect().contains(cluster), qPrintable(where));
+        const int columns = legend == view.legendRect(1) ? 1 : legend == view.legendRect(2) ? 2 : 3;
+        placements << QStringLiteral("%1, %2 column(s)")
+                          .arg(cluster.top() > legend.bottom() ? "below" : "beside")
+                          .arg(columns);
+        const QRect one = view.legendRect(1);
+        const QRectF room = QRectF(view.viewport()->rect()).adjusted(8, 8, -8, -8);
+        const double band = one.bottom() + 10 - room.top();
+        const double before = std::max(fitIn(room.adjusted(0, 0, -(one.width() + 10), 0)),
+                                       fitIn(room.adjusted(0, band, 0, -band)));
+        if (columns == 2)
+            QVERIFY2(view.zoom() > 1.5 * before,
+                     qPrintable(QStringLiteral("%1; zoom %2, the old fit %3")
+                                    .arg(where).arg(view.zoom()).arg(before)));
     }
-    QCOMPARE(placements, QStringList({QStringLiteral("beside"), QStringLiteral("below")}));
+    QCOMPARE(placements, QStringList({QStringLiteral("beside, 1 column(s)"),
+                                      QStringLiteral("below, 1 column(s)"),
+                                      QStringLiteral("below, 2 column(s)")}));
 }
 
 void TestModels::sceneToolTipsAndHitTest()

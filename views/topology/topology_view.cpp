@@ -16,6 +16,8 @@ namespace cb::views {
 namespace {
 constexpr double kMinZoom = 0.002;
 constexpr double kMaxZoom = 6.0;
+/// The colour legend is laid out in up to this many columns, as fits the cluster best.
+constexpr int kMaxLegendColumns = 3;
 }
 
 TopologyView::TopologyView(TopologyScene *scene, QWidget *parent)
@@ -33,6 +35,8 @@ TopologyView::TopologyView(TopologyScene *scene, QWidget *parent)
     connect(scene, &TopologyScene::rebuilt, this, [this] {
         if (m_autoFit)
             fitAll();
+        else
+            setSceneRect(m_scene->sceneRect()); // (a fit's margins were for the cluster before)
     });
 }
 
@@ -43,7 +47,11 @@ double TopologyView::zoom() const
 
 void TopologyView::setOverlayText(const QString &text)
 {
+    if (text == m_overlay)
+        return;
     m_overlay = text;
+    if (m_autoFit)
+        fitAll(); // keep the cluster clear of the summary box
     viewport()->update();
 }
 
@@ -53,16 +61,13 @@ void TopologyView::fitAll()
     const QRectF rect = m_scene->sceneRect();
     if (rect.isEmpty())
         return;
-    // The colour legend sits in the top-right corner: the cluster is fitted beside it or
-    // below it, whichever draws it larger, so the legend never hides a switch or a node.
-    const QRect legend = legendRect();
-    const QRectF view = QRectF(viewport()->rect()).adjusted(8, 8, -8, -8);
-    const QRectF beside =
-        legend.isEmpty() ? view : view.adjusted(0, 0, -(legend.width() + 10), 0);
-    // Below: centred, with the legend's height kept free at the top and the bottom (the
-    // bottom-left summary box takes about as much).
-    const double band = legend.isEmpty() ? 0 : legend.bottom() + 10 - view.top();
-    const QRectF below = view.adjusted(0, band, 0, -band);
+    // The summary box sits in the bottom-left corner and the colour legend in the top-right
+    // one: the cluster is fitted clear of both, beside the legend or below it, with the
+    // legend in one, two or three columns, whichever draws the cluster largest (on a laptop
+    // screen a one-column legend beside a wide fabric left it a third of the view).
+    const QRect summary = summaryRect();
+    const double bottom = summary.isEmpty() ? 8 : viewport()->height() - summary.top() + 4;
+    const QRectF view = QRectF(viewport()->rect()).adjusted(8, 8, -8, -bottom);
     auto fitIn = [&rect](const QRectF &room) {
         return room.width() > 0 && room.height() > 0
                    ? std::min(room.width() / rect.width(), room.height() / rect.height())
@@ -70,19 +75,40 @@ void TopologyView::fitAll()
     };
     // Never magnify a tiny cluster beyond comfortable reading size.
     auto readable = [](double s) { return std::clamp(s > 0 ? s : 1.0, kMinZoom, 2.0); };
-    const bool under = !legend.isEmpty() && fitIn(below) > 0 &&
-                       readable(fitIn(below)) > readable(fitIn(beside));
-    const double scale = readable(fitIn(under ? below : beside));
-    setTransform(QTransform::fromScale(scale, scale));
-    // A cluster smaller than the view is placed by the alignment, not by centerOn(): left
-    // of the legend, or centred below it, when there is one.
-    if (legend.isEmpty() || under) {
-        setAlignment(Qt::AlignCenter);
-        centerOn(rect.center());
-    } else {
-        setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-        centerOn(rect.center() + QPointF((view.width() - beside.width()) / 2.0 / scale, 0));
+    QRectF room = view;
+    int columns = 1;
+    if (m_scoreLegend || m_utilisationLegend) {
+        double best = -1;
+        for (int c = 1; c <= kMaxLegendColumns; ++c) {
+            const QRect legend = legendRect(c);
+            if (c > 1 && legend.left() < 8)
+                break; // wider than the view
+            const QRectF beside = view.adjusted(0, 0, -(view.right() - legend.left() + 10), 0);
+            const QRectF below = view.adjusted(0, legend.bottom() + 10 - view.top(), 0, 0);
+            // (a tie keeps fewer columns, and beside over below)
+            for (const QRectF &candidate : {beside, below}) {
+                const double scale = readable(fitIn(candidate));
+                if (scale > best * (1 + 1e-9)) {
+                    best = scale;
+                    room = candidate;
+                    columns = c;
+                }
+            }
+        }
     }
+    m_legendColumns = columns;
+    const double scale = readable(fitIn(room));
+    setTransform(QTransform::fromScale(scale, scale));
+    // A cluster smaller than the view is placed by the alignment, not by centerOn(): the
+    // view's scene rect reaches from the viewport's top-left corner to the cluster's
+    // far corner, so that, aligned top-left, the cluster is centred in the room it was
+    // fitted in.
+    const QSizeF drawn = rect.size() * scale;
+    const double left = std::max(0.0, room.left() + (room.width() - drawn.width()) / 2);
+    const double top = std::max(0.0, room.top() + (room.height() - drawn.height()) / 2);
+    setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    setSceneRect(rect.adjusted(-left / scale, -top / scale, 0, 0));
+    centerOn(rect.center()); // (only a cluster too large to fit scrolls)
 }
 
 void TopologyView::zoomBy(double factor)
@@ -231,22 +257,74 @@ QFont legendFont(const QFont &base)
 
 constexpr int kSwatch = 14;
 constexpr int kGradientWidth = 56;
+constexpr int kLegendColumnGap = 18;
+
+} // namespace
+
+namespace {
+
+/// The legend's rows laid out in `columns` columns (filled top to bottom, then left to
+/// right): each column's left edge from the box's, the row count of the longest column.
+struct LegendLayout
+{
+    std::vector<int> columnLeft;
+    int rowsPerColumn = 0;
+    int width = 0;
+};
+
+int legendRowWidth(const LegendRow &r, const QFontMetrics &fm)
+{
+    return (r.kind == LegendRow::Gradient ? kGradientWidth : kSwatch) + 8 +
+           fm.horizontalAdvance(r.text);
+}
+
+LegendLayout layOutLegend(const std::vector<LegendRow> &rows, int columns, const QFontMetrics &fm)
+{
+    LegendLayout layout;
+    const int n = int(rows.size());
+    layout.rowsPerColumn = (n + columns - 1) / columns;
+    int x = 0;
+    for (int c = 0; c * layout.rowsPerColumn < n; ++c) {
+        int width = c == 0 ? fm.horizontalAdvance(QObject::tr("Colours")) : 0;
+        for (int k = c * layout.rowsPerColumn; k < std::min(n, (c + 1) * layout.rowsPerColumn); ++k)
+            width = std::max(width, legendRowWidth(rows[std::size_t(k)], fm));
+        layout.columnLeft.push_back(x);
+        x += width + kLegendColumnGap;
+    }
+    layout.width = x - kLegendColumnGap;
+    return layout;
+}
 
 } // namespace
 
 QRect TopologyView::legendRect() const
 {
+    return legendRect(m_legendColumns);
+}
+
+QRect TopologyView::legendRect(int columns) const
+{
     const auto rows = legendRows(m_scoreLegend, m_utilisationLegend, m_otherPickLegend);
     if (rows.empty())
         return {};
     const QFontMetrics fm(legendFont(font()));
-    int width = fm.horizontalAdvance(tr("Colours"));
-    for (const LegendRow &r : rows)
-        width = std::max(width, (r.kind == LegendRow::Gradient ? kGradientWidth : kSwatch) + 8 +
-                                    fm.horizontalAdvance(r.text));
+    const LegendLayout layout = layOutLegend(rows, columns, fm);
     const int line = std::max(fm.height(), kSwatch + 2);
-    const int height = fm.height() + line * int(rows.size()) + 14;
-    return QRect(viewport()->width() - width - 30, 10, width + 20, height);
+    const int height = fm.height() + line * layout.rowsPerColumn + 14;
+    return QRect(viewport()->width() - layout.width - 30, 10, layout.width + 20, height);
+}
+
+QRect TopologyView::summaryRect() const
+{
+    if (m_overlay.isEmpty())
+        return {};
+    const QFontMetrics fm(legendFont(font()));
+    const QStringList lines = m_overlay.split(QLatin1Char('\n'));
+    int width = 0;
+    for (const QString &line : lines)
+        width = std::max(width, fm.horizontalAdvance(line));
+    const int height = fm.height() * int(lines.size()) + 12;
+    return QRect(10, viewport()->height() - 10 - height, width + 20, height);
 }
 
 void TopologyView::drawLegend(QPainter *painter) const
@@ -258,6 +336,7 @@ void TopologyView::drawLegend(QPainter *painter) const
     const QFont font = legendFont(painter->font());
     painter->setFont(font);
     const QFontMetrics fm(font);
+    const LegendLayout layout = layOutLegend(rows, m_legendColumns, fm);
     painter->setPen(QPen(topology_style::kGroupBorder, 1));
     painter->setBrush(QColor(255, 255, 255, 235));
     painter->drawRoundedRect(box, 6, 6);
@@ -268,9 +347,11 @@ void TopologyView::drawLegend(QPainter *painter) const
     painter->drawText(box.left() + 10, box.top() + 6 + fm.ascent(), tr("Colours"));
     painter->setFont(font);
     const int line = std::max(fm.height(), kSwatch + 2);
-    int y = box.top() + 8 + fm.height();
-    for (const LegendRow &r : rows) {
-        const int x = box.left() + 10;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        const LegendRow &r = rows[k];
+        const int column = int(k) / layout.rowsPerColumn;
+        const int x = box.left() + 10 + layout.columnLeft[std::size_t(column)];
+        const int y = box.top() + 8 + fm.height() + line * (int(k) % layout.rowsPerColumn);
         const int top = y + (line - kSwatch) / 2;
         int textX = x + kSwatch + 8;
         if (r.kind == LegendRow::Gradient) {
@@ -293,7 +374,6 @@ void TopologyView::drawLegend(QPainter *painter) const
         }
         painter->setPen(topology_style::kGroupText);
         painter->drawText(textX, y + (line + fm.ascent() - fm.descent()) / 2, r.text);
-        y += line;
     }
 }
 
@@ -305,28 +385,21 @@ void TopologyView::drawForeground(QPainter *painter, const QRectF &)
         drawLegend(painter);
         painter->restore();
     }
-    if (m_overlay.isEmpty())
+    const QRect box = summaryRect();
+    if (box.isEmpty())
         return;
     painter->save();
     painter->resetTransform();
-    QFont font = painter->font();
-    font.setPixelSize(12);
-    font.setBold(false);
+    const QFont font = legendFont(painter->font());
     painter->setFont(font);
     const QFontMetrics fm(font);
-    const QStringList lines = m_overlay.split(QLatin1Char('\n'));
-    int width = 0;
-    for (const QString &line : lines)
-        width = std::max(width, fm.horizontalAdvance(line));
-    const int lineHeight = fm.height();
-    const QRect box(10, viewport()->height() - 10 - lineHeight * int(lines.size()) - 12,
-                    width + 20, lineHeight * int(lines.size()) + 12);
     painter->setPen(QPen(topology_style::kGroupBorder, 1));
     painter->setBrush(QColor(255, 255, 255, 225));
     painter->drawRoundedRect(box, 6, 6);
     painter->setPen(topology_style::kGroupText);
+    const QStringList lines = m_overlay.split(QLatin1Char('\n'));
     for (int i = 0; i < int(lines.size()); ++i)
-        painter->drawText(box.left() + 10, box.top() + 6 + fm.ascent() + i * lineHeight,
+        painter->drawText(box.left() + 10, box.top() + 6 + fm.ascent() + i * fm.height(),
                           lines[i]);
     painter->restore();
 }

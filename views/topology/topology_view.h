@@ -3,7 +3,7 @@
 // Until the user zooms or pans, it keeps the whole cluster fitted as the window resizes.
 // A small overlay in the corner gives the cluster's size and the link-width legend; while a
 // decision colours the nodes (or a time colours the links) a legend in the other corner says
-// what the colours mean.
+// what the colours mean. Fitted, the cluster is drawn clear of both boxes.
 
 #include <QGraphicsView>
 
@@ -28,8 +28,13 @@ public:
     bool scoreLegendShown() const { return m_scoreLegend; }
     bool utilisationLegendShown() const { return m_utilisationLegend; }
     bool otherPickLegendShown() const { return m_otherPickLegend; }
-    /// The legend's box in viewport pixels (empty when no legend is shown).
+    /// The legend's box in viewport pixels (empty when no legend is shown), in the columns
+    /// the last fit chose.
     QRect legendRect() const;
+    /// The legend's box laid out in `columns` columns.
+    QRect legendRect(int columns) const;
+    /// The summary box (the overlay text) in viewport pixels, bottom left (empty without text).
+    QRect summaryRect() const;
     /// Sets the scale, keeping the centre of the view; stops auto-fitting.
     void setZoom(double zoom);
 
@@ -59,6 +64,7 @@ private:
     bool m_scoreLegend = false;
     bool m_utilisationLegend = false;
     bool m_otherPickLegend = false;
+    int m_legendColumns = 1; ///< as the last fit laid the legend out
 };
 
 } // namespace cb::views
