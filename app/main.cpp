@@ -2,6 +2,7 @@
 // one. Only wiring lives here.
 
 #include "cli/command.h"
+#include "io/file_io.h"
 #include "util/terminal_text.h"
 
 #ifdef CB_HAVE_GUI
@@ -22,6 +23,8 @@ int main(int argc, char **argv)
     // Past a file size limit (ulimit -f) a write fails with EFBIG, which every writer reports
     // and rolls back, instead of SIGXFSZ killing the process mid-write with staging files left.
     std::signal(SIGXFSZ, SIG_IGN);
+    // Ctrl-C (or a kill) while a file is written removes its hidden temporary file.
+    cb::removeTemporaryFilesOnSignals();
     const std::string first = argc > 1 ? argv[1] : "";
     if (first == "--help" || first == "-h" || first == "help") {
         std::cout << cb::cli::mainHelp();

@@ -6,6 +6,7 @@
 #include "cli/command.h"
 #include "cli/policy_input.h"
 #include "cli/step_view.h"
+#include "io/file_io.h"
 #include "net/topology.h"
 #include "sched/placer.h"
 
@@ -85,6 +86,7 @@ void restoreTerminal()
 extern "C" void onFatalSignal(int sig)
 {
     restoreTerminal();
+    removeTemporaryFilesNow();
     std::signal(sig, SIG_DFL);
     std::raise(sig);
 }

@@ -1,17 +1,79 @@
 #include "io/file_io.h"
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
 namespace cb {
+
+namespace {
+
+// The temporary files being written, for a signal handler to remove: fixed slots, as a
+// handler may not allocate or lock. A slot's path is written before it is marked used and
+// the mark cleared before the slot is reused, so a handler reads only whole paths; one that
+// runs between a commit's rename and the slot's release unlinks a name that no longer
+// exists, which does nothing.
+constexpr int kTemporarySlots = 64;
+constexpr std::size_t kTemporaryPathMax = 4096;
+struct TemporarySlot
+{
+    std::atomic<int> used{0};
+    char path[kTemporaryPathMax];
+};
+TemporarySlot g_temporary[kTemporarySlots];
+std::mutex g_temporaryMutex; // (between threads registering; a handler never takes it)
+static_assert(std::atomic<int>::is_always_lock_free);
+
+int rememberTemporary(const std::string &path)
+{
+    if (path.size() >= kTemporaryPathMax)
+        return -1;
+    const std::lock_guard<std::mutex> lock(g_temporaryMutex);
+    for (int i = 0; i < kTemporarySlots; ++i) {
+        TemporarySlot &s = g_temporary[i];
+        if (s.used.load() != 0)
+            continue;
+        std::memcpy(s.path, path.c_str(), path.size() + 1);
+        s.used.store(1);
+        return i;
+    }
+    return -1; // (more than 64 at once: that one is not removed on a signal)
+}
+
+extern "C" void removeTemporaryFilesAndDie(int sig)
+{
+    removeTemporaryFilesNow();
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+}
+
+} // namespace
+
+void removeTemporaryFilesNow() noexcept
+{
+    for (TemporarySlot &s : g_temporary)
+        if (s.used.load() != 0)
+            ::unlink(s.path);
+}
+
+void removeTemporaryFilesOnSignals()
+{
+    struct sigaction sa {};
+    sa.sa_handler = removeTemporaryFilesAndDie;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT})
+        sigaction(sig, &sa, nullptr);
+}
 
 Result<std::string> readTextFile(const std::string &path)
 {
@@ -46,6 +108,14 @@ AtomicFileWriter::~AtomicFileWriter()
         ::close(m_fd);
     if (!m_committed && !m_tmpPath.empty())
         ::unlink(m_tmpPath.c_str());
+    forgetTemporary();
+}
+
+void AtomicFileWriter::forgetTemporary()
+{
+    if (m_slot >= 0)
+        g_temporary[m_slot].used.store(0);
+    m_slot = -1;
 }
 
 Status AtomicFileWriter::open()
@@ -61,6 +131,7 @@ Status AtomicFileWriter::open()
         return Status::failure(m_path, std::string("cannot create a temporary file: ") +
                                            std::strerror(errno));
     m_tmpPath = name.data();
+    m_slot = rememberTemporary(m_tmpPath);
     return Ok{};
 }
 
@@ -100,6 +171,7 @@ Status AtomicFileWriter::fail(const std::string &what)
     m_fd = -1;
     ::unlink(m_tmpPath.c_str());
     m_tmpPath.clear();
+    forgetTemporary();
     return Status::failure(m_path, what);
 }
 
@@ -127,15 +199,18 @@ Status AtomicFileWriter::commit()
         const std::string reason = std::strerror(errno);
         ::unlink(m_tmpPath.c_str());
         m_tmpPath.clear();
+        forgetTemporary();
         return Status::failure(m_path, "close failed: " + reason);
     }
     if (::rename(m_tmpPath.c_str(), m_path.c_str()) != 0) {
         const std::string reason = std::strerror(errno);
         ::unlink(m_tmpPath.c_str());
         m_tmpPath.clear();
+        forgetTemporary();
         return Status::failure(m_path, "rename failed: " + reason);
     }
     m_committed = true;
+    forgetTemporary();
     return Ok{};
 }
 

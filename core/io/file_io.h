@@ -16,6 +16,14 @@ Result<std::string> readTextFile(const std::string &path);
 /// old file is untouched and the temporary file removed.
 Status writeFileAtomically(const std::string &path, const std::string &content);
 
+/// Removes every temporary file an AtomicFileWriter is writing now. Async-signal-safe: a
+/// handler of a signal that ends the process calls it, so that an interrupted write (Ctrl-C
+/// during an import of a large trace) leaves no hidden partial file beside its target.
+void removeTemporaryFilesNow() noexcept;
+/// Handles SIGINT, SIGTERM, SIGHUP and SIGQUIT by removing the temporary files being written
+/// (removeTemporaryFilesNow), then ending the process by the same signal as before.
+void removeTemporaryFilesOnSignals();
+
 /// The same as writeFileAtomically for content written in pieces (a file too big to hold in
 /// memory): write() appends to a temporary file beside `path`, commit() flushes it to disk and
 /// renames it over `path`. Without a successful commit (an error, or destruction first) the
@@ -38,7 +46,10 @@ private:
     bool flushBuffer();
     Status fail(const std::string &what);
 
+    void forgetTemporary();
+
     std::string m_path, m_tmpPath;
+    int m_slot = -1; ///< its entry among the temporary files a signal removes
     int m_fd = -1;
     std::string m_buffer;
     std::string m_error;

@@ -2,8 +2,10 @@
 // (a file size limit, a full tmpfs, a rename that fails) leaves every old file as it was and
 // nothing new, in the library and through `export` and `sweep --emitDir`; names that would
 // leave the folder or collide are refused before anything is written; permissions of
-// replaced files are kept and scripts are executable.
+// replaced files are kept and scripts are executable. A file written in pieces
+// (AtomicFileWriter) leaves no hidden temporary file when a signal ends the process.
 
+#include "io/file_io.h"
 #include "io/file_set_writer.h"
 #include "io/scenario_json.h"
 
@@ -18,6 +20,8 @@
 #include <fstream>
 #include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -98,6 +102,58 @@ class TestFileSetWriter : public QObject
     Q_OBJECT
 
 private slots:
+    void aSignalRemovesTheTemporaryFile_data()
+    {
+        QTest::addColumn<bool>("handled");
+        QTest::addColumn<int>("signal");
+        QTest::newRow("default SIGTERM: the partial file stays") << false << SIGTERM;
+        QTest::newRow("handled SIGTERM") << true << SIGTERM;
+        QTest::newRow("handled SIGINT") << true << SIGINT;
+        QTest::newRow("handled SIGHUP") << true << SIGHUP;
+    }
+
+    void aSignalRemovesTheTemporaryFile()
+    {
+        // A child process writes half a file and is ended by a signal; with the handlers
+        // the folder is left as it was (empty), without them a hidden partial file stays
+        // (which shows the check can see one).
+        QFETCH(bool, handled);
+        QFETCH(int, signal);
+        QTemporaryDir dir;
+        const fs::path root = dir.path().toStdString();
+        std::ofstream(root / "kept.json") << "{}\n";
+        const pid_t child = ::fork();
+        QVERIFY(child >= 0);
+        if (child == 0) {
+            std::signal(signal, SIG_DFL); // (not the test runner's handler, which prints)
+            if (handled)
+                removeTemporaryFilesOnSignals();
+            AtomicFileWriter other((root / "other.json").string()); // two at once
+            AtomicFileWriter w((root / "run.json").string());
+            if (!other.open().ok() || !w.open().ok() || !w.write(std::string(3 << 20, 'x')))
+                ::_exit(3);
+            std::raise(signal);
+            ::_exit(4); // (not reached: the signal ends the process)
+        }
+        int status = 0;
+        QCOMPARE(::waitpid(child, &status, 0), child);
+        QVERIFY2(WIFSIGNALED(status), qPrintable(QStringLiteral("status %1").arg(status)));
+        QCOMPARE(WTERMSIG(status), signal);
+        QStringList names;
+        for (const auto &e : fs::directory_iterator(root))
+            names << QString::fromStdString(e.path().filename().string());
+        names.sort();
+        if (handled) {
+            QCOMPARE(names, QStringList{QStringLiteral("kept.json")});
+        } else {
+            QCOMPARE(names.size(), 3);
+            QVERIFY2(names[0].startsWith(QStringLiteral(".other.json.")) &&
+                         names[1].startsWith(QStringLiteral(".run.json.")),
+                     qPrintable(names.join(QLatin1Char(' '))));
+            QCOMPARE(fs::file_size(root / names[1].toStdString()), std::uintmax_t(3 << 20));
+        }
+    }
+
     void writesEveryFileAndNothingElse()
     {
         QTemporaryDir dir;
