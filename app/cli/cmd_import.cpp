@@ -208,7 +208,8 @@ Command importCommand()
             const int code =
                 import.failure() == ImportFailure::BadInput ? ExitBadInput : ExitFailure;
             std::string message = formatProblems(import.problems());
-            if (import.failure() == ImportFailure::BadInput &&
+            if ((import.failure() == ImportFailure::BadInput ||
+                 import.failure() == ImportFailure::NothingUsable) &&
                 message.find('\n') == std::string::npos)
                 message += "; nothing written";
             else

@@ -104,6 +104,12 @@ private slots:
         QTest::newRow("1: every row left out")
             << QStringList{"tiresias", kData + "malformed/tiresias_all_too_big.csv", "--out", "OUT"}
             << 1 << "no job could be kept from tiresias input: 3 rows read, 3 skipped";
+        QTest::newRow("1: every Kubernetes Node left out")
+            << QStringList{kData + "malformed/k8s_every_node_bad.yaml", "--out", "OUT"} << 1
+            << "k8s_every_node_bad.yaml: no node could be imported; nothing written";
+        QTest::newRow("1: every NodeName line left out")
+            << QStringList{"slurm", kData + "malformed/slurm_every_node_bad.conf", "--out", "OUT"}
+            << 1 << "slurm_every_node_bad.conf: no node could be imported; nothing written";
         QTest::newRow("1: cannot write")
             << QStringList{"tiresias", kData + "traces/tiresias/60_job.csv", "--out",
                            "NODIR/s.json"}
@@ -148,6 +154,43 @@ private slots:
             << QStringList{kData + "traces/tiresias/LICENSE.tiresias-Apache-2.0", "--out", "OUT"}
             << 2 << "cannot tell which format this is";
     }
+    // Every Node (every NodeName line) left out: nothing usable (exit 1), and each one's
+    // reason with its line is said, as for the rows of a trace.
+    void everyNodeLeftOut_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QStringList>("reasons");
+        QTest::newRow("k8s-nodes")
+            << "k8s_every_node_bad.yaml"
+            << QStringList{"import k8s-nodes: 2 rows skipped",
+                           "skipped 1 row: node \"n1\": memory: expected a quantity such as "
+                           "\"64Gi\", found \"\" (",
+                           "k8s_every_node_bad.yaml:7)",
+                           "skipped 1 row: node \"n2\": cpu: expected a quantity such as \"8\" "
+                           "or \"7500m\", found \"eight\" (",
+                           "k8s_every_node_bad.yaml:15)"};
+        QTest::newRow("slurm")
+            << "slurm_every_node_bad.conf"
+            << QStringList{"import slurm: 2 rows skipped",
+                           "skipped 1 row: RealMemory: expected a positive number, found "
+                           "\"lots\" (",
+                           "slurm_every_node_bad.conf:3)",
+                           "skipped 1 row: Gres: expected a count after \"gpu:v100:\", found "
+                           "\"x\" (",
+                           "slurm_every_node_bad.conf:4)"};
+    }
+
+    void everyNodeLeftOut()
+    {
+        QFETCH(QString, file);
+        QFETCH(QStringList, reasons);
+        const Run r = cli({kData + "malformed/" + file, "--out", path("nodes.json")});
+        QCOMPARE(r.code, 1);
+        for (const QString &reason : reasons)
+            QVERIFY2(r.err.contains(reason), qPrintable(reason + "\n--- not in:\n" + r.err));
+        QVERIFY(!QFile::exists(path("nodes.json")));
+    }
+
     // --out naming an input would replace the user's trace with the scenario: refused, the
     // trace untouched.
     void outIsAnInput()

@@ -402,8 +402,14 @@ Result<ImportReport> K8sNodesImporter::read(const std::vector<ImportInput> &inpu
         }
         in.done();
     }
-    if (c.nodes.empty())
-        return Result<ImportReport>::failure(inputs.front().name, "no Node could be imported");
+    if (c.nodes.empty()) {
+        if (report.skippedCount == 0)
+            return Result<ImportReport>::failure(inputs.front().name,
+                                                 "no Node could be imported");
+        // Every Node left out: the import reports nothing usable, with each one's reason.
+        report.cluster = Cluster{};
+        return report;
+    }
     report.assume("node resources from status.allocatable (what the scheduler may use); "
                   "capacity where allocatable is absent (" +
                   std::to_string(k.fromCapacity) + " nodes)");

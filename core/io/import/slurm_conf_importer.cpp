@@ -103,7 +103,8 @@ Status readSlurmConf(const ImportInput &in, const Lines &lines, Builder &b)
             auto hosts = expandHostlist(names);
             if (!hosts)
                 return Status::failure(where(in, l.line), "NodeName: " + hosts.error());
-            auto num = [&](const char *key, double fallback, bool &bad) {
+            // (keys are read lower-cased; a message spells them as slurm.conf does)
+            auto num = [&](const char *key, const char *spelled, double fallback, bool &bad) {
                 auto it = p.find(key);
                 if (it == p.end() || it->second.empty())
                     return fallback;
@@ -111,7 +112,7 @@ Status readSlurmConf(const ImportInput &in, const Lines &lines, Builder &b)
                 if (!v || *v <= 0) {
                     bad = true;
                     b.report.skip(in.name, l.line,
-                                  std::string(key) +
+                                  std::string(spelled) +
                                       ": expected a positive "
                                       "number, found \"" +
                                       it->second + "\"");
@@ -121,12 +122,15 @@ Status readSlurmConf(const ImportInput &in, const Lines &lines, Builder &b)
             };
             bool bad = false;
             const double sockets =
-                num("sockets", num("socketsperboard", 1, bad) * num("boards", 1, bad), bad);
-            const double cores = num("corespersocket", 1, bad);
-            const double threads = num("threadspercore", 1, bad);
-            const double cpus = num("cpus", sockets * cores * threads, bad);
+                num("sockets", "Sockets",
+                    num("socketsperboard", "SocketsPerBoard", 1, bad) *
+                        num("boards", "Boards", 1, bad),
+                    bad);
+            const double cores = num("corespersocket", "CoresPerSocket", 1, bad);
+            const double threads = num("threadspercore", "ThreadsPerCore", 1, bad);
+            const double cpus = num("cpus", "CPUs", sockets * cores * threads, bad);
             const bool noMemory = !p.count("realmemory");
-            const double memMiB = num("realmemory", 1, bad);
+            const double memMiB = num("realmemory", "RealMemory", 1, bad);
             std::vector<SlurmGres> gres;
             if (p.count("gres")) {
                 std::string err;
@@ -540,6 +544,12 @@ Result<ImportReport> SlurmConfImporter::read(const std::vector<ImportInput> &inp
     if (f.conf)
         if (auto s = readSlurmConf(*f.conf, f.confLines, b); !s)
             return s.problems();
+    if (f.conf && b.cluster.nodes.empty() && report.skippedCount > 0) {
+        // Every NodeName line left out: the import reports nothing usable, with each
+        // line's reason.
+        report.cluster = Cluster{};
+        return report;
+    }
     if (f.conf && b.cluster.nodes.empty())
         return Result<ImportReport>::failure(
             f.conf->name, f.confLines.empty()
