@@ -150,6 +150,14 @@ private slots:
         QTest::newRow("2: empty file")
             << QStringList{kData + "malformed/empty.csv", "--out", "OUT"}
             << 2 << "empty.csv: the file is empty: no cluster and no jobs to import";
+        // What `kubectl get nodes -o json` writes: items without a kind of their own.
+        QTest::newRow("0: a Kubernetes NodeList detected")
+            << QStringList{kData + "handmade/k8s_nodelist_api.json", "--out", "OUT"} << 0
+            << "k8s-nodes (a Kubernetes NodeList)";
+        QTest::newRow("2: not text")
+            << QStringList{kData + "malformed/binary.bin", "--out", "OUT"} << 2
+            << "binary.bin: cannot tell which format this is (it is not text: byte 3 is not "
+               "UTF-8)";
         QTest::newRow("2: format not detected")
             << QStringList{kData + "traces/tiresias/LICENSE.tiresias-Apache-2.0", "--out", "OUT"}
             << 2 << "cannot tell which format this is";

@@ -357,6 +357,13 @@ FormatMatch K8sNodesImporter::detect(const ImportSample &sample) const
     const std::string &h = sample.head;
     const char c = detection::firstSignificant(h);
     const bool json = c == '{' || c == '[';
+    // A NodeList (what `kubectl get nodes -o json` and the API's /api/v1/nodes return): its
+    // items carry no kind of their own.
+    const bool nodeList = json ? h.find("\"kind\": \"NodeList\"") != std::string::npos ||
+                                     h.find("\"kind\":\"NodeList\"") != std::string::npos
+                               : h.find("kind: NodeList") != std::string::npos;
+    if (nodeList)
+        return {3, "a Kubernetes NodeList"};
     const bool node = json ? h.find("\"kind\": \"Node\"") != std::string::npos ||
                                  h.find("\"kind\":\"Node\"") != std::string::npos
                            : h.find("kind: Node") != std::string::npos;

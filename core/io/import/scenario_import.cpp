@@ -104,6 +104,17 @@ bool ScenarioImport::resolveFormats(std::vector<Group> &groups)
             return fail(ImportFailure::BadInput,
                         {{f, "the file is empty: no cluster and no jobs to import"}});
         const Importer *imp = detectFormat(sample.value(), &match);
+        if (!imp && match.why.empty()) {
+            // Every format reads text: say so when the file is not.
+            const std::string &h = sample->head;
+            const auto bad = importtext::invalidUtf8At(h);
+            if (bad && *bad + 4 < h.size())
+                match.why = "it is not text: byte " + std::to_string(*bad + 1) +
+                            " is not UTF-8";
+            else if (h.find('\0') != std::string::npos)
+                match.why = "it is not text: byte " + std::to_string(h.find('\0') + 1) +
+                            " is a NUL";
+        }
         if (!imp)
             return fail(ImportFailure::BadInput,
                         {{f, "cannot tell which format this is" +
