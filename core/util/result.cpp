@@ -11,7 +11,8 @@ std::string formatProblems(const Problems &problems, const std::string &prefix)
     for (const Problem &p : problems) {
         if (!out.empty())
             out += '\n';
-        if (!prefix.empty())
+        // (a problem that names the file itself, "cannot open", names it once)
+        if (!prefix.empty() && p.where != prefix)
             out += prefix + ": ";
         out += p.toString();
     }

@@ -99,6 +99,20 @@ private slots:
         QTest::newRow("info on missing file")
             << QStringList{QStringLiteral("info"), QStringLiteral("/no/file.json")} << 2
             << QStringLiteral("/no/file.json: cannot open");
+        QTest::newRow("place on missing file")
+            << QStringList{QStringLiteral("place"), QStringLiteral("/no/file.json"),
+                           QStringLiteral("--policy"), QStringLiteral("dltap")}
+            << 2 << QStringLiteral("/no/file.json: cannot open");
+        QTest::newRow("simulate on missing file")
+            << QStringList{QStringLiteral("simulate"), QStringLiteral("/no/file.json"),
+                           QStringLiteral("--policy"), QStringLiteral("dltap")}
+            << 2 << QStringLiteral("/no/file.json: cannot open");
+        QTest::newRow("import with a --cluster that is no file")
+            << QStringList{QStringLiteral("import"),
+                           QStringLiteral(CB_TEST_DATA "/import/traces/tiresias/60_job.csv"),
+                           QStringLiteral("--cluster"), QStringLiteral("/no/file.json"),
+                           QStringLiteral("--out"), QStringLiteral("/no/dir/never.json")}
+            << 2 << QStringLiteral("/no/file.json: cannot open");
     }
     void usageErrors()
     {
@@ -109,6 +123,9 @@ private slots:
         QCOMPARE(r.code, code);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
         QVERIFY(r.out.isEmpty());
+        // A file named in the message is named once ("x.json: x.json: cannot open" before).
+        if (message.contains(QStringLiteral(".json:")))
+            QCOMPARE(r.err.count(message.section(QLatin1Char(':'), 0, 0)), 1);
     }
 
     void windowWithoutDisplayExplains()

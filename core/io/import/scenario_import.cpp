@@ -305,8 +305,22 @@ bool ScenarioImport::run()
                                       " cannot be combined with input that defines a cluster (" +
                                       formats() + ")"}});
         auto loaded = loadScenarioFile(base);
-        if (!loaded)
-            return fail(ImportFailure::BadInput, prefixed(loaded.problems(), base + ":"));
+        if (!loaded) {
+            // Blamed on the file, as `validate` says them: "file: /jobs/3: ..." (a problem
+            // that names the file itself, "cannot open", names it once).
+            Problems blamed;
+            for (const Problem &p : loaded.problems())
+                blamed.push_back({base, p.where.empty() || p.where == base
+                                            ? p.message
+                                            : p.where + ": " + p.message});
+            if (blamed.front().message.rfind("not valid JSON", 0) == 0)
+                blamed.push_back({{}, std::string(option) +
+                                              " takes a ClusterBench scenario (JSON); to "
+                                              "import a cluster from " + base +
+                                              ", give it as an input: clusterbench import " +
+                                              base + " TRACE... --out SCENARIO.json"});
+            return fail(ImportFailure::BadInput, blamed);
+        }
         if (!m_request.appendTo.empty()) {
             s = std::move(loaded.value());
             if (!m_request.name.empty())
