@@ -127,6 +127,13 @@ private slots:
                            "--time-format", "submit_time=fortnights",
                            "--out",         "OUT"}
             << 2 << "expected FORMAT or COLUMN=FORMAT";
+        QTest::newRow("2: --time-format names a column the input lacks")
+            << QStringList{"tiresias",      kData + "traces/tiresias/60_job.csv",
+                           "--time-format", "submit_tme=minutes",
+                           "--out",         "OUT"}
+            << 2
+            << "--time-format: no time column \"submit_tme\" in tiresias input (its time "
+               "columns: submit_time); nothing written";
         QTest::newRow("2: bad --pending")
             << QStringList{"tiresias",  kData + "traces/tiresias/60_job.csv",
                            "--pending", "maybe",
@@ -197,6 +204,37 @@ private slots:
         for (const QString &reason : reasons)
             QVERIFY2(r.err.contains(reason), qPrintable(reason + "\n--- not in:\n" + r.err));
         QVERIFY(!QFile::exists(path("nodes.json")));
+    }
+
+    // An option given to a format that does not read it is said, not ignored in silence;
+    // the import goes on.
+    void unusedOptionsAreSaid_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("notes");
+        QTest::newRow("--nodes and --date to a trace")
+            << QStringList{kData + "traces/tiresias/60_job.csv", "--nodes", "5", "--date",
+                           "2020-01-01"}
+            << QStringList{"assumed: --nodes is not used: tiresias input does not read it (read "
+                           "by nccl-topo, hwloc)",
+                           "assumed: --date is not used: tiresias input does not read it (read "
+                           "by helios-gpus)"};
+        QTest::newRow("--node-template to slurm.conf")
+            << QStringList{"slurm", kData + "slurm/slurm-testsuite_test7.17.1_slurm.conf",
+                           "--node-template", "gpus=8,gpu-type=H100,cpus=96,memory-gib=1024"}
+            << QStringList{"assumed: --node-template is not used: slurm.conf describes the "
+                           "nodes (its NodeName lines)"};
+    }
+
+    void unusedOptionsAreSaid()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, notes);
+        const Run r = cli(args + QStringList{"--out", path("options.json")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        for (const QString &note : notes)
+            QVERIFY2(r.err.contains(note), qPrintable(note + "\n--- not in:\n" + r.err));
+        QCOMPARE(r.err.count(QStringLiteral("is not used")), notes.size());
     }
 
     // --out naming an input would replace the user's trace with the scenario: refused, the

@@ -14,6 +14,7 @@ class GavelImporter : public Importer
 {
 public:
     std::string name() const override { return "gavel"; }
+    std::vector<std::string> readsOptions() const override { return {"throughputs"}; }
     std::string description() const override
     {
         return "Gavel trace, tab-separated without header (10- or 7-field layout)";

@@ -22,6 +22,7 @@ public:
     static constexpr double kMemoryGiBPerNode = 512;
 
     std::string name() const override { return "helios-gpus"; }
+    std::vector<std::string> readsOptions() const override { return {"date"}; }
     std::string description() const override
     {
         return "Helios cluster_gpu_number.csv (daily GPUs per virtual cluster): one day as "

@@ -23,6 +23,7 @@ class HwlocImporter : public Importer
 {
 public:
     std::string name() const override { return "hwloc"; }
+    std::vector<std::string> readsOptions() const override { return {"nodes", "node-template"}; }
     std::string description() const override
     {
         return "hwloc XML (lstopo --of xml): CPUs, memory, GPUs, NVLink, NICs of a machine "

@@ -84,6 +84,10 @@ public:
     virtual Produces produces() const = 0;
     /// How many input files it takes (min, max); max 0 means unlimited.
     virtual std::pair<int, int> fileCount() const { return {1, 1}; }
+    /// The options of the format's own it reads, by their command-line names ("nodes",
+    /// "date", "node-template", "throughputs", "model"): one given that no input's format
+    /// reads is said in the report rather than ignored in silence.
+    virtual std::vector<std::string> readsOptions() const { return {}; }
     /// Whether `sample` looks like this format (for `import FILE` without a format name).
     virtual FormatMatch detect(const ImportSample &sample) const = 0;
     /// Reads the inputs. A fatal problem (unreadable structure, missing required column)

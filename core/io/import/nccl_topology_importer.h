@@ -27,6 +27,7 @@ class NcclTopologyImporter : public Importer
 {
 public:
     std::string name() const override { return "nccl-topo"; }
+    std::vector<std::string> readsOptions() const override { return {"nodes", "node-template"}; }
     std::string description() const override
     {
         return "NCCL topology XML (NCCL_TOPO_DUMP_FILE / NCCL_TOPO_FILE): GPUs, NVLink, PCIe, "

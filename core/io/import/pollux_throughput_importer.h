@@ -25,6 +25,7 @@ class PolluxThroughputImporter : public Importer
 {
 public:
     std::string name() const override { return "pollux-throughput"; }
+    std::vector<std::string> readsOptions() const override { return {"model"}; }
     std::string description() const override
     {
         return "Pollux measured step times (placements.csv, scalability.csv) of one model";

@@ -234,6 +234,9 @@ bool ScenarioImport::run()
         return false;
 
     // Reading: the bytes of every input, over all groups.
+    const TimeFormats &named = m_request.options.timeFormats;
+    if (named.asked)
+        named.asked->clear();
     std::size_t total = 0, before = 0;
     for (const Group &g : groups)
         for (const std::string &f : g.files) {
@@ -259,6 +262,46 @@ bool ScenarioImport::run()
             return fail(ImportFailure::BadInput, r.problems());
         before += groupBytes;
         reports.push_back(std::move(r.value()));
+    }
+
+    // A time column named in --time-format that no input has (a misspelling, or a column
+    // of another format) would be ignored in silence.
+    if (named.asked)
+        for (const auto &[column, format] : named.byColumn)
+            if (!named.asked->count(column)) {
+                std::string known;
+                for (const std::string &c : *named.asked)
+                    known += (known.empty() ? "" : ", ") + c;
+                return fail(ImportFailure::BadInput,
+                            {{"--time-format",
+                              "no time column \"" + column + "\" in " + formats() + " input " +
+                                  (known.empty() ? std::string("(it reads no time column)")
+                                                 : "(its time columns: " + known + ")")}});
+            }
+
+    // Options of one format's own, given to others, are said rather than ignored in silence.
+    const ImportOptions &o = m_request.options;
+    const std::pair<const char *, bool> given[] = {
+        {"nodes", o.nodeCount != 1},
+        {"date", !o.date.empty()},
+        {"node-template", !m_request.nodeTemplate.empty()},
+        {"throughputs", !o.throughputsFile.empty()},
+        {"model", !o.model.empty()}};
+    auto reads = [](const Importer &imp, const std::string &option) {
+        const auto r = imp.readsOptions();
+        return std::find(r.begin(), r.end(), option) != r.end();
+    };
+    for (const auto &[option, isGiven] : given) {
+        if (!isGiven || std::any_of(groups.begin(), groups.end(), [&](const Group &g) {
+                return reads(*g.importer, option);
+            }))
+            continue;
+        std::string readers;
+        for (const Importer *imp : importers())
+            if (reads(*imp, option))
+                readers += (readers.empty() ? "" : ", ") + imp->name();
+        m_report.assume("--" + std::string(option) + " is not used: " + formats() +
+                        " input does not read it (read by " + readers + ")");
     }
 
     // The scenario the jobs go to: one cluster among the inputs at most.

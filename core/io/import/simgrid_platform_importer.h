@@ -30,6 +30,7 @@ class SimgridPlatformImporter : public Importer
 {
 public:
     std::string name() const override { return "simgrid"; }
+    std::vector<std::string> readsOptions() const override { return {"node-template"}; }
     std::string description() const override
     {
         return "SimGrid platform XML: clusters (flat, fat-tree, dragonfly) with their links "

@@ -571,6 +571,10 @@ Result<ImportReport> SlurmConfImporter::read(const std::vector<ImportInput> &inp
                   "too: clusterbench import slurm slurm.conf gres.conf --out ..."
                 : "no node is defined");
     const NodeTemplate &t = options.nodeTemplate;
+    if (f.conf && !t.empty())
+        report.assume("--node-template is not used: slurm.conf describes the nodes (its "
+                      "NodeName lines); the template fills in nodes that only topology.conf, "
+                      "topology.yaml or gres.conf name");
     if (!f.conf && !t.empty()) {
         // The template fills what the files do not say: GPUs from gres.conf stay.
         for (Node &n : b.cluster.nodes) {

@@ -21,6 +21,7 @@ class SlurmConfImporter : public Importer
 {
 public:
     std::string name() const override { return "slurm"; }
+    std::vector<std::string> readsOptions() const override { return {"node-template"}; }
     std::string description() const override
     {
         return "Slurm slurm.conf, gres.conf and/or topology.conf (tree or block)";

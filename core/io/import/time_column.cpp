@@ -84,6 +84,8 @@ std::string timeFormatNames()
 
 TimeFormat TimeFormats::forColumn(const std::string &column) const
 {
+    if (asked)
+        asked->insert(column);
     auto it = byColumn.find(column);
     return it != byColumn.end() ? it->second : all;
 }

@@ -13,6 +13,8 @@
 #include "io/import/csv_table.h"
 
 #include <map>
+#include <memory>
+#include <set>
 #include <optional>
 #include <string>
 
@@ -40,6 +42,9 @@ struct TimeFormats
 {
     TimeFormat all = TimeFormat::Auto;
     std::map<std::string, TimeFormat> byColumn;
+    /// The time columns the importers asked about (forColumn), shared by copies: a column
+    /// named in byColumn that none asked about is not in the input (a misspelling).
+    std::shared_ptr<std::set<std::string>> asked = std::make_shared<std::set<std::string>>();
     TimeFormat forColumn(const std::string &column) const;
     /// Reads "FORMAT" or "COLUMN=FORMAT"; a problem names the allowed formats.
     Status add(const std::string &spec);

@@ -28,6 +28,7 @@ class TopographImporter : public Importer
 {
 public:
     std::string name() const override { return "topograph"; }
+    std::vector<std::string> readsOptions() const override { return {"node-template"}; }
     std::string description() const override
     {
         return "NVIDIA topograph model YAML (switches, blocks / capacity blocks; v0.1 to v1)";
