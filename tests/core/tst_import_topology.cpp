@@ -191,6 +191,19 @@ private slots:
         QCOMPARE(n.gpus, 4);
         QCOMPARE(n.interconnect.bandwidthGbps, 320.0);
         QCOMPARE(n.interconnect.nvlinkDomains, (std::vector<std::vector<int>>{{0, 1}, {2, 3}}));
+        // A Tesla K40m (CUDA) and a Radeon (OpenCL only) in one machine: the node's type is
+        // the one a training framework reaches, though "AMD ..." sorts first and neither
+        // model is in the catalogue.
+        auto mixed =
+            importData("hwloc", {"topology/hwloc/hwloc-master_32em64t-2n8c2t-pci-normalio.xml"});
+        QVERIFY2(mixed.ok(), mixed.error().c_str());
+        QCOMPARE(mixed->cluster->nodes.front().gpus, 2);
+        QCOMPARE(mixed->cluster->nodes.front().gpuType, std::string("Tesla K40m"));
+        QVERIFY2(importNotesHave(mixed.value(),
+                                 "GPUs of several models (AMD Radeon R9 200 / HD 7900 Series "
+                                 "x1, Tesla K40m x1): a node holds one type here, Tesla K40m, "
+                                 "for all 2 GPUs"),
+                 importNotes(mixed.value()).c_str());
         // A machine without GPUs: 24 PUs, 2 NUMA nodes, 4 network devices.
         auto cpu = importData("hwloc", {"topology/hwloc/hwloc-v2.14_24em64t-2n6c2t-pci.xml"});
         QVERIFY2(cpu.ok(), cpu.error().c_str());

@@ -79,9 +79,13 @@ void walk(const XmlElement &e, Walk &w)
                 if (!gpuDevs.empty()) {
                     HardwareGpu g;
                     g.busId = o.attribute("pci_busid", "");
-                    for (const XmlElement &d : gpuDevs)
+                    g.trainingStack = false;
+                    for (const XmlElement &d : gpuDevs) {
                         if (g.model.empty())
                             g.model = info(d, "GPUModel");
+                        g.trainingStack = g.trainingStack ||
+                                          !d.attribute("name", "").starts_with("opencl");
+                    }
                     if (g.model.empty()) {
                         // "0302 [10de:1db8] ..." -> 0x1db8
                         const auto colon = pciType.find(':');

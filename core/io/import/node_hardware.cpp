@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace cb {
 
@@ -141,14 +142,33 @@ Status addHardwareNodes(const NodeHardware &hw, const std::string &file, const s
                         : models.size() == 1     ? *models.begin()
                                                  : std::string();
     if (models.size() > 1 && t.gpuType.empty() && gpuTypeOption.empty()) {
+        // The node's type: the model of most GPUs, then one a training framework reaches
+        // (CUDA, NVML or ROCm, not only OpenCL), then one the GPU catalogue knows, then by
+        // name.
+        std::map<std::string, int> count;
+        std::set<std::string> trained;
+        for (const HardwareGpu &g : hw.gpus)
+            if (!g.model.empty()) {
+                ++count[g.model];
+                if (g.trainingStack)
+                    trained.insert(g.model);
+            }
+        auto rank = [&](const std::string &m) {
+            return std::make_tuple(-count[m], !trained.count(m), !recogniseGpu(m).recognised,
+                                   m);
+        };
         std::string list;
-        for (const std::string &m : models)
-            list += (list.empty() ? "" : ", ") + m;
-        model = *models.begin();
+        for (const std::string &m : models) {
+            list += (list.empty() ? "" : ", ") + m + " x" + std::to_string(count[m]);
+            if (model.empty() || rank(m) < rank(model))
+                model = m;
+        }
         report.assume(file + ": GPUs of several models (" + list +
-                      "): a node holds one type "
-                      "here, " +
-                      model);
+                      "): a node holds one type here, " + model +
+                      (recogniseGpu(model).recognised ? " (the catalogue knows it)" : "") +
+                      ", for all " + std::to_string(gpus) +
+                      " GPUs; --gpu-type and --node-template gpus=N,gpu-type=MODEL say "
+                      "otherwise");
     }
     if (model.empty()) {
         model = kUnknownGpuType;

@@ -27,6 +27,8 @@ struct HardwareGpu
     double nvswitchGBps = 0; ///< NVLink bandwidth to NVSwitches, GB/s per direction
     std::vector<std::pair<int, double>> peers; ///< NVLink to other GPUs: (index, GB/s)
     bool nvlinkKnown = false; ///< the file says what NVLink the GPU has (maybe none)
+    /// A training framework's stack reaches it (CUDA, NVML, ROCm SMI), not only OpenCL.
+    bool trainingStack = true;
 };
 
 struct NodeHardware
