@@ -292,6 +292,31 @@ private slots:
         QCOMPARE(b->cluster->totalGpus(), 400);
         QCOMPARE(b->cluster->nodes[0].cpus, 32.0);
         QVERIFY(importNotesHave(b.value(), "has a backbone of 18 Gbit/s"));
+        // Zones of <cabinet>s (SimGrid's meta_cluster.xml: 2 zones of 3 cabinets of 10
+        // hosts, 125 MBps private links, a 2.25 GBps backbone each): a switch per zone,
+        // every host on its private link (1 Gbit/s), the cabinets as racks named by zone and
+        // cabinet (two zones reuse the cabinet ids), the zones under a core at 18 Gbit/s.
+        auto m = importData("simgrid", {"topology/simgrid/simgrid_meta_cluster.xml"}, o);
+        QVERIFY2(m.ok(), m.error().c_str());
+        const Cluster &mc = m->cluster.value();
+        QCOMPARE(int(mc.nodes.size()), 60);
+        QCOMPARE(mc.nodes[0].id, std::string("host-1.cluster1"));
+        QCOMPARE(mc.nodes[59].id, std::string("host-30.cluster2"));
+        QCOMPARE(hostLink(mc, "host-1.cluster1"), 1.0);
+        std::set<std::string> racks;
+        for (const Node &n : mc.nodes)
+            racks.insert(n.rack);
+        QCOMPARE(racks, (std::set<std::string>{"my_cluster1/cabinet1", "my_cluster1/cabinet2",
+                                               "my_cluster1/cabinet3", "my_cluster2/cabinet1",
+                                               "my_cluster2/cabinet2", "my_cluster2/cabinet3"}));
+        QCOMPARE(int(mc.switches.size()), 3);
+        double up = 0;
+        for (const Link &l : mc.links)
+            if ((l.a == "my_cluster1" && l.b == "core") || (l.b == "my_cluster1" && l.a == "core"))
+                up = l.capacityGbps;
+        QCOMPARE(up, 18.0);
+        QVERIFY(importNotesHave(m.value(), "zone my_cluster2: 3 cabinets of 30 hosts"));
+        checkValid(mc);
     }
 
     // topograph models: v1 (switches and blocks), v0.5 (maps with capacity blocks), v0.1

@@ -291,36 +291,60 @@ Status dragonfly(Build &b, const std::string &id, const std::vector<std::string>
     return Ok{};
 }
 
-Status readCluster(Build &b, const XmlElement &e)
+/// The hosts a <cluster> or a <cabinet> declares (prefix, radical, suffix), each with a
+/// private link of bw and lat.
+struct HostRange
+{
+    std::vector<std::string> hosts;
+    double gbps = 0, us = 0;
+};
+
+Result<HostRange> readHostRange(Build &b, const XmlElement &e, const std::string &what,
+                                const std::string &rackPrefix = {})
 {
     const std::string where = b.file + ":" + std::to_string(e.line());
-    const std::string id = e.attribute("id", "cluster");
+    const std::string id = e.attribute("id", what);
     auto numbers = radical(e.attribute("radical", ""), where);
     if (!numbers)
         return numbers.problems();
     const auto bw = simgridBandwidthGbps(e.attribute("bw", ""));
     const auto lat = simgridLatencyUs(e.attribute("lat", "0"));
     if (!bw || *bw <= 0 || *bw > limits::kMaxGbps)
-        return Status::failure(where, "cluster " + id +
-                                          ": bw: expected a bandwidth such as "
-                                          "\"125MBps\", found \"" +
-                                          e.attribute("bw", "") + "\"");
+        return Result<HostRange>::failure(where, what + " " + id +
+                                                     ": bw: expected a bandwidth such as "
+                                                     "\"125MBps\", found \"" +
+                                                     e.attribute("bw", "") + "\"");
     if (!lat || *lat < 0 || *lat > limits::kMaxLatencyUs)
-        return Status::failure(where, "cluster " + id +
-                                          ": lat: expected a latency such as "
-                                          "\"50us\", found \"" +
-                                          e.attribute("lat", "") + "\"");
-    std::vector<std::string> hosts;
+        return Result<HostRange>::failure(where, what + " " + id +
+                                                     ": lat: expected a latency such as "
+                                                     "\"50us\", found \"" +
+                                                     e.attribute("lat", "") + "\"");
+    HostRange r;
+    r.gbps = *bw;
+    r.us = *lat;
     const std::string prefix = e.attribute("prefix", ""), suffix = e.attribute("suffix", "");
     for (long long v : numbers.value()) {
         const std::string hid = uniqueId(b, prefix + std::to_string(v) + suffix);
         Node n = hostNode(b, hid, e);
-        n.rack = id;
+        n.rack = rackPrefix + id;
         b.c.nodes.push_back(std::move(n));
-        hosts.push_back(hid);
+        r.hosts.push_back(hid);
+        if (b.c.nodes.size() > kMaxHosts)
+            return Result<HostRange>::failure(where, "more than " + std::to_string(kMaxHosts) +
+                                                         " hosts");
     }
-    if (b.c.nodes.size() > kMaxHosts)
-        return Status::failure(where, "more than " + std::to_string(kMaxHosts) + " hosts");
+    return r;
+}
+
+Status readCluster(Build &b, const XmlElement &e)
+{
+    const std::string where = b.file + ":" + std::to_string(e.line());
+    const std::string id = e.attribute("id", "cluster");
+    auto range = readHostRange(b, e, "cluster");
+    if (!range)
+        return range.problems();
+    const std::vector<std::string> &hosts = range->hosts;
+    const double *bw = &range->gbps, *lat = &range->us;
     const std::string topology = e.attribute("topology", "");
     std::string top;
     if (topology == "FAT_TREE") {
@@ -372,9 +396,20 @@ Status readCluster(Build &b, const XmlElement &e)
 Status readZone(Build &b, const XmlElement &zone, double &backbone)
 {
     std::vector<std::string> loose;
+    std::vector<HostRange> cabinets;
+    double zoneBackbone = 0;
     for (const XmlElement &e : zone.children()) {
         const std::string n = e.name();
-        if (n == "cluster") {
+        if (n == "cabinet") {
+            // (cabinets of two zones may share an id: the rack is named by both)
+            auto range = readHostRange(b, e, "cabinet", zone.attribute("id", "zone") + "/");
+            if (!range)
+                return range.problems();
+            cabinets.push_back(std::move(range.value()));
+        } else if (n == "backbone") {
+            if (auto v = simgridBandwidthGbps(e.attribute("bandwidth", "")); v && *v > 0)
+                zoneBackbone = *v;
+        } else if (n == "cluster") {
             if (auto ok = readCluster(b, e); !ok)
                 return ok;
         } else if (n == "zone" || n == "AS") {
@@ -388,6 +423,28 @@ Status readZone(Build &b, const XmlElement &zone, double &backbone)
             if (auto v = simgridBandwidthGbps(e.attribute("bandwidth", "")); v && *v > 0)
                 backbone = std::max(backbone, *v);
         }
+    }
+    if (!cabinets.empty()) {
+        // A zone of cabinets (routing="Cluster"): every host on its private link to the
+        // zone's backbone, one switch here; the cabinets are the hosts' racks.
+        const std::string sw = uniqueId(b, zone.attribute("id", "zone"));
+        b.c.switches.push_back({sw, "tor"});
+        std::size_t hosts = 0;
+        for (const HostRange &r : cabinets) {
+            for (const std::string &h : r.hosts)
+                addLink(b.c, h, sw, r.gbps, r.us);
+            hosts += r.hosts.size();
+        }
+        b.tops.emplace_back(sw, zoneBackbone);
+        b.report.assume(b.file + ": zone " + zone.attribute("id", "") + ": " +
+                        std::to_string(cabinets.size()) + " cabinets of " +
+                        std::to_string(hosts) +
+                        " hosts on one switch, each host on its private link" +
+                        (zoneBackbone > 0 ? "; the backbone of " +
+                                                importtext::formatNumber(zoneBackbone) +
+                                                " Gbit/s links the zone to the others (in "
+                                                "SimGrid all traffic inside it shares it too)"
+                                          : std::string()));
     }
     if (!loose.empty()) {
         const std::string sw = uniqueId(b, zone.attribute("id", "zone"));
@@ -484,7 +541,8 @@ Result<ImportReport> SimgridPlatformImporter::read(const std::vector<ImportInput
     if (auto ok = readZone(b, root, backbone); !ok)
         return ok.problems();
     if (c.nodes.empty())
-        return Result<ImportReport>::failure(in.name, "no <cluster> or <host>: no host to import");
+        return Result<ImportReport>::failure(in.name,
+                                             "no <cluster>, <cabinet> or <host>: no host to import");
     if (b.tops.size() > 1) {
         std::string core = "core";
         while (b.ids.count(core))

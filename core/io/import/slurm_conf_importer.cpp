@@ -602,8 +602,9 @@ Result<ImportReport> SlurmConfImporter::read(const std::vector<ImportInput> &inp
                       "gres.conf or --node-template gpus=8,gpu-type=H100,cpus=96,"
                       "memory-gib=1024");
     } else if (b.defaultMemory > 0)
-        report.assume(std::to_string(b.defaultMemory) + " nodes give no RealMemory: Slurm's "
-                                                        "default of 1 MiB");
+        report.assume(std::to_string(b.defaultMemory) +
+                      " nodes give no RealMemory: Slurm's default of 1 MiB, in which no training "
+                      "job fits: give RealMemory= (MiB) on their NodeName lines");
     if (f.conf && b.cluster.totalGpus() == 0)
         report.assume("no node has a GPU (no Gres=gpu in slurm.conf, no gres.conf), so no "
                       "training job runs on this cluster: give gres.conf or Gres=gpu:N on the "
