@@ -57,8 +57,9 @@ void ProgressBar::draw(const std::string &t)
 
 void ProgressBar::finish()
 {
+    // The bar is erased: what follows (the summary) says how it ended.
     if (m_drawn)
-        m_io.terminalErr() << "\n" << std::flush;
+        m_io.terminalErr() << "\r\x1b[K" << std::flush;
     m_drawn = false;
 }
 

@@ -22,7 +22,7 @@ public:
     /// The same with a fraction of the work (0 to 1) and what is being done now:
     ///   label [##########----------]  50% checking
     void updateFraction(double fraction, const std::string &phase);
-    /// Ends the bar's line (once; also on destruction).
+    /// Erases the bar (once; also on destruction): what follows says how it ended.
     void finish();
 
     /// The bar's text for done of total (no carriage return), `width` columns of bar.

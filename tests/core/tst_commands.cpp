@@ -171,7 +171,7 @@ private slots:
                 bar.update(2, 2);
             }
             QCOMPARE(err.str(), "\r" + ProgressBar::text("loud", 1, 2) + "\x1b[K\r" +
-                                    ProgressBar::text("loud", 2, 2) + "\x1b[K\n");
+                                    ProgressBar::text("loud", 2, 2) + "\x1b[K\r\x1b[K");
         }
     }
 

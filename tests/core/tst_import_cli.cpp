@@ -206,6 +206,19 @@ private slots:
         QVERIFY(!QFile::exists(path("nodes.json")));
     }
 
+    // A scenario is named after its first input; through a CSV mapping (given first),
+    // after the trace.
+    void scenarioNamedAfterTheTrace()
+    {
+        const Run r = cli({"csv-mapping", kData + "handmade/yarn_durations_mapping.json",
+                           kData + "traces/tiresias/yarn-gput1000.csv", "--out",
+                           path("mapped.json")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        auto s = loadScenarioFile(path("mapped.json").toStdString());
+        QVERIFY2(s.ok(), s.error().c_str());
+        QCOMPARE(s->name, std::string("yarn-gput1000.csv")); // (not the mapping.json)
+    }
+
     // An option given to a format that does not read it is said, not ignored in silence;
     // the import goes on.
     void unusedOptionsAreSaid_data()

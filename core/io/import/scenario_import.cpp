@@ -336,7 +336,12 @@ bool ScenarioImport::run()
     m_report.format = formats();
     Scenario &s = m_scenario;
     s = Scenario{};
-    s.name = m_request.name.empty() ? importBaseName(m_request.files.front()) : m_request.name;
+    // Named after the first input, or for a CSV mapping (given first) after its trace.
+    const bool mapped = !groups.empty() && groups.front().importer->name() == "csv-mapping" &&
+                        groups.front().files.size() > 1;
+    s.name = !m_request.name.empty() ? m_request.name
+             : mapped               ? importBaseName(groups.front().files[1])
+                                    : importBaseName(m_request.files.front());
     s.description = "Imported with clusterbench import " + formats() + ".";
     const std::string &base =
         !m_request.appendTo.empty() ? m_request.appendTo : m_request.clusterFile;

@@ -541,8 +541,8 @@ Result<ImportReport> SimgridPlatformImporter::read(const std::vector<ImportInput
     if (auto ok = readZone(b, root, backbone); !ok)
         return ok.problems();
     if (c.nodes.empty())
-        return Result<ImportReport>::failure(in.name,
-                                             "no <cluster>, <cabinet> or <host>: no host to import");
+        return Result<ImportReport>::failure(
+            in.name, "no <cluster>, <cabinet> or <host>: no host to import");
     if (b.tops.size() > 1) {
         std::string core = "core";
         while (b.ids.count(core))
