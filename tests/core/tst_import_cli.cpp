@@ -295,6 +295,10 @@ private slots:
         const auto doc = nlohmann::json::parse(j.out.toStdString(), nullptr, false);
         QVERIFY2(doc.is_object(), qPrintable(j.out));
         QCOMPARE(doc["written"].get<bool>(), code == 0);
+        // A failure once the format is known names it (a missing column: "" before).
+        if (code != 0 && !a.front().contains(QLatin1Char('/')) &&
+            (code == 1 || message.contains(QStringLiteral("missing column"))))
+            QCOMPARE(doc.value("format", std::string()), a.front().toStdString());
         if (code != 0)
             QVERIFY2(QString::fromStdString(doc["error"].get<std::string>()).contains(message) ||
                          r.err.contains(message),

@@ -230,7 +230,10 @@ bool ScenarioImport::run()
                     {{"--cluster", "give --cluster (its cluster only) or --append-to (its "
                                    "cluster and jobs), not both"}});
     std::vector<Group> groups;
-    if (!resolveFormats(groups) || !resolveNodeTemplate())
+    if (!resolveFormats(groups))
+        return false;
+    m_report.format = formats(); // (a failure from here on names the formats too)
+    if (!resolveNodeTemplate())
         return false;
 
     // Reading: the bytes of every input, over all groups.
