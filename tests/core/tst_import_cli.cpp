@@ -206,6 +206,25 @@ private slots:
         QVERIFY(!QFile::exists(path("nodes.json")));
     }
 
+    // The reader's notes count the jobs it read; when the cluster then leaves one out (a
+    // 48-GPU job on the default 32-GPU cluster) the report says so, rather than "106 jobs
+    // with several workers" standing beside fewer written.
+    void noteCountsAreOfTheJobsRead()
+    {
+        const Run r = cli({kData + "traces/pollux/workload-6.csv", "--out", path("w6.json")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("159 jobs written"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("assumed: the counts of jobs in the notes on reading are of the "
+                                "jobs read: 1 was then left out against the cluster (listed "
+                                "above)"),
+                 qPrintable(r.err));
+        const Run fits = cli({kData + "traces/pollux/workload-6.csv", "--cluster",
+                              CB_SOURCE_DIR "/sample-clusters/fat-tree-1024.json", "--out",
+                              path("w6big.json")});
+        QVERIFY2(fits.code == 0, qPrintable(fits.err));
+        QVERIFY2(!fits.err.contains("counts of jobs"), qPrintable(fits.err));
+    }
+
     // A scenario is named after its first input; through a CSV mapping (given first),
     // after the trace.
     void scenarioNamedAfterTheTrace()

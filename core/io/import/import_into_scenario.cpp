@@ -150,6 +150,8 @@ bool addImportedJobs(Scenario &scenario, ImportReport &report,
     std::set<std::string> droppedTypes;
     std::size_t droppedJobs = 0, renamed = 0;
     const std::size_t before = scenario.jobs.size();
+    // (the reader's notes count the jobs it read: said so below if some are left out here)
+    const std::size_t skippedBefore = report.skippedCount, notesBefore = report.assumptions.size();
     // Kept jobs are compacted to the front of report.jobs, then moved over in one go, so the
     // jobs are never held twice (a trace of millions of jobs).
     std::size_t kept = 0;
@@ -297,6 +299,11 @@ bool addImportedJobs(Scenario &scenario, ImportReport &report,
             report.assume("the scenario's step-time model for \"" + model + "\" was replaced");
         scenario.stepTimeModels[model] = table;
     }
+    if (const std::size_t leftOut = report.skippedCount - skippedBefore;
+        leftOut > 0 && notesBefore > 0)
+        report.assume("the counts of jobs in the notes on reading are of the jobs read: " +
+                      std::to_string(leftOut) + (leftOut == 1 ? " was" : " were") +
+                      " then left out against the cluster (listed above)");
     return true;
 }
 
