@@ -120,6 +120,8 @@ void TestAnalysisBench::heatmapRecolourReplot()
     DecisionStepper stepper;
     stepper.setSession(run);
     TrafficHeatmap heatmap;
+    heatmap.setCells(TrafficHeatmap::Cells::Node); // (what the figures measured: racks
+                                                   // are the default above 128 nodes)
     heatmap.resize(900, 800);
     heatmap.setSession(run, stepper.replay());
     heatmap.show();

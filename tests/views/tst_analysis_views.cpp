@@ -50,6 +50,7 @@ private slots:
     void heatmapForwardThenBack();
     void heatmapLogScale();
     void heatmapCells();
+    void heatmapCellsDefault();
     void heatmapSimulatedSources();
     void heatmapToolTips();
     void exportFormats();
@@ -216,6 +217,28 @@ void TestAnalysisViews::heatmapLogScale()
     heatmap.setLogScale(false);
     QVERIFY(sameBits(mapCells(heatmap.colorMap()), values));
     QCOMPARE(heatmap.colorMap()->dataRange().lower, 0.0);
+}
+
+void TestAnalysisViews::heatmapCellsDefault()
+{
+    // 160 nodes in 20 racks: until the user chooses, a cell is a rack pair (160 x 160 node
+    // cells leave a node pair a pixel or less in the dock); choosing per node shows them, and
+    // the choice holds for the next run shown.
+    auto run = session(testing::leafSpineScenario(20, 2, 8), false, "k8s-default");
+    DecisionStepper stepper;
+    TrafficHeatmap heatmap;
+    showInBoth(run, stepper, heatmap);
+    auto *box = heatmap.findChild<QComboBox *>(QStringLiteral("heatmapCells"));
+    QVERIFY(box);
+    QCOMPARE(heatmap.shownCells(), TrafficHeatmap::Cells::Rack);
+    QCOMPARE(box->currentText(), QStringLiteral("Per rack"));
+    QCOMPARE(heatmap.columns(), 20);
+    emit box->activated(box->findData(int(TrafficHeatmap::Cells::Node)));
+    QCOMPARE(heatmap.shownCells(), TrafficHeatmap::Cells::Node);
+    QCOMPARE(heatmap.columns(), 160);
+    showInBoth(session(testing::leafSpineScenario(20, 2, 8), false, "dltap"), stepper, heatmap);
+    QCOMPARE(heatmap.shownCells(), TrafficHeatmap::Cells::Node);
+    QCOMPARE(heatmap.columns(), 160);
 }
 
 void TestAnalysisViews::heatmapCells()

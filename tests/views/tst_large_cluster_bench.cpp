@@ -144,6 +144,8 @@ private slots:
         t.restart();
         DecisionStepper stepper;
         TrafficHeatmap heatmap;
+        heatmap.setCells(TrafficHeatmap::Cells::Node); // (what the figures measured: racks
+                                                       // are the default above 128 nodes)
         heatmap.resize(900, 700);
         heatmap.show();
         QVERIFY(QTest::qWaitForWindowExposed(&heatmap));

@@ -18,6 +18,8 @@
 #include <qcustomplot.h>
 
 #include <QAbstractItemModelTester>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
@@ -62,6 +64,22 @@ class TestRunDialogs : public QObject
 
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void exportFolderIsOneFolderPerScenario()
+    {
+        // The default folder (until one is remembered) names the scenario: a "/" in its name
+        // ("9 PS/worker jobs") would split it into two folders.
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().remove(QStringLiteral("export/folder"));
+        Scenario s;
+        s.name = "DLTAP testbed (8 servers, 9 PS/worker jobs)\\x";
+        QCOMPARE(ExportDialog::defaultFolder(s),
+                 QDir::home().filePath(QStringLiteral(
+                     "clusterbench-export/DLTAP testbed (8 servers, 9 PS-worker jobs)-x")));
+        s.name = "..";
+        QCOMPARE(ExportDialog::defaultFolder(s),
+                 QDir::home().filePath(QStringLiteral("clusterbench-export/scenario")));
+    }
 
     void comparisonDeltasExact()
     {

@@ -198,6 +198,8 @@ void RunTimeline::rebuild()
     m_slider->setEnabled(simulated);
     if (!simulated) {
         m_gantt->setBars({}, {}, {}, {});
+        // No rows: the names of the last run's nodes (perhaps of another cluster) go too.
+        m_ganttRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<NamedTicker>::create());
         m_util->data()->clear();
         m_stranded->data()->clear();
         m_power->data()->clear();

@@ -226,7 +226,9 @@ void TrafficHeatmap::setLogScale(bool on)
 
 void TrafficHeatmap::setCells(Cells cells)
 {
-    if (cells == m_cells)
+    const bool first = !m_cellsChosen;
+    m_cellsChosen = true;
+    if (cells == m_cells && !first)
         return;
     m_cells = cells;
     rebuild(); // (sets the box)
@@ -279,7 +281,8 @@ void TrafficHeatmap::rebuild()
     m_shown = m_cells;
     if (m_shown == Cells::Pod && m_pods.count() == 0)
         m_shown = Cells::Rack;
-    if (m_shown == Cells::Node && nodes > kAggregateAbove)
+    if (m_shown == Cells::Node &&
+        (nodes > kAggregateAbove || (!m_cellsChosen && nodes > kNodeCellsByDefault)))
         m_shown = Cells::Rack;
     m_grouped = nodeSources && nodes > 0 && m_shown != Cells::Node;
     m_groups = !m_grouped              ? cb::NodeGroups{}

@@ -57,7 +57,8 @@ public:
     /// What a cell of the node-pair sources stands for.
     enum class Cells { Node, Rack, Pod };
     /// The user's choice; shownCells() is what is drawn: racks for nodes above
-    /// kAggregateAbove nodes, racks for pods on a network without pods.
+    /// kAggregateAbove nodes, racks for pods on a network without pods, and racks until a
+    /// choice is made above kNodeCellsByDefault nodes (a node pair is then under a pixel).
     Cells cells() const { return m_cells; }
     void setCells(Cells cells);
     Cells shownCells() const { return m_shown; }
@@ -68,6 +69,8 @@ public:
 
     /// Clusters above this many nodes are shown per rack.
     static constexpr int kAggregateAbove = 1024;
+    /// Above this many nodes the cells are racks until the user chooses.
+    static constexpr int kNodeCellsByDefault = 128;
     /// The node sources are shown per pair of racks or pods (node groups).
     bool grouped() const { return m_grouped; }
     int columns() const { return m_nx; }
@@ -110,6 +113,7 @@ private:
     Source m_source = Source::Decision;
     bool m_log = false;
     Cells m_cells = Cells::Node, m_shown = Cells::Node;
+    bool m_cellsChosen = false; ///< setCells was called (the box, or a caller)
     double m_time = 0;
     int m_nx = 0, m_ny = 0;
     int m_poolX = 1, m_poolY = 1; ///< cells per drawn block (1 up to 256 cells per side)

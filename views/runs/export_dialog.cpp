@@ -45,7 +45,15 @@ QString ExportDialog::defaultFolder(const Scenario &scenario)
     const QString remembered = QSettings().value(QLatin1String(kFolderKey)).toString();
     if (!remembered.isEmpty())
         return remembered;
-    const QString name = QString::fromStdString(scenario.name.empty() ? "scenario" : scenario.name);
+    // One folder per scenario, whatever its name holds: a "/" ("9 PS/worker jobs") would
+    // make two.
+    QString name = QString::fromStdString(scenario.name).trimmed();
+    for (QChar &ch : name)
+        if (ch == QLatin1Char('/') || ch == QLatin1Char('\\') ||
+            ch.category() == QChar::Other_Control)
+            ch = QLatin1Char('-');
+    if (name.isEmpty() || name == QLatin1String(".") || name == QLatin1String(".."))
+        name = QStringLiteral("scenario");
     return QDir::home().filePath(QStringLiteral("clusterbench-export/%1").arg(name));
 }
 
@@ -266,6 +274,11 @@ void ExportDialog::setPolicy(const QString &policy, int seed)
     const int i = m_source->findData(policy);
     if (i >= 0)
         m_source->setCurrentIndex(i);
+}
+
+void ExportDialog::setSeed(int seed)
+{
+    m_seed->setValue(seed);
 }
 
 QStringList ExportDialog::fileNames() const

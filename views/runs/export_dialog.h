@@ -57,6 +57,8 @@ public:
     void setOutputFolder(const QString &dir);
     /// Chooses "place with this policy" as the placement source.
     void setPolicy(const QString &policy, int seed);
+    /// The seed shown (and used when a policy is placed again): the shown run's.
+    void setSeed(int seed);
 
     /// What the preview currently shows (empty when the export failed).
     const ExportResult &preview() const { return m_result; }

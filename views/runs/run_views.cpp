@@ -221,6 +221,8 @@ void RunViews::exportPlacement()
         label = run->label;
     }
     ExportDialog dialog(open, shown, label, m_window);
+    if (run)
+        dialog.setSeed(int(run->seed)); // (the scenario's own seed is not the run's)
     if (run && !run->sts && (run->scenario.cluster != open.cluster || run->scenario.jobs != open.jobs))
         dialog.setShownScenario(run->scenario);
     // A stochastic run's configurations change over time: it is exported as it runs at the

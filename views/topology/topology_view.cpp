@@ -3,6 +3,7 @@
 #include "topology/topology_scene.h"
 #include "topology/topology_style.h"
 
+#include <QApplication>
 #include <QFontMetrics>
 #include <QLinearGradient>
 #include <QPainter>
@@ -177,8 +178,19 @@ void TopologyView::showEvent(QShowEvent *event)
 
 void TopologyView::mousePressEvent(QMouseEvent *event)
 {
-    m_autoFit = false; // a pan or a click: keep what the user looks at
+    m_pressAt = event->position().toPoint();
     QGraphicsView::mousePressEvent(event);
+}
+
+void TopologyView::mouseMoveEvent(QMouseEvent *event)
+{
+    // A pan keeps what the user looks at from then on; a click (a node picked to contrast
+    // with the decision) keeps the cluster fitted, so a legend shown later moves it aside.
+    if ((event->buttons() & Qt::LeftButton) &&
+        (event->position().toPoint() - m_pressAt).manhattanLength() >=
+            QApplication::startDragDistance())
+        m_autoFit = false;
+    QGraphicsView::mouseMoveEvent(event);
 }
 
 void TopologyView::scrollContentsBy(int dx, int dy)

@@ -49,6 +49,7 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
     void showEvent(QShowEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
     void drawBackground(QPainter *painter, const QRectF &rect) override;
     void drawForeground(QPainter *painter, const QRectF &rect) override;
     /// The corner boxes stay put while the scene scrolls: repaint instead of shifting pixels.
@@ -65,6 +66,7 @@ private:
     bool m_utilisationLegend = false;
     bool m_otherPickLegend = false;
     int m_legendColumns = 1; ///< as the last fit laid the legend out
+    QPoint m_pressAt;         ///< where the left button went down (a click or a pan)
 };
 
 } // namespace cb::views

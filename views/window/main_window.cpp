@@ -714,11 +714,14 @@ void MainWindow::updateOverlay()
         maxCap = std::max(maxCap, l.capacityGbps);
     }
     const int tiers = m_scene->tierCount();
-    QString text = tr("%1 nodes · %2 switches in %3 · %4 links")
-                       .arg(c.nodes.size())
-                       .arg(c.switches.size())
-                       .arg(tiers == 1 ? tr("1 tier") : tr("%1 tiers").arg(tiers))
-                       .arg(c.links.size());
+    auto count = [](std::size_t n, const QString &one, const QString &many) {
+        return n == 1 ? one : many.arg(n);
+    };
+    QString text = tr("%1 · %2 in %3 · %4")
+                       .arg(count(c.nodes.size(), tr("1 node"), tr("%1 nodes")),
+                            count(c.switches.size(), tr("1 switch"), tr("%1 switches")),
+                            count(std::size_t(tiers), tr("1 tier"), tr("%1 tiers")),
+                            count(c.links.size(), tr("1 link"), tr("%1 links")));
     if (!gpus.isEmpty())
         text += QLatin1Char('\n') + tr("GPUs: %1").arg(gpus.join(QStringLiteral(", ")));
     if (maxCap > 0)
