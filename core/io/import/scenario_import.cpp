@@ -294,8 +294,9 @@ bool ScenarioImport::run()
         const auto r = imp.readsOptions();
         return std::find(r.begin(), r.end(), option) != r.end();
     };
-    for (const auto &[option, isGiven] : given) {
-        if (!isGiven || std::any_of(groups.begin(), groups.end(), [&](const Group &g) {
+    for (const auto &entry : given) {
+        const std::string option = entry.first; // (a lambda may not capture a binding here)
+        if (!entry.second || std::any_of(groups.begin(), groups.end(), [&](const Group &g) {
                 return reads(*g.importer, option);
             }))
             continue;
