@@ -103,6 +103,19 @@ launch() {
     name=$(basename "$file")
     "$app" "$file" >>"$work/app.log" 2>&1 &
     app_pid=$!
+    if ! wait_for 30 xdotool search --onlyvisible --name "$name" && ! kill -0 "$app_pid" 2>/dev/null &&
+        grep -q "could not connect to display" "$work/app.log"; then
+        # Once seen in CI on a loaded machine: the server answered xdotool but refused the
+        # app. Start the server again and the app once more before calling it a failure.
+        step "the app could not connect to $DISPLAY: the server is started again"
+        kill "$xvfb_pid" 2>/dev/null
+        wait "$xvfb_pid" 2>/dev/null
+        Xvfb "$display" -screen 0 1366x768x24 -nolisten tcp >>"$work/xvfb.log" 2>&1 &
+        xvfb_pid=$!
+        wait_for 10 xdotool getdisplaygeometry || fail "Xvfb did not start again"
+        "$app" "$file" >>"$work/app.log" 2>&1 &
+        app_pid=$!
+    fi
     wait_for 30 xdotool search --onlyvisible --name "$name" ||
         fail "no window named after $name"
     window=$(visible_window "$name")
