@@ -95,15 +95,10 @@ FormatMatch CsvMappingImporter::detect(const ImportSample &sample) const
         detection::jsonKey(sample.head, "columns"))
         return {3, "a JSON object with \"columns\": a CSV column mapping"};
     // Any CSV could be read through a mapping: the name fits, the content does not say. Text
-    // only: bytes that are not UTF-8 (but for a character cut at the sample's end) or control
-    // characters other than tab and line ends are no CSV.
+    // only.
     const std::string &h = sample.head;
-    const auto bad = importtext::invalidUtf8At(h);
-    if (bad && *bad + 4 < h.size())
+    if (!detection::notText(h).empty())
         return {};
-    for (const char ch : h)
-        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\t' && ch != '\n' && ch != '\r')
-            return {};
     if (!detection::firstRow(h).empty())
         return {1, "a CSV file"};
     return {};

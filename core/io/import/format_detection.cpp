@@ -163,4 +163,16 @@ bool isNumber(const std::string &s)
     return importtext::parseNumber(s).has_value();
 }
 
+std::string notText(const std::string &head)
+{
+    if (const auto bad = importtext::invalidUtf8At(head); bad && *bad + 4 < head.size())
+        return "byte " + std::to_string(*bad + 1) + " is not UTF-8";
+    for (std::size_t i = 0; i < head.size(); ++i) {
+        const auto ch = static_cast<unsigned char>(head[i]);
+        if (ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r')
+            return "byte " + std::to_string(i + 1) + " is a control character";
+    }
+    return {};
+}
+
 } // namespace cb::detection

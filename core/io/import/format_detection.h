@@ -19,6 +19,10 @@ std::string headerText(const std::vector<std::string> &row);
 std::string xmlRoot(const std::string &head);
 /// The first character that is not blank (and not in a # comment line), or '\0'.
 char firstSignificant(const std::string &head);
+/// Why `head` is not text, every format's input ("byte 3 is not UTF-8"): a byte that is not
+/// UTF-8 (but for a character cut at the sample's end) or a control character other than
+/// tab and line ends; "" when it is text.
+std::string notText(const std::string &head);
 /// Whether a line of `head` starts (after blanks and an optional "- ") with `key:`.
 bool yamlKey(const std::string &head, std::string_view key);
 /// Whether `head` has the JSON key `"key"` followed by a colon.

@@ -2,6 +2,7 @@
 
 #include "io/file_io.h"
 #include "io/import/import_into_scenario.h"
+#include "io/import/format_detection.h"
 #include "io/import/imported_gpu_types.h"
 #include "io/import/importer_registry.h"
 #include "io/import/text_fields.h"
@@ -104,17 +105,9 @@ bool ScenarioImport::resolveFormats(std::vector<Group> &groups)
             return fail(ImportFailure::BadInput,
                         {{f, "the file is empty: no cluster and no jobs to import"}});
         const Importer *imp = detectFormat(sample.value(), &match);
-        if (!imp && match.why.empty()) {
-            // Every format reads text: say so when the file is not.
-            const std::string &h = sample->head;
-            const auto bad = importtext::invalidUtf8At(h);
-            if (bad && *bad + 4 < h.size())
-                match.why = "it is not text: byte " + std::to_string(*bad + 1) +
-                            " is not UTF-8";
-            else if (h.find('\0') != std::string::npos)
-                match.why = "it is not text: byte " + std::to_string(h.find('\0') + 1) +
-                            " is a NUL";
-        }
+        if (!imp && match.why.empty()) // (every format reads text: say so when it is not)
+            if (const std::string why = detection::notText(sample->head); !why.empty())
+                match.why = "it is not text: " + why;
         if (!imp)
             return fail(ImportFailure::BadInput,
                         {{f, "cannot tell which format this is" +
