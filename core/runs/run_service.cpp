@@ -399,15 +399,9 @@ std::pair<Scenario, Placement> stochasticScheduleAt(const Scenario &scenario,
     Placement placement;
     for (std::size_t i = 0; i < scenario.jobs.size() && i < result.jobs.size(); ++i) {
         const JobRun &jr = result.jobs[i];
-        const JobSegment *segment = nullptr;
-        for (const JobSegment &s : jr.segments) {
-            if (!atSeconds) {
-                segment = &s;
-                break;
-            }
-            if (s.startSeconds <= *atSeconds && (!s.endSeconds || *atSeconds < *s.endSeconds))
-                segment = &s;
-        }
+        const JobSegment *segment = atSeconds            ? jr.segmentAt(*atSeconds)
+                                    : jr.segments.empty() ? nullptr
+                                                          : &jr.segments.front();
         if (!segment) {
             placement.waiting.push_back(scenario.jobs[i].id);
             continue;

@@ -4,6 +4,14 @@
 
 namespace cb {
 
+const JobSegment *JobRun::segmentAt(double seconds) const
+{
+    for (auto it = segments.rbegin(); it != segments.rend(); ++it)
+        if (it->startSeconds <= seconds && (!it->endSeconds || seconds < *it->endSeconds))
+            return &*it;
+    return nullptr;
+}
+
 std::optional<double> JobRun::queueDelaySeconds() const
 {
     if (!firstStartSeconds)

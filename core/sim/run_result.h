@@ -55,6 +55,9 @@ struct JobRun
     bool violated = false;                   ///< finished after its due date (by > 1 us)
     std::vector<JobSegment> segments;        ///< in time order
 
+    /// The segment running at `seconds` (of two that meet there, the one that starts), or
+    /// null when the job was not running then.
+    const JobSegment *segmentAt(double seconds) const;
     std::optional<double> queueDelaySeconds() const;
     std::optional<double> jctSeconds() const;
     std::optional<double> slowdown() const;

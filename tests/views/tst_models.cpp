@@ -377,6 +377,13 @@ void TestModels::formatting_data()
     QTest::newRow("short job") << formatDuration(0.42) << QStringLiteral("0:00:00.42");
     QTest::newRow("short whole") << formatDuration(3) << QStringLiteral("0:00:03");
     QTest::newRow("ten seconds drop fraction") << formatDuration(10.6) << QStringLiteral("0:00:10");
+    // An event at 2:26:17.9 reads 2:26:17 in the event table and on the scrubber alike; a
+    // sum of phases one rounding below a whole second reads as that second.
+    QTest::newRow("clock floors") << formatDuration(8777.9) << QStringLiteral("2:26:17");
+    QTest::newRow("rounding below a second")
+        << formatDuration(1749.9999999999998) << QStringLiteral("0:29:10");
+    QTest::newRow("rounding below a second, short")
+        << formatDuration(2.9999999999999996) << QStringLiteral("0:00:03");
     QTest::newRow("money") << formatMoney(1234.5, QStringLiteral("EUR"))
                            << QStringLiteral("1,234.50 EUR");
     QTest::newRow("energy") << formatEnergy(12.345) << QStringLiteral("12.3 kWh");
@@ -468,7 +475,7 @@ void TestModels::fitBesideOrBelowTheLegend()
     TopologyView view(&scene);
     view.setOverlayText(
         QStringLiteral("16 nodes · 10 switches in 2 tiers · 32 links\nGPUs: 128"));
-    view.setLegends(true, true);
+    view.setLegends(TopologyView::NodeLegend::Scores, true);
     const QRectF rect = scene.sceneRect();
     auto fitIn = [&rect](const QRectF &room) {
         return std::min(room.width() / rect.width(), room.height() / rect.height());

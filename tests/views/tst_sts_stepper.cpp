@@ -16,6 +16,8 @@
 // 4.1667 epochs, costs on 2 M60 1.24 * 750 / 3600 = 0.258333 (done at 2500, on time) and on
 // 2 K80 1.13 * 833.33 / 3600 = 0.261574 plus 83.33 s late x 0.01 = 0.833333, 1.094907.
 
+#include "analysis/job_states.h"
+#include "analysis/jobs_at_time_view.h"
 #include "analysis/sts_decision_models.h"
 #include "analysis/sts_session.h"
 #include "analysis/place_run_dialog.h"
@@ -23,6 +25,8 @@
 #include "document/document.h"
 #include "io/scenario_json.h"
 #include "runs/run_panel.h"
+#include "topology/topology_scene.h"
+#include "topology/topology_view.h"
 #include "window/main_window.h"
 
 #include <QAbstractItemModelTester>
@@ -108,6 +112,9 @@ private slots:
     void runPanelRunsStsOnWorker();
     void placeRunDialogOffersSts();
     void placeAndSimulateRunsSts();
+    void jobsAtTimeFollowSegments();
+    void waitingJobsSayWhy();
+    void topologyFollowsTheStepper();
 };
 
 void TestStsStepper::initTestCase()
@@ -452,6 +459,106 @@ void TestStsStepper::placeAndSimulateRunsSts()
     });
     action->trigger();
     QVERIFY(checked);
+}
+
+void TestStsStepper::jobsAtTimeFollowSegments()
+{
+    // "a" runs on 1 M60 of node-1 until 1750 s, then on 2 M60 until 2500 s: the jobs at a
+    // time list it on the configuration of that time, its TIME counting both segments.
+    auto session = computeStsSession(handCheckedScenario(), "STS", 1);
+    QVERIFY(session.ok());
+    const RunSession &s = session.value();
+    const std::vector<QueuedJob> early = jobsAt(s, 1000);
+    QCOMPARE(early.size(), std::size_t(1));
+    QVERIFY(early[0].running);
+    QCOMPARE(early[0].nodes, QStringLiteral("node-1"));
+    QCOMPARE(early[0].nodeCount, 1);
+    QCOMPARE(early[0].configuration, QStringLiteral("M60 x1"));
+    QCOMPARE(early[0].seconds, 1000.0);
+    const std::vector<QueuedJob> late = jobsAt(s, 2000);
+    QCOMPARE(late.size(), std::size_t(1));
+    QCOMPARE(late[0].configuration, QStringLiteral("M60 x2"));
+    QVERIFY2(qAbs(late[0].seconds - 2000) < 1e-9, qPrintable(QString::number(late[0].seconds)));
+    QCOMPARE(jobsAt(s, 2500).size(), std::size_t(0)); // finished
+
+    // The job queue's status: finished, with its two configurations.
+    const auto states = jobStates(s);
+    QCOMPARE(states.size(), std::size_t(1));
+    QCOMPARE(int(states.at("a").kind), int(JobState::Kind::Finished));
+    QCOMPARE(states.at("a").reason, QStringLiteral("JCT 0:41:40, waited 0:00:00, 2 configurations"));
+
+    // The view lists it too (an STS run used to leave it empty).
+    JobsAtTimeView view;
+    view.setSession(std::make_shared<const RunSession>(s));
+    view.setTime(1000);
+    QCOMPARE(view.model()->rowCount(), 1);
+    QCOMPARE(view.model()->index(0, JobsAtTimeModel::NodeListOrReason).data().toString(),
+             QStringLiteral("node-1 (M60 x1)"));
+    QCOMPARE(view.summaryText(), QStringLiteral("At 0:16:40 (the timeline's scrubber): 1 running, 0 pending"));
+}
+
+void TestStsStepper::waitingJobsSayWhy()
+{
+    // One node with 2 M60 and three jobs at 0 s: each takes at least one GPU, so one waits,
+    // and says what STS logged for it.
+    Scenario sc = handCheckedScenario();
+    sc.cluster.nodes.erase(sc.cluster.nodes.begin());
+    sc.cluster.links.erase(sc.cluster.links.begin());
+    for (const char *id : {"b", "c"}) {
+        Job j = sc.jobs[0];
+        j.id = j.name = id;
+        sc.jobs.push_back(j);
+    }
+    auto session = computeStsSession(sc, "STS", 1);
+    QVERIFY2(session.ok(), session.ok() ? "" : session.error().c_str());
+    const RunSession &s = session.value();
+    const std::vector<QueuedJob> at0 = jobsAt(s, 0);
+    QCOMPARE(at0.size(), std::size_t(3));
+    QCOMPARE(int(std::count_if(at0.begin(), at0.end(), [](const QueuedJob &q) { return q.running; })), 2);
+    const QueuedJob &pending = at0.back();
+    QVERIFY(!pending.running);
+    const std::string id = s.scenario.jobs[std::size_t(pending.job)].id;
+    const StsJobDecision *logged = nullptr;
+    for (const StsJobDecision &d : s.sts->log.events().front().jobs)
+        if (d.job == id)
+            logged = &d;
+    QVERIFY(logged && logged->chosen.empty() && !logged->reason.empty());
+    QCOMPARE(pending.reason, QStringLiteral("Resources: %1").arg(QString::fromStdString(logged->reason)));
+}
+
+void TestStsStepper::topologyFollowsTheStepper()
+{
+    // At the arrival "a" takes 1 M60 of node-1; after the reconfiguration at 1750 s, 2.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("sts.json"));
+    QVERIFY(saveScenarioFile(path.toStdString(), handCheckedScenario()).ok());
+    MainWindow window;
+    window.resize(1366, 768);
+    QVERIFY(window.openFile(path));
+    auto session = computeStsSession(handCheckedScenario(), "STS", 1);
+    QVERIFY(session.ok());
+    window.showRun(std::make_shared<const RunSession>(std::move(session).value()));
+    auto *stepper = window.findChild<StsStepper *>();
+    QVERIFY(stepper);
+    QCOMPARE(stepper->cursor(), 0);
+    const NodeOverlay *overlay = &window.findChild<TopologyScene *>()->nodeOverlay();
+    QVERIFY(overlay->active());
+    QCOMPARE(overlay->marked, 1);
+    QCOMPARE(overlay->gpusUsed, (std::vector<float>{0.0f, 1.0f}));
+    QCOMPARE(int(window.topologyView()->nodeLegend()), int(TopologyView::NodeLegend::Schedule));
+    stepper->step();
+    overlay = &window.findChild<TopologyScene *>()->nodeOverlay();
+    QCOMPARE(overlay->gpusUsed, (std::vector<float>{0.0f, 2.0f}));
+    QCOMPARE(overlay->marked, 1);
+    // The jobs at the scrubber's time follow too.
+    QCOMPARE(window.jobsAtTime()->model()->rowCount(), 1);
+    QCOMPARE(window.jobsAtTime()->model()->index(0, JobsAtTimeModel::NodeListOrReason).data().toString(),
+             QStringLiteral("node-1 (M60 x2)"));
+    // Closing the run clears the colours and the legend.
+    window.showRun(nullptr);
+    QVERIFY(!window.findChild<TopologyScene *>()->nodeOverlay().active());
+    QCOMPARE(int(window.topologyView()->nodeLegend()), int(TopologyView::NodeLegend::None));
 }
 
 QTEST_MAIN(TestStsStepper)

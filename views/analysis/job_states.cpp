@@ -1,5 +1,7 @@
 #include "analysis/job_states.h"
 
+#include "analysis/sts_session.h"
+
 #include "io/export/slurm_names.h"
 #include "io/policy_json.h"
 #include "runs/wait_explanation.h"
@@ -8,6 +10,7 @@
 #include <QObject>
 
 #include <algorithm>
+#include <limits>
 #include <set>
 
 namespace cb::views {
@@ -82,6 +85,29 @@ QString waitingReason(const RunSession &session, const std::string &id)
     return QObject::tr("no node had room when it was placed");
 }
 
+/// A stochastic run's job as its decision log last left it waiting, at or before `time`
+/// ("no configuration fits the free GPUs"), or empty.
+QString stochasticWaitReason(const RunSession &session, const std::string &id, double time)
+{
+    if (!session.sts)
+        return {};
+    const auto &events = session.sts->log.events();
+    for (auto e = events.rbegin(); e != events.rend(); ++e) {
+        if (e->time > time)
+            continue;
+        for (const StsJobDecision &d : e->jobs)
+            if (d.job == id)
+                return d.chosen.empty() ? QString::fromStdString(d.reason) : QString();
+    }
+    return {};
+}
+
+/// "K80 x2" for a stochastic run's segment, else empty.
+QString configurationOf(const JobSegment &segment)
+{
+    return segment.config ? QString::fromStdString(segment.config->toString()) : QString();
+}
+
 } // namespace
 
 QString unschedulableReason(const Job &job, const Cluster &cluster)
@@ -142,14 +168,31 @@ std::map<std::string, JobState> jobStates(const RunSession &session)
             const auto it = runs.find(job.id);
             const JobRun *r = it == runs.end() ? nullptr : it->second;
             if (r && r->finishSeconds) {
-                st = {K::Finished, QObject::tr("finished"),
-                      QObject::tr("JCT %1, waited %2")
-                          .arg(formatDuration(r->jctSeconds().value_or(0)),
-                               formatDuration(r->queueDelaySeconds().value_or(0)))};
+                QString what = QObject::tr("JCT %1, waited %2")
+                                   .arg(formatDuration(r->jctSeconds().value_or(0)),
+                                        formatDuration(r->queueDelaySeconds().value_or(0)));
+                // A stochastic job's segments are its configurations; a placement job's its
+                // attempts (the killed ones and the one that finished).
+                if (session.sts && r->segments.size() > 1)
+                    what += QObject::tr(", %n configurations", nullptr, int(r->segments.size()));
+                else if (!session.sts && r->attempts > 1)
+                    what += QObject::tr(", %n attempts", nullptr, r->attempts);
+                st = {K::Finished, QObject::tr("finished"), what};
             } else if (r && r->startSeconds) {
+                QString where = hostlistOf(r->placement);
+                if (!r->segments.empty() && r->segments.back().config)
+                    where += QStringLiteral(" (%1)").arg(configurationOf(r->segments.back()));
                 st = {K::RunningAtEnd, QObject::tr("running at the end"),
-                      QObject::tr("started at %1 on %2")
-                          .arg(formatDuration(*r->startSeconds), hostlistOf(r->placement))};
+                      QObject::tr("started at %1, at the end on %2")
+                          .arg(formatDuration(r->firstStartSeconds.value_or(*r->startSeconds)),
+                               where)};
+            } else if (session.sts) {
+                // The scheduler's own word: the scenario's task shapes are not what it placed.
+                const QString why = stochasticWaitReason(
+                    session, job.id, std::numeric_limits<double>::infinity());
+                st = {K::Waiting, QObject::tr("never started"),
+                      why.isEmpty() ? QObject::tr("no configuration chosen until the run ended")
+                                    : why};
             } else if (const QString why = unschedulableReason(job, s.cluster); !why.isEmpty()) {
                 st = {K::Unschedulable, QObject::tr("unschedulable"), why};
             } else {
@@ -206,17 +249,44 @@ std::vector<QueuedJob> jobsAt(const RunSession &session, double time)
                 continue;
             QueuedJob q;
             q.job = it->second;
-            const double start = r.startSeconds.value_or(-1);
-            const bool started = r.startSeconds && start <= time;
             const bool done = r.finishSeconds && *r.finishSeconds <= time;
             if (done)
                 continue;
+            // Runs with segments (every run made since they were recorded): the segment at
+            // `time`, so that a job shows the nodes (and configuration) it ran on then.
+            const JobSegment *segment = r.segmentAt(time);
+            const bool segmented = !r.segments.empty();
+            const bool ranBefore = segmented && r.segments.front().startSeconds <= time;
+            const bool started =
+                segmented ? segment != nullptr : r.startSeconds && *r.startSeconds <= time;
             if (started) {
+                const JobPlacement &p = segment ? segment->placement : r.placement;
                 q.running = true;
-                q.seconds = time - start;
-                q.nodes = hostlistOf(r.placement);
-                q.nodeCount = int(nodesOf(r.placement).size());
+                if (!segment)
+                    q.seconds = time - *r.startSeconds;
+                else if (session.sts) // paused and reconfigured, progress kept: all of it
+                    for (const JobSegment &g : r.segments)
+                        q.seconds += std::max(0.0, std::min(g.endSeconds.value_or(time), time) -
+                                                       std::min(g.startSeconds, time));
+                else // a killed attempt's progress is lost: since this attempt
+                    q.seconds = time - segment->startSeconds;
+                q.nodes = hostlistOf(p);
+                q.nodeCount = int(nodesOf(p).size());
+                if (segment)
+                    q.configuration = configurationOf(*segment);
                 running.push_back(q);
+            } else if (ranBefore) {
+                q.seconds = time - r.submitSeconds;
+                q.reason = session.sts ? QObject::tr("Preempted: paused by %1, progress kept")
+                                             .arg(QString::fromStdString(session.sts->method))
+                                       : QObject::tr("Requeued: its attempt was stopped");
+                pending.push_back(q);
+            } else if (session.sts) {
+                q.seconds = time - r.submitSeconds;
+                const QString why = stochasticWaitReason(session, r.id, time);
+                q.reason = why.isEmpty() ? QObject::tr("Resources")
+                                         : QObject::tr("Resources: %1").arg(why);
+                pending.push_back(q);
             } else {
                 q.seconds = time - r.submitSeconds;
                 const QString why = unschedulableReason(s.jobs[std::size_t(q.job)], s.cluster);

@@ -4,6 +4,9 @@
 // and why (the placer's reason), or unschedulable (no node of the cluster could hold one of its
 // tasks even empty, and which resource is short). At a moment of a simulated run: the jobs
 // running then (on which nodes, for how long) and those pending, as squeue lists them.
+// Stochastic runs (STS and its baselines) are read through their jobs' segments: a job runs
+// on the nodes and configuration of the segment at that time, its TIME counts every segment
+// so far (a pause keeps progress), and a waiting job gives the scheduler's logged reason.
 
 #include "analysis/run_session.h"
 #include "model/cluster.h"
@@ -40,6 +43,7 @@ struct QueuedJob
     bool running = false;
     double seconds = 0; ///< running: since its start; pending: since its submission
     QString nodes;     ///< running: its nodes as a Slurm hostlist ("node-[01-04]")
+    QString configuration; ///< running a stochastic run's job: "K80 x2", else empty
     int nodeCount = 0; ///< running: how many nodes
     QString reason;    ///< pending: "Resources", or "Unschedulable: ..."
 };

@@ -61,7 +61,10 @@ QVariant JobsAtTimeModel::data(const QModelIndex &index, int role) const
                                                            ? Qt::AlignRight
                                                            : Qt::AlignLeft));
     if (role == Qt::ToolTipRole && index.column() == NodeListOrReason)
-        return q.running ? q.nodes : q.reason;
+        return !q.running ? q.reason
+               : q.configuration.isEmpty()
+                   ? q.nodes
+                   : tr("%1 on %2").arg(q.configuration, q.nodes);
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
@@ -71,7 +74,10 @@ QVariant JobsAtTimeModel::data(const QModelIndex &index, int role) const
     case Time: return formatDuration(q.seconds);
     case Nodes: return q.running ? QVariant(q.nodeCount) : QVariant(QString());
     case NodeListOrReason:
-        return q.running ? q.nodes : QStringLiteral("(%1)").arg(q.reason);
+        if (!q.running)
+            return QStringLiteral("(%1)").arg(q.reason);
+        return q.configuration.isEmpty() ? q.nodes
+                                         : QStringLiteral("%1 (%2)").arg(q.nodes, q.configuration);
     default: return {};
     }
 }
@@ -122,8 +128,7 @@ QString JobsAtTimeView::summaryText() const
 
 void JobsAtTimeView::setSession(std::shared_ptr<const RunSession> session)
 {
-    // An STS run has no task placement to list.
-    m_model->setSession(session && !session->sts ? std::move(session) : nullptr);
+    m_model->setSession(std::move(session));
     updateSummary();
 }
 

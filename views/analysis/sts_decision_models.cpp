@@ -34,12 +34,6 @@ const StsEventRecord *eventOf(const StsRun *run, int event)
 
 } // namespace
 
-QString formatStsClock(double seconds)
-{
-    // Event times are sums of phase lengths: 1749.999999999999 s reads as 0:29:10.
-    return formatDuration(std::round(seconds));
-}
-
 QString formatStsCost(double cost)
 {
     return QString::number(cost, 'f', 4);
@@ -104,7 +98,7 @@ QVariant StsEventListModel::data(const QModelIndex &index, int role) const
         return {};
     switch (index.column()) {
     case Number: return index.row() + 1;
-    case Time: return formatStsClock(e.time);
+    case Time: return formatDuration(e.time);
     case Trigger: return QString::fromStdString(e.trigger);
     case Jobs: return int(e.jobs.size());
     case Placed: return placed;
@@ -196,7 +190,7 @@ QVariant StsJobListModel::data(const QModelIndex &index, int role) const
     case Phase:
         if (d.chosen.empty())
             return QString();
-        return d.phaseSeconds > 0 ? formatStsClock(d.phaseSeconds) : tr("to the end");
+        return d.phaseSeconds > 0 ? formatDuration(d.phaseSeconds) : tr("to the end");
     case Reason: return QString::fromStdString(d.reason);
     default: return {};
     }
@@ -296,7 +290,7 @@ QVariant StsCandidateModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (chosen)
             return tr("Enacted: %1 for %2 (%3)")
-                .arg(QString::fromStdString(c.enacted), formatStsClock(c.enactedSeconds),
+                .arg(QString::fromStdString(c.enacted), formatDuration(c.enactedSeconds),
                      QString::fromStdString(m_decision->reason));
         if (column == Kind)
             return tr("loose: the smallest configuration meets the due date; optimised: "
@@ -313,7 +307,7 @@ QVariant StsCandidateModel::data(const QModelIndex &index, int role) const
         case Enacted:
             return c.enactedSeconds > 0 ? QStringLiteral("%1 for %2")
                                               .arg(QString::fromStdString(c.enacted),
-                                                   formatStsClock(c.enactedSeconds))
+                                                   formatDuration(c.enactedSeconds))
                                         : QString::fromStdString(c.enacted);
         default: return {};
         }

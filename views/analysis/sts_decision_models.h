@@ -90,8 +90,6 @@ private:
 
 /// "M60 x1 epochs 0–5.83, M60 x2 5.83–10".
 QString formatStsPhases(const std::vector<StsPhaseRecord> &phases);
-/// A time as h:mm:ss, to the nearest second.
-QString formatStsClock(double seconds);
 /// A cost with four decimals ("0.5597").
 QString formatStsCost(double cost);
 

@@ -4,6 +4,7 @@
 #include "analysis/sts_decision_models.h"
 #include "analysis/sts_session.h"
 #include "models/quantity_format.h"
+#include "topology/topology_scene.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -17,6 +18,8 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <limits>
+#include <unordered_map>
 
 namespace cb::views {
 
@@ -222,6 +225,7 @@ void StsStepper::selectJob(int row)
             m_jobModel->index(row, 0),
             QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     updateWhy();
+    emit jobChanged(row);
 }
 
 QString StsStepper::summaryText() const
@@ -320,7 +324,47 @@ void StsStepper::updateControls()
     m_position->setText(tr("Event %1 of %2 · %3 · %4")
                             .arg(m_cursor + 1)
                             .arg(n)
-                            .arg(formatStsClock(e.time), QString::fromStdString(e.trigger)));
+                            .arg(formatDuration(e.time), QString::fromStdString(e.trigger)));
+}
+
+NodeOverlay scheduleOverlay(const StsStepper &stepper)
+{
+    NodeOverlay overlay;
+    const auto session = stepper.session();
+    const int c = stepper.cursor();
+    if (!session || !session->sts || !session->result || c < 0 ||
+        c >= int(session->sts->log.events().size()))
+        return overlay;
+    const StsEventRecord &event = session->sts->log.events()[std::size_t(c)];
+    const auto &nodes = session->scenario.cluster.nodes;
+    std::unordered_map<std::string, int> index;
+    for (std::size_t n = 0; n < nodes.size(); ++n)
+        index.emplace(nodes[n].id, int(n));
+    overlay.values.assign(nodes.size(), std::numeric_limits<float>::quiet_NaN());
+    overlay.gpusUsed.assign(nodes.size(), 0.0f);
+    const StsJobDecision *selected = stepper.currentJob() >= 0 &&
+                                             stepper.currentJob() < int(event.jobs.size())
+                                         ? &event.jobs[std::size_t(stepper.currentJob())]
+                                         : nullptr;
+    for (const JobRun &r : session->result->jobs) {
+        const JobSegment *segment = r.segmentAt(event.time);
+        if (!segment)
+            continue;
+        const double share = segment->config ? segment->config->fraction : 1.0;
+        for (const TaskAssignment &t : segment->placement.tasks)
+            if (const auto it = index.find(t.node); it != index.end())
+                overlay.gpusUsed[std::size_t(it->second)] += float(t.gpuIndices.size() * share);
+        if (selected && r.id == selected->job && !segment->placement.tasks.empty())
+            if (const auto it = index.find(segment->placement.tasks.front().node); it != index.end())
+                overlay.marked = it->second;
+    }
+    if (selected && overlay.marked < 0 && !selected->node.empty()) {
+        // "node-3", or a split "node-3:4+node-4:4": its first node.
+        const std::string first = selected->node.substr(0, selected->node.find_first_of(":+"));
+        if (const auto it = index.find(first); it != index.end())
+            overlay.marked = it->second;
+    }
+    return overlay;
 }
 
 } // namespace cb::views

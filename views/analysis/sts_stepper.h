@@ -18,6 +18,7 @@ class QToolButton;
 
 namespace cb::views {
 
+struct NodeOverlay;
 class StsCandidateModel;
 class StsEventListModel;
 class StsJobListModel;
@@ -56,6 +57,8 @@ public slots:
 
 signals:
     void cursorChanged(int event);
+    /// The selected job row of the current event changed (-1: none).
+    void jobChanged(int row);
 
 private:
     void updateControls();
@@ -76,5 +79,11 @@ private:
     int m_cursor = -1;
     int m_job = -1;
 };
+
+/// The topology's colours at the stepper's event: every node's GPUs busy just after it (the
+/// jobs' segments then) and the selected job's node outlined (where it runs after the event,
+/// else the node it was logged on). No node has a score, so none is filled. Empty without
+/// an event.
+NodeOverlay scheduleOverlay(const StsStepper &stepper);
 
 } // namespace cb::views

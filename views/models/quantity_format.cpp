@@ -87,7 +87,11 @@ QString formatDuration(double seconds)
 {
     if (!std::isfinite(seconds))
         return QStringLiteral("-");
-    const double a = std::abs(seconds);
+    double a = std::abs(seconds);
+    // Like a clock, to the second below; but a time that is a whole second up to the
+    // rounding of sums (1749.999999999999 s) reads as that second.
+    if (std::ceil(a) - a < 1e-9 * std::max(1.0, a))
+        a = std::ceil(a);
     auto total = static_cast<long long>(std::floor(a));
     const long long days = total / 86400;
     total %= 86400;

@@ -78,7 +78,7 @@ void TopologyView::fitAll()
     auto readable = [](double s) { return std::clamp(s > 0 ? s : 1.0, kMinZoom, 2.0); };
     QRectF room = view;
     int columns = 1;
-    if (m_scoreLegend || m_utilisationLegend) {
+    if (m_nodeLegend != NodeLegend::None || m_utilisationLegend) {
         double best = -1;
         for (int c = 1; c <= kMaxLegendColumns; ++c) {
             const QRect legend = legendRect(c);
@@ -204,12 +204,12 @@ void TopologyView::drawBackground(QPainter *painter, const QRectF &rect)
     painter->fillRect(rect, topology_style::kSceneBackground);
 }
 
-void TopologyView::setLegends(bool scores, bool utilisation, bool otherPick)
+void TopologyView::setLegends(NodeLegend nodes, bool utilisation, bool otherPick)
 {
-    if (scores == m_scoreLegend && utilisation == m_utilisationLegend &&
+    if (nodes == m_nodeLegend && utilisation == m_utilisationLegend &&
         otherPick == m_otherPickLegend)
         return;
-    m_scoreLegend = scores;
+    m_nodeLegend = nodes;
     m_utilisationLegend = utilisation;
     m_otherPickLegend = otherPick;
     if (m_autoFit)
@@ -237,11 +237,18 @@ QColor utilisationAt(double v)
     return topology_style::utilisationColor(v);
 }
 
-std::vector<LegendRow> legendRows(bool scores, bool utilisation, bool otherPick)
+std::vector<LegendRow> legendRows(TopologyView::NodeLegend nodes, bool utilisation,
+                                  bool otherPick)
 {
     namespace st = topology_style;
     std::vector<LegendRow> rows;
-    if (scores) {
+    if (nodes == TopologyView::NodeLegend::Schedule) {
+        rows.push_back({LegendRow::Outline, QObject::tr("the selected job's node"),
+                        st::kChosenNode});
+        rows.push_back({LegendRow::Swatch, QObject::tr("GPU busy after the event"),
+                        st::kBusyGpuChip});
+    }
+    if (nodes == TopologyView::NodeLegend::Scores) {
         rows.push_back({LegendRow::Gradient, QObject::tr("lowest → highest total score"), {},
                         scoreAt});
         rows.push_back({LegendRow::Outline, QObject::tr("chosen node"), st::kChosenNode});
@@ -316,7 +323,7 @@ QRect TopologyView::legendRect() const
 
 QRect TopologyView::legendRect(int columns) const
 {
-    const auto rows = legendRows(m_scoreLegend, m_utilisationLegend, m_otherPickLegend);
+    const auto rows = legendRows(m_nodeLegend, m_utilisationLegend, m_otherPickLegend);
     if (rows.empty())
         return {};
     const QFontMetrics fm(legendFont(font()));
@@ -341,7 +348,7 @@ QRect TopologyView::summaryRect() const
 
 void TopologyView::drawLegend(QPainter *painter) const
 {
-    const auto rows = legendRows(m_scoreLegend, m_utilisationLegend, m_otherPickLegend);
+    const auto rows = legendRows(m_nodeLegend, m_utilisationLegend, m_otherPickLegend);
     if (rows.empty())
         return;
     const QRect box = legendRect();
@@ -391,7 +398,7 @@ void TopologyView::drawLegend(QPainter *painter) const
 
 void TopologyView::drawForeground(QPainter *painter, const QRectF &)
 {
-    if (m_scoreLegend || m_utilisationLegend) {
+    if (m_nodeLegend != NodeLegend::None || m_utilisationLegend) {
         painter->save();
         painter->resetTransform();
         drawLegend(painter);

@@ -21,11 +21,14 @@ public:
     /// Current scale (1 = one scene unit per pixel).
     double zoom() const;
     void setOverlayText(const QString &text);
-    /// Shows the legend of the node colours (scores of a decision) and of the link colours
-    /// (utilisation at the scrubber).
-    /// `otherPick`: two runs are stepped together (the other run's pick, dashed).
-    void setLegends(bool scores, bool utilisation, bool otherPick = false);
-    bool scoreLegendShown() const { return m_scoreLegend; }
+    /// What the nodes' colours show: nothing, a placement decision's scores, or a stochastic
+    /// run's schedule at an event (its job's node outlined, GPUs busy then).
+    enum class NodeLegend { None, Scores, Schedule };
+    /// Shows the legend of the node colours and of the link colours (utilisation at the
+    /// scrubber). `otherPick`: two runs are stepped together (the other run's pick, dashed).
+    void setLegends(NodeLegend nodes, bool utilisation, bool otherPick = false);
+    NodeLegend nodeLegend() const { return m_nodeLegend; }
+    bool scoreLegendShown() const { return m_nodeLegend == NodeLegend::Scores; }
     bool utilisationLegendShown() const { return m_utilisationLegend; }
     bool otherPickLegendShown() const { return m_otherPickLegend; }
     /// The legend's box in viewport pixels (empty when no legend is shown), in the columns
@@ -62,7 +65,7 @@ private:
     TopologyScene *m_scene;
     bool m_autoFit = true;
     QString m_overlay;
-    bool m_scoreLegend = false;
+    NodeLegend m_nodeLegend = NodeLegend::None;
     bool m_utilisationLegend = false;
     bool m_otherPickLegend = false;
     int m_legendColumns = 1; ///< as the last fit laid the legend out

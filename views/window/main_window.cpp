@@ -212,6 +212,9 @@ void MainWindow::createAnalysisDocks()
             m_timeline->setTime(m_run->sts->log.events()[std::size_t(event)].time);
     });
     connect(m_timeline, &RunTimeline::timeChanged, this, &MainWindow::updateLinkUtilisation);
+    // ... and the topology shows the GPUs busy after the event, the selected job's node marked.
+    connect(m_stsStepper, &StsStepper::cursorChanged, this, &MainWindow::updateRunOverlay);
+    connect(m_stsStepper, &StsStepper::jobChanged, this, &MainWindow::updateRunOverlay);
 
     // squeue at the scrubber's time.
     m_jobsAtTime = new JobsAtTimeView(this);
@@ -370,7 +373,9 @@ void MainWindow::updateLinkUtilisation()
 
 void MainWindow::updateRunOverlay()
 {
-    m_scene->setNodeOverlay(m_runMatchesCluster ? decisionOverlay(*m_stepper) : NodeOverlay{});
+    m_scene->setNodeOverlay(!m_runMatchesCluster ? NodeOverlay{}
+                            : stsMode()          ? scheduleOverlay(*m_stsStepper)
+                                                 : decisionOverlay(*m_stepper));
     // The pick at the cursor can be dragged onto another node (what if).
     m_scene->setDragSource(m_runMatchesCluster ? m_scene->nodeOverlay().marked : -1);
     updateLegends();
@@ -378,7 +383,11 @@ void MainWindow::updateRunOverlay()
 
 void MainWindow::updateLegends()
 {
-    m_view->setLegends(m_scene->nodeOverlay().active(), !m_scene->linkUtilisation().empty(),
+    using Legend = TopologyView::NodeLegend;
+    m_view->setLegends(!m_scene->nodeOverlay().active() ? Legend::None
+                       : stsMode()                      ? Legend::Schedule
+                                                        : Legend::Scores,
+                       !m_scene->linkUtilisation().empty(),
                        m_stepper->partner() != nullptr);
 }
 
@@ -902,9 +911,9 @@ void MainWindow::showRun(std::shared_ptr<const RunSession> session)
     m_timeline->setSession(m_run);
     m_stsStepper->setSession(sts ? m_run : nullptr);
     m_runChooser->setCurrent(m_run);
-    m_jobsAtTime->setSession(placementRun);
-    m_jobPanel->model()->setRunStates(placementRun ? jobStates(*placementRun)
-                                                   : std::map<std::string, JobState>{});
+    m_jobsAtTime->setSession(m_run);
+    m_jobPanel->model()->setRunStates(m_run ? jobStates(*m_run)
+                                            : std::map<std::string, JobState>{});
     m_stepperModes->setCurrentWidget(sts ? static_cast<QWidget *>(m_stsStepper) : m_stepper);
     updateRunOverlay();
     updateLinkUtilisation();
