@@ -21,6 +21,7 @@
 #include "analysis/sts_decision_models.h"
 #include "analysis/sts_session.h"
 #include "analysis/place_run_dialog.h"
+#include "analysis/run_chooser.h"
 #include "analysis/sts_stepper.h"
 #include "document/document.h"
 #include "io/scenario_json.h"
@@ -559,6 +560,14 @@ void TestStsStepper::topologyFollowsTheStepper()
     window.showRun(nullptr);
     QVERIFY(!window.findChild<TopologyScene *>()->nodeOverlay().active());
     QCOMPARE(int(window.topologyView()->nodeLegend()), int(TopologyView::NodeLegend::None));
+    // The run chooser offers this document's runs only: opening a file forgets them.
+    auto *chooser = window.findChild<RunChooser *>();
+    QVERIFY(chooser);
+    QCOMPARE(chooser->count(), 1);
+    const QString other = dir.filePath(QStringLiteral("other.json"));
+    QVERIFY(saveScenarioFile(other.toStdString(), handCheckedScenario()).ok());
+    QVERIFY(window.openFile(other));
+    QCOMPARE(chooser->count(), 0);
 }
 
 QTEST_MAIN(TestStsStepper)

@@ -39,6 +39,7 @@ void Document::setScenario(Scenario scenario, const QString &filePath)
     const bool pathChanged = m_filePath != filePath;
     m_filePath = filePath;
     emit scenarioReplaced();
+    emit documentReplaced();
     if (pathChanged)
         emit filePathChanged(m_filePath);
     emit modifiedChanged(false);

@@ -70,6 +70,9 @@ public:
 signals:
     void scenarioAboutToBeReplaced();
     void scenarioReplaced();
+    /// After scenarioReplaced when another document took this one's place (setScenario: an
+    /// open, a new scenario, a generated or imported cluster), not for an undoable edit.
+    void documentReplaced();
     void rowAboutToBeInserted(cb::views::Document::Part part, int index);
     void rowInserted(cb::views::Document::Part part, int index);
     void rowAboutToBeRemoved(cb::views::Document::Part part, int index);

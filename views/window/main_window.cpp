@@ -225,6 +225,8 @@ void MainWindow::createAnalysisDocks()
     connect(m_timeline, &RunTimeline::timeChanged, m_jobsAtTime, &JobsAtTimeView::setTime);
     // A run of another scenario (or of an edited one) no longer matches the view.
     connect(m_document, &Document::scenarioReplaced, this, [this] { showRun(nullptr); });
+    // The run chooser offers the runs of this document, not of the one opened before.
+    connect(m_document, &Document::documentReplaced, m_runChooser, &RunChooser::clear);
     auto clusterEdited = [this](Document::Part part, int) {
         if (part != Document::Part::Jobs && m_runMatchesCluster) {
             m_runMatchesCluster = false;
