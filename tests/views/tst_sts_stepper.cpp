@@ -33,6 +33,7 @@
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QStandardItemModel>
 #include <QProcess>
 #include <QSettings>
@@ -113,6 +114,7 @@ private slots:
     void runPanelRunsStsOnWorker();
     void placeRunDialogOffersSts();
     void placeAndSimulateRunsSts();
+    void candidateCostsShowWhatOrdersThem();
     void jobsAtTimeFollowSegments();
     void waitingJobsSayWhy();
     void topologyFollowsTheStepper();
@@ -212,6 +214,11 @@ void TestStsStepper::stepperShowsCandidates()
     QCOMPARE(stepper.eventCount(), 2);
     QVERIFY(stepper.summaryText().contains(QStringLiteral("total cost <b>0.56 USD</b>")));
     QVERIFY(stepper.summaryText().contains(QStringLiteral("0 due-date violation(s), 2 events")));
+    // Where the prices came from is in its tooltip, with the scenario.
+    const QString tip = stepper.findChild<QLabel *>(QStringLiteral("stsSummary"))->toolTip();
+    QVERIFY2(tip.startsWith(QStringLiteral("On Two-node STS case. Prices: ")) &&
+                 tip.contains(QStringLiteral("GPU-cost_server.csv")),
+             qPrintable(tip));
 
     using E = StsEventListModel;
     StsEventListModel *events = stepper.eventModel();
@@ -238,14 +245,14 @@ void TestStsStepper::stepperShowsCandidates()
     QCOMPARE(c->chosenRow(), 0);
     QCOMPARE(c->index(0, C::GpuType).data().toString(), QStringLiteral("M60"));
     QCOMPARE(c->index(0, C::Kind).data().toString(), QStringLiteral("optimised"));
-    QCOMPARE(c->index(0, C::Expected).data().toString(), QStringLiteral("0.5597"));
-    QCOMPARE(c->index(0, C::Energy).data().toString(), QStringLiteral("0.5597"));
-    QCOMPARE(c->index(0, C::Tardiness).data().toString(), QStringLiteral("0.0000"));
+    QCOMPARE(c->index(0, C::Expected).data().toString(), QStringLiteral("0.56"));
+    QCOMPARE(c->index(0, C::Energy).data().toString(), QStringLiteral("0.56"));
+    QCOMPARE(c->index(0, C::Tardiness).data().toString(), QStringLiteral("0.00"));
     QCOMPARE(c->index(0, C::Phases).data().toString(),
              QStringLiteral("M60 x1 epochs 0–5.83, M60 x2 5.83–10"));
     QCOMPARE(c->index(0, C::Enacted).data().toString(), QStringLiteral("M60 x1 for 0:29:10"));
     QCOMPARE(c->index(1, C::GpuType).data().toString(), QStringLiteral("K80"));
-    QCOMPARE(c->index(1, C::Expected).data().toString(), QStringLiteral("0.6066"));
+    QCOMPARE(c->index(1, C::Expected).data().toString(), QStringLiteral("0.61"));
     QCOMPARE(c->index(1, C::Phases).data().toString(),
              QStringLiteral("K80 x1 epochs 0–3.13, K80 x2 3.13–10"));
     QVERIFY(qAbs(c->index(1, C::Expected).data(Qt::UserRole).toDouble() - 0.606597222) < 1e-8);
@@ -260,12 +267,12 @@ void TestStsStepper::stepperShowsCandidates()
     QCOMPARE(moved.count(), 2);
     QCOMPARE(c->rowCount(), 2);
     QCOMPARE(c->index(0, C::Kind).data().toString(), QStringLiteral("loose"));
-    QCOMPARE(c->index(0, C::Expected).data().toString(), QStringLiteral("0.2583"));
+    QCOMPARE(c->index(0, C::Expected).data().toString(), QStringLiteral("0.26"));
     QCOMPARE(c->index(0, C::Phases).data().toString(), QStringLiteral("M60 x2 epochs 5.83–10"));
     QCOMPARE(c->index(1, C::Kind).data().toString(), QStringLiteral("tardy"));
-    QCOMPARE(c->index(1, C::Energy).data().toString(), QStringLiteral("0.2616"));
-    QCOMPARE(c->index(1, C::Tardiness).data().toString(), QStringLiteral("0.8333"));
-    QCOMPARE(c->index(1, C::Expected).data().toString(), QStringLiteral("1.0949"));
+    QCOMPARE(c->index(1, C::Energy).data().toString(), QStringLiteral("0.26"));
+    QCOMPARE(c->index(1, C::Tardiness).data().toString(), QStringLiteral("0.83"));
+    QCOMPARE(c->index(1, C::Expected).data().toString(), QStringLiteral("1.09"));
     QCOMPARE(c->chosenRow(), 0);
     QCOMPARE(jobs->index(0, J::Phase).data().toString(), QStringLiteral("to the end"));
     QCOMPARE(jobs->index(0, J::Pressure).data().toString(), QStringLiteral("0"));
@@ -460,6 +467,35 @@ void TestStsStepper::placeAndSimulateRunsSts()
     });
     action->trigger();
     QVERIFY(checked);
+}
+
+void TestStsStepper::candidateCostsShowWhatOrdersThem()
+{
+    // To the cent, unless two candidates would then read alike (1.2341 and 1.2344).
+    auto makeRun = [](double a, double b) {
+        auto run = std::make_shared<StsRun>();
+        StsJobDecision d;
+        d.job = "j";
+        d.chosen = "K80 x1";
+        d.candidates = {StsCandidateRecord{"M60", "loose", b, b, 0, {}, "M60 x1", 0},
+                        StsCandidateRecord{"K80", "loose", a, a, 0, {}, "K80 x1", 0}};
+        run->log.add(StsEventRecord{0, "arrival", {d}});
+        return std::shared_ptr<const StsRun>(run);
+    };
+    StsCandidateModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    using C = StsCandidateModel;
+    model.setJob(makeRun(1.2341, 1.2344), 0, 0);
+    QCOMPARE(model.index(0, C::Expected).data().toString(), QStringLiteral("1.2341"));
+    QCOMPARE(model.index(1, C::Expected).data().toString(), QStringLiteral("1.2344"));
+    QCOMPARE(model.index(1, C::Tardiness).data().toString(), QStringLiteral("0.0000"));
+    QCOMPARE(model.chosenRow(), 0);
+    model.setJob(makeRun(1.2341, 1.2444), 0, 0);
+    QCOMPARE(model.index(0, C::Expected).data().toString(), QStringLiteral("1.23"));
+    QCOMPARE(model.index(1, C::Expected).data().toString(), QStringLiteral("1.24"));
+    // Equal costs read alike at any precision: the cent is enough.
+    model.setJob(makeRun(2.5, 2.5), 0, 0);
+    QCOMPARE(model.index(1, C::Expected).data().toString(), QStringLiteral("2.50"));
 }
 
 void TestStsStepper::jobsAtTimeFollowSegments()

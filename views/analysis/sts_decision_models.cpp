@@ -34,9 +34,9 @@ const StsEventRecord *eventOf(const StsRun *run, int event)
 
 } // namespace
 
-QString formatStsCost(double cost)
+QString formatStsCost(double cost, int decimals)
 {
-    return QString::number(cost, 'f', 4);
+    return QString::number(cost, 'f', decimals);
 }
 
 QString formatStsPhases(const std::vector<StsPhaseRecord> &phases)
@@ -226,6 +226,7 @@ void StsCandidateModel::setJob(std::shared_ptr<const StsRun> run, int event, int
     m_decision = nullptr;
     m_order.clear();
     m_chosen = -1;
+    m_decimals = 2;
     if (const StsEventRecord *e = eventOf(m_run.get(), event);
         e && job >= 0 && job < int(e->jobs.size()))
         m_decision = &e->jobs[std::size_t(job)];
@@ -236,6 +237,14 @@ void StsCandidateModel::setJob(std::shared_ptr<const StsRun> run, int event, int
         std::stable_sort(m_order.begin(), m_order.end(), [&c](int a, int b) {
             return c[std::size_t(a)].expectedCost < c[std::size_t(b)].expectedCost;
         });
+        // Costs read to the cent, unless two candidates would then read alike: then to four
+        // decimals, so that the order of the table shows in its numbers.
+        for (std::size_t r = 1; r < m_order.size(); ++r) {
+            const double a = c[std::size_t(m_order[r - 1])].expectedCost,
+                         b = c[std::size_t(m_order[r])].expectedCost;
+            if (a != b && formatStsCost(a, 2) == formatStsCost(b, 2))
+                m_decimals = 4;
+        }
         if (!m_decision->chosen.empty())
             for (std::size_t r = 0; r < m_order.size(); ++r)
                 if (c[std::size_t(m_order[r])].enacted == m_decision->chosen) {
@@ -300,9 +309,9 @@ QVariant StsCandidateModel::data(const QModelIndex &index, int role) const
         switch (column) {
         case GpuType: return QString::fromStdString(c.gpuType);
         case Kind: return QString::fromStdString(c.kind);
-        case Expected: return formatStsCost(c.expectedCost);
-        case Energy: return formatStsCost(c.expectedEnergyCost);
-        case Tardiness: return formatStsCost(c.expectedTardinessCost);
+        case Expected: return formatStsCost(c.expectedCost, m_decimals);
+        case Energy: return formatStsCost(c.expectedEnergyCost, m_decimals);
+        case Tardiness: return formatStsCost(c.expectedTardinessCost, m_decimals);
         case Phases: return formatStsPhases(c.phases);
         case Enacted:
             return c.enactedSeconds > 0 ? QStringLiteral("%1 for %2")

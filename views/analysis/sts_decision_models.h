@@ -6,7 +6,8 @@
 //    epochs done, the chosen configuration and node, the phase length and the reason;
 //  - StsCandidateModel: for one job, STS's candidate phase plans (one per GPU type) cheapest
 //    first: kind, expected total / energy / tardiness cost, the phases and the enacted first
-//    phase; the chosen candidate is bold on a highlight. Baselines log no candidates.
+//    phase; the chosen candidate is bold on a highlight. Costs read to the cent, or to four
+//    decimals when two candidates would read alike. Baselines log no candidates.
 // Each model resets when its event or job changes (the tables are a few rows).
 // Raw numbers are under Qt::UserRole, the text under Qt::DisplayRole.
 
@@ -86,11 +87,12 @@ private:
     const StsJobDecision *m_decision = nullptr;
     std::vector<int> m_order; ///< candidate indices, cheapest expected cost first
     int m_chosen = -1;
+    int m_decimals = 2;       ///< of the cost columns: 4 when two would read alike at 2
 };
 
 /// "M60 x1 epochs 0–5.83, M60 x2 5.83–10".
 QString formatStsPhases(const std::vector<StsPhaseRecord> &phases);
-/// A cost with four decimals ("0.5597").
-QString formatStsCost(double cost);
+/// A cost with `decimals` decimals ("0.56", "0.5597").
+QString formatStsCost(double cost, int decimals);
 
 } // namespace cb::views

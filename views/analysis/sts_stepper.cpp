@@ -10,6 +10,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStyle>
 #include <QTableView>
@@ -77,6 +78,15 @@ StsStepper::StsStepper(QWidget *parent)
     m_candidateView->horizontalHeader()->setStretchLastSection(true);
     m_candidateView->setSelectionMode(QAbstractItemView::NoSelection);
     m_timer->setInterval(500);
+    // However short the dock: two events, and two candidates (STS plans one per GPU type,
+    // usually two or three) with the scroll bar the wide table shows.
+    const auto rowsHigh = [](QTableView *v, int rows) {
+        return v->horizontalHeader()->sizeHint().height() +
+               rows * v->verticalHeader()->defaultSectionSize() + 2 * v->frameWidth() +
+               v->horizontalScrollBar()->sizeHint().height();
+    };
+    m_eventView->setMinimumHeight(rowsHigh(m_eventView, 2));
+    m_candidateView->setMinimumHeight(rowsHigh(m_candidateView, 2));
 
     auto *controls = new QHBoxLayout;
     controls->setContentsMargins(0, 0, 0, 0);
@@ -107,9 +117,11 @@ StsStepper::StsStepper(QWidget *parent)
     split->addWidget(events);
     split->addWidget(jobs);
     split->addWidget(candidates);
+    // The jobs and their candidates are what a step is read for; the events list is also
+    // on the position line and the timeline's scrubber.
     split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 2);
-    split->setStretchFactor(2, 2);
+    split->setStretchFactor(1, 3);
+    split->setStretchFactor(2, 3);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -164,26 +176,28 @@ void StsStepper::setSession(std::shared_ptr<const RunSession> session)
     m_eventView->resizeColumnsToContents();
     if (!run) {
         m_summary->clear();
+        m_summary->setToolTip(QString());
     } else {
         static const cb::RunResult none;
         const cb::RunResult &r = m_session->result ? *m_session->result : none;
         const QString currency = QString::fromStdString(m_session->scenario.settings.currency);
+        // Two lines in a laptop's dock: the run, its cost and counts; the scenario and where
+        // the prices came from in the tooltip. The sums in the window's money format, as
+        // in the timeline and the status bar.
         m_summary->setText(
-            tr("<b>%1</b> on %2: total cost <b>%3</b> (energy %4, tardiness %5), %n due-date "
-               "violation(s), %6 events, %7 jobs.<br><small>Prices: %8</small>",
+            tr("<b>%1</b>: total cost <b>%2</b> (energy %3, tardiness %4), %n due-date "
+               "violation(s), %5 events, %6 jobs.",
                nullptr, r.violations())
-                .arg(m_session->label.toHtmlEscaped(),
-                     QString::fromStdString(m_session->scenario.name.empty()
-                                                ? std::string("the scenario")
-                                                : m_session->scenario.name)
-                         .toHtmlEscaped(),
-                     // The run's sums in the window's money format, as in the timeline and
-                     // the status bar; the candidate table keeps four decimals for ties.
-                     formatMoney(r.totalCost(), currency), formatMoney(r.cost, currency),
-                     formatMoney(r.tardinessCost, currency))
+                .arg(m_session->label.toHtmlEscaped(), formatMoney(r.totalCost(), currency),
+                     formatMoney(r.cost, currency), formatMoney(r.tardinessCost, currency))
                 .arg(run->log.events().size())
-                .arg(r.jobs.size())
-                .arg(QString::fromStdString(run->pricesFrom).toHtmlEscaped()));
+                .arg(r.jobs.size()));
+        m_summary->setToolTip(
+            tr("On %1. Prices: %2")
+                .arg(QString::fromStdString(m_session->scenario.name.empty()
+                                                ? std::string("the scenario")
+                                                : m_session->scenario.name),
+                     QString::fromStdString(run->pricesFrom)));
     }
     if (eventCount() > 0) {
         seek(0);
