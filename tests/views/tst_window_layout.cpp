@@ -27,6 +27,7 @@
 #include "window/job_dialog.h"
 #include "window/job_queue_panel.h"
 #include "models/job_queue_model.h"
+#include "analysis/job_states.h"
 #include "window/main_window.h"
 
 #include <QAction>
@@ -304,7 +305,20 @@ private slots:
                      qPrintable(QStringLiteral("reason ends at %1 of %2")
                                     .arg(right)
                                     .arg(queue->viewport()->width())));
-            QVERIFY(queue->columnWidth(JobQueueModel::Reason) >= 250);
+            // Each column as wide as what it holds: no name, status or reason cut short.
+            for (const int c : {int(JobQueueModel::Id), int(JobQueueModel::Name),
+                                int(JobQueueModel::Status), int(JobQueueModel::Reason)})
+                for (int r = 0; r < queue->model()->rowCount(); ++r) {
+                    const QString text = queue->model()->index(r, c).data().toString();
+                    QVERIFY2(queue->fontMetrics().horizontalAdvance(text) < queue->columnWidth(c),
+                             qPrintable(QStringLiteral("column %1 is %2 px, \"%3\" needs %4")
+                                            .arg(c).arg(queue->columnWidth(c)).arg(text)
+                                            .arg(queue->fontMetrics().horizontalAdvance(text))));
+                }
+            // A column the user sizes keeps its width when the next run's states come in.
+            queue->setColumnWidth(JobQueueModel::Name, 333);
+            w.jobQueuePanel()->model()->setRunStates(jobStates(*w.currentRun()));
+            QCOMPARE(queue->columnWidth(JobQueueModel::Name), 333);
         }
 
         // Jobs at the scrubber's time.

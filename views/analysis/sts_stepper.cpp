@@ -78,15 +78,15 @@ StsStepper::StsStepper(QWidget *parent)
     m_candidateView->horizontalHeader()->setStretchLastSection(true);
     m_candidateView->setSelectionMode(QAbstractItemView::NoSelection);
     m_timer->setInterval(500);
-    // However short the dock: two events, and two candidates (STS plans one per GPU type,
-    // usually two or three) with the scroll bar the wide table shows.
-    const auto rowsHigh = [](QTableView *v, int rows) {
+    // However short the dock: two candidates (STS plans one per GPU type, usually two or
+    // three) with the scroll bar the wide table shows, and the current event.
+    const auto rowsHigh = [](QTableView *v, int rows, bool scrollBar) {
         return v->horizontalHeader()->sizeHint().height() +
                rows * v->verticalHeader()->defaultSectionSize() + 2 * v->frameWidth() +
-               v->horizontalScrollBar()->sizeHint().height();
+               (scrollBar ? v->horizontalScrollBar()->sizeHint().height() : 0);
     };
-    m_eventView->setMinimumHeight(rowsHigh(m_eventView, 2));
-    m_candidateView->setMinimumHeight(rowsHigh(m_candidateView, 2));
+    m_eventView->setMinimumHeight(rowsHigh(m_eventView, 1, false));
+    m_candidateView->setMinimumHeight(rowsHigh(m_candidateView, 2, true));
 
     auto *controls = new QHBoxLayout;
     controls->setContentsMargins(0, 0, 0, 0);

@@ -14,6 +14,8 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace cb::views {
 
 JobQueuePanel::JobQueuePanel(Document *document, QWidget *parent)
@@ -67,10 +69,6 @@ JobQueuePanel::JobQueuePanel(Document *document, QWidget *parent)
     header->moveSection(header->visualIndex(JobQueueModel::Reason), 3);
     header->setStretchLastSection(true);
     header->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->setColumnWidth(JobQueueModel::Reason, 300);
-    m_table->setColumnWidth(JobQueueModel::Id, 110);
-    m_table->setColumnWidth(JobQueueModel::Name, 160);
-    m_table->setColumnWidth(JobQueueModel::Status, 90);
     m_table->setColumnWidth(JobQueueModel::Kind, 120);
     m_table->setColumnWidth(JobQueueModel::Tasks, 56);
     m_table->setColumnWidth(JobQueueModel::Gpus, 56);
@@ -79,6 +77,40 @@ JobQueuePanel::JobQueuePanel(Document *document, QWidget *parent)
     m_table->setColumnWidth(JobQueueModel::Model, 120);
     m_table->setColumnWidth(JobQueueModel::Parameters, 100);
     layout->addWidget(m_table, 1);
+    // Measured on the first rows only, so that a 100,000-job trace opens as fast.
+    header->setResizeContentsPrecision(200);
+    connect(header, &QHeaderView::sectionResized, this, [this](int column) {
+        if (!m_fitting)
+            m_userSized.insert(column);
+    });
+    connect(m_model, &QAbstractItemModel::modelReset, this, &JobQueuePanel::fitColumns);
+    connect(m_model, &QAbstractItemModel::dataChanged, this,
+            [this](const QModelIndex &from, const QModelIndex &to) {
+                if (from.column() <= JobQueueModel::Reason && to.column() >= JobQueueModel::Status)
+                    fitColumns();
+            });
+    fitColumns();
+}
+
+void JobQueuePanel::fitColumns()
+{
+    struct Fit
+    {
+        int column, least, most;
+    };
+    static constexpr Fit kFits[] = {{JobQueueModel::Id, 60, 180},
+                                    {JobQueueModel::Name, 90, 300},
+                                    {JobQueueModel::Status, 60, 160},
+                                    {JobQueueModel::Reason, 120, 420}};
+    m_fitting = true;
+    for (const Fit &f : kFits) {
+        if (m_userSized.contains(f.column))
+            continue;
+        m_table->resizeColumnToContents(f.column); // the cells and the header
+        m_table->setColumnWidth(f.column,
+                                std::clamp(m_table->columnWidth(f.column), f.least, f.most));
+    }
+    m_fitting = false;
 }
 
 int JobQueuePanel::currentJob() const

@@ -1,8 +1,10 @@
 #pragma once
 // The job queue dock: the queue as a sortable table (F2 edits a cell in place, a double-click
 // opens the job editor) with add, edit, duplicate and remove buttons; every change is an
-// undo command.
+// undo command. The id, name, status and reason columns fit what they hold (after a run:
+// each job's status and why) until the user sizes one.
 
+#include <QSet>
 #include <QWidget>
 
 class QSortFilterProxyModel;
@@ -29,11 +31,16 @@ private:
     void editJob(int row);
     void duplicateJob();
     void removeJob();
+    /// Id, name, status and reason as wide as what they hold (within limits), unless the
+    /// user sized that column.
+    void fitColumns();
 
     Document *m_document;
     JobQueueModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
+    QSet<int> m_userSized; ///< columns the user resized by hand
+    bool m_fitting = false;
 };
 
 } // namespace cb::views
