@@ -22,6 +22,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QUndoStack>
+#include <QScrollBar>
 #include <QtTest>
 
 #include <fstream>
@@ -148,6 +149,40 @@ private slots:
         QVERIFY(view.exportPdf(pdf));
         QVERIFY(QFileInfo(png).size() > 1000);
         QVERIFY(readAll(pdf).rfind("%PDF", 0) == 0);
+
+        // A run keeps its colour from one comparison to the next: #2 stays orange beside a
+        // new run, which takes the free blue; with #1 back, #1 gets blue again only when
+        // free, else the next free colour.
+        auto colourOf = [&view](std::int64_t id) {
+            for (int r = 0; r < int(view.model()->runs().size()); ++r)
+                if (view.model()->runs()[std::size_t(r)].id == id)
+                    return view.runColor(r);
+            return QColor();
+        };
+        const QColor blue = ComparisonView::paletteColor(0), orange = ComparisonView::paletteColor(1),
+                     green = ComparisonView::paletteColor(2);
+        QCOMPARE(colourOf(1), blue);
+        QCOMPARE(colourOf(2), orange);
+        view.setRuns({handRun(3, 120, 0, {60}), handRun(2, 150, 4e9, {50, 100, 300})});
+        QCOMPARE(colourOf(3), blue);
+        QCOMPARE(colourOf(2), orange);
+        QCOMPARE(view.cdfPlot()->graph(1)->pen().color(), orange); // the chart follows
+        view.setRuns({handRun(2, 150, 4e9, {50, 100, 300}), handRun(1, 200, 0, {100, 300}),
+                      handRun(3, 120, 0, {60})});
+        QCOMPARE(colourOf(2), orange);
+        QCOMPARE(colourOf(1), blue);   // its own, free again
+        QCOMPARE(colourOf(3), green);  // blue was #1's first: the next free one
+
+        // The delta table: beside the CDF in a wide dock, below it in a laptop's, where all
+        // of it shows without sideways scrolling.
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.resize(1900, 800);
+        QTRY_VERIFY(view.tableBesideCdf());
+        QTRY_COMPARE(view.table()->horizontalScrollBar()->maximum(), 0);
+        view.resize(800, 600);
+        QTRY_VERIFY(!view.tableBesideCdf());
+        QTRY_COMPARE(view.table()->horizontalScrollBar()->maximum(), 0);
     }
 
     void exportPreviewEqualsWrittenFiles()

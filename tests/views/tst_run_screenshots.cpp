@@ -30,6 +30,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QScrollBar>
 #include <QtTest>
 
 using namespace cb;
@@ -124,6 +125,8 @@ private slots:
         alone.resize(1300, 850);
         alone.show();
         QVERIFY(QTest::qWaitForWindowExposed(&alone));
+        // The delta table is placed (beside the CDF or below it) once its columns are sized.
+        QTRY_COMPARE(alone.table()->horizontalScrollBar()->maximum(), 0);
         save(alone.grab(), QStringLiteral("comparison-%1").arg(base));
 
         ExportDialog dialog(window.document()->scenario(), std::nullopt, {}, &window);

@@ -1,5 +1,7 @@
 #include "runs/comparison_view.h"
 
+#include "analysis/frozen_column_table.h"
+
 #include "analysis/named_ticker.h"
 #include "analysis/plot_export.h"
 #include "analysis/plot_ticks.h"
@@ -21,6 +23,7 @@
 #include <QPushButton>
 #include <QResizeEvent>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
 #include <QTextDocument>
@@ -61,7 +64,12 @@ QSharedPointer<QCPAxisTicker> metricTicker(ComparedMetric::Unit unit)
 
 } // namespace
 
-QColor ComparisonView::runColor(int r)
+QColor ComparisonView::runColor(int r) const
+{
+    return paletteColor(r >= 0 && r < int(m_colours.size()) ? m_colours[std::size_t(r)] : r);
+}
+
+QColor ComparisonView::paletteColor(int r)
 {
     static const QColor palette[] = {QColor(0x4c, 0x72, 0xb0), QColor(0xdd, 0x84, 0x52),
                                      QColor(0x55, 0xa8, 0x68), QColor(0xc4, 0x4e, 0x52),
@@ -76,7 +84,7 @@ ComparisonView::ComparisonView(QWidget *parent)
     , m_baseline(new QComboBox(this))
     , m_bars(new QCustomPlot(this))
     , m_cdf(new QCustomPlot(this))
-    , m_table(new QTableView(this))
+    , m_table(new FrozenColumnTableView(this))
     , m_note(new QLabel(this))
 {
     setObjectName(QStringLiteral("comparisonView"));
@@ -96,6 +104,9 @@ ComparisonView::ComparisonView(QWidget *parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    // Its columns fit their contents once laid out: then it is placed.
+    connect(m_table->horizontalHeader(), &QHeaderView::sectionResized, this,
+            &ComparisonView::placeTable);
 
     m_cdf->plotLayout()->insertRow(0);
     m_cdfTitle = new QCPTextElement(m_cdf, QString(), QFont(font().family(), 10, QFont::Bold));
@@ -122,14 +133,14 @@ ComparisonView::ComparisonView(QWidget *parent)
     m_note->hide();
 
     m_cdf->legend->setFont(QFont(font().family(), 8));
-    auto *lower = new QSplitter(Qt::Horizontal, this);
-    lower->addWidget(m_cdf);
-    lower->addWidget(m_table);
-    lower->setStretchFactor(0, 2);
-    lower->setStretchFactor(1, 3);
+    m_lower = new QSplitter(Qt::Horizontal, this);
+    m_lower->addWidget(m_cdf);
+    m_lower->addWidget(m_table);
+    m_lower->setStretchFactor(0, 2);
+    m_lower->setStretchFactor(1, 3);
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_bars);
-    split->addWidget(lower);
+    split->addWidget(m_lower);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setSizes({600, 400}); // bars first: the table scrolls
@@ -156,6 +167,28 @@ ComparisonView::ComparisonView(QWidget *parent)
 void ComparisonView::setRuns(std::vector<ComparedRun> runs, int baseline)
 {
     m_model->setRuns(std::move(runs), baseline);
+    // Colours: a run compared before keeps its own; the others take the first free ones.
+    const auto &shown = m_model->runs();
+    constexpr int kPalette = 8;
+    m_colours.assign(shown.size(), -1);
+    std::set<int> taken;
+    for (std::size_t r = 0; r < shown.size(); ++r)
+        if (const auto it = m_colourOfRun.find(shown[r].id);
+            shown[r].id != 0 && it != m_colourOfRun.end() && !taken.count(it->second)) {
+            m_colours[r] = it->second;
+            taken.insert(it->second);
+        }
+    for (std::size_t r = 0; r < shown.size(); ++r) {
+        if (m_colours[r] >= 0)
+            continue;
+        int c = 0;
+        while (c < kPalette && taken.count(c))
+            ++c;
+        m_colours[r] = c < kPalette ? c : int(r) % kPalette; // more runs than colours
+        taken.insert(m_colours[r]);
+        if (shown[r].id != 0)
+            m_colourOfRun[shown[r].id] = m_colours[r];
+    }
     {
         const QSignalBlocker block(m_baseline);
         m_baseline->clear();
@@ -185,6 +218,7 @@ void ComparisonView::setRuns(std::vector<ComparedRun> runs, int baseline)
                      .arg(modelOfRun.join(QStringLiteral(", ")));
     m_note->setText(notes.join(QStringLiteral("\n")));
     m_note->setVisible(!notes.isEmpty());
+    placeTable();
 }
 
 void ComparisonView::rebuildBars()
@@ -305,6 +339,27 @@ void ComparisonView::resizeEvent(QResizeEvent *event)
     QWidget::resizeEvent(event);
     if (!m_model->runs().empty() && barColumns() != m_barColumnsShown)
         rebuildBars();
+    placeTable();
+}
+
+bool ComparisonView::tableBesideCdf() const
+{
+    return m_lower->orientation() == Qt::Horizontal;
+}
+
+void ComparisonView::placeTable()
+{
+    // Beside the CDF where the whole table fits there at the CDF's least width, else below
+    // it at the dock's full width: a laptop's dock scrolled two runs' table sideways.
+    const int table = m_table->horizontalHeader()->length() + 2 * m_table->frameWidth() +
+                      m_table->verticalScrollBar()->sizeHint().width();
+    const int room = m_lower->width() - m_lower->handleWidth() -
+                     static_cast<QWidget *>(m_cdf)->minimumSizeHint().width();
+    const Qt::Orientation want = table <= room ? Qt::Horizontal : Qt::Vertical;
+    if (m_lower->orientation() != want)
+        m_lower->setOrientation(want);
+    // Beside: the table no wider than it is, the CDF takes the rest.
+    m_table->setMaximumWidth(want == Qt::Horizontal ? table : QWIDGETSIZE_MAX);
 }
 
 QString ComparisonView::currencyOf(const std::vector<ComparedRun> &runs)

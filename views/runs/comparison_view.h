@@ -8,10 +8,15 @@
 
 #include <QWidget>
 
+#include <cstdint>
+#include <map>
+#include <vector>
+
 class QCPAxisRect;
 class QCPTextElement;
 class QComboBox;
 class QLabel;
+class QSplitter;
 class QCustomPlot;
 class QTableView;
 
@@ -33,10 +38,16 @@ public:
     bool exportPng(const QString &path);
     bool exportPdf(const QString &path);
 
-    /// Colour of run r in every chart.
-    static QColor runColor(int r);
+    /// Colour of the r-th run shown, in every chart. A run keeps its colour from one
+    /// comparison to the next (by workspace id) while no other run shown has it.
+    QColor runColor(int r) const;
+    /// The palette's colour `index` (of 8, repeating).
+    static QColor paletteColor(int index);
     /// Bar charts per row at the current width (three, or fewer when they would crowd).
     int barColumns() const;
+    /// Whether the delta table sits beside the JCT CDF (a wide dock) or below it.
+    bool tableBesideCdf() const;
+    QTableView *table() const { return m_table; }
     /// The currency of the runs' costs ("mixed currencies" when they differ).
     static QString currencyOf(const std::vector<ComparedRun> &runs);
 
@@ -46,6 +57,7 @@ protected:
 private:
     void rebuildBars();
     void rebuildCdf();
+    void placeTable();
     void exportWithDialog();
 
     ComparisonModel *m_model;
@@ -53,10 +65,13 @@ private:
     QCustomPlot *m_bars;
     QCustomPlot *m_cdf;
     QTableView *m_table;
+    QSplitter *m_lower = nullptr;
     QLabel *m_note;
     QString m_kindsNote;
     QCPTextElement *m_cdfTitle = nullptr;
     int m_barColumnsShown = 0;
+    std::vector<int> m_colours;                 ///< palette index per run shown
+    std::map<std::int64_t, int> m_colourOfRun;  ///< by workspace id, over comparisons
 };
 
 } // namespace cb::views
