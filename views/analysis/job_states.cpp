@@ -171,10 +171,12 @@ std::map<std::string, JobState> jobStates(const RunSession &session)
                 QString what = QObject::tr("JCT %1, waited %2")
                                    .arg(formatDuration(r->jctSeconds().value_or(0)),
                                         formatDuration(r->queueDelaySeconds().value_or(0)));
-                // A stochastic job's segments are its configurations; a placement job's its
-                // attempts (the killed ones and the one that finished).
-                if (session.sts && r->segments.size() > 1)
-                    what += QObject::tr(", %n configurations", nullptr, int(r->segments.size()));
+                // How often a stochastic job changed configuration or nodes; a placement
+                // job's attempts (the killed ones and the one that finished).
+                if (session.sts && r->reconfigurations == 1)
+                    what += QObject::tr(", reconfigured once");
+                else if (session.sts && r->reconfigurations > 1)
+                    what += QObject::tr(", reconfigured %1 times").arg(r->reconfigurations);
                 else if (!session.sts && r->attempts > 1)
                     what += QObject::tr(", %n attempts", nullptr, r->attempts);
                 st = {K::Finished, QObject::tr("finished"), what};
