@@ -11,6 +11,7 @@
 #include "runs/run_history_model.h"
 #include "runs/run_panel.h"
 #include "runs/run_store.h"
+#include "sched/policy.h"
 #include "store/workspace.h"
 #include "test_scenarios.h"
 
@@ -22,6 +23,7 @@
 #include <QSortFilterProxyModel>
 #include <QTemporaryDir>
 #include <QUndoStack>
+#include <QListWidget>
 #include <QtTest>
 
 
@@ -112,6 +114,20 @@ private slots:
         doc.setScenario(testbed());
         RunPanel panel(&doc);
         QVERIFY(panel.policyNames().contains(QStringLiteral("k8s-default")));
+        // Each policy says what it does in its tooltip: the preset's description.
+        {
+            auto *list = panel.findChild<QListWidget *>(QStringLiteral("runPolicies"));
+            QVERIFY(list);
+            bool sawBinpack = false;
+            for (int i = 0; i < list->count(); ++i)
+                if (list->item(i)->text() == QStringLiteral("binpack")) {
+                    sawBinpack = true;
+                    QCOMPARE(list->item(i)->toolTip().toStdString(),
+                             builtinPolicy("binpack")->description);
+                    QVERIFY(!list->item(i)->toolTip().isEmpty());
+                }
+            QVERIFY(sawBinpack);
+        }
         if (!doc.scenario().policies.empty()) // the scenario's own presets come first
             QCOMPARE(panel.policyNames().front().toStdString(),
                      doc.scenario().policies.front()["name"].get<std::string>());

@@ -46,6 +46,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QListWidget>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -177,6 +178,10 @@ private slots:
                                 .arg(runScroll->widget()->minimumSizeHint().width())
                                 .arg(runScroll->viewport()->width())));
         QCOMPARE(runScroll->horizontalScrollBar()->maximum(), 0);
+        // ... and its policy list shows whole lines.
+        auto *policyList = panel->findChild<QListWidget *>(QStringLiteral("runPolicies"));
+        QVERIFY(policyList);
+        QCOMPARE(policyList->horizontalScrollBar()->maximum(), 0);
         {
             w.findChild<QDockWidget *>(QStringLiteral("runDock"))->raise();
             settle();

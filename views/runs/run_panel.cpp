@@ -21,6 +21,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <map>
+
 namespace cb::views {
 
 namespace {
@@ -190,12 +192,22 @@ void RunPanel::reloadPolicies()
     const QSignalBlocker block(m_policies);
     m_policies->clear();
     std::vector<std::string> own;
+    std::map<std::string, std::string> descriptions;
     auto presets = userPresets(m_document->scenario(), {});
     if (presets)
-        for (const Policy &p : presets.value())
+        for (const Policy &p : presets.value()) {
             own.push_back(p.name);
+            descriptions[p.name] = p.description;
+        }
+    for (const std::string &n : builtinPolicyNames())
+        if (const auto p = builtinPolicy(n); p && !descriptions.count(n))
+            descriptions[n] = p->description;
+    // Short notes, so that a laptop's dock shows whole lines; what a policy does is in its
+    // tooltip.
     auto add = [&](const std::string &name, const QString &note) {
         auto *item = new QListWidgetItem(QString::fromStdString(name) + note, m_policies);
+        if (const auto d = descriptions.find(name); d != descriptions.end() && !d->second.empty())
+            item->setToolTip(QString::fromStdString(d->second));
         item->setData(kPolicyRole, QString::fromStdString(name));
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
         item->setCheckState(checked.contains(QString::fromStdString(name)) ? Qt::Checked
@@ -214,7 +226,7 @@ void RunPanel::reloadPolicies()
     for (const std::string &n : stochasticPolicyNames()) {
         const std::string method = stochasticMethod(n);
         const bool sts = method.rfind("STS", 0) == 0;
-        add(n, sts ? tr("  (stochastic: expected-cost phase plans)") : tr("  (STS baseline)"));
+        add(n, sts ? tr("  (stochastic)") : tr("  (STS baseline)"));
         QListWidgetItem *item = m_policies->item(m_policies->count() - 1);
         item->setToolTip(stochasticPolicyToolTip(n, unavailable));
         if (!unavailable.isEmpty()) {
