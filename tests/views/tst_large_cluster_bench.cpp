@@ -20,11 +20,14 @@
 #include "model/gen_fat_tree.h"
 #include "model/gen_jobs.h"
 #include "runs/decision_replay.h"
+#include "topology/link_layer_item.h"
 #include "topology/topology_scene.h"
 #include "topology/topology_view.h"
 
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -212,6 +215,86 @@ private slots:
               nodes, f.decisions, m_place[which], f.open, f.repaint, f.repaintZoomed, f.emptyShow,
               f.show,
               f.move, f.source, f.peakMiB);
+    }
+
+    void linkLayerPaint()
+    {
+        // The links of the fitted 16,384-node view (1000 x 700) drawn by the layer, which
+        // writes them into the pixels itself, against the same lines stroked by the painter
+        // in runs of one pen (what the layer did before), alternating, the best of five each.
+        Document doc;
+        doc.setScenario(m_scenarios[1]);
+        TopologyScene scene(&doc);
+        LinkLayerItem *links = nullptr;
+        for (QGraphicsItem *item : scene.items())
+            if (auto *layer = dynamic_cast<LinkLayerItem *>(item))
+                links = layer;
+        QVERIFY(links);
+        const QRectF rect = scene.sceneRect();
+        const double scale = std::min(1000 / rect.width(), 700 / rect.height());
+        QTransform t;
+        t.scale(scale, scale);
+        t.translate(-rect.left(), -rect.top());
+        QStyleOptionGraphicsItem option;
+        option.exposedRect = rect;
+        double direct = 1e9, stroked = 1e9;
+        std::vector<QLineF> batch;
+        qsizetype directInk = 0, strokedInk = 0;
+        for (int round = 0; round < 5; ++round) {
+            QImage a(1000, 700, QImage::Format_ARGB32_Premultiplied), b = a;
+            a.fill(Qt::white);
+            b.fill(Qt::white);
+            QElapsedTimer timer;
+            timer.start();
+            {
+                QPainter p(&a);
+                p.setWorldTransform(t);
+                links->paint(&p, &option, nullptr);
+            }
+            direct = std::min(direct, msSince(timer));
+            timer.restart();
+            {
+                QPainter p(&b);
+                p.setWorldTransform(t);
+                QRgb color = 0;
+                double width = -1;
+                auto flush = [&] {
+                    if (batch.empty())
+                        return;
+                    QPen pen(QColor::fromRgba(color), width);
+                    pen.setCapStyle(Qt::FlatCap);
+                    p.setPen(pen);
+                    p.drawLines(batch.data(), int(batch.size()));
+                    batch.clear();
+                };
+                for (int i = 0; i < links->bundleCount(); ++i) {
+                    const auto &bundle = links->bundle(i);
+                    const double w = bundle.width * scale < 1 ? 0.0 : bundle.width;
+                    if (bundle.color.rgba() != color || w != width) {
+                        flush();
+                        color = bundle.color.rgba();
+                        width = w;
+                    }
+                    batch.push_back(bundle.line);
+                }
+                flush();
+            }
+            stroked = std::min(stroked, msSince(timer));
+            directInk = strokedInk = 0;
+            for (int y = 0; y < 700; ++y)
+                for (int x = 0; x < 1000; ++x) {
+                    directInk += a.pixel(x, y) != 0xffffffffu;
+                    strokedInk += b.pixel(x, y) != 0xffffffffu;
+                }
+        }
+        // Both drew the fabric, about as many pixels.
+        QVERIFY(strokedInk > 50000);
+        QVERIFY2(std::abs(double(directInk - strokedInk)) < 0.05 * double(strokedInk),
+                 qPrintable(QStringLiteral("%1 against %2 pixels").arg(directInk).arg(strokedInk)));
+        qInfo("the fitted 16,384-node view's %d link bundles: written into the pixels %.1f ms, "
+              "stroked by the painter %.1f ms (x%.2f); %lld and %lld pixels inked",
+              links->bundleCount(), direct, stroked, direct / stroked, qlonglong(directInk),
+              qlonglong(strokedInk));
     }
 
     void printFigures()

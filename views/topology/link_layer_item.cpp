@@ -2,13 +2,16 @@
 
 #include "models/quantity_format.h"
 
+#include "topology/line_raster.h"
 #include "topology/topology_style.h"
 
 #include <QObject>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace cb::views {
@@ -39,8 +42,8 @@ LinkLayerItem::LinkLayerItem(std::vector<Bundle> bundles)
 {
     setZValue(0);
     setFlag(QGraphicsItem::ItemUsesExtendedStyleOption); // paint gets the exposed rectangle
-    // Drawn once per zoom and colouring: stepping recolours nodes over the links, and a
-    // fitted 16,384-node fabric takes about 50 ms to draw; the cached pixels take none.
+    // Drawn once per zoom and colouring: stepping recolours nodes over the links, and the
+    // cached pixels take no time to draw again.
     setCacheMode(QGraphicsItem::DeviceCoordinateCache);
     m_bounds.reserve(m_bundles.size());
     m_drawColor.reserve(m_bundles.size());
@@ -127,9 +130,32 @@ void LinkLayerItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *opt
 {
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
     const QRectF exposed = option->exposedRect;
-    // Zoomed out (a large cluster fitted): thousands of lines a pixel or two wide, where
-    // antialiasing costs most of the frame and shows nothing.
-    const bool dropAntialiasing = lod < 0.5 && painter->testRenderHint(QPainter::Antialiasing);
+    const QTransform toDevice = painter->worldTransform();
+    // Zoomed out (a large cluster fitted): thousands of opaque lines a pixel or two wide.
+    // On a raster device they are written straight into an image of the exposed rectangle
+    // (line_raster.h), a fraction of what the raster engine's stroking costs; elsewhere
+    // (a PDF, a scaled screen) the painter draws them, without antialiasing, which costs
+    // most of the frame and shows nothing at that size.
+    const QPaintDevice *device = painter->device();
+    const bool direct = lod < 0.5 && toDevice.type() <= QTransform::TxScale && device &&
+                        device->devicePixelRatio() == 1 && painter->paintEngine() &&
+                        painter->paintEngine()->type() == QPaintEngine::Raster;
+    QImage canvas;
+    QPoint origin;
+    if (direct) {
+        const QRect area = toDevice.mapRect(exposed).toAlignedRect().intersected(
+            QRect(0, 0, device->width(), device->height()));
+        if (area.isEmpty())
+            return;
+        // A byte a pixel while the colours fit a table (index 0 transparent); a colouring
+        // with more colours than that (utilisation shades) takes four bytes.
+        canvas = QImage(area.size(), QImage::Format_Indexed8);
+        canvas.setColorTable({qRgba(0, 0, 0, 0)});
+        canvas.fill(0);
+        origin = area.topLeft();
+    }
+    const bool dropAntialiasing =
+        !direct && lod < 0.5 && painter->testRenderHint(QPainter::Antialiasing);
     if (dropAntialiasing)
         painter->setRenderHint(QPainter::Antialiasing, false);
     QRgb color = 0;
@@ -137,10 +163,22 @@ void LinkLayerItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *opt
     auto flush = [&] {
         if (m_batch.empty())
             return;
-        QPen pen(QColor::fromRgba(color), width);
-        pen.setCapStyle(Qt::FlatCap);
-        painter->setPen(pen);
-        painter->drawLines(m_batch.data(), int(m_batch.size()));
+        if (direct) {
+            for (QLineF &l : m_batch)
+                l = toDevice.map(l).translated(-origin);
+            // A cosmetic line is one pixel; a wider one as wide as the painter would make it.
+            const double pixels = width > 0 ? width * lod : 0.0;
+            if (!drawOpaqueLines(canvas, m_batch.data(), int(m_batch.size()), color, pixels)) {
+                // The table is full: on to four bytes a pixel, keeping what is drawn.
+                canvas = canvas.convertToFormat(QImage::Format_ARGB32_Premultiplied);
+                drawOpaqueLines(canvas, m_batch.data(), int(m_batch.size()), color, pixels);
+            }
+        } else {
+            QPen pen(QColor::fromRgba(color), width);
+            pen.setCapStyle(Qt::FlatCap);
+            painter->setPen(pen);
+            painter->drawLines(m_batch.data(), int(m_batch.size()));
+        }
         m_batch.clear();
     };
     for (int i : m_order) {
@@ -156,6 +194,12 @@ void LinkLayerItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *opt
         m_batch.push_back(m_bundles[b].line);
     }
     flush();
+    if (direct) {
+        painter->save();
+        painter->setWorldTransform(QTransform());
+        painter->drawImage(origin, canvas);
+        painter->restore();
+    }
     if (dropAntialiasing)
         painter->setRenderHint(QPainter::Antialiasing, true);
 }

@@ -6,7 +6,9 @@
 // fitted repaint take a second. The layer culls by the exposed rectangle and draws runs of
 // bundles that share a pen with one drawLines call, in the order separate items would have
 // been painted (idle links first, busy ones over them by utilisation). Hit-testing is by
-// geometry (bundleAt), as for the nodes of a rack.
+// geometry (bundleAt), as for the nodes of a rack. Zoomed out on a raster device the layer
+// writes its lines into the pixels of an image itself (line_raster.h): a fitted 16,384-node
+// fabric in 7.5 ms where the painter's stroking took 40.
 
 #include <QColor>
 #include <QGraphicsItem>
