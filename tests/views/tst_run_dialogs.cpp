@@ -89,9 +89,12 @@ private slots:
         model.setRuns({handRun(1, 200, 0, {100, 300}), handRun(2, 150, 4e9, {50, 100, 300})}, 0);
         // comparedMetrics(): six, then tardiness cost, total cost, violations, stranded GPU-h
         QCOMPARE(model.rowCount(), 10);
-        QCOMPARE(model.columnCount(), 7);
+        // Metric, the baseline's value, run 2's value, delta and percent.
+        QCOMPARE(model.columnCount(), 5);
+        QCOMPARE(model.headerData(1, Qt::Horizontal).toString(), QStringLiteral("#1 (baseline)"));
         // Row 1 = mean JCT; run 2's value, delta and percent.
-        const int v = ComparisonModel::valueColumn(1);
+        const int v = model.valueColumn(1);
+        QCOMPARE(v, 2);
         QCOMPARE(model.index(1, 0).data().toString(), QStringLiteral("Mean JCT"));
         QCOMPARE(model.index(1, v).data(ComparisonModel::ValueRole).toDouble(), 150.0);
         QCOMPARE(model.index(1, v + 1).data(ComparisonModel::ValueRole).toDouble(), -50.0);
@@ -106,7 +109,10 @@ private slots:
         QCOMPARE(model.index(3, v).data().toString(), QStringLiteral("—"));
         // Switch the baseline: the deltas flip sign and the percent is against 150.
         model.setBaseline(1);
-        const int b = ComparisonModel::valueColumn(0);
+        const int b = model.valueColumn(0);
+        QCOMPARE(b, 1);
+        QCOMPARE(model.valueColumn(1), 4);
+        QCOMPARE(model.headerData(4, Qt::Horizontal).toString(), QStringLiteral("#2 (baseline)"));
         QCOMPARE(model.index(1, b + 1).data(ComparisonModel::ValueRole).toDouble(), 50.0);
         QCOMPARE(model.index(1, b + 2).data(ComparisonModel::ValueRole).toDouble(), 100.0 / 3.0);
         QCOMPARE(model.index(1, b + 2).data().toString(), QStringLiteral("+33.3 %"));

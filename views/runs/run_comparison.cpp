@@ -117,9 +117,28 @@ void ComparisonModel::setBaseline(int run)
 {
     if (m_runs.empty() || run < 0 || run >= int(m_runs.size()) || run == m_baseline)
         return;
+    // The columns move: the new baseline has its value only, the old one gets deltas.
+    beginResetModel();
     m_baseline = run;
-    emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
-    emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+    endResetModel();
+}
+
+int ComparisonModel::valueColumn(int run) const
+{
+    int column = 1;
+    for (int r = 0; r < run; ++r)
+        column += r == m_baseline ? 1 : 3;
+    return column;
+}
+
+std::pair<int, int> ComparisonModel::locate(int column) const
+{
+    for (int r = 0; r < int(m_runs.size()); ++r) {
+        const int start = valueColumn(r), width = r == m_baseline ? 1 : 3;
+        if (column < start + width)
+            return {r, column - start};
+    }
+    return {-1, 0};
 }
 
 int ComparisonModel::rowCount(const QModelIndex &parent) const
@@ -129,7 +148,10 @@ int ComparisonModel::rowCount(const QModelIndex &parent) const
 
 int ComparisonModel::columnCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : 1 + 3 * int(m_runs.size());
+    if (parent.isValid())
+        return 0;
+    // The metric, then three columns a run, but one for the baseline.
+    return m_runs.empty() ? 1 : 3 * int(m_runs.size()) - 1;
 }
 
 QVariant ComparisonModel::data(const QModelIndex &index, int role) const
@@ -148,8 +170,9 @@ QVariant ComparisonModel::data(const QModelIndex &index, int role) const
         }
         return {};
     }
-    const int run = (index.column() - 1) / 3;
-    const int part = (index.column() - 1) % 3; // 0 value, 1 delta, 2 percent
+    const auto [run, part] = locate(index.column()); // part: 0 value, 1 delta, 2 percent
+    if (run < 0)
+        return {};
     const auto d = metricDelta(m_runs[std::size_t(m_baseline)], m_runs[std::size_t(run)],
                                metric.key);
     if (role == Qt::TextAlignmentRole)
@@ -178,8 +201,6 @@ QVariant ComparisonModel::data(const QModelIndex &index, int role) const
         return role == Qt::ToolTipRole ? QString::number(d->value, 'g', 15)
                                        : formatMetricValue(metric.unit, d->value,
                                                            m_runs[std::size_t(run)].currency);
-    if (run == m_baseline)
-        return role == Qt::DisplayRole ? QStringLiteral("baseline") : QVariant();
     if (part == 1) {
         if (role == Qt::ToolTipRole)
             return QString::number(d->absolute, 'g', 15);
@@ -205,8 +226,10 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
         return QAbstractTableModel::headerData(section, orientation, role);
     if (section == 0)
         return tr("Metric");
-    const int run = (section - 1) / 3;
-    switch ((section - 1) % 3) {
+    const auto [run, part] = locate(section);
+    if (run < 0)
+        return {};
+    switch (part) {
     case 0: return m_runs[std::size_t(run)].label + (run == m_baseline ? tr(" (baseline)") : QString());
     case 1: return tr("Δ");
     default: return tr("Δ %");

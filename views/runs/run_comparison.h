@@ -2,7 +2,7 @@
 // What the comparison view compares: the key metrics of a few runs against a baseline run,
 // with absolute and relative deltas, and each run's job completion times for the CDF.
 // ComparisonModel shows the delta table (rows: metrics; columns: per run its value, the
-// delta against the baseline and the delta in percent).
+// delta against the baseline and the delta in percent; the baseline only its value).
 
 #include "store/workspace.h"
 
@@ -82,10 +82,14 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
-    /// Column of run r's value (its delta and percent follow).
-    static int valueColumn(int run) { return 1 + 3 * run; }
+    /// Column of run r's value; its delta and percent follow, except for the baseline's,
+    /// which has its value only.
+    int valueColumn(int run) const;
 
 private:
+    /// The run and the part (0 value, 1 delta, 2 percent) of a column after the first.
+    std::pair<int, int> locate(int column) const;
+
     std::vector<ComparedRun> m_runs;
     int m_baseline = 0;
 };
