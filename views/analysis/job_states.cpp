@@ -91,10 +91,13 @@ QString stochasticWaitReason(const RunSession &session, const std::string &id, d
 {
     if (!session.sts)
         return {};
+    // Back from the last event at or before `time` (the log is in time order): a waiting job
+    // is taken again at every event, so the search ends at once.
     const auto &events = session.sts->log.events();
-    for (auto e = events.rbegin(); e != events.rend(); ++e) {
-        if (e->time > time)
-            continue;
+    const auto after = std::upper_bound(
+        events.begin(), events.end(), time,
+        [](double t, const StsEventRecord &e) { return t < e.time; });
+    for (auto e = std::make_reverse_iterator(after); e != events.rend(); ++e) {
         for (const StsJobDecision &d : e->jobs)
             if (d.job == id)
                 return d.chosen.empty() ? QString::fromStdString(d.reason) : QString();
@@ -237,8 +240,9 @@ std::vector<QueuedJob> jobsAt(const RunSession &session, double time)
     for (std::size_t j = 0; j < s.jobs.size(); ++j)
         index[s.jobs[j].id] = int(j);
     if (session.result) {
-        // Pending jobs say why on the cluster as it is at `time` (the first kMaxExplained in
-        // submit order; the others "Resources", so that scrubbing stays quick).
+        // Pending jobs say why: on the cluster as it is at `time`, or as a stochastic scheduler
+        // last logged it (the first kMaxExplained in submit order; the others "Resources", so
+        // that scrubbing stays quick).
         constexpr int kMaxExplained = 32;
         int explained = 0;
         const std::optional<Policy> policy = sessionPolicy(session);
@@ -285,7 +289,11 @@ std::vector<QueuedJob> jobsAt(const RunSession &session, double time)
                 pending.push_back(q);
             } else if (session.sts) {
                 q.seconds = time - r.submitSeconds;
-                const QString why = stochasticWaitReason(session, r.id, time);
+                QString why;
+                if (explained < kMaxExplained) {
+                    ++explained;
+                    why = stochasticWaitReason(session, r.id, time);
+                }
                 q.reason = why.isEmpty() ? QObject::tr("Resources")
                                          : QObject::tr("Resources: %1").arg(why);
                 pending.push_back(q);
