@@ -281,33 +281,30 @@ std::vector<QueuedJob> jobsAt(const RunSession &session, double time)
                 if (segment)
                     q.configuration = configurationOf(*segment);
                 running.push_back(q);
-            } else if (ranBefore) {
-                q.seconds = time - r.submitSeconds;
-                q.reason = session.sts ? QObject::tr("Preempted: paused by %1, progress kept")
-                                             .arg(QString::fromStdString(session.sts->method))
-                                       : QObject::tr("Requeued: its attempt was stopped");
-                pending.push_back(q);
-            } else if (session.sts) {
-                q.seconds = time - r.submitSeconds;
-                QString why;
-                if (explained < kMaxExplained) {
-                    ++explained;
-                    why = stochasticWaitReason(session, r.id, time);
-                }
-                q.reason = why.isEmpty() ? QObject::tr("Resources")
-                                         : QObject::tr("Resources: %1").arg(why);
-                pending.push_back(q);
             } else {
                 q.seconds = time - r.submitSeconds;
-                const QString why = unschedulableReason(s.jobs[std::size_t(q.job)], s.cluster);
-                QString grouped;
-                if (why.isEmpty() && policy && explained < kMaxExplained) {
-                    ++explained;
-                    grouped = groupedReason(session, policy, runningNow, r.id);
+                if (ranBefore) {
+                    q.reason = session.sts
+                                   ? QObject::tr("Preempted: paused by %1, progress kept")
+                                         .arg(QString::fromStdString(session.sts->method))
+                                   : QObject::tr("Requeued: its attempt was stopped");
+                } else {
+                    // A stochastic scheduler's logged word, else why the placer's policy
+                    // finds no room; unschedulable whatever the cluster holds.
+                    const QString why =
+                        session.sts ? QString()
+                                    : unschedulableReason(s.jobs[std::size_t(q.job)], s.cluster);
+                    QString grouped;
+                    if (why.isEmpty() && explained < kMaxExplained &&
+                        (session.sts || policy)) {
+                        ++explained;
+                        grouped = session.sts ? stochasticWaitReason(session, r.id, time)
+                                              : groupedReason(session, policy, runningNow, r.id);
+                    }
+                    q.reason = !why.isEmpty() ? QObject::tr("Unschedulable: %1").arg(why)
+                               : grouped.isEmpty() ? QObject::tr("Resources")
+                                                   : QObject::tr("Resources: %1").arg(grouped);
                 }
-                q.reason = !why.isEmpty() ? QObject::tr("Unschedulable: %1").arg(why)
-                           : grouped.isEmpty() ? QObject::tr("Resources")
-                                               : QObject::tr("Resources: %1").arg(grouped);
                 pending.push_back(q);
             }
         }

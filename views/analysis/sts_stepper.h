@@ -57,7 +57,8 @@ public slots:
 
 signals:
     void cursorChanged(int event);
-    /// The selected job row of the current event changed (-1: none).
+    /// The selected job row changed (-1: none); also sent on every move to another event,
+    /// which selects its first job.
     void jobChanged(int row);
 
 private:

@@ -212,8 +212,8 @@ void MainWindow::createAnalysisDocks()
             m_timeline->setTime(m_run->sts->log.events()[std::size_t(event)].time);
     });
     connect(m_timeline, &RunTimeline::timeChanged, this, &MainWindow::updateLinkUtilisation);
-    // ... and the topology shows the GPUs busy after the event, the selected job's node marked.
-    connect(m_stsStepper, &StsStepper::cursorChanged, this, &MainWindow::updateRunOverlay);
+    // ... and the topology shows the GPUs busy after the event, the selected job's node
+    // marked (a move to another event selects its first job: one signal for both).
     connect(m_stsStepper, &StsStepper::jobChanged, this, &MainWindow::updateRunOverlay);
 
     // squeue at the scrubber's time.
