@@ -251,11 +251,86 @@ private slots:
                            "by nccl-topo, hwloc)",
                            "assumed: --date is not used: tiresias input does not read it (read "
                            "by helios-gpus)"};
-        QTest::newRow("--node-template to slurm.conf")
-            << QStringList{"slurm", kData + "slurm/slurm-testsuite_test7.17.1_slurm.conf",
-                           "--node-template", "gpus=8,gpu-type=H100,cpus=96,memory-gib=1024"}
+        QTest::newRow("--node-template to a slurm.conf that says it all")
+            << QStringList{"slurm", kData + "slurm/giovtorres_docker-centos7-slurm_slurm.conf",
+                           "--node-template", "gpus=8,cpus=96,memory-gib=1024"}
             << QStringList{"assumed: --node-template is not used: slurm.conf describes the "
-                           "nodes (its NodeName lines)"};
+                           "nodes (its NodeName lines) and leaves out nothing the template "
+                           "gives (RealMemory, CPUs, a GPU type)"};
+    }
+
+    // A slurm.conf whose NodeName lines give no RealMemory (Slurm's default is 1 MiB, in
+    // which no job fits) nor a GPU type (Gres=gpu:8 on its DEFAULT line): the node template
+    // fills in those, and only those; the CPUs (2 sockets x 2 cores x 2 threads) and the
+    // GPUs stay what the file says.
+    void nodeTemplateFillsWhatSlurmConfLeavesOut()
+    {
+        const Run r = cli({"slurm", kData + "slurm/slurm-testsuite_test7.17.1_slurm.conf",
+                           "--node-template", "gpus=4,gpu-type=H100,cpus=96,memory-gib=1024",
+                           "--out", path("filled.json")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("assumed: --node-template fills in what the NodeName lines "
+                                "leave out: memory (no RealMemory) of 10 nodes; GPU type "
+                                "(Gres=gpu without a type) of 10 nodes; not used: GPUs (Gres= "
+                                "on the NodeName lines says them)"),
+                 qPrintable(r.err));
+        QVERIFY2(!r.err.contains("give no RealMemory"), qPrintable(r.err));
+        auto s = loadScenarioFile(path("filled.json").toStdString());
+        QVERIFY2(s.ok(), s.error().c_str());
+        QCOMPARE(s->cluster.nodes.size(), std::size_t(10));
+        for (const Node &n : s->cluster.nodes) {
+            QCOMPARE(n.memoryGiB, 1024.0);
+            QCOMPARE(n.cpus, 8.0);
+            QCOMPARE(n.gpus, 8);
+            QCOMPARE(n.gpuType, std::string("H100"));
+        }
+        // A line that gives no CPUs (nor sockets, cores or threads) takes the template's.
+        {
+            QFile conf(path("bare_slurm.conf"));
+            QVERIFY(conf.open(QIODevice::WriteOnly));
+            conf.write("ClusterName=c\nNodeName=n[1-2] Gres=gpu:a100:2 RealMemory=65536\n");
+        }
+        const Run cpus = cli({"slurm", path("bare_slurm.conf"), "--node-template",
+                              "cpus=96,memory-gib=1024", "--out", path("cpus.json")});
+        QVERIFY2(cpus.code == 0, qPrintable(cpus.err));
+        QVERIFY2(cpus.err.contains("assumed: --node-template fills in what the NodeName lines "
+                                   "leave out: CPUs (no CPUs, Sockets or cores given) of 2 nodes\n"),
+                 qPrintable(cpus.err));
+        auto c = loadScenarioFile(path("cpus.json").toStdString());
+        QVERIFY2(c.ok(), c.error().c_str());
+        QCOMPARE(c->cluster.nodes.size(), std::size_t(2));
+        QCOMPARE(c->cluster.nodes[0].cpus, 96.0);
+        QCOMPARE(c->cluster.nodes[0].memoryGiB, 64.0);
+        // Without the template: Slurm's 1 MiB, said with the way out.
+        const Run bare = cli({"slurm", kData + "slurm/slurm-testsuite_test7.17.1_slurm.conf",
+                              "--out", path("bare.json")});
+        QVERIFY2(bare.code == 0, qPrintable(bare.err));
+        QVERIFY2(bare.err.contains("10 nodes give no RealMemory: Slurm's default of 1 MiB, in "
+                                   "which no training job fits: give RealMemory= (MiB) on their "
+                                   "NodeName lines, or the memory with --node-template "
+                                   "memory-gib=N"),
+                 qPrintable(bare.err));
+    }
+
+    // A trace read through a CSV mapping need not look like any format: given after the
+    // mapping, without FORMAT, it is the mapping's (a real excerpt of Alibaba's 2025 DLRM
+    // trace, whose columns no importer knows), and the scenario is the one naming the format
+    // gives, byte for byte.
+    void csvMappingDetectedTakesTheTraceAfterIt()
+    {
+        const QString mapping = kData + "handmade/dlrm2025_mapping.json",
+                      trace = kData + "traces/alibaba-gpu2025/disaggregated_DLRM_trace_excerpt.csv";
+        const Run detected = cli({mapping, trace, "--out", path("dlrm-detected.json")});
+        QVERIFY2(detected.code == 0, qPrintable(detected.err));
+        QVERIFY2(detected.err.contains("csv-mapping (a trace read through the mapping before it)"),
+                 qPrintable(detected.err));
+        const Run named = cli({"csv-mapping", mapping, trace, "--out", path("dlrm-named.json")});
+        QVERIFY2(named.code == 0, qPrintable(named.err));
+        QFile a(path("dlrm-detected.json")), b(path("dlrm-named.json"));
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        const QByteArray bytes = a.readAll();
+        QVERIFY(bytes.contains("\"instance_7281\""));
+        QCOMPARE(bytes, b.readAll());
     }
 
     void unusedOptionsAreSaid()

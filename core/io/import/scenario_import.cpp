@@ -104,6 +104,13 @@ bool ScenarioImport::resolveFormats(std::vector<Group> &groups)
         if (sample->head.find_first_not_of(" \t\r\n") == std::string::npos)
             return fail(ImportFailure::BadInput,
                         {{f, "the file is empty: no cluster and no jobs to import"}});
+        // A CSV mapping takes every file after it: a trace it maps need not look like any
+        // format of its own.
+        if (!groups.empty() && groups.back().importer->name() == "csv-mapping") {
+            m_detected.push_back(f + ": csv-mapping (a trace read through the mapping before it)");
+            groups.back().files.push_back(f);
+            continue;
+        }
         const Importer *imp = detectFormat(sample.value(), &match);
         if (!imp && match.why.empty()) // (every format reads text: say so when it is not)
             if (const std::string why = detection::notText(sample->head); !why.empty())
@@ -116,11 +123,6 @@ bool ScenarioImport::resolveFormats(std::vector<Group> &groups)
                                  "one of " +
                                  formatList()}});
         m_detected.push_back(f + ": " + imp->name() + " (" + match.why + ")");
-        // A CSV mapping takes every file after it.
-        if (!groups.empty() && groups.back().importer->name() == "csv-mapping") {
-            groups.back().files.push_back(f);
-            continue;
-        }
         auto it = std::find_if(groups.begin(), groups.end(),
                                [&](const Group &g) { return g.importer == imp; });
         if (it == groups.end())

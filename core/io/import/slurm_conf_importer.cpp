@@ -60,6 +60,9 @@ struct Builder
     std::map<std::string, std::size_t> index;
     ImportReport &report;
     std::size_t defaultMemory = 0;
+    /// Nodes whose NodeName line gives no RealMemory, and no CPUs (nor sockets, boards,
+    /// cores or threads to count them from): a node template fills these in.
+    std::set<std::string> noMemory, noCpus;
 
     explicit Builder(ImportReport &r) : report(r) {}
 
@@ -129,6 +132,10 @@ Status readSlurmConf(const ImportInput &in, const Lines &lines, Builder &b)
             const double cores = num("corespersocket", "CoresPerSocket", 1, bad);
             const double threads = num("threadspercore", "ThreadsPerCore", 1, bad);
             const double cpus = num("cpus", "CPUs", sockets * cores * threads, bad);
+            bool noCpus = true;
+            for (const char *key : {"cpus", "sockets", "socketsperboard", "boards",
+                                    "corespersocket", "threadspercore"})
+                noCpus = noCpus && !p.count(key);
             const bool noMemory = !p.count("realmemory");
             const double memMiB = num("realmemory", "RealMemory", 1, bad);
             std::vector<SlurmGres> gres;
@@ -180,6 +187,10 @@ Status readSlurmConf(const ImportInput &in, const Lines &lines, Builder &b)
                 n.gpus = int(gpus);
                 n.gpuType = type;
                 b.defaultMemory += noMemory;
+                if (noMemory)
+                    b.noMemory.insert(h);
+                if (noCpus)
+                    b.noCpus.insert(h);
                 std::string features = p.count("features") ? p["features"] : p["feature"];
                 for (const std::string &f : importtext::split(features, ','))
                     if (!importtext::trim(f).empty())
@@ -493,6 +504,10 @@ FormatMatch SlurmConfImporter::detect(const ImportSample &sample) const
     for (const char *key : {"SwitchName", "BlockName", "BlockSizes"})
         if (detection::lineStartsWithKey(h, key))
             return {3, std::string("topology.conf lines (") + key + "=)"};
+    // gres.conf lines may start with NodeName= too: their Name= (or AutoDetect=) says which.
+    for (const SlurmConfigLine &l : parseSlurmConfig(h))
+        if (l.firstKey() == "nodename" && (l.has("name") || l.has("autodetect")))
+            return {3, "gres.conf lines (NodeName= with Name=)"};
     for (const char *key : {"ClusterName", "SlurmctldHost", "ControlMachine", "PartitionName",
                             "SelectType", "NodeName"})
         if (detection::lineStartsWithKey(h, key))
@@ -571,10 +586,50 @@ Result<ImportReport> SlurmConfImporter::read(const std::vector<ImportInput> &inp
                   "too: clusterbench import slurm slurm.conf gres.conf --out ..."
                 : "no node is defined");
     const NodeTemplate &t = options.nodeTemplate;
-    if (f.conf && !t.empty())
-        report.assume("--node-template is not used: slurm.conf describes the nodes (its "
-                      "NodeName lines); the template fills in nodes that only topology.conf, "
-                      "topology.yaml or gres.conf name");
+    std::size_t templateMemory = 0;
+    if (f.conf && !t.empty()) {
+        // slurm.conf describes the nodes; the template fills in only what a NodeName line
+        // leaves out (RealMemory, the CPUs, a GPU type), never what it says.
+        std::size_t cpusFilled = 0, typesFilled = 0;
+        for (Node &n : b.cluster.nodes) {
+            if (t.memoryGiB && b.noMemory.count(n.id)) {
+                n.memoryGiB = *t.memoryGiB;
+                ++templateMemory;
+            }
+            if (t.cpus && b.noCpus.count(n.id)) {
+                n.cpus = *t.cpus;
+                ++cpusFilled;
+            }
+            if (!t.gpuType.empty() && n.gpus > 0 && n.gpuType.empty()) {
+                n.gpuType = t.gpuType;
+                ++typesFilled;
+            }
+        }
+        std::string filled;
+        auto add = [&](std::size_t count, const std::string &what) {
+            if (count > 0)
+                filled += (filled.empty() ? "" : "; ") + what + " of " + std::to_string(count) +
+                          " node" + (count == 1 ? "" : "s");
+        };
+        add(templateMemory, "memory (no RealMemory)");
+        add(cpusFilled, "CPUs (no CPUs, Sockets or cores given)");
+        add(typesFilled, "GPU type (Gres=gpu without a type)");
+        std::string unused;
+        if (t.gpus)
+            unused += ", GPUs (Gres= on the NodeName lines says them)";
+        if (t.interconnect)
+            unused += ", the GPU interconnect";
+        report.assume(filled.empty()
+                          ? "--node-template is not used: slurm.conf describes the nodes (its "
+                            "NodeName lines) and leaves out nothing the template gives "
+                            "(RealMemory, CPUs, a GPU type)"
+                          : (t.source == "--node-template"
+                                 ? std::string("--node-template")
+                                 : "the node template (" + t.source + ")") +
+                                " fills in what the NodeName lines leave out: " + filled +
+                                (unused.empty() ? std::string()
+                                                : "; not used: " + unused.substr(2)));
+    }
     if (!f.conf && !t.empty()) {
         // The template fills what the files do not say: GPUs from gres.conf stay.
         for (Node &n : b.cluster.nodes) {
@@ -601,10 +656,11 @@ Result<ImportReport> SlurmConfImporter::read(const std::vector<ImportInput> &inp
                       ", which runs no training job: give slurm.conf (NodeName lines), "
                       "gres.conf or --node-template gpus=8,gpu-type=H100,cpus=96,"
                       "memory-gib=1024");
-    } else if (b.defaultMemory > 0)
-        report.assume(std::to_string(b.defaultMemory) +
+    } else if (b.defaultMemory > templateMemory)
+        report.assume(std::to_string(b.defaultMemory - templateMemory) +
                       " nodes give no RealMemory: Slurm's default of 1 MiB, in which no training "
-                      "job fits: give RealMemory= (MiB) on their NodeName lines");
+                      "job fits: give RealMemory= (MiB) on their NodeName lines, or the memory "
+                      "with --node-template memory-gib=N");
     if (f.conf && b.cluster.totalGpus() == 0)
         report.assume("no node has a GPU (no Gres=gpu in slurm.conf, no gres.conf), so no "
                       "training job runs on this cluster: give gres.conf or Gres=gpu:N on the "
