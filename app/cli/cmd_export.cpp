@@ -7,6 +7,7 @@
 #include "sched/placer.h"
 #include "io/policy_json.h"
 #include "runs/run_service.h"
+#include "util/terminal_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -166,12 +167,30 @@ Command exportCommand()
             }
         }
 
+        if (exporter->needsPlacement() && placement.jobs.empty()) {
+            // Nothing to deploy: an empty folder and exit 0 would read as success.
+            io.err << "clusterbench export: no job is placed, so there is nothing to export; "
+                   << placement.waiting.size() << " job(s) wait";
+            if (!placement.waiting.empty())
+                io.err << " (" << terminalText(placement.waiting.front())
+                       << (placement.waiting.size() > 1 ? ", ..." : "")
+                       << "; `clusterbench why " << terminalText(scenarioPath) << " "
+                       << terminalText(placement.waiting.front())
+                       << " --policy P` says why)";
+            io.err << "; nothing written\n";
+            return int(ExitFailure);
+        }
         auto exported = exporter->exportPlacement(exportedScenario, placement, options);
         if (!exported) {
             io.err << exported.error(args.value("placement", scenarioPath)) << "\n";
             return int(ExitBadInput);
         }
         const std::string out = args.value("out");
+        const std::vector<std::string> stray = ExportWriter::strayFiles(out, exported.value());
+        for (const std::string &f : stray)
+            exported->warnings.push_back(
+                out + "/" + f + " is left from an earlier export and is not part of this one: "
+                "remove it before submitting the folder's files");
         if (Status s = ExportWriter::write(out, exported.value()); !s) {
             io.err << "clusterbench export: " << s.error() << "\n";
             return int(ExitFailure);

@@ -93,6 +93,17 @@ std::string shortNumber(double v)
     return s.str();
 }
 
+/// A metric's value as show and diff print it: bytes in decimal units, seconds with one
+/// decimal, the rest as numbers.
+std::string metricText(const std::string &name, double v)
+{
+    if (name.size() > 6 && name.ends_with("_bytes"))
+        return bytesText(v);
+    if (name.size() > 2 && name.ends_with("_s"))
+        return formatFixed(v, 1) + " s";
+    return shortNumber(v);
+}
+
 Result<std::unique_ptr<Workspace>> openWorkspace(const Args &args)
 {
     return Workspace::open(args.value("workspace", Workspace::defaultPath()),
@@ -308,8 +319,12 @@ Command showCommand()
                << "  seed      " << r.seed << "\n"
                << "  params    " << paramsLine(r.parameters) << "\n"
                << "Metrics\n";
+        std::size_t nameWidth = 0; // (the longest name and two spaces: names never touch)
+        for (const auto &entry : r.metrics)
+            nameWidth = std::max(nameWidth, entry.first.size() + 2);
         for (const auto &[name, value] : r.metrics)
-            io.out << "  " << std::left << std::setw(24) << name << shortNumber(value) << "\n";
+            io.out << "  " << std::left << std::setw(int(nameWidth)) << name
+                   << metricText(name, value) << "\n";
         const nlohmann::json *decisions =
             r.decisionLog.is_array() ? &r.decisionLog : childField(r.decisionLog, "decisions");
         if (decisions && decisions->is_array())
@@ -535,18 +550,14 @@ Command diffCommand()
                     << optionalSeconds(jd.finishB);
             out << "\n";
         }
-        out << "\n" << padRight("Metric", 26) << padRight("run " + std::to_string(d.runA), 16)
+        std::size_t nameWidth = 26;
+        for (const MetricDifference &m : d.metrics)
+            nameWidth = std::max(nameWidth, m.name.size() + 2);
+        out << "\n" << padRight("Metric", nameWidth) << padRight("run " + std::to_string(d.runA), 16)
             << padRight("run " + std::to_string(d.runB), 16) << "B - A\n";
         for (const MetricDifference &m : d.metrics) {
-            // Bytes in decimal units, seconds with one decimal, the rest as numbers.
-            const bool bytes = m.name.size() > 6 && m.name.ends_with("_bytes");
-            const bool seconds = m.name.size() > 2 && m.name.ends_with("_s");
-            const auto text = [&](double v) {
-                return bytes     ? bytesText(v)
-                       : seconds ? formatFixed(v, 1) + " s"
-                                 : shortNumber(v);
-            };
-            out << padRight(m.name, 26) << padRight(m.a ? text(*m.a) : "-", 16)
+            const auto text = [&](double v) { return metricText(m.name, v); };
+            out << padRight(m.name, nameWidth) << padRight(m.a ? text(*m.a) : "-", 16)
                 << padRight(m.b ? text(*m.b) : "-", 16);
             if (m.a && m.b) {
                 const double delta = *m.b - *m.a;

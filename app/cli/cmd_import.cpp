@@ -75,7 +75,8 @@ std::string description()
            "Topology formats that name nodes but not their contents (topology.conf or "
            "topology.yaml alone, topograph, SimGrid) take --node-template "
            "gpus=8,gpu-type=H100,cpus=96,memory-gib=1024, or a node file (NCCL or hwloc "
-           "XML) whose node is copied. YAML aliases may make a document stand for at most " +
+           "XML) whose node is copied; with slurm.conf it fills in only what the NodeName "
+           "lines leave out (RealMemory, CPUs, a GPU type). YAML aliases may make a document stand for at most " +
            std::to_string(kYamlExpansionFactor) + " times its written nodes plus " +
            std::to_string(kYamlExpansionAllowance) +
            ".\n\nExit codes: 0 with the scenario written; 1 when nothing usable was found "
@@ -118,7 +119,8 @@ Command importCommand()
         {"time-format", "[COLUMN=]FORMAT", "how to read time columns (default: detected)"},
         {"pending", "skip|wait", "jobs that never started: left out (skip) or kept waiting"},
         {"gpu-type", "TYPE", "GPU model where the input names none, and of the default cluster"},
-        {"node-template", "SPEC|FILE", "node contents for topology-only formats"},
+        {"node-template", "SPEC|FILE",
+         "node contents for topology-only formats (slurm.conf: what it leaves out)"},
         {"nodes", "N", "nccl-topo, hwloc: identical nodes the one-node file stands for (1)"},
         {"throughputs", "FILE", "gavel: Gavel throughputs JSON (default: built in)"},
         {"default-model", "MODEL", "model profile for jobs naming no known model (resnet50)"},

@@ -85,11 +85,24 @@ std::string metricGlossary(const std::string &key)
          "GPU-hours free while jobs waited, on nodes where a waiting job's smallest GPU task "
          "would fit: a task could use them, its gang could not start (fragmentation). "
          "Simulated runs; lower is better."},
+        {"intra_node_bytes",
+         "Bytes the jobs exchanged inside nodes (over their own bus), per training iteration."},
+        {"max_link_bytes",
+         "Bytes per training iteration on the busiest link: where the network is hot."},
+        {"max_link_seconds",
+         "Seconds per training iteration the busiest link needs to carry its bytes at its "
+         "capacity."},
         {"mean_hops",
          "Byte-weighted mean number of links the traffic crossed (0 inside a node)."},
     };
     auto it = text.find(key);
-    return it == text.end() ? std::string() : it->second;
+    if (it == text.end() && key.starts_with("iteration_"))
+        it = text.find(key.substr(10)); // a simulated run's placement figures, per iteration
+    if (it == text.end())
+        return std::string();
+    if (key == "iteration_cross_node_bytes" || key == "iteration_total_bytes")
+        return it->second + " Of the placement at the start, per training iteration.";
+    return it->second;
 }
 
 } // namespace cb

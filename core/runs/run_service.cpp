@@ -291,8 +291,14 @@ std::map<std::string, double> runMetrics(const Run &run)
 {
     std::map<std::string, double> metrics = placementMetrics(run.placement, run.traffic);
     if (run.result) {
-        metrics["iteration_cross_node_bytes"] = metrics["cross_node_bytes"];
-        metrics["iteration_total_bytes"] = metrics["total_bytes"];
+        // The placement's traffic is per iteration; beside the whole run's figures, each
+        // says so in its name.
+        for (const char *name : {"cross_node_bytes", "total_bytes", "intra_node_bytes",
+                                 "max_link_bytes", "max_link_seconds"}) {
+            const auto it = metrics.find(name);
+            metrics["iteration_" + std::string(name)] = it->second;
+            metrics.erase(it);
+        }
         for (const auto &[name, value] : simulationMetrics(*run.result))
             metrics[name] = value;
     }

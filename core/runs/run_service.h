@@ -113,9 +113,10 @@ struct Run
 Result<Run> executeRun(const Scenario &scenario, const RunRequest &request);
 
 /// The metrics of a run: the placement's per-iteration figures (placementMetrics); when
-/// simulated, the simulation's figures replace those of the same name (cross_node_bytes,
-/// total_bytes: whole run) and the per-iteration ones stay as iteration_cross_node_bytes,
-/// iteration_total_bytes.
+/// simulated, the simulation's figures are added (cross_node_bytes, total_bytes: whole run)
+/// and the placement's per-iteration traffic figures are named iteration_cross_node_bytes,
+/// iteration_total_bytes, iteration_intra_node_bytes, iteration_max_link_bytes and
+/// iteration_max_link_seconds.
 std::map<std::string, double> runMetrics(const Run &run);
 
 /// The workspace record of a run (its kind, policy, parameters, metrics, decision log and

@@ -61,9 +61,8 @@ Result<Policy> pointPolicy(const GridPoint &point, const std::vector<Policy> &us
 nlohmann::json pointParams(const GridPoint &point);
 
 /// Runs one point (placement, traffic and, with `simulate`, the simulation) and returns the
-/// run to store. Metrics: placementMetrics (per iteration); when simulated, the simulation's
-/// figures replace the ones of the same name (cross_node_bytes, total_bytes: whole run) and
-/// the per-iteration traffic stays as iteration_cross_node_bytes, iteration_total_bytes.
+/// run to store. Metrics: as runMetrics gives them (per iteration; when simulated the
+/// simulation's figures, and the per-iteration traffic named iteration_*).
 /// The run has kind "sweep" and parameters with the sweep id, grid index and params. Uses
 /// its own Topology, so points may run on several threads at once.
 Result<RunRecord> runGridPoint(const Scenario &scenario, const std::vector<Policy> &userPresets,

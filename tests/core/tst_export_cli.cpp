@@ -115,6 +115,51 @@ private slots:
         QVERIFY2(unknown.err.contains("no-such-policy"), qPrintable(unknown.err));
     }
 
+    // A file an earlier export left (another job's) would be submitted with this export's
+    // (`kubectl apply -f DIR`): it is said, named, and left alone; files of other kinds are
+    // not the export's business.
+    void filesOfAnEarlierExportAreSaid()
+    {
+        const QString out = m_dir.filePath("again");
+        QVERIFY(clusterbench({"export", m_scenario, "--format", "tfjob", "--out", out,
+                              "--placement", m_placement})
+                    .exitCode == 0);
+        for (const char *name : {"/old-job.yaml", "/notes.txt"}) {
+            QFile f(out + name);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("kind: TFJob\n");
+        }
+        const Run r = clusterbench({"export", m_scenario, "--format", "tfjob", "--out", out,
+                                    "--placement", m_placement});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("warning: " + out + "/old-job.yaml is left from an earlier "
+                                "export and is not part of this one: remove it before "
+                                "submitting the folder's files\n"),
+                 qPrintable(r.err));
+        QCOMPARE(r.err.count("left from an earlier export"), 1); // (not notes.txt, not ring.yaml)
+        QVERIFY(QFile::exists(out + "/old-job.yaml"));
+    }
+
+    // No job placed: nothing to deploy, so no folder and exit 1, where an empty folder and
+    // exit 0 read as success.
+    void nothingPlacedIsAFailure()
+    {
+        const QString empty = m_dir.filePath("empty-placement.json");
+        QVERIFY(writeFileAtomically(empty.toStdString(),
+                                    R"({"format": "clusterbench-placement", "version": 1,
+                                        "jobs": [], "waiting": ["ring"]})")
+                    .ok());
+        const QString out = m_dir.filePath("nothing");
+        const Run r = clusterbench(
+            {"export", m_scenario, "--format", "slurm", "--out", out, "--placement", empty});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("clusterbench export: no job is placed, so there is nothing to "
+                                "export; 1 job(s) wait (ring; `clusterbench why "),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.endsWith("nothing written\n"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
+    }
+
     void badInput_data()
     {
         QTest::addColumn<QStringList>("args");

@@ -94,6 +94,12 @@ private slots:
         // Metrics: the simulation's figures, the placement's per iteration beside them.
         const TrafficReport traffic = computeTraffic(s.jobs, s.cluster, topo, placement);
         QCOMPARE(run->metrics.at("iteration_cross_node_bytes"), traffic.crossNodeBytes);
+        QCOMPARE(run->metrics.at("iteration_intra_node_bytes"), traffic.intraNodeBytes);
+        QCOMPARE(run->metrics.at("iteration_max_link_bytes"), traffic.maxLinkBytes);
+        QCOMPARE(run->metrics.at("iteration_max_link_seconds"), traffic.maxLinkSeconds);
+        // (the whole run's figures have the plain names; per-iteration ones never do)
+        QCOMPARE(run->metrics.count("intra_node_bytes"), std::size_t(0));
+        QCOMPARE(run->metrics.count("max_link_bytes"), std::size_t(0));
         QCOMPARE(run->metrics.at("cross_node_bytes"), simulated->crossNodeBytes());
         QCOMPARE(run->metrics.at("total_cost"), simulated->cost + simulated->tardinessCost);
         QVERIFY(run->stsLog.empty());

@@ -419,6 +419,7 @@ bool ExportDialog::writeFiles(bool confirmOverwrite)
                                  int(existing.size()))
                                   .arg(dir, existing.join(QLatin1Char('\n')))) != QMessageBox::Yes)
         return false;
+    const std::vector<std::string> stray = ExportWriter::strayFiles(dir.toStdString(), m_result);
     const Status wrote = ExportWriter::write(dir.toStdString(), m_result);
     if (!wrote) {
         m_status->setText(tr("<b>Write failed:</b> %1")
@@ -430,7 +431,18 @@ bool ExportDialog::writeFiles(bool confirmOverwrite)
     qint64 bytes = 0;
     for (const ExportedFile &f : m_result.files)
         bytes += qint64(f.content.size());
-    m_status->setText(tr("Wrote %n file(s) to %1", nullptr, int(m_result.files.size())).arg(dir));
+    QString text = tr("Wrote %n file(s) to %1", nullptr, int(m_result.files.size())).arg(dir);
+    if (!stray.empty()) {
+        // Left by an earlier export of other jobs: submitting the folder would run them too.
+        QStringList names;
+        for (const std::string &f : stray)
+            names << QString::fromStdString(f).toHtmlEscaped();
+        text = text.toHtmlEscaped() + QStringLiteral("<br><b>") +
+               tr("%n file(s) left from an earlier export are not part of this one; remove "
+                  "them before submitting the folder:", nullptr, int(stray.size())) +
+               QStringLiteral("</b> ") + names.join(QStringLiteral(", "));
+    }
+    m_status->setText(text);
     QSettings().setValue(QLatin1String(kFormatKey), format());
     QSettings().setValue(QLatin1String(kFolderKey), dir);
     emit written(int(m_result.files.size()), bytes, dir);

@@ -6,6 +6,7 @@
 #include "util/result.h"
 
 #include <string>
+#include <vector>
 
 namespace cb {
 
@@ -15,6 +16,11 @@ public:
     /// Creates `dir` (and subfolders) as needed and writes every file, all or nothing. A file
     /// path must be relative and stay inside `dir`.
     static Status write(const std::string &dir, const ExportResult &result);
+    /// Files already in `dir` that look like this export's (in a folder it writes to, with
+    /// an extension its files have) but that it does not write: left by an earlier export
+    /// of other jobs, they would be submitted with this one's (`sbatch DIR/*.sbatch`,
+    /// `kubectl apply -f DIR`). Relative to `dir`, sorted; empty when `dir` does not exist.
+    static std::vector<std::string> strayFiles(const std::string &dir, const ExportResult &result);
 };
 
 } // namespace cb
