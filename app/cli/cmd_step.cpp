@@ -8,7 +8,9 @@
 #include "cli/step_view.h"
 #include "io/file_io.h"
 #include "net/topology.h"
+#include "runs/run_service.h"
 #include "sched/placer.h"
+#include "util/text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +18,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <memory>
 #include <ostream>
 #include <string>
 
@@ -156,7 +159,8 @@ Command stepCommand()
     c.name = "step";
     c.synopsis = "step SCENARIO --policy P [--seed S] [--script KEYS] [--width W] [--height H] "
                  "[--log-detail D]";
-    c.summary = "Step through a placement's decisions in the terminal (scores and traffic)";
+    c.summary = "Step through a placement's decisions or a stochastic run's scheduling events "
+                "in the terminal";
     c.description =
         "Places the scenario's queue with the policy and shows one decision at a time: the "
         "job and task, the score table (nodes x plugins: why a node was filtered out, raw -> "
@@ -166,7 +170,12 @@ Command stepCommand()
         "speed, q quit. On a terminal the screen follows the window size and the terminal is "
         "restored on exit and on Ctrl-C. Without a terminal, or with --script, the frames for "
         "the keys in KEYS (one character per key, e.g. \"nnp\") are printed one after another "
-        "(with --json: the decision the keys end on).";
+        "(with --json: the decision the keys end on).\n"
+        "A stochastic policy (sts, sts-net and the STS baselines) is simulated and stepped by "
+        "scheduling event instead: its time and trigger, the jobs in the order the method "
+        "took them (pressure, epochs done, the configuration chosen, its node, the planned "
+        "phase, why) and under each its candidate plans per GPU type, cheapest first, the "
+        "chosen one marked '*' (with --json: the event the keys end on).";
     c.options = policyInputOptions();
     c.options.insert(c.options.end(), {
                  {"script", "KEYS", "print the frames for these keys instead of reading keys"},
@@ -192,11 +201,40 @@ Command stepCommand()
         auto detail = readLogDetail(args, io, "step");
         if (!detail)
             return int(ExitBadInput);
-        DecisionLog log;
-        log.detail = *detail;
-        (void)placeScenario(s, topo, input->policy, input->seed, &log);
-        const StepView view(s, topo, std::move(log));
-        const int total = view.decisionCount();
+        // A placement policy's decisions, or a stochastic policy's scheduling events.
+        std::unique_ptr<StepView> placementView;
+        std::unique_ptr<StsStepView> stsView;
+        if (input->stochastic) {
+            RunRequest request;
+            request.policy = input->policy.name;
+            request.seed = input->seed;
+            auto run = executeRun(s, request);
+            if (!run) {
+                io.err << "clusterbench step: " << run.error() << "\n";
+                return int(run.problems().front().where == "policy" ? ExitBadInput
+                                                                    : ExitFailure);
+            }
+            const RunResult &r = *run->result;
+            const std::string summary =
+                "total cost " + formatFixed(r.totalCost(), 2) + " (resource " +
+                formatFixed(r.cost, 2) + ", tardiness " + formatFixed(r.tardinessCost, 2) +
+                "), " + std::to_string(r.violations()) + " due-date violation(s), " +
+                std::to_string(r.finishedJobs()) + " of " + std::to_string(r.jobs.size()) +
+                " jobs finished";
+            stsView = std::make_unique<StsStepView>(s.name, input->policy.name, input->seed,
+                                                    std::move(run->stsLog), summary);
+        } else {
+            DecisionLog log;
+            log.detail = *detail;
+            (void)placeScenario(s, topo, input->policy, input->seed, &log);
+            placementView = std::make_unique<StepView>(s, topo, std::move(log));
+        }
+        const int total =
+            stsView ? stsView->eventCount() : placementView->decisionCount();
+        const auto render = [&](int cursor, const StepScreen &screen) {
+            return stsView ? stsView->render(cursor, screen)
+                           : placementView->render(cursor, screen);
+        };
         StepState st;
 
         const bool terminal = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
@@ -213,7 +251,7 @@ Command stepCommand()
                 screen.playing = st.playing;
                 screen.speed = st.speed;
                 // Rendered lines escape every name; only their styling reaches the terminal.
-                for (const std::string &l : view.render(st.cursor, screen))
+                for (const std::string &l : render(st.cursor, screen))
                     io.terminalOut() << l << "\n";
                 io.terminalOut() << std::flush;
             };
@@ -228,6 +266,20 @@ Command stepCommand()
             if (args.flag("json")) {
                 nlohmann::ordered_json j;
                 j["scenario"] = s.name;
+                if (stsView) {
+                    // The event in the STS decision log's layout.
+                    j["policy"] = input->policy.name;
+                    j["seed"] = input->seed;
+                    j["events"] = total;
+                    j["cursor"] = total > 0 ? st.cursor + 1 : 0;
+                    const nlohmann::json full = stsView->log().toJson();
+                    j["event"] = total > 0 ? nlohmann::ordered_json(
+                                                 full["events"][std::size_t(st.cursor)])
+                                           : nlohmann::ordered_json();
+                    io.out << j.dump(2) << "\n";
+                    return int(ExitOk);
+                }
+                const StepView &view = *placementView;
                 j["policy"] = view.log().policy;
                 j["seed"] = view.log().seed;
                 j["decisions"] = total;
@@ -261,7 +313,7 @@ Command stepCommand()
             screen.playing = st.playing;
             screen.speed = st.speed;
             std::string frame = "\x1b[H";
-            for (const std::string &l : view.render(st.cursor, screen))
+            for (const std::string &l : render(st.cursor, screen))
                 frame += l + "\x1b[K\r\n";
             frame += "\x1b[J";
             io.terminalOut() << frame << std::flush;

@@ -1,11 +1,13 @@
 #include "cli/step_view.h"
 #include "util/terminal_text.h"
+#include "util/text.h"
 
 #include "sched/traffic.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <iomanip>
 #include <map>
 #include <sstream>
@@ -94,6 +96,9 @@ std::string padded(std::string s, std::size_t width)
         s.resize(width, ' ');
     return s;
 }
+
+constexpr const char *kKeysHelp =
+    "n/-> next  p/<- previous  f/Home first  l/End last  space play/pause  +/- speed  q quit";
 
 // Heat levels: 0 = no traffic, 1..5 by share of the maximum.
 constexpr const char *kPlainGlyph[6] = {" .", "::", "--", "==", "##", "@@"};
@@ -359,13 +364,135 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
     lines.emplace_back();
     {
         Line l = line();
-        l.add("n/-> next  p/<- previous  f/Home first  l/End last  space play/pause  +/- speed  "
-              "q quit",
-              "2");
+        l.add(kKeysHelp, "2");
         push(l);
     }
     if (int(lines.size()) > height)
         lines.resize(std::size_t(height));
+    return lines;
+}
+
+std::string clockText(double seconds)
+{
+    if (!std::isfinite(seconds))
+        return "-";
+    double a = std::abs(seconds);
+    if (std::ceil(a) - a < 1e-9 * std::max(1.0, a))
+        a = std::ceil(a);
+    auto total = static_cast<long long>(std::floor(a));
+    const long long days = total / 86400;
+    total %= 86400;
+    char clock[32];
+    std::snprintf(clock, sizeof clock, "%lld:%02lld:%02lld", total / 3600, (total % 3600) / 60,
+                  total % 60);
+    std::string text = days > 0 ? std::to_string(days) + "d " + clock : std::string(clock);
+    return seconds < 0 && a > 0 ? "-" + text : text;
+}
+
+StsStepView::StsStepView(std::string scenarioName, std::string policy, std::uint64_t seed,
+                         StsDecisionLog log, std::string summary)
+    : m_scenario(std::move(scenarioName)), m_policy(std::move(policy)),
+      m_summary(std::move(summary)), m_seed(seed), m_log(std::move(log))
+{
+}
+
+std::vector<std::string> StsStepView::render(int cursor, const StepScreen &screen) const
+{
+    const int width = std::max(screen.width, 20);
+    const int height = std::max(screen.height, 10);
+    std::vector<std::string> lines;
+    auto line = [&] { return Line(width, screen.colour); };
+    auto push = [&](const Line &l) { lines.push_back(l.text()); };
+    {
+        Line l = line();
+        l.add("clusterbench step  ", "1");
+        l.add(m_scenario + "  policy " + m_policy + "  seed " + std::to_string(m_seed));
+        l.add(screen.playing ? "  [playing " + std::to_string(screen.speed) + "/s]"
+                             : "  [paused " + std::to_string(screen.speed) + "/s]");
+        push(l);
+        Line sum = line();
+        sum.add(m_summary);
+        push(sum);
+    }
+    const int total = eventCount();
+    if (total == 0) {
+        Line l = line();
+        l.add("No scheduling events: the scenario has no jobs.");
+        push(l);
+        return lines;
+    }
+    cursor = std::clamp(cursor, 0, total - 1);
+    const StsEventRecord &e = m_log.events()[std::size_t(cursor)];
+    {
+        Line l = line();
+        l.add("Event " + std::to_string(cursor + 1) + "/" + std::to_string(total), "1");
+        l.add("  at " + clockText(e.time) + "  " + e.trigger + "  " +
+              std::to_string(e.jobs.size()) + (e.jobs.size() == 1 ? " job" : " jobs") +
+              " to schedule");
+        push(l);
+    }
+    lines.emplace_back();
+    // Columns of the jobs, then the candidates under each job, indented.
+    std::size_t jobWidth = 5;
+    for (const StsJobDecision &j : e.jobs)
+        jobWidth = std::max(jobWidth, std::min<std::size_t>(j.job.size() + 2, 24));
+    {
+        Line l = line();
+        l.add(padded("  #  " + padded("job", jobWidth) + "pressure   epochs done  chosen",
+                     jobWidth + 38),
+              "4");
+        l.add(padded("node", 10) + padded("phase", 11) + "why", "4");
+        push(l);
+    }
+    const int keysLine = 1;
+    int room = height - int(lines.size()) - keysLine - 1;
+    int shownJobs = 0;
+    for (std::size_t k = 0; k < e.jobs.size() && room > 0; ++k) {
+        const StsJobDecision &j = e.jobs[k];
+        Line l = line();
+        const std::string index = std::to_string(k + 1);
+        l.add(std::string(index.size() < 3 ? 3 - index.size() : 0, ' ') + index + "  ");
+        l.add(padded(j.job, jobWidth), "1");
+        l.add(padded(formatFixed(j.pressure, 0), 11) + padded(formatFixed(j.doneEpochs, 2), 13));
+        const std::string chosen = j.chosen.empty() ? "(waits)" : j.chosen;
+        l.add(padded(chosen, 9), j.chosen.empty() ? "33" : "1;32");
+        l.add(padded(j.node.empty() ? "-" : j.node, 10) +
+              padded(j.phaseSeconds > 0 ? clockText(j.phaseSeconds) : "to end", 11) + j.reason);
+        push(l);
+        --room;
+        ++shownJobs;
+        // Its candidates, cheapest first: the chosen one marked.
+        for (std::size_t c = 0; c < j.candidates.size() && room > 0; ++c) {
+            const StsCandidateRecord &cand = j.candidates[c];
+            Line cl = line();
+            const bool picked = !j.chosen.empty() && cand.enacted == j.chosen;
+            cl.add(std::string(jobWidth + 5, ' ') + (picked ? "* " : "  "));
+            cl.add(padded(cand.gpuType, 8) + padded(cand.kind, 10) + "cost " +
+                       padded(formatFixed(cand.expectedCost, 2), 10) + "energy " +
+                       padded(formatFixed(cand.expectedEnergyCost, 2), 10) + "tardiness " +
+                       padded(formatFixed(cand.expectedTardinessCost, 2), 10),
+                   picked ? "1" : "");
+            std::string plan;
+            for (const StsPhaseRecord &ph : cand.phases)
+                plan += (plan.empty() ? "" : ", ") + ph.config + " epochs " +
+                        formatFixed(ph.fromEpoch, 2) + "-" + formatFixed(ph.toEpoch, 2);
+            cl.add(plan);
+            push(cl);
+            --room;
+        }
+    }
+    if (shownJobs < int(e.jobs.size())) {
+        Line l = line();
+        const int more = int(e.jobs.size()) - shownJobs;
+        l.add("  ... " + std::to_string(more) + (more == 1 ? " more job" : " more jobs") +
+              " below (a taller terminal shows them)");
+        push(l);
+    }
+    while (int(lines.size()) < height - keysLine)
+        lines.emplace_back();
+    Line keys = line();
+    keys.add(kKeysHelp, "2");
+    push(keys);
     return lines;
 }
 

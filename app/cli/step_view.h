@@ -12,6 +12,9 @@
 #include "sched/decision_log.h"
 #include "model/placement.h"
 #include "runs/decision_replay.h"
+#include "stochastic/sts_decision_log.h"
+
+#include <cstdint>
 
 #include <memory>
 
@@ -52,6 +55,32 @@ private:
     DecisionLog m_log;
     std::unique_ptr<DecisionReplay> m_replay; ///< moved only by placementUpTo
 };
+
+/// The terminal stepper's screen for a stochastic run (STS and its baselines): per
+/// scheduling event its time and trigger, then the jobs in the order the method took them
+/// (pressure, epochs done, the configuration chosen, its node, the planned phase, why), each
+/// followed by its candidate plans per GPU type, cheapest first (STS only), as many as fit.
+class StsStepView
+{
+public:
+    /// `summary`: the run's line under the title (its costs).
+    StsStepView(std::string scenarioName, std::string policy, std::uint64_t seed,
+                StsDecisionLog log, std::string summary);
+    int eventCount() const { return int(m_log.events().size()); }
+    const StsDecisionLog &log() const { return m_log; }
+    /// The lines of the screen for event `cursor` (0-based), each at most screen.width
+    /// visible characters.
+    std::vector<std::string> render(int cursor, const StepScreen &screen) const;
+
+private:
+    std::string m_scenario, m_policy, m_summary;
+    std::uint64_t m_seed;
+    StsDecisionLog m_log;
+};
+
+/// A time as a clock, to the second below ("2:27:50", "6d 21:28:57"); a time a rounding
+/// short of a whole second reads as that second.
+std::string clockText(double seconds);
 
 /// Keys of the stepper.
 enum class StepKey { None, Next, Previous, First, Last, PlayPause, Faster, Slower, Quit };

@@ -7,6 +7,7 @@
 #include "net/topology.h"
 #include "sched/placer.h"
 #include "io/policy_json.h"
+#include "runs/run_service.h"
 
 #include <QtTest>
 
@@ -268,6 +269,103 @@ private slots:
                                       QStringLiteral("--policy"), QStringLiteral("dltap"),
                                       QStringLiteral("--width"), QStringLiteral("5")});
         QCOMPARE(bad.code, 2);
+    }
+
+    void clockTimes()
+    {
+        QCOMPARE(cli::clockText(0), std::string("0:00:00"));
+        QCOMPARE(cli::clockText(8870), std::string("2:27:50"));
+        QCOMPARE(cli::clockText(1749.9999999999998), std::string("0:29:10")); // (a rounding short)
+        QCOMPARE(cli::clockText(1749.6), std::string("0:29:09"));             // (the second below)
+        QCOMPARE(cli::clockText(595737), std::string("6d 21:28:57"));
+        QCOMPARE(cli::clockText(-5), std::string("-0:00:05"));
+    }
+
+    // A stochastic run's event, by hand: the jobs in the order taken, each with its
+    // candidates (the chosen one marked), and what does not fit counted.
+    void stochasticEventScreen()
+    {
+        StsEventRecord e;
+        e.time = 8870;
+        e.trigger = "arrival";
+        StsJobDecision a;
+        a.job = "job-000";
+        a.pressure = -4950;
+        a.doneEpochs = 54.09;
+        a.chosen = "K80 x1";
+        a.node = "node-0";
+        a.phaseSeconds = 11624;
+        a.reason = "cheapest expected cost";
+        StsCandidateRecord k80{"K80", "optimised", 12.03, 12.03, 0, {{"K80 x1", 54.09, 124.98}},
+                               "K80 x1", 11624};
+        StsCandidateRecord m60{"M60", "tardy", 40.27, 25.35, 14.92, {{"M60 x8", 54.09, 500}},
+                               "M60 x8", 0};
+        a.candidates = {k80, m60};
+        StsJobDecision b;
+        b.job = "job-001";
+        b.pressure = -6629;
+        b.reason = "no GPU free";
+        e.jobs = {a, b, b, b};
+        StsDecisionLog log;
+        log.add(e);
+        const cli::StsStepView view("hand", "sts", 1, log, "total cost 12.03");
+        QCOMPARE(view.eventCount(), 1);
+        cli::StepScreen screen;
+        screen.width = 120;
+        screen.height = 12;
+        const auto lines = view.render(0, screen);
+        QCOMPARE(int(lines.size()), 12);
+        QCOMPARE(lines[1], std::string("total cost 12.03"));
+        QCOMPARE(lines[2], std::string("Event 1/1  at 2:27:50  arrival  4 jobs to schedule"));
+        QCOMPARE(lines[4], std::string("  #  job      pressure   epochs done  chosen   node      "
+                                       "phase      why"));
+        QCOMPARE(lines[5], std::string("  1  job-000  -4950      54.09        K80 x1   node-0    "
+                                       "3:13:44    cheapest expected cost"));
+        QCOMPARE(lines[6], std::string("              * K80     optimised cost 12.03     energy "
+                                       "12.03     tardiness 0.00      K80 x1 epochs 54.09-124.98"));
+        QCOMPARE(lines[7], std::string("                M60     tardy     cost 40.27     energy "
+                                       "25.35     tardiness 14.92     M60 x8 epochs 54.09-500.00"));
+        QCOMPARE(lines[8], std::string("  2  job-001  -6629      0.00         (waits)  -         "
+                                       "to end     no GPU free"));
+        QCOMPARE(lines[9], std::string("  3  job-001  -6629      0.00         (waits)  -         "
+                                       "to end     no GPU free"));
+        // One more job than the 12 lines hold: counted, and the keys stay on the last line.
+        QCOMPARE(lines[10], std::string("  ... 1 more job below (a taller terminal shows them)"));
+        QVERIFY(lines[11].starts_with("n/-> next"));
+        screen.width = 40;
+        for (const std::string &l : view.render(0, screen))
+            QVERIFY2(visibleWidth(l) <= 40, l.c_str());
+    }
+
+    // `step --policy sts`: the simulated run's events, the keys moving over them; --json
+    // gives the event the keys end on as the run's STS log holds it.
+    void stochasticScriptMode()
+    {
+        const std::string path = CB_SOURCE_DIR "/sample-clusters/sts-datacenter.json";
+        auto s = loadScenarioFile(path);
+        QVERIFY2(s.ok(), s.error().c_str());
+        RunRequest request;
+        request.policy = "sts";
+        request.seed = s->settings.seed;
+        auto run = executeRun(s.value(), request);
+        QVERIFY2(run.ok(), run.error().c_str());
+        const nlohmann::json events = run->stsLog.toJson()["events"];
+        const Cli r = clusterbench({QStringLiteral("step"), QString::fromStdString(path),
+                                    QStringLiteral("--policy"), QStringLiteral("sts"),
+                                    QStringLiteral("--script"), QStringLiteral("nnp"),
+                                    QStringLiteral("--json")});
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::json::parse(r.out);
+        QCOMPARE(j["cursor"].get<int>(), 2);
+        QCOMPARE(j["events"].get<std::size_t>(), events.size());
+        QCOMPARE(j["event"].dump(), events[1].dump());
+        const Cli frames = clusterbench({QStringLiteral("step"), QString::fromStdString(path),
+                                         QStringLiteral("--policy"), QStringLiteral("sts"),
+                                         QStringLiteral("--script"), QStringLiteral("l")});
+        QCOMPARE(frames.code, 0);
+        const std::string n = std::to_string(events.size());
+        QVERIFY(frames.out.find("Event " + n + "/" + n + "  at ") != std::string::npos);
+        QVERIFY(frames.out.find("highest total") == std::string::npos); // (no placement screen)
     }
 
     void throughTmux()
