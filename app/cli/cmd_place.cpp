@@ -1,4 +1,5 @@
 #include "cli/command.h"
+#include "io/export/placement_json.h"
 #include "cli/policy_input.h"
 #include "cli/run_text.h"
 #include "cli/run_saving.h"
@@ -27,26 +28,6 @@ std::string megabytes(double bytes)
     std::ostringstream s;
     s << std::fixed << std::setprecision(1) << bytes / 1e6 << " MB";
     return s.str();
-}
-
-nlohmann::ordered_json placementJson(const Placement &placement)
-{
-    nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
-    for (const JobPlacement &jp : placement.jobs) {
-        nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
-        for (const TaskAssignment &a : jp.tasks) {
-            nlohmann::ordered_json t;
-            t["task"] = std::string(toString(a.role)) + "-" + std::to_string(a.indexInRole);
-            t["node"] = a.node;
-            t["gpus"] = a.gpuIndices;
-            tasks.push_back(t);
-        }
-        jobs.push_back({{"job", jp.jobId}, {"pending_tasks", jp.pendingTasks}, {"tasks", tasks}});
-    }
-    nlohmann::ordered_json j;
-    j["jobs"] = jobs;
-    j["waiting"] = placement.waiting;
-    return j;
 }
 
 void printLog(const DecisionLog &log, std::ostream &out)
@@ -92,8 +73,9 @@ Command placeCommand()
     c.description =
         "Jobs are offered in the policy's queue order to a cluster that fills up; a job that "
         "does not fit waits. Traffic is per training iteration: each job's PS push and pull or "
-        "all-reduce bytes, split into intra-node and cross-node. Built-in policies: k8s-default, binpack, spread, random, dltap, "
-        "topology-aware; user presets come from the scenario's \"policies\" or --policy-file. "
+        "all-reduce bytes, split into intra-node and cross-node. Built-in policies: " +
+        builtinPolicyList() +
+        "; user presets come from the scenario's \"policies\" or --policy-file. "
         "The seed defaults to the scenario's settings.seed. Same input and seed give "
         "byte-identical output. The run (placement, decision log, traffic) is stored in the "
         "workspace (see history, show) unless --no-save is given.";
@@ -157,7 +139,15 @@ Command placeCommand()
             j["scenario"] = s.name;
             j["policy"] = policyToJson(policy);
             j["seed"] = input->seed;
-            j["placement"] = placementJson(placement);
+            // The placement as export --placement reads it (jq .placement > p.json); a job
+            // placed in part (gang scheduling off) says how many tasks wait.
+            j["placement"] = PlacementJson::toJson(placement);
+            nlohmann::ordered_json partial = nlohmann::ordered_json::array();
+            for (const JobPlacement &jp : placement.jobs)
+                if (jp.pendingTasks > 0)
+                    partial.push_back({{"job", jp.jobId}, {"pending_tasks", jp.pendingTasks}});
+            if (!partial.empty())
+                j["partial_jobs"] = partial;
             j["traffic"] = traffic.toJson(s.cluster, topo);
             if (withLog)
                 j["decision_log"] = log.toJson();

@@ -49,6 +49,14 @@ std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::
                        std::uint64_t(seed.value()), false};
 }
 
+std::string builtinPolicyList()
+{
+    std::string list;
+    for (const std::string &name : builtinPolicyNames())
+        list += (list.empty() ? "" : ", ") + name;
+    return list;
+}
+
 std::vector<Option> policyInputOptions()
 {
     return {{"policy", "P", "policy preset name (required)"},

@@ -35,6 +35,9 @@ std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::
 /// --policy, --seed and --policy-file, as readPolicyInput reads them.
 std::vector<Option> policyInputOptions();
 
+/// The built-in placement policies, comma-separated, for help texts.
+std::string builtinPolicyList();
+
 /// readPolicyInput for the commands that explain one placement (explain, why): a stochastic
 /// policy is refused with a message naming the command, since it logs no per-node scores.
 std::optional<PolicyInput> readPlacementPolicyInput(const Args &args, Io &io,

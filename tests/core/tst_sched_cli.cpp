@@ -4,6 +4,9 @@
 
 #include "io/file_io.h"
 #include "io/scenario_json.h"
+#include "io/export/placement_json.h"
+#include "net/topology.h"
+#include "sched/placer.h"
 
 #include <QtTest>
 
@@ -95,6 +98,27 @@ private slots:
         const double alexnet = 244403360, vgg = 553430176, inception = 95407136;
         QCOMPARE(j["traffic"]["total_bytes"].get<double>(),
                  2.0 * 9 * (alexnet + vgg + inception));
+        // The placement is export's input as it is: the policy's placement read back whole,
+        // and `export --placement` writes it.
+        QCOMPARE(j["placement"]["format"].get<std::string>(), std::string("clusterbench-placement"));
+        QVERIFY(!j.contains("partial_jobs")); // (every job placed whole)
+        auto scenario = cb::loadScenarioFile(kTestbed.toStdString());
+        QVERIFY(scenario.ok());
+        auto read = cb::PlacementJson::fromJson(j["placement"], scenario.value());
+        QVERIFY2(read.ok(), read.error().c_str());
+        const cb::Topology topo(scenario->cluster);
+        QVERIFY(read.value() == cb::placeScenario(scenario.value(), topo,
+                                                  *cb::builtinPolicy("dltap"),
+                                                  scenario->settings.seed));
+        QTemporaryDir dir;
+        const QString file = dir.filePath("placement.json");
+        QVERIFY(cb::writeFileAtomically(file.toStdString(), j["placement"].dump()).ok());
+        const Run exported = clusterbench({QStringLiteral("export"), kTestbed,
+                                           QStringLiteral("--format"), QStringLiteral("k8s-pods"),
+                                           QStringLiteral("--placement"), file,
+                                           QStringLiteral("--out"), dir.filePath("out")});
+        QCOMPARE(exported.code, 0);
+        QVERIFY(QFileInfo::exists(dir.filePath("out/alexnet-a.yaml")));
     }
 
     void dltapCutsCrossNodeTraffic()
