@@ -60,8 +60,8 @@ Command explainCommand()
     c.description =
         "Places the scenario's queue with the policy and explains decision N (numbered from 1 "
         "as the steppers show them; place --log prints decision N as #N-1): the nodes ruled "
-        "out, grouped by reason; the contrast of the pick with NODE (default: the next best "
-        "node): each plugin's raw and weighted score on both and the difference, the plugin "
+        "out, grouped by reason; the contrast of the pick with NODE (default: the runner-up, "
+        "a node tied with the pick when there is one, else the next best): each plugin's raw and weighted score on both and the difference, the plugin "
         "that decided it and by how much, or the filter reason when NODE was ruled out; the "
         "job's cross-node traffic per iteration with the pick and with NODE instead; and every "
         "change of one plugin's weight that would change the pick (computed exactly from the "
@@ -70,7 +70,8 @@ Command explainCommand()
         "keeps every node's row whatever the cluster's size.";
     c.options = policyInputOptions();
     c.options.push_back({"decision", "N", "the decision to explain, 1 = the first (required)"});
-    c.options.push_back({"versus", "NODE", "the node to contrast the pick with"});
+    c.options.push_back(
+        {"versus", "NODE", "the node to contrast the pick with (default: the runner-up)"});
     c.options.push_back({"json", "", "print the explanation as JSON"});
     c.run = [](const Args &args, Io &io) {
         auto input = readPlacementPolicyInput(args, io, "explain");

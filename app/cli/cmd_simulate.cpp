@@ -7,6 +7,7 @@
 #include "net/topology.h"
 #include "io/run_json.h"
 #include "sim/simulator.h"
+#include "util/terminal_text.h"
 #include "util/text.h"
 
 #include <nlohmann/json.hpp>
@@ -18,6 +19,25 @@
 namespace cb::cli {
 
 namespace {
+
+} // namespace
+
+namespace {
+
+/// A run in which no job ever started answers nothing: said on stderr (with where to ask
+/// why), and the command exits 1. (No jobs at all is not that.)
+bool neverStarted(const RunResult &r, Io &io)
+{
+    if (r.jobs.empty())
+        return false;
+    for (const JobRun &j : r.jobs)
+        if (j.firstStartSeconds)
+            return false;
+    io.err << "clusterbench simulate: no job could start on this cluster (" << r.jobs.size()
+           << " waiting); `clusterbench why SCENARIO " << terminalText(r.jobs.front().id)
+           << " --policy " << terminalText(r.policy) << "` says why\n";
+    return true;
+}
 
 } // namespace
 
@@ -146,14 +166,14 @@ Command simulateCommand()
             if (own)
                 j["what_if"] = whatIfJson(*own, run.value());
             io.out << j.dump(2) << "\n";
-            return int(ExitOk);
+            return neverStarted(r, io) ? int(ExitFailure) : int(ExitOk);
         }
         io.out << runSummaryText(run.value());
         if (args.has("out"))
             io.out << "Run file: " << args.value("out") << "\n";
         if (own)
             io.out << "\n" << whatIfText(*own, run.value());
-        return int(ExitOk);
+        return neverStarted(r, io) ? int(ExitFailure) : int(ExitOk);
     };
     return c;
 }

@@ -20,8 +20,13 @@ std::string runSummaryText(const Run &run)
     out << "Policy " << r.policy << " (seed " << r.seed << "): " << r.finishedJobs() << " of "
         << r.jobs.size() << " jobs finished\n"
         << "  makespan        " << formatFixed(r.makespanSeconds, 1) << " s\n"
-        << "  mean JCT        " << formatFixed(r.meanJctSeconds(), 1) << " s\n"
-        << "  mean slowdown   " << formatFixed(summary["mean_slowdown"].get<double>(), 3)
+        // (over the finished jobs: with none, there is no mean to give)
+        << "  mean JCT        "
+        << (r.finishedJobs() > 0 ? formatFixed(r.meanJctSeconds(), 1) + " s"
+                                 : std::string("- (no job finished)"))
+        << "\n"
+        << "  mean slowdown   "
+        << (r.finishedJobs() > 0 ? formatFixed(summary["mean_slowdown"].get<double>(), 3) : "-")
         << "\n"
         << "  cross-node      " << formatFixed(r.crossNodeBytes() / 1e9, 3) << " GB of "
         << formatFixed(r.totalBytes() / 1e9, 3) << " GB\n"

@@ -262,7 +262,11 @@ private slots:
                                        QStringLiteral("--workspace"), ws});
         QCOMPARE(show.code, 0);
         QVERIFY2(show.out.find("Run 1 (simulate, complete)") != std::string::npos, show.out.c_str());
-        QVERIFY(show.out.find("  jobs                    9\n") != std::string::npos);
+        // (the names padded to the longest and two spaces: iteration_max_link_seconds)
+        QVERIFY2(show.out.find("\n  jobs" + std::string(28 - 4, ' ') + "9\n") != std::string::npos,
+                 show.out.c_str());
+        QVERIFY2(show.out.find("\n  iteration_max_link_seconds  ") != std::string::npos,
+                 show.out.c_str());
         QVERIFY(show.out.find("Decision log: " + std::to_string(log.decisions.size()) +
                               " decisions stored") != std::string::npos);
         const Cli showJson = clusterbench({QStringLiteral("show"), QStringLiteral("1"),

@@ -121,6 +121,36 @@ private slots:
         QVERIFY(QFileInfo::exists(dir.filePath("out/alexnet-a.yaml")));
     }
 
+    // A job that can never start (9 workers of 4 GPUs, each fitting a node, on 32 GPUs in
+    // all): the summary gives no mean over no finished job, and simulate exits 1 saying so.
+    void simulateWhereNoJobStarts()
+    {
+        auto scenario = cb::loadScenarioFile(kTestbed.toStdString());
+        QVERIFY(scenario.ok());
+        QCOMPARE(scenario->cluster.totalGpus(), 32);
+        cb::Job job = scenario->jobs.front();
+        job.id = "too-big";
+        job.kind = cb::JobKind::AllReduce;
+        cb::TaskGroup g = job.tasks.front();
+        g.role = cb::TaskRole::Worker;
+        g.replicas = 9;
+        g.gpus = 4;
+        job.tasks = {g};
+        scenario->jobs = {job};
+        QTemporaryDir dir;
+        const QString path = dir.filePath("too-big.json");
+        QVERIFY(cb::saveScenarioFile(path.toStdString(), scenario.value()).ok());
+        const Run r = clusterbench({QStringLiteral("simulate"), path, QStringLiteral("--policy"),
+                                    QStringLiteral("dltap"), QStringLiteral("--no-save")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.out.contains("0 of 1 jobs finished"), r.out.constData());
+        QVERIFY2(r.out.contains("  mean JCT        - (no job finished)\n  mean slowdown   -\n"),
+                 r.out.constData());
+        QVERIFY2(r.err.contains("no job could start on this cluster (1 waiting); `clusterbench "
+                                "why SCENARIO too-big --policy dltap` says why"),
+                 r.err.constData());
+    }
+
     void dltapCutsCrossNodeTraffic()
     {
         // Acceptance: averaged over the three models, DLTAP cuts cross-node bytes against
