@@ -312,6 +312,32 @@ private slots:
                  qPrintable(bare.err));
     }
 
+    // gres.conf naming fewer devices for a node than slurm.conf's Gres= (Slurm would drain
+    // it): slurm.conf's count is kept and the difference said, per node.
+    void gresConfDisagreeingWithSlurmConfIsSaid()
+    {
+        {
+            QFile conf(path("gpu_slurm.conf")), gres(path("gpu_gres.conf"));
+            QVERIFY(conf.open(QIODevice::WriteOnly) && gres.open(QIODevice::WriteOnly));
+            conf.write("ClusterName=c\nNodeName=linux1 Gres=gpu:8 CPUs=80 RealMemory=515896\n"
+                       "NodeName=linux2 Gres=gpu:2 CPUs=80 RealMemory=515896\n");
+            gres.write("NodeName=linux1 Name=gpu File=/dev/nvidia0 CPUs=0\n"
+                       "NodeName=linux2 Name=gpu File=/dev/nvidia[0-1]\n");
+        }
+        const Run r = cli({path("gpu_slurm.conf"), path("gpu_gres.conf"), "--out",
+                           path("gpu.json")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("gpu_gres.conf: slurm (gres.conf lines (NodeName= with Name=))"),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains("assumed: 1 node has other GPU counts in gres.conf than Gres= in "
+                                "slurm.conf (linux1 1 in gres.conf, 8 in slurm.conf): "
+                                "slurm.conf's are used"),
+                 qPrintable(r.err));
+        auto s = loadScenarioFile(path("gpu.json").toStdString());
+        QVERIFY2(s.ok(), s.error().c_str());
+        QCOMPARE(s->cluster.totalGpus(), 10);
+    }
+
     // A trace read through a CSV mapping need not look like any format: given after the
     // mapping, without FORMAT, it is the mapping's (a real excerpt of Alibaba's 2025 DLRM
     // trace, whose columns no importer knows), and the scenario is the one naming the format

@@ -318,9 +318,18 @@ Status readGres(const ImportInput &in, const Lines &lines, Builder &b, bool have
                         "describe whichever node reads the file, so they only give a GPU "
                         "type to nodes that have none" +
                         std::string(haveConf ? "" : " and define no node"));
+    std::vector<std::string> disagree; // slurm.conf's count kept; gres.conf names others
     for (auto &[host, byType] : perNode) {
         Node &n = b.ensure(host);
         if (haveConf) {
+            long long devices = 0;
+            for (const auto &[type, g] : byType)
+                devices += g.total();
+            if (devices != n.gpus && disagree.size() < 3)
+                disagree.push_back(host + " " + std::to_string(devices) + " in gres.conf, " +
+                                   std::to_string(n.gpus) + " in slurm.conf");
+            else if (devices != n.gpus)
+                disagree.push_back({});
             if (n.gpus > 0 && n.gpuType.empty())
                 for (const auto &[type, g] : byType)
                     if (!type.empty()) {
@@ -352,6 +361,18 @@ Status readGres(const ImportInput &in, const Lines &lines, Builder &b, bool have
     for (Node &n : b.cluster.nodes)
         if (n.gpus > 0 && n.gpuType.empty() && !globalType.empty())
             n.gpuType = globalType;
+    if (!disagree.empty()) {
+        std::string shown;
+        for (const std::string &d : disagree)
+            if (!d.empty())
+                shown += (shown.empty() ? "" : "; ") + d;
+        b.report.assume(std::to_string(disagree.size()) +
+                        (disagree.size() == 1 ? " node has" : " nodes have") +
+                        " other GPU counts in gres.conf than Gres= in slurm.conf (" +
+                        shown + (disagree.size() > 3 ? "; ..." : "") +
+                        "): slurm.conf's are used; Slurm drains a node whose gres.conf devices "
+                        "fall short of its Gres=");
+    }
     return Ok{};
 }
 
