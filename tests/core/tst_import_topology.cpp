@@ -204,10 +204,28 @@ private slots:
                                  "x1, Tesla K40m x1): a node holds one type here, Tesla K40m, "
                                  "for all 2 GPUs"),
                  importNotes(mixed.value()).c_str());
-        // A machine without GPUs: 24 PUs, 2 NUMA nodes, 4 network devices.
+        // ... and the two NVIDIA cards there that only the PCI tree lists are not counted.
+        QVERIFY2(importNotesHave(mixed.value(),
+                                 "2 GPU cards are seen only as PCI devices beside GPUs that "
+                                 "CUDA, NVML or OpenCL saw: not counted"),
+                 importNotes(mixed.value()).c_str());
+        // lstopo without CUDA, NVML or OpenCL: 24 PUs, 2 NUMA nodes, 4 network devices, and
+        // three NVIDIA 3D controllers (10de:06d2, Tesla M2070) in the PCI tree only: counted,
+        // the onboard VGA (ATI ES1000, 1002:515e) not.
         auto cpu = importData("hwloc", {"topology/hwloc/hwloc-v2.14_24em64t-2n6c2t-pci.xml"});
         QVERIFY2(cpu.ok(), cpu.error().c_str());
-        QCOMPARE(cpu->cluster->nodes.front().gpus, 0);
+        QCOMPARE(cpu->cluster->nodes.front().gpus, 3);
+        QCOMPARE(cpu->cluster->nodes.front().gpuType, std::string("Tesla M2070"));
+        QVERIFY2(importNotesHave(cpu.value(),
+                                 "3 GPUs are seen only as PCI devices (lstopo ran without CUDA, "
+                                 "NVML or OpenCL support): counted"),
+                 importNotes(cpu.value()).c_str());
+        // The same in hwloc 1.x's layout (PCI names as attributes): three Tesla M2075.
+        auto old = importData("hwloc", {"topology/hwloc/hwloc-v1.11_32em64t-2n8c2t-pci-normalio.xml"});
+        QVERIFY2(old.ok(), old.error().c_str());
+        QCOMPARE(old->cluster->nodes.front().gpus, 3);
+        QCOMPARE(old->cluster->nodes.front().gpuType, std::string("Tesla M2075"));
+        QCOMPARE(old->cluster->nodes.front().cpus, 32.0);
         QCOMPARE(cpu->cluster->nodes.front().cpus, 24.0);
         QCOMPARE(hostLink(cpu->cluster.value(), cpu->cluster->nodes.front().id), 400.0);
         checkValid(cpu->cluster.value());

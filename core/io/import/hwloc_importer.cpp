@@ -53,7 +53,46 @@ struct Walk
     std::map<std::string, int> gpuOf;     // "OSDev:802" / "PCIDev:581" -> GPU index
     std::map<std::string, bool> switchOf; // "PCIDev:703" -> NVSwitch
     std::string hostName;
+    /// GPU cards seen as PCI devices only (no CUDA, NVML or OpenCL device): the node's GPUs
+    /// when the file has no GPU OS device at all (lstopo ran without that support); beside
+    /// GPUs that have one, the GPU libraries did not see them and they are not counted.
+    std::vector<HardwareGpu> pciOnly;
 };
+
+/// A GPU vendor's compute card without an OS device of its own: lstopo built without CUDA,
+/// NVML or OpenCL support lists the card only as a PCI device. NVIDIA's VGA (0300) and 3D
+/// (0302) controllers count; AMD's 3D and other display controllers (0302, 0380: Instinct
+/// cards), not its VGA ones (0300), which include servers' onboard graphics (ES1000).
+bool isGpuPciDevice(const std::string &pciType)
+{
+    // "0302 [10de:1094] [00de:0088] a1": class, then [vendor:device].
+    const auto open = pciType.find('[');
+    if (open == std::string::npos || pciType.size() < open + 5)
+        return false;
+    const std::string cls = pciType.substr(0, 4), vendor = pciType.substr(open + 1, 4);
+    if (vendor == "10de")
+        return cls == "0300" || cls == "0302";
+    if (vendor == "1002")
+        return cls == "0302" || cls == "0380";
+    return false;
+}
+
+/// A GPU model from its PCI name: the bracketed marketing name ("GK110BGL [Tesla K40m]" ->
+/// "Tesla K40m"), else the name without the vendor and the card's form factor ("NVIDIA
+/// Corporation Tesla M2075 Dual-Slot Computing Processor Module" -> "Tesla M2075").
+std::string pciGpuName(std::string name)
+{
+    const auto open = name.find('['), close = name.rfind(']');
+    if (open != std::string::npos && close != std::string::npos && close > open + 1)
+        return name.substr(open + 1, close - open - 1);
+    for (const char *vendor : {"NVIDIA Corporation ", "Advanced Micro Devices, Inc. "})
+        if (name.starts_with(vendor))
+            name = name.substr(std::string(vendor).size());
+    for (const char *tail : {" Dual-Slot", " Computing Processor", " Graphics Processing"})
+        if (const auto at = name.find(tail); at != std::string::npos && at > 0)
+            name = name.substr(0, at);
+    return name;
+}
 
 void walk(const XmlElement &e, Walk &w)
 {
@@ -76,7 +115,8 @@ void walk(const XmlElement &e, Walk &w)
                 for (const XmlElement &c : o.children("object"))
                     if (c.attribute("type", "") == "OSDev" && isGpuOsDev(c.attribute("name", "")))
                         gpuDevs.push_back(c);
-                if (!gpuDevs.empty()) {
+                const bool pciOnly = gpuDevs.empty() && isGpuPciDevice(pciType);
+                if (!gpuDevs.empty() || pciOnly) {
                     HardwareGpu g;
                     g.busId = o.attribute("pci_busid", "");
                     g.trainingStack = false;
@@ -96,6 +136,14 @@ void walk(const XmlElement &e, Walk &w)
                     g.pcieGbps =
                         importtext::parseNumber(o.attribute("pci_link_speed", "0")).value_or(0) * 8;
                     g.nvlinkKnown = false;
+                    if (pciOnly) {
+                        if (g.model.empty()) { // the PCI name (hwloc 1.x) or info (2.x)
+                            const std::string name = o.attribute("name", "");
+                            g.model = pciGpuName(name.empty() ? info(o, "PCIDevice") : name);
+                        }
+                        w.pciOnly.push_back(std::move(g));
+                        continue; // (its children hold no GPU OS device)
+                    }
                     const int index = int(w.hw.gpus.size());
                     w.gpuOf["PCIDev:" + gp] = index;
                     for (const XmlElement &d : gpuDevs)
@@ -179,6 +227,24 @@ Result<ImportReport> HwlocImporter::read(const std::vector<ImportInput> &inputs,
     const std::string version = root.attribute("version", "1.x");
     Walk w;
     walk(root, w);
+    if (!w.pciOnly.empty()) {
+        const std::size_t n = w.pciOnly.size();
+        if (w.hw.gpus.empty())
+            report.assume(in.name + ": " + std::to_string(n) +
+                          (n == 1 ? " GPU is seen only as a PCI device"
+                                  : " GPUs are seen only as PCI devices") +
+                          " (lstopo ran without CUDA, NVML or "
+                          "OpenCL support): counted, with the model its PCI id or name gives "
+                          "and no NVLink");
+        else
+            report.assume(in.name + ": " + std::to_string(n) +
+                          (n == 1 ? " GPU card is seen only as a PCI device"
+                                  : " GPU cards are seen only as PCI devices") +
+                          " beside GPUs that CUDA, NVML or OpenCL saw: not counted, as those "
+                          "libraries did not see " + (n == 1 ? "it" : "them"));
+    }
+    if (w.hw.gpus.empty())
+        w.hw.gpus = std::move(w.pciOnly);
     if (w.pus == 0 && w.hw.gpus.empty())
         return Result<ImportReport>::failure(in.name + ":" + std::to_string(root.line()),
                                              "no PU and no GPU object: nothing describes a "

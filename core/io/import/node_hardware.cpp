@@ -42,6 +42,8 @@ std::string gpuModelOfPciDevice(const std::string &deviceId)
 {
     // NVIDIA PCI device ids (the PCI ID repository, pci-ids.ucw.cz, vendor 10de).
     static const std::map<std::string, std::string> kModels = {
+        {"0x06d2", "Tesla M2070"},
+        {"0x1094", "Tesla M2075"},
         {"0x102d", "K80"},
         {"0x15f7", "P100-PCIE-12GB"},
         {"0x15f8", "P100-PCIE-16GB"},
