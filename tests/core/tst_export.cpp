@@ -386,6 +386,62 @@ private slots:
         QCOMPARE(n, nodeSetWarnings);
     }
 
+    // mpirun starts a process per GPU slot (ring: 2 workers of 2 GPUs, -np 4) unless the
+    // command starts its own per GPU (torchrun: one per worker, -np 2, said) or is an MPI
+    // launch already (kept as it is).
+    void mpijobLauncherCountsProcessesOnce_data()
+    {
+        QTest::addColumn<QStringList>("command");
+        QTest::addColumn<QStringList>("launcher");
+        QTest::addColumn<bool>("warned");
+        QTest::newRow("plain") << QStringList{"python3", "train.py"}
+                               << QStringList{"mpirun", "-np", "4", "python3", "train.py"}
+                               << false;
+        QTest::newRow("torchrun")
+            << QStringList{"/usr/bin/torchrun", "--nproc-per-node=2", "train.py"}
+            << QStringList{"mpirun", "-np", "2", "/usr/bin/torchrun", "--nproc-per-node=2",
+                           "train.py"}
+            << true;
+        QTest::newRow("python -m torch.distributed.run")
+            << QStringList{"python3", "-m", "torch.distributed.run", "train.py"}
+            << QStringList{"mpirun", "-np", "2", "python3", "-m", "torch.distributed.run",
+                           "train.py"}
+            << true;
+        QTest::newRow("mpirun given")
+            << QStringList{"mpirun", "-np", "4", "python3", "train.py"}
+            << QStringList{"mpirun", "-np", "4", "python3", "train.py"} << false;
+    }
+    void mpijobLauncherCountsProcessesOnce()
+    {
+        QFETCH(QStringList, command);
+        QFETCH(QStringList, launcher);
+        QFETCH(bool, warned);
+        Scenario s = cbtest::exportScenario();
+        for (Job &j : s.jobs)
+            if (j.id == "ring") {
+                j.command.clear();
+                for (const QString &a : command)
+                    j.command.push_back(a.toStdString());
+            }
+        auto r = ExporterRegistry::find("mpijob")->exportPlacement(s, cbtest::exportPlacement(), {});
+        QVERIFY2(r.ok(), r.error().c_str());
+        const ExportedFile *f = fileNamed(r.value(), "ring.yaml");
+        QVERIFY(f);
+        const YAML::Node doc = YAML::Load(f->content);
+        const YAML::Node cmd = doc["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]
+                                  ["containers"][0]["command"];
+        QStringList got;
+        for (const YAML::Node &a : cmd)
+            got << QString::fromStdString(a.as<std::string>());
+        QCOMPARE(got, launcher);
+        bool said = false;
+        for (const std::string &w : r->warnings)
+            said = said || w.find("\"ring\" runs torchrun, which starts a process per GPU "
+                                  "itself: mpirun starts one per worker (-np 2)") !=
+                               std::string::npos;
+        QCOMPARE(said, warned);
+    }
+
     void kubeflowAffinityCoversRoleNodes()
     {
         const ExportResult r = exportFixture("tfjob");

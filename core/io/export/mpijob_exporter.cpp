@@ -7,6 +7,30 @@
 
 namespace cb {
 
+namespace {
+
+/// What a command launches when it starts processes itself: "torchrun" (also python -m
+/// torch.distributed.run or .launch), "deepspeed", "horovodrun", "accelerate", "mpirun" or
+/// "mpiexec"; empty for a plain program.
+std::string processStarterOf(const std::vector<std::string> &command)
+{
+    if (command.empty())
+        return {};
+    const std::string &first = command.front();
+    const std::string base = first.substr(first.find_last_of('/') + 1);
+    for (const char *l : {"torchrun", "deepspeed", "horovodrun", "accelerate", "mpirun", "mpiexec"})
+        if (base == l)
+            return l;
+    if (base.starts_with("python"))
+        for (std::size_t i = 1; i + 1 < command.size(); ++i)
+            if (command[i] == "-m" && (command[i + 1] == "torch.distributed.run" ||
+                                       command[i + 1] == "torch.distributed.launch"))
+                return "torchrun";
+    return {};
+}
+
+} // namespace
+
 using Json = nlohmann::ordered_json;
 
 std::string MpiJobExporter::description() const
@@ -31,12 +55,22 @@ std::vector<Json> MpiJobExporter::jobObjects(const JobContext &ctx,
         workers.tasks.push_back(&t);
         slots = std::max(slots, t.gpus);
     }
-    const int np = int(ctx.job.tasks.size()) * slots;
+    // mpirun starts one process per GPU slot, unless the job's command launches its own
+    // process per GPU (torchrun and the like: one per worker then, or slots x slots would
+    // run) or is an MPI launch already (used as it is).
+    const std::string starter = processStarterOf(job.command);
+    const bool ownMpirun = starter == "mpirun" || starter == "mpiexec";
+    const bool spawnsPerGpu = !ownMpirun && !starter.empty();
+    const int np = int(ctx.job.tasks.size()) * (spawnsPerGpu ? 1 : slots);
+    if (spawnsPerGpu && slots > 1)
+        warnings.push_back(name() + ": job \"" + job.id + "\" runs " + starter +
+                           ", which starts a process per GPU itself: mpirun starts one per "
+                           "worker (-np " + std::to_string(np) + "), not one per GPU slot");
 
     Json launcherContainer = Json::object();
     launcherContainer["name"] = "mpi-launcher";
     launcherContainer["image"] = image;
-    Json command = Json::array({"mpirun", "-np", std::to_string(np)});
+    Json command = ownMpirun ? Json::array() : Json::array({"mpirun", "-np", std::to_string(np)});
     for (const std::string &arg : job.command)
         command.push_back(arg);
     if (!job.command.empty())
