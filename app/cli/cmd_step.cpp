@@ -10,6 +10,7 @@
 #include "net/topology.h"
 #include "runs/run_service.h"
 #include "sched/placer.h"
+#include "util/terminal_text.h"
 #include "util/text.h"
 
 #include <nlohmann/json.hpp>
@@ -240,6 +241,18 @@ Command stepCommand()
         const bool terminal = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
         if (args.has("script") || !terminal) {
             const std::string keys = args.value("script");
+            // A key the stepper does not know would be skipped without a word: refused.
+            for (std::size_t pos = 0; pos < keys.size();) {
+                const std::size_t at = pos;
+                if (decodeStepKey(keys, pos) == StepKey::None) {
+                    io.err << "clusterbench step: --script: unknown key '"
+                           << terminalText(keys.substr(at, pos - at))
+                           << "' at position " << at + 1
+                           << " (keys: n or j next, p or k previous, f first, l last, space "
+                              "play/pause, + and - speed, q quit)\n";
+                    return int(ExitBadInput);
+                }
+            }
             StepScreen screen;
             screen.width = int(width.value());
             screen.height = int(height.value());

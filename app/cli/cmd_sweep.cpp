@@ -413,9 +413,14 @@ Command sweepCommand()
             io.out << j.dump(2) << "\n";
             return int(ExitOk);
         }
-        io.out << (s.name.empty() ? path : s.name) << ": " << points.size() << " runs ("
-               << policies.size() << " policies x " << groups.size() / policies.size()
-               << " parameter sets x " << seeds << " seeds); mean +- std over seeds\n";
+        const auto counted = [](std::size_t n, const char *one, const char *many) {
+            return std::to_string(n) + " " + (n == 1 ? one : many);
+        };
+        io.out << (s.name.empty() ? path : s.name) << ": " << counted(points.size(), "run", "runs")
+               << " (" << counted(policies.size(), "policy", "policies") << " x "
+               << counted(groups.size() / policies.size(), "parameter set", "parameter sets")
+               << " x " << counted(std::size_t(seeds), "seed", "seeds")
+               << "); mean +- std over seeds\n";
         // Placed only: traffic per iteration; simulated: over the whole run.
         std::vector<std::pair<std::string, std::string>> columns = {
             {"cross_node_bytes", simulate ? "cross GB (run)" : "cross MB/iter"},

@@ -241,9 +241,12 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
     }
     if (cutTable) {
         Line l = line();
-        l.add("  ... " + std::to_string(int(d.rows.size()) - shownRows) + " more rows (rows " +
-              std::to_string(first + 1) + "-" + std::to_string(first + shownRows) + " of " +
-              std::to_string(d.rows.size()) + " shown)");
+        // (the window around the winner: rows above it and below it are hidden)
+        l.add("  ... rows " + std::to_string(first + 1) + "-" +
+              std::to_string(std::min(first + shownRows, int(d.rows.size()))) + " of " +
+              std::to_string(d.rows.size()) + " shown; " +
+              std::to_string(int(d.rows.size()) - shownRows) +
+              " more above and below (a taller terminal shows them)");
         push(l);
     }
     if (!omitted.empty()) {

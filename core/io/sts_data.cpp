@@ -257,7 +257,9 @@ Result<StsAuthorsData> loadStsData(const StsFileSource &source, std::string wher
 
 std::string StsAuthorsData::cloudPricesFile() const
 {
-    return source + (serverPrices ? "/GPU-cost_server.csv" : "/GPU-cost.csv");
+    const std::string file = serverPrices ? "GPU-cost_server.csv" : "GPU-cost.csv";
+    // (a folder's file, or the built-in copy's name with where it came from)
+    return source.starts_with("built in") ? file + ", " + source : source + "/" + file;
 }
 
 Result<StsAuthorsData> loadStsAuthorsData(const std::string &dir)
@@ -279,13 +281,14 @@ Result<StsAuthorsData> loadStsAuthorsData(const std::string &dir)
 
 Result<StsAuthorsData> builtinStsAuthorsData()
 {
-    const std::string where = "built-in (ai-sprint-eu-project/GPUScheduler@0f0ccf6, build/data)";
+    // (the STS authors' data files, built into the program: named as their repository does)
+    const std::string where = "built in (the STS authors' data, GPUScheduler@0f0ccf6)";
     return loadStsData(
         [&where](const char *name) -> std::optional<Result<std::pair<std::string, std::string>>> {
             for (const auto &[file, text] : stsBuiltinFiles())
                 if (file == name)
                     return Result<std::pair<std::string, std::string>>(
-                        std::pair{where + "/" + name, std::string(text)});
+                        std::pair{std::string(name) + ", " + where, std::string(text)});
             return std::nullopt;
         },
         where);

@@ -59,7 +59,7 @@ struct StsAuthorsData
     std::optional<PriceCatalogue> serverPrices;
     /// fractions.csv (GPU-sharing slices), when the source has it.
     std::optional<SharingSlices> slices;
-    /// Where the files came from: a folder's path, or "built-in (...)".
+    /// Where the files came from: a folder's path, or "built in (...)".
     std::string source;
     /// The file the cloud prices come from, for reports: source/GPU-cost_server.csv or
     /// source/GPU-cost.csv.

@@ -115,7 +115,7 @@ SharingSlices perGpuSlices(const SharingSlices &slices, const Scenario &s);
 struct StsPrices
 {
     PriceCatalogue catalogue;
-    std::string from; ///< a data file ("built-in (...)/GPU-cost_server.csv") or the scenario
+    std::string from; ///< a data file ("GPU-cost_server.csv, built in (...)") or the scenario
 };
 
 /// The prices `experiment sts --prices cloud` charges: the authors' GPU-cost_server.csv

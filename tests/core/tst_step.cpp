@@ -265,6 +265,14 @@ private slots:
         QVERIFY(frames.out.find("Decision " + n + "/" + n) != std::string::npos);
         QVERIFY(frames.out.find("\x1b[") == std::string::npos); // no colour into a pipe
 
+        const Cli unknown = clusterbench({QStringLiteral("step"), QString::fromStdString(kTestbed),
+                                          QStringLiteral("--policy"), QStringLiteral("dltap"),
+                                          QStringLiteral("--script"), QStringLiteral("nxn")});
+        QCOMPARE(unknown.code, 2);
+        QVERIFY2(unknown.err.find("--script: unknown key 'x' at position 2") != std::string::npos,
+                 unknown.err.c_str());
+        QVERIFY(unknown.out.empty());
+
         const Cli bad = clusterbench({QStringLiteral("step"), QString::fromStdString(kTestbed),
                                       QStringLiteral("--policy"), QStringLiteral("dltap"),
                                       QStringLiteral("--width"), QStringLiteral("5")});

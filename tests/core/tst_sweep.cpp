@@ -172,7 +172,7 @@ private slots:
                                        QStringLiteral("--seeds"), QStringLiteral("2"),
                                        QStringLiteral("--simulate"), QStringLiteral("--no-save")});
         QCOMPARE(text.code, 0);
-        QVERIFY2(text.out.find("2 runs (1 policies x 1 parameter sets x 2 seeds)") !=
+        QVERIFY2(text.out.find("2 runs (1 policy x 1 parameter set x 2 seeds)") !=
                      std::string::npos,
                  text.out.c_str());
         QVERIFY(text.out.find("mean JCT s") != std::string::npos);
