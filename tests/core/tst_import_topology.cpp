@@ -387,6 +387,18 @@ private slots:
         auto mid = importData("topograph", {"topology/topograph/topograph-v0.5.0_medium.yaml"});
         QVERIFY2(mid.ok(), mid.error().c_str());
         QVERIFY(importNotesHave(mid.value(), "block cb15"));
+        // Racks whose nodes are all gone (rack-1-03, rack-1-13 of the irregular model) are
+        // racks, leaf switches, not spines: 1 core, 2 spines (sw-01, sw-02), 31 racks.
+        auto irregular = importData("topograph", {"topology/topograph/"
+                                                  "topograph-e2b6250_dual-xclr-irregular.yaml"});
+        QVERIFY2(irregular.ok(), irregular.error().c_str());
+        std::map<std::string, int> tiers;
+        for (const Switch &sw : irregular->cluster->switches)
+            ++tiers[sw.tier];
+        QCOMPARE(tiers, (std::map<std::string, int>{{"core", 1}, {"leaf", 31}, {"spine", 2}}));
+        for (const Switch &sw : irregular->cluster->switches)
+            if (sw.id == "rack-1-03" || sw.id == "rack-1-13")
+                QCOMPARE(sw.tier, std::string("leaf"));
         // A switch with two parents is refused with its line.
         auto bad = importData("topograph", {"malformed/topograph_two_parents.yaml"});
         QVERIFY(!bad.ok());

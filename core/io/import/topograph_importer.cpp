@@ -335,9 +335,14 @@ Result<ImportReport> TopographImporter::read(const std::vector<ImportInput> &inp
     for (const auto &[n, p] : nodes)
         if (!p.sw.empty())
             hasNodes[p.sw] = true;
+    // A switch is a leaf when it holds nodes, or when no switch hangs below it (a rack
+    // whose nodes are all gone is still a rack, not a spine).
+    std::set<std::string> hasChild;
+    for (const auto &[child, up] : parent)
+        hasChild.insert(up);
     std::vector<std::string> roots;
     for (const std::string &s : m.order) {
-        const bool leaf = hasNodes.count(s) > 0;
+        const bool leaf = hasNodes.count(s) > 0 || !hasChild.count(s);
         c.switches.push_back({switchId[s], leaf ? "leaf" : parent.count(s) ? "spine" : "core"});
         if (parent.count(s))
             addImportLink(c, switchId[s], switchId[parent[s]], false);
