@@ -73,10 +73,11 @@ std::string clipped(const std::string &name, std::size_t width)
     std::string s = terminalText(name);
     if (s.size() <= width)
         return s;
-    std::size_t end = width;
+    // Cut, and said to be: "DLTAP testbed (8..." (never inside a UTF-8 sequence).
+    std::size_t end = width > 3 ? width - 3 : width;
     while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xc0) == 0x80)
         --end;
-    return s.substr(0, end);
+    return s.substr(0, end) + (width > 3 ? "..." : "");
 }
 
 /// The size of an array at `key` of an object, 0 when there is none.

@@ -257,6 +257,13 @@ private slots:
         for (std::size_t i = 0; i < placement.jobs.size(); ++i)
             QVERIFY(detail->placement.jobs[i].tasks == placement.jobs[i].tasks);
 
+        // history lists it, the long scenario name cut where it says so.
+        const Cli list = clusterbench({QStringLiteral("history"), QStringLiteral("--workspace"),
+                                       ws});
+        QCOMPARE(list.code, 0);
+        QVERIFY2(list.out.find("simulate   DLTAP testbed (8... dltap ") != std::string::npos,
+                 list.out.c_str());
+
         // show prints the stored metrics, as text and JSON.
         const Cli show = clusterbench({QStringLiteral("show"), QStringLiteral("1"),
                                        QStringLiteral("--workspace"), ws});
