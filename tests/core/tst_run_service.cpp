@@ -393,7 +393,9 @@ private slots:
         const CliRun text = command({"simulate", scenario, "--policy", "sts-g", "--no-save"});
         QVERIFY2(text.code == 0, text.err.c_str());
         QVERIFY2(text.out.find("violations") != std::string::npos, text.out.c_str());
-        QVERIFY2(text.out.find("catalogue: built-in") != std::string::npos, text.out.c_str());
+        QVERIFY2(text.out.find("catalogue: GPU-cost_server.csv, built in (the STS authors' "
+                               "data") != std::string::npos,
+                 text.out.c_str());
 
         const CliRun place = command({"place", scenario, "--policy", "sts", "--no-save"});
         QCOMPARE(place.code, 2);
