@@ -375,23 +375,6 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
     return lines;
 }
 
-std::string clockText(double seconds)
-{
-    if (!std::isfinite(seconds))
-        return "-";
-    double a = std::abs(seconds);
-    if (std::ceil(a) - a < 1e-9 * std::max(1.0, a))
-        a = std::ceil(a);
-    auto total = static_cast<long long>(std::floor(a));
-    const long long days = total / 86400;
-    total %= 86400;
-    char clock[32];
-    std::snprintf(clock, sizeof clock, "%lld:%02lld:%02lld", total / 3600, (total % 3600) / 60,
-                  total % 60);
-    std::string text = days > 0 ? std::to_string(days) + "d " + clock : std::string(clock);
-    return seconds < 0 && a > 0 ? "-" + text : text;
-}
-
 StsStepView::StsStepView(std::string scenarioName, std::string policy, std::uint64_t seed,
                          StsDecisionLog log, std::string summary)
     : m_scenario(std::move(scenarioName)), m_policy(std::move(policy)),

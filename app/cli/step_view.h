@@ -78,10 +78,6 @@ private:
     StsDecisionLog m_log;
 };
 
-/// A time as a clock, to the second below ("2:27:50", "6d 21:28:57"); a time a rounding
-/// short of a whole second reads as that second.
-std::string clockText(double seconds);
-
 /// Keys of the stepper.
 enum class StepKey { None, Next, Previous, First, Last, PlayPause, Faster, Slower, Quit };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iomanip>
 #include <sstream>
 
@@ -26,6 +27,32 @@ std::string formatFixed(double v, int digits)
     std::ostringstream s;
     s << std::fixed << std::setprecision(digits) << v;
     return s.str();
+}
+
+std::string clockText(double seconds, bool hundredths)
+{
+    if (!std::isfinite(seconds))
+        return "-";
+    double a = std::abs(seconds);
+    if (std::ceil(a) - a < 1e-9 * std::max(1.0, a))
+        a = std::ceil(a);
+    auto total = static_cast<long long>(std::floor(a));
+    const long long days = total / 86400;
+    total %= 86400;
+    char clock[48];
+    std::snprintf(clock, sizeof clock, "%lld:%02lld:%02lld", total / 3600, (total % 3600) / 60,
+                  total % 60);
+    std::string text = clock;
+    if (hundredths && a < 10) {
+        const auto h = static_cast<long long>(std::llround((a - std::floor(a)) * 100));
+        if (h > 0 && h < 100) {
+            std::snprintf(clock, sizeof clock, ".%02lld", h);
+            text += clock;
+        }
+    }
+    if (days > 0)
+        text = std::to_string(days) + "d " + text;
+    return seconds < 0 && a > 0 ? "-" + text : text;
 }
 
 std::string padRight(std::string s, std::size_t width)

@@ -20,6 +20,12 @@ std::string wholeOrNumberText(double v);
 /// A number with exactly `digits` digits after the point: formatFixed(2.5, 2) == "2.50".
 std::string formatFixed(double v, int digits);
 
+/// A time as a clock, to the second below ("2:27:50", "6d 21:28:57", "-0:00:05"); a time a
+/// rounding short of a whole second (1749.9999999999998) reads as that second; "-" when not
+/// finite. With `hundredths`, a time below 10 s that is not whole shows them ("0:00:02.50").
+/// The window and the terminal print times with it.
+std::string clockText(double seconds, bool hundredths = false);
+
 /// `s` padded with spaces on the right to at least `width` characters (never cut).
 std::string padRight(std::string s, std::size_t width);
 

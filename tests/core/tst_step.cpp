@@ -8,6 +8,7 @@
 #include "sched/placer.h"
 #include "io/policy_json.h"
 #include "runs/run_service.h"
+#include "util/text.h"
 
 #include <QtTest>
 
@@ -281,12 +282,15 @@ private slots:
 
     void clockTimes()
     {
-        QCOMPARE(cli::clockText(0), std::string("0:00:00"));
-        QCOMPARE(cli::clockText(8870), std::string("2:27:50"));
-        QCOMPARE(cli::clockText(1749.9999999999998), std::string("0:29:10")); // (a rounding short)
-        QCOMPARE(cli::clockText(1749.6), std::string("0:29:09"));             // (the second below)
-        QCOMPARE(cli::clockText(595737), std::string("6d 21:28:57"));
-        QCOMPARE(cli::clockText(-5), std::string("-0:00:05"));
+        QCOMPARE(clockText(0), std::string("0:00:00"));
+        QCOMPARE(clockText(8870), std::string("2:27:50"));
+        QCOMPARE(clockText(1749.9999999999998), std::string("0:29:10")); // (a rounding short)
+        QCOMPARE(clockText(1749.6), std::string("0:29:09"));             // (the second below)
+        QCOMPARE(clockText(595737), std::string("6d 21:28:57"));
+        QCOMPARE(clockText(-5), std::string("-0:00:05"));
+        QCOMPARE(clockText(2.5, true), std::string("0:00:02.50")); // (the window's, below 10 s)
+        QCOMPARE(clockText(2.5), std::string("0:00:02"));
+        QCOMPARE(clockText(std::nan("")), std::string("-"));
     }
 
     // A stochastic run's event, by hand: the jobs in the order taken, each with its

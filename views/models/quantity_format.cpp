@@ -1,4 +1,5 @@
 #include "models/quantity_format.h"
+#include "util/text.h"
 
 #include <QLocale>
 #include <QRegularExpression>
@@ -85,27 +86,7 @@ QString formatByteAmount(double bytes)
 
 QString formatDuration(double seconds)
 {
-    if (!std::isfinite(seconds))
-        return QStringLiteral("-");
-    double a = std::abs(seconds);
-    // Like a clock, to the second below; but a time that is a whole second up to the
-    // rounding of sums (1749.999999999999 s) reads as that second.
-    if (std::ceil(a) - a < 1e-9 * std::max(1.0, a))
-        a = std::ceil(a);
-    auto total = static_cast<long long>(std::floor(a));
-    const long long days = total / 86400;
-    total %= 86400;
-    QString clock = QStringLiteral("%1:%2:%3")
-                        .arg(total / 3600)
-                        .arg((total % 3600) / 60, 2, 10, QLatin1Char('0'))
-                        .arg(total % 60, 2, 10, QLatin1Char('0'));
-    if (a < 10) {
-        const auto hundredths = static_cast<long long>(std::llround((a - std::floor(a)) * 100));
-        if (hundredths > 0 && hundredths < 100)
-            clock += QStringLiteral(".%1").arg(hundredths, 2, 10, QLatin1Char('0'));
-    }
-    QString text = days > 0 ? QStringLiteral("%1d %2").arg(days).arg(clock) : clock;
-    return seconds < 0 && a > 0 ? QLatin1Char('-') + text : text;
+    return QString::fromStdString(clockText(seconds, true));
 }
 
 std::optional<double> parseDuration(const QString &input)
