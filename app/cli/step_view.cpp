@@ -97,6 +97,18 @@ std::string padded(std::string s, std::size_t width)
     return s;
 }
 
+/// The first line of both steppers: the scenario, policy and seed, playing or paused.
+Line titleLine(int width, const StepScreen &screen, const std::string &scenario,
+               const std::string &policy, std::uint64_t seed)
+{
+    Line l(width, screen.colour);
+    l.add("clusterbench step  ", "1");
+    l.add(scenario + "  policy " + policy + "  seed " + std::to_string(seed));
+    l.add(screen.playing ? "  [playing " + std::to_string(screen.speed) + "/s]"
+                         : "  [paused " + std::to_string(screen.speed) + "/s]");
+    return l;
+}
+
 constexpr const char *kKeysHelp =
     "n/-> next  p/<- previous  f/Home first  l/End last  space play/pause  +/- speed  q quit";
 
@@ -142,15 +154,7 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
     auto push = [&](const Line &l) { lines.push_back(l.text()); };
 
     const int total = decisionCount();
-    {
-        Line l = line();
-        l.add("clusterbench step  ", "1");
-        l.add(m_scenario.name + "  policy " + m_log.policy + "  seed " +
-              std::to_string(m_log.seed));
-        l.add(screen.playing ? "  [playing " + std::to_string(screen.speed) + "/s]"
-                             : "  [paused " + std::to_string(screen.speed) + "/s]");
-        push(l);
-    }
+    push(titleLine(width, screen, m_scenario.name, m_log.policy, m_log.seed));
     if (total == 0) {
         Line l = line();
         l.add("No decisions: the scenario has no jobs to place.");
@@ -389,13 +393,8 @@ std::vector<std::string> StsStepView::render(int cursor, const StepScreen &scree
     std::vector<std::string> lines;
     auto line = [&] { return Line(width, screen.colour); };
     auto push = [&](const Line &l) { lines.push_back(l.text()); };
+    push(titleLine(width, screen, m_scenario, m_policy, m_seed));
     {
-        Line l = line();
-        l.add("clusterbench step  ", "1");
-        l.add(m_scenario + "  policy " + m_policy + "  seed " + std::to_string(m_seed));
-        l.add(screen.playing ? "  [playing " + std::to_string(screen.speed) + "/s]"
-                             : "  [paused " + std::to_string(screen.speed) + "/s]");
-        push(l);
         Line sum = line();
         sum.add(m_summary);
         push(sum);
