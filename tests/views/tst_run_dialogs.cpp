@@ -211,6 +211,22 @@ private slots:
         // The preview follows the options.
         dialog.setFormat(QStringLiteral("k8s-pods"));
         QVERIFY(dialog.previewText(0).contains(QStringLiteral("nodeName")));
+
+        // A script an earlier export left in the folder (another job's) is named after the
+        // write, and left alone: `sbatch DIR/*.sbatch` would submit it too.
+        dialog.setFormat(QStringLiteral("slurm"));
+        {
+            QFile old(QDir(out).filePath(QStringLiteral("old-job.sbatch")));
+            QVERIFY(old.open(QIODevice::WriteOnly));
+            old.write("#!/bin/bash\n");
+        }
+        QVERIFY(dialog.writeFiles(false));
+        QVERIFY2(dialog.statusText().contains(
+                     QStringLiteral("1 file(s) left from an earlier export are not part of this "
+                                    "one; remove them before submitting the folder:</b> "
+                                    "old-job.sbatch")),
+                 qPrintable(dialog.statusText()));
+        QVERIFY(QFileInfo::exists(QDir(out).filePath(QStringLiteral("old-job.sbatch"))));
     }
 
     // The editor rounds what it shows (0.1 MB, 0.1 ms), never what it keeps: a job opened and

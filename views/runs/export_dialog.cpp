@@ -404,6 +404,11 @@ void ExportDialog::showFile(int row)
     m_text->setPlainText(previewText(row));
 }
 
+QString ExportDialog::statusText() const
+{
+    return m_status->text();
+}
+
 bool ExportDialog::writeFiles(bool confirmOverwrite)
 {
     const QString dir = m_folder->text().trimmed();

@@ -71,6 +71,8 @@ public:
     /// Writes the previewed files below the output folder. No confirmation is asked when
     /// `confirmOverwrite` is false (tests). Returns whether everything was written.
     bool writeFiles(bool confirmOverwrite = true);
+    /// The line under the preview: what was written, or why not (tests read it).
+    QString statusText() const;
     /// Remembered choices (format and folder) are read from and written to QSettings.
     static QString defaultFolder(const Scenario &scenario);
 
