@@ -554,7 +554,8 @@ Command diffCommand()
         std::size_t nameWidth = 26;
         for (const MetricDifference &m : d.metrics)
             nameWidth = std::max(nameWidth, m.name.size() + 2);
-        out << "\n" << padRight("Metric", nameWidth) << padRight("run " + std::to_string(d.runA), 16)
+        out << "\n"
+            << padRight("Metric", nameWidth) << padRight("run " + std::to_string(d.runA), 16)
             << padRight("run " + std::to_string(d.runB), 16) << "B - A\n";
         for (const MetricDifference &m : d.metrics) {
             const auto text = [&](double v) { return metricText(m.name, v); };

@@ -76,7 +76,8 @@ std::string description()
            "topology.yaml alone, topograph, SimGrid) take --node-template "
            "gpus=8,gpu-type=H100,cpus=96,memory-gib=1024, or a node file (NCCL or hwloc "
            "XML) whose node is copied; with slurm.conf it fills in only what the NodeName "
-           "lines leave out (RealMemory, CPUs, a GPU type). YAML aliases may make a document stand for at most " +
+           "lines leave out (RealMemory, CPUs, a GPU type). YAML aliases may make a document "
+           "stand for at most " +
            std::to_string(kYamlExpansionFactor) + " times its written nodes plus " +
            std::to_string(kYamlExpansionAllowance) +
            ".\n\nExit codes: 0 with the scenario written; 1 when nothing usable was found "

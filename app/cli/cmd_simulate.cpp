@@ -20,13 +20,9 @@ namespace cb::cli {
 
 namespace {
 
-} // namespace
-
-namespace {
-
 /// A run in which no job ever started answers nothing: said on stderr (with where to ask
 /// why), and the command exits 1. (No jobs at all is not that.)
-bool neverStarted(const RunResult &r, Io &io)
+bool neverStarted(const RunResult &r, const std::string &scenarioPath, Io &io)
 {
     if (r.jobs.empty())
         return false;
@@ -34,7 +30,8 @@ bool neverStarted(const RunResult &r, Io &io)
         if (j.firstStartSeconds)
             return false;
     io.err << "clusterbench simulate: no job could start on this cluster (" << r.jobs.size()
-           << " waiting); `clusterbench why SCENARIO " << terminalText(r.jobs.front().id)
+           << " waiting); `clusterbench why " << terminalText(scenarioPath) << " "
+           << terminalText(r.jobs.front().id)
            << " --policy " << terminalText(r.policy) << "` says why\n";
     return true;
 }
@@ -86,6 +83,7 @@ Command simulateCommand()
         if (!input)
             return int(ExitBadInput);
         const Scenario &s = input->scenario;
+        const std::string &scenarioPath = args.positional().front(); // (read by readPolicyInput)
         RunRequest request;
         request.policy = input->policy.name;
         if (!input->stochastic)
@@ -166,14 +164,14 @@ Command simulateCommand()
             if (own)
                 j["what_if"] = whatIfJson(*own, run.value());
             io.out << j.dump(2) << "\n";
-            return neverStarted(r, io) ? int(ExitFailure) : int(ExitOk);
+            return neverStarted(r, scenarioPath, io) ? int(ExitFailure) : int(ExitOk);
         }
         io.out << runSummaryText(run.value());
         if (args.has("out"))
             io.out << "Run file: " << args.value("out") << "\n";
         if (own)
             io.out << "\n" << whatIfText(*own, run.value());
-        return neverStarted(r, io) ? int(ExitFailure) : int(ExitOk);
+        return neverStarted(r, scenarioPath, io) ? int(ExitFailure) : int(ExitOk);
     };
     return c;
 }

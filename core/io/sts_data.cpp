@@ -259,7 +259,7 @@ std::string StsAuthorsData::cloudPricesFile() const
 {
     const std::string file = serverPrices ? "GPU-cost_server.csv" : "GPU-cost.csv";
     // (a folder's file, or the built-in copy's name with where it came from)
-    return source.starts_with("built in") ? file + ", " + source : source + "/" + file;
+    return builtin ? file + ", " + source : source + "/" + file;
 }
 
 Result<StsAuthorsData> loadStsAuthorsData(const std::string &dir)
@@ -283,7 +283,7 @@ Result<StsAuthorsData> builtinStsAuthorsData()
 {
     // (the STS authors' data files, built into the program: named as their repository does)
     const std::string where = "built in (the STS authors' data, GPUScheduler@0f0ccf6)";
-    return loadStsData(
+    auto data = loadStsData(
         [&where](const char *name) -> std::optional<Result<std::pair<std::string, std::string>>> {
             for (const auto &[file, text] : stsBuiltinFiles())
                 if (file == name)
@@ -292,6 +292,9 @@ Result<StsAuthorsData> builtinStsAuthorsData()
             return std::nullopt;
         },
         where);
+    if (data)
+        data->builtin = true;
+    return data;
 }
 
 double stsPricePerGpu(const std::vector<StsGpuPrice> &prices, const std::string &gpuType)

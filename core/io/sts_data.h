@@ -61,6 +61,8 @@ struct StsAuthorsData
     std::optional<SharingSlices> slices;
     /// Where the files came from: a folder's path, or "built in (...)".
     std::string source;
+    /// The copy built into the program (builtinStsAuthorsData), not a folder.
+    bool builtin = false;
     /// The file the cloud prices come from, for reports: source/GPU-cost_server.csv or
     /// source/GPU-cost.csv.
     std::string cloudPricesFile() const;

@@ -147,7 +147,7 @@ private slots:
         QVERIFY2(r.out.contains("  mean JCT        - (no job finished)\n  mean slowdown   -\n"),
                  r.out.constData());
         QVERIFY2(r.err.contains("no job could start on this cluster (1 waiting); `clusterbench "
-                                "why SCENARIO too-big --policy dltap` says why"),
+                                "why " + path.toUtf8() + " too-big --policy dltap` says why"),
                  r.err.constData());
     }
 

@@ -142,13 +142,13 @@ void walk(const XmlElement &e, Walk &w)
                             g.model = pciGpuName(name.empty() ? info(o, "PCIDevice") : name);
                         }
                         w.pciOnly.push_back(std::move(g));
-                        continue; // (its children hold no GPU OS device)
+                    } else {
+                        const int index = int(w.hw.gpus.size());
+                        w.gpuOf["PCIDev:" + gp] = index;
+                        for (const XmlElement &d : gpuDevs)
+                            w.gpuOf["OSDev:" + d.attribute("gp_index", "")] = index;
+                        w.hw.gpus.push_back(std::move(g));
                     }
-                    const int index = int(w.hw.gpus.size());
-                    w.gpuOf["PCIDev:" + gp] = index;
-                    for (const XmlElement &d : gpuDevs)
-                        w.gpuOf["OSDev:" + d.attribute("gp_index", "")] = index;
-                    w.hw.gpus.push_back(std::move(g));
                 }
             }
         }

@@ -59,7 +59,6 @@ struct Builder
     Cluster cluster;
     std::map<std::string, std::size_t> index;
     ImportReport &report;
-    std::size_t defaultMemory = 0;
     /// Nodes whose NodeName line gives no RealMemory, and no CPUs (nor sockets, boards,
     /// cores or threads to count them from): a node template fills these in.
     std::set<std::string> noMemory, noCpus;
@@ -186,7 +185,6 @@ Status readSlurmConf(const ImportInput &in, const Lines &lines, Builder &b)
                 n.memoryGiB = memMiB / 1024.0;
                 n.gpus = int(gpus);
                 n.gpuType = type;
-                b.defaultMemory += noMemory;
                 if (noMemory)
                     b.noMemory.insert(h);
                 if (noCpus)
@@ -318,18 +316,18 @@ Status readGres(const ImportInput &in, const Lines &lines, Builder &b, bool have
                         "describe whichever node reads the file, so they only give a GPU "
                         "type to nodes that have none" +
                         std::string(haveConf ? "" : " and define no node"));
-    std::vector<std::string> disagree; // slurm.conf's count kept; gres.conf names others
+    std::size_t disagree = 0; // nodes where slurm.conf's count is kept over gres.conf's
+    std::string disagreeShown;  // the first three of them
     for (auto &[host, byType] : perNode) {
         Node &n = b.ensure(host);
         if (haveConf) {
             long long devices = 0;
             for (const auto &[type, g] : byType)
                 devices += g.total();
-            if (devices != n.gpus && disagree.size() < 3)
-                disagree.push_back(host + " " + std::to_string(devices) + " in gres.conf, " +
-                                   std::to_string(n.gpus) + " in slurm.conf");
-            else if (devices != n.gpus)
-                disagree.push_back({});
+            if (devices != n.gpus && ++disagree <= 3)
+                disagreeShown += (disagreeShown.empty() ? "" : "; ") + host + " " +
+                                 std::to_string(devices) + " in gres.conf, " +
+                                 std::to_string(n.gpus) + " in slurm.conf";
             if (n.gpus > 0 && n.gpuType.empty())
                 for (const auto &[type, g] : byType)
                     if (!type.empty()) {
@@ -361,18 +359,12 @@ Status readGres(const ImportInput &in, const Lines &lines, Builder &b, bool have
     for (Node &n : b.cluster.nodes)
         if (n.gpus > 0 && n.gpuType.empty() && !globalType.empty())
             n.gpuType = globalType;
-    if (!disagree.empty()) {
-        std::string shown;
-        for (const std::string &d : disagree)
-            if (!d.empty())
-                shown += (shown.empty() ? "" : "; ") + d;
-        b.report.assume(std::to_string(disagree.size()) +
-                        (disagree.size() == 1 ? " node has" : " nodes have") +
+    if (disagree > 0)
+        b.report.assume(std::to_string(disagree) + (disagree == 1 ? " node has" : " nodes have") +
                         " other GPU counts in gres.conf than Gres= in slurm.conf (" +
-                        shown + (disagree.size() > 3 ? "; ..." : "") +
+                        disagreeShown + (disagree > 3 ? "; ..." : "") +
                         "): slurm.conf's are used; Slurm drains a node whose gres.conf devices "
                         "fall short of its Gres=");
-    }
     return Ok{};
 }
 
@@ -677,8 +669,8 @@ Result<ImportReport> SlurmConfImporter::read(const std::vector<ImportInput> &inp
                       ", which runs no training job: give slurm.conf (NodeName lines), "
                       "gres.conf or --node-template gpus=8,gpu-type=H100,cpus=96,"
                       "memory-gib=1024");
-    } else if (b.defaultMemory > templateMemory)
-        report.assume(std::to_string(b.defaultMemory - templateMemory) +
+    } else if (b.noMemory.size() > templateMemory)
+        report.assume(std::to_string(b.noMemory.size() - templateMemory) +
                       " nodes give no RealMemory: Slurm's default of 1 MiB, in which no training "
                       "job fits: give RealMemory= (MiB) on their NodeName lines, or the memory "
                       "with --node-template memory-gib=N");
