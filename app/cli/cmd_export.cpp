@@ -93,6 +93,7 @@ Command exportCommand()
             io.err << scenario.error(scenarioPath) << "\n";
             return int(ExitBadInput);
         }
+        warnJobsThatNeverStart(scenario.value(), scenarioPath, io, "export");
 
         Placement placement;
         Scenario exportedScenario = scenario.value();

@@ -438,7 +438,11 @@ int run(const Args &args, Io &io)
     r.text("name", scenario.name);
     r.text("description", scenario.description);
 
-    const Problems invalid = validateScenario(scenario);
+    // Generated jobs that could never start on the generated cluster are a parameter
+    // mistake too (a scenario file with such jobs loads, with a warning).
+    Problems invalid = validateScenario(scenario);
+    for (Problem &p : jobsThatNeverStart(scenario))
+        invalid.push_back(std::move(p));
     if (!invalid.empty()) {
         io.err << "clusterbench generate: the generated scenario is not valid with these "
                   "parameters:\n"

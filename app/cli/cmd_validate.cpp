@@ -1,5 +1,6 @@
 #include "cli/command.h"
 #include "io/scenario_json.h"
+#include "model/validation.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,10 @@ Command validateCommand()
     c.synopsis = "validate [--json] FILE...";
     c.summary = "Check scenario files and list every problem found";
     c.description = "Each problem is printed as FILE: /json/pointer: what was expected. "
+                    "A valid file may still hold jobs that can never start on its cluster "
+                    "(a task no node can hold, or more GPUs at once than the cluster has): "
+                    "they are printed as warnings, FILE: /json/pointer: warning: why, since "
+                    "a scenario being edited may be short of nodes for a while. "
                     "Exit code 0 when every file is valid, 2 when any is not.";
     c.options = {{"json", "", "print a JSON report"}, {"quiet", "", "print nothing, only exit"}};
     c.run = [](const Args &args, Io &io) {
@@ -26,6 +31,7 @@ Command validateCommand()
         for (const std::string &path : args.positional()) {
             auto loaded = loadScenarioFile(path);
             allValid = allValid && loaded.ok();
+            const Problems warnings = loaded ? jobsThatNeverStart(loaded.value()) : Problems{};
             if (args.flag("json")) {
                 nlohmann::ordered_json entry;
                 entry["file"] = path;
@@ -34,12 +40,21 @@ Command validateCommand()
                 if (!loaded)
                     for (const Problem &p : loaded.problems())
                         entry["problems"].push_back({{"where", p.where}, {"message", p.message}});
+                entry["warnings"] = nlohmann::ordered_json::array();
+                for (const Problem &p : warnings)
+                    entry["warnings"].push_back({{"where", p.where}, {"message", p.message}});
                 report.push_back(entry);
             } else if (!args.flag("quiet")) {
-                if (loaded)
+                if (loaded) {
+                    for (const Problem &p : warnings)
+                        io.out << path << ": " << p.where << ": warning: " << p.message << "\n";
                     io.out << path << ": valid (" << loaded->cluster.nodes.size() << " nodes, "
-                           << loaded->jobs.size() << " jobs)\n";
-                else
+                           << loaded->jobs.size() << " jobs)";
+                    if (!warnings.empty())
+                        io.out << "; " << warnings.size() << " warning"
+                               << (warnings.size() == 1 ? "" : "s");
+                    io.out << "\n";
+                } else
                     io.out << loaded.error(path) << "\n"
                            << path << ": " << loaded.problems().size() << " problem"
                            << (loaded.problems().size() == 1 ? "" : "s") << "\n";

@@ -1,12 +1,26 @@
 #include "cli/policy_input.h"
 
-#include "io/scenario_json.h"
 #include "io/policy_json.h"
+#include "io/scenario_json.h"
+#include "model/validation.h"
 #include "runs/run_service.h"
 
 #include <ostream>
 
 namespace cb::cli {
+
+void warnJobsThatNeverStart(const Scenario &scenario, const std::string &path, Io &io,
+                            const std::string &command)
+{
+    const Problems never = jobsThatNeverStart(scenario);
+    constexpr std::size_t kShown = 3;
+    for (std::size_t i = 0; i < never.size() && i < kShown; ++i)
+        io.err << "clusterbench " << command << ": warning: " << path << ": " << never[i].toString()
+               << "\n";
+    if (never.size() > kShown)
+        io.err << "clusterbench " << command << ": warning: " << never.size() - kShown
+               << " more such problems (`clusterbench validate " << path << "` lists them)\n";
+}
 
 std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::string &command,
                                            std::size_t positionals)
@@ -23,6 +37,7 @@ std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::
         io.err << loaded.error(path) << "\n";
         return std::nullopt;
     }
+    warnJobsThatNeverStart(loaded.value(), path, io, command);
     auto seed = args.integer("seed", (long long)loaded->settings.seed);
     if (!seed || seed.value() < 0) {
         io.err << prefix << "--seed: expected an integer >= 0\n";
@@ -124,6 +139,7 @@ std::optional<ScenarioSeeds> readScenarioSeeds(const Args &args, Io &io, const s
         io.err << loaded.error(out.path) << "\n";
         return std::nullopt;
     }
+    warnJobsThatNeverStart(loaded.value(), out.path, io, command);
     auto seed = args.integer("seed", (long long)loaded->settings.seed);
     auto seeds = args.integer("seeds", 1);
     if (!seed || seed.value() < 0 || !seeds || seeds.value() < 1 || seeds.value() > 100000 ||

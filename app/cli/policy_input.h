@@ -35,6 +35,11 @@ std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::
 /// --policy, --seed and --policy-file, as readPolicyInput reads them.
 std::vector<Option> policyInputOptions();
 
+/// Warns on io.err (the first three, then how many more) about the scenario's jobs that
+/// can never start on its cluster (model/validation.h): they load, and would wait for ever.
+void warnJobsThatNeverStart(const Scenario &scenario, const std::string &path, Io &io,
+                            const std::string &command);
+
 /// The built-in placement policies, comma-separated, for help texts.
 std::string builtinPolicyList();
 

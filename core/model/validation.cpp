@@ -2,8 +2,10 @@
 
 #include "util/text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string_view>
@@ -79,6 +81,65 @@ std::string describe(const TaskGroup &g)
     return s;
 }
 
+/// GPUs (by type; "" for any) that must be held at once before `job` can start under the
+/// most lenient gang rule: its non-worker tasks and its `min_available` cheapest workers
+/// (every worker without it). A fraction of a GPU counts as that fraction.
+std::map<std::string, double> gpusToStart(const Job &job)
+{
+    std::map<std::string, double> need;
+    std::vector<std::pair<double, std::string>> workers;
+    for (const TaskGroup &g : job.tasks) {
+        const double each = g.gpus * (g.gpuFraction < 1.0 ? g.gpuFraction : 1.0);
+        if (g.role != TaskRole::Worker)
+            need[g.gpuType] += each * g.replicas;
+        else
+            for (int r = 0; r < g.replicas && r < 1 << 20; ++r)
+                workers.emplace_back(each, g.gpuType);
+    }
+    std::sort(workers.begin(), workers.end());
+    const std::size_t take =
+        job.minAvailable ? std::min(workers.size(), std::size_t(std::max(0, *job.minAvailable)))
+                         : workers.size();
+    for (std::size_t w = 0; w < take; ++w)
+        need[workers[w].second] += workers[w].first;
+    return need;
+}
+
+/// A job whose tasks each fit a node can still need more GPUs at once than the cluster
+/// has; it would wait for ever.
+void checkJobFitsCluster(const Cluster &c, const Job &job, const std::string &ptr, Problems &p)
+{
+    if (job.sts || c.nodes.empty())
+        return; // a stochastic job's configuration is chosen by the policy
+    const std::map<std::string, double> need = gpusToStart(job);
+    const std::map<std::string, int> have = c.gpusByType();
+    double total = 0;
+    for (const auto &[type, gpus] : need)
+        total += gpus;
+    const auto fail = [&](double gpus, int cluster, const std::string &type) {
+        const std::string kind = type.empty() ? "GPUs" : type + " GPUs";
+        p.push_back({ptr + "/tasks",
+                     "the job can never start: it needs " + numberText(gpus) + " " + kind +
+                         " at once (" +
+                         (job.minAvailable ? "its non-worker tasks and min_available workers"
+                                           : "every task") +
+                         "), the cluster has " + std::to_string(cluster)});
+    };
+    bool typeShort = false;
+    for (const auto &[type, gpus] : need) {
+        if (type.empty())
+            continue;
+        auto it = have.find(type);
+        const int cluster = it == have.end() ? 0 : it->second;
+        if (gpus > cluster + 1e-9) {
+            fail(gpus, cluster, type);
+            typeShort = true;
+        }
+    }
+    if (!typeShort && total > c.totalGpus() + 1e-9)
+        fail(total, c.totalGpus(), "");
+}
+
 void checkJob(const Scenario &s, const Job &job, const std::string &ptr, Problems &p)
 {
     if (job.tasks.empty())
@@ -100,16 +161,6 @@ void checkJob(const Scenario &s, const Job &job, const std::string &ptr, Problem
         if (!g.gpuType.empty() && !s.cluster.gpuType(g.gpuType))
             p.push_back({tptr + "/gpu_type",
                          "unknown GPU type \"" + g.gpuType + "\" (not in /cluster/gpu_types)"});
-        bool fits = false;
-        for (const Node &node : s.cluster.nodes)
-            if (taskFitsEmptyNode(g, node)) {
-                fits = true;
-                break;
-            }
-        if (!fits && !s.cluster.nodes.empty())
-            p.push_back({tptr, "no node can hold this task even when the cluster is empty "
-                               "(needs " +
-                                   describe(g) + ")"});
     }
     switch (job.kind) {
     case JobKind::ParameterServer:
@@ -184,6 +235,38 @@ bool taskFitsEmptyNode(const TaskGroup &g, const Node &node, std::string *why)
             return fail("node lacks label " + k + "=" + v);
     }
     return true;
+}
+
+Problems jobNeverStarts(const Cluster &c, const Job &job, const std::string &ptr)
+{
+    Problems p;
+    if (c.nodes.empty())
+        return p;
+    for (std::size_t t = 0; t < job.tasks.size(); ++t) {
+        const TaskGroup &g = job.tasks[t];
+        bool fits = false;
+        for (const Node &node : c.nodes)
+            if (taskFitsEmptyNode(g, node)) {
+                fits = true;
+                break;
+            }
+        if (!fits)
+            p.push_back({ptr + "/tasks/" + std::to_string(t),
+                         "no node can hold this task even when the cluster is empty (needs " +
+                             describe(g) + ")"});
+    }
+    if (p.empty()) // else said per task
+        checkJobFitsCluster(c, job, ptr, p);
+    return p;
+}
+
+Problems jobsThatNeverStart(const Scenario &s)
+{
+    Problems p;
+    for (std::size_t i = 0; i < s.jobs.size(); ++i)
+        for (Problem &q : jobNeverStarts(s.cluster, s.jobs[i], "/jobs/" + std::to_string(i)))
+            p.push_back(std::move(q));
+    return p;
 }
 
 Problems validateScenario(const Scenario &s)

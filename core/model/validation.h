@@ -8,9 +8,19 @@
 namespace cb {
 
 /// Unique ids, links between existing endpoints, a connected network, positive finite
-/// capacities, known GPU types, jobs whose roles match their kind and whose every task fits
-/// some node when the cluster is empty, distributions that sum to 1, sane settings.
+/// capacities, known GPU types, jobs whose roles match their kind, distributions that sum
+/// to 1, sane settings. A scenario with problems cannot be loaded.
 Problems validateScenario(const Scenario &scenario);
+
+/// Jobs that can never start on the scenario's cluster, even empty: a task that no node can
+/// hold, or more GPUs at once (the job's non-worker tasks and min_available workers, every
+/// worker without it) than the cluster has. Not problems that stop a scenario loading: the
+/// cluster is a what-if being edited (a rack removed, nodes still to add); `validate` warns,
+/// and such a job waits for ever in a run.
+Problems jobsThatNeverStart(const Scenario &scenario);
+
+/// The same for one job (its problems under `pointer`, e.g. "/jobs/3").
+Problems jobNeverStarts(const Cluster &cluster, const Job &job, const std::string &pointer);
 
 /// Whether a task of `group` could run on `node` if the node were empty (ignores load).
 /// When it cannot, `why` (if given) gets the first reason.

@@ -456,8 +456,9 @@ private slots:
 
     void gangRollsBack()
     {
-        // Three 1-GPU K80 workers fit (a 2 + b 4); eight do not: all or nothing.
-        json w = group("worker", 1, 1, 1, nullptr, 8);
+        // Four 1-GPU K80 workers of 12 GiB fit (two in each 32 GiB of a and b, though the
+        // cluster has 6 K80); five do not: all or nothing.
+        json w = group("worker", 1, 12, 1, nullptr, 5);
         w["gpu_type"] = "K80";
         const Scenario s = scenario(json::array(
             {job("big", "ps", {group("ps", 1, 1), w}), job("small", "single", {group("single", 1, 1)}, 1)}));
@@ -479,8 +480,8 @@ private slots:
         p.gang = false;
         const Placement partial = placeScenario(s, topo, p, 1);
         QCOMPARE(partial.waiting, std::vector<std::string>{"big"});
-        QCOMPARE(partial.jobs.at(0).tasks.size(), std::size_t(7)); // ps + 6 GPU workers
-        QCOMPARE(partial.jobs.at(0).pendingTasks, 2);
+        QCOMPARE(partial.jobs.at(0).tasks.size(), std::size_t(5)); // ps + 4 GPU workers
+        QCOMPARE(partial.jobs.at(0).pendingTasks, 1);
 
         p.gang = true;
         p.backfill = false;

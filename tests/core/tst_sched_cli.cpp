@@ -121,21 +121,31 @@ private slots:
         QVERIFY(QFileInfo::exists(dir.filePath("out/alexnet-a.yaml")));
     }
 
-    // A job that can never start (9 workers of 4 GPUs, each fitting a node, on 32 GPUs in
-    // all): the summary gives no mean over no finished job, and simulate exits 1 saying so.
+    // A job that can never start, though each task fits a node and the cluster has its 32
+    // GPUs: 8 workers of 4 GPUs and 40 GiB take every node's GPUs, and no node is then left
+    // with the 30 GiB its parameter server needs. The summary gives no mean over no finished
+    // job, and simulate exits 1 saying so. Nine such workers want more GPUs than the cluster
+    // has: that is refused as bad input before any simulation.
     void simulateWhereNoJobStarts()
     {
         auto scenario = cb::loadScenarioFile(kTestbed.toStdString());
         QVERIFY(scenario.ok());
         QCOMPARE(scenario->cluster.totalGpus(), 32);
+        QCOMPARE(scenario->cluster.nodes.front().memoryGiB, 64.0);
         cb::Job job = scenario->jobs.front();
         job.id = "too-big";
-        job.kind = cb::JobKind::AllReduce;
-        cb::TaskGroup g = job.tasks.front();
-        g.role = cb::TaskRole::Worker;
-        g.replicas = 9;
-        g.gpus = 4;
-        job.tasks = {g};
+        job.kind = cb::JobKind::ParameterServer;
+        job.minAvailable.reset();
+        cb::TaskGroup ps = job.tasks.front(), worker = job.tasks.front();
+        ps.role = cb::TaskRole::Ps;
+        ps.replicas = 1;
+        ps.gpus = 0;
+        ps.memoryGiB = 30;
+        worker.role = cb::TaskRole::Worker;
+        worker.replicas = 8;
+        worker.gpus = 4;
+        worker.memoryGiB = 40;
+        job.tasks = {ps, worker};
         scenario->jobs = {job};
         QTemporaryDir dir;
         const QString path = dir.filePath("too-big.json");
@@ -149,6 +159,27 @@ private slots:
         QVERIFY2(r.err.contains("no job could start on this cluster (1 waiting); `clusterbench "
                                 "why " + path.toUtf8() + " too-big --policy dltap` says why"),
                  r.err.constData());
+
+        // Nine such workers want more GPUs than the cluster has: the file still loads (the
+        // cluster may be a what-if being edited), validate warns, simulate warns and runs.
+        scenario->jobs.front().tasks[1].replicas = 9;
+        const QString nine = dir.filePath("nine.json");
+        QVERIFY(cb::saveScenarioFile(nine.toStdString(), scenario.value()).ok());
+        const Run validated = clusterbench({QStringLiteral("validate"), nine});
+        QCOMPARE(validated.code, 0);
+        QVERIFY2(validated.out.contains(nine.toUtf8() +
+                                        ": /jobs/0/tasks: warning: the job can never start: it "
+                                        "needs 36 GPUs at once (every task), the cluster has 32"),
+                 validated.out.constData());
+        QVERIFY2(validated.out.contains("valid (8 nodes, 1 jobs); 1 warning\n"),
+                 validated.out.constData());
+        const Run simulated =
+            clusterbench({QStringLiteral("simulate"), nine, QStringLiteral("--policy"),
+                          QStringLiteral("dltap"), QStringLiteral("--no-save")});
+        QCOMPARE(simulated.code, 1);
+        QVERIFY2(simulated.err.contains("clusterbench simulate: warning: " + nine.toUtf8() +
+                                        ": /jobs/0/tasks: the job can never start"),
+                 simulated.err.constData());
     }
 
     void dltapCutsCrossNodeTraffic()

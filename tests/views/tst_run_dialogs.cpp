@@ -278,6 +278,25 @@ private slots:
             JobDialog again(&doc, 0); // opens at what was applied
             QCOMPARE(again.findChild<QSpinBox *>(QStringLiteral("jobMinWorkers"))->value(), 1);
         }
+        {
+            // Nine workers of 8 GPUs on the 64 GPUs of 8 hosts: every task fits a host, the
+            // job does not fit the cluster; it is said, and starting with 8 of them fits.
+            QCOMPARE(doc.scenario().cluster.totalGpus(), 64);
+            JobDialog dialog(&doc, 0);
+            auto *workers = dialog.findChild<QSpinBox *>(QStringLiteral("jobWorkers"));
+            auto *gpus = dialog.findChild<QSpinBox *>(QStringLiteral("jobGpus"));
+            auto *least = dialog.findChild<QSpinBox *>(QStringLiteral("jobMinWorkers"));
+            QVERIFY(workers && gpus && least);
+            gpus->setValue(8);
+            workers->setValue(9);
+            least->setValue(0);
+            QVERIFY2(dialog.warning().startsWith(QStringLiteral("the job can never start: it "
+                                                                "needs 72")),
+                     qPrintable(dialog.warning()));
+            QVERIFY(dialog.problem().isEmpty()); // a warning: the user may add nodes next
+            least->setValue(8);
+            QCOMPARE(dialog.warning(), QString());
+        }
         // A new job is named after its model while the user has not typed an id (the test
         // scenario already has a vgg16-1).
         const TrainingModel *vgg = findTrainingModel("vgg16");

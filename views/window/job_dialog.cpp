@@ -4,6 +4,7 @@
 #include "commands/edit_job_command.h"
 #include "document/document.h"
 #include "model/model_catalog.h"
+#include "model/validation.h"
 #include "models/quantity_format.h"
 
 #include <QComboBox>
@@ -137,6 +138,8 @@ JobDialog::JobDialog(Document *document, int jobIndex, int insertAt, QWidget *pa
     m_minWorkers->setSpecialValueText(tr("all workers"));
     m_minWorkers->setSuffix(tr(" workers"));
     m_minWorkers->setObjectName(QStringLiteral("jobMinWorkers"));
+    m_workers->setObjectName(QStringLiteral("jobWorkers"));
+    m_gpus->setObjectName(QStringLiteral("jobGpus"));
     m_minWorkers->setToolTip(
         tr("Gang admission with a minimum (Volcano's minAvailable): the job starts once its "
            "parameter servers and this many workers are placed, and runs with the workers it "
@@ -578,6 +581,9 @@ QString JobDialog::warning() const
                      formatNumber(g.cpus), formatNumber(g.memoryGiB))
                 .arg(mostGpus);
     }
+    // Each task fits a node, but the whole job may still want more GPUs than there are.
+    if (const Problems never = jobNeverStarts(c, *j, {}); !never.empty())
+        return QString::fromStdString(never.front().message) + QLatin1Char('.');
     return {};
 }
 
