@@ -1,13 +1,15 @@
 #include "cli/command.h"
+#include "cli/output_columns.h"
 #include "cli/policy_input.h"
 #include "cli/progress.h"
 #include "cli/run_saving.h"
 #include "cli/run_text.h"
-#include "runs/run_service.h"
-#include "io/scenario_json.h"
 #include "io/policy_json.h"
+#include "io/scenario_json.h"
+#include "runs/run_service.h"
 #include "sched/traffic.h"
 #include "util/text.h"
+#include "util/text_table.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,6 +17,7 @@
 #include <iomanip>
 #include <map>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 namespace cb::cli {
@@ -230,37 +233,60 @@ Command compareCommand()
             io.out << j.dump(2) << "\n";
             return int(ExitOk);
         }
-        io.out << (s.name.empty() ? path : s.name) << ": seed " << seed;
+        const std::size_t width = outputColumns();
+        std::string title = (s.name.empty() ? path : s.name) + ": seed " + std::to_string(seed);
         if (seeds > 1)
-            io.out << " .. " << seed + seeds - 1 << " (means)";
-        io.out << "; bytes per iteration; reduction vs " << base.name << "\n";
-        io.out << padRight("policy", 18) << padRight("placed", 8) << padRight("tasks", 8)
-               << padRight("waiting", 9) << padRight("cross MB", 11) << padRight("total MB", 11)
-               << padRight("max link MB", 13) << padRight("hops", 7) << "reduction\n";
+            title += " .. " + std::to_string(seed + seeds - 1) + " (means)";
+        title += "; jobs placed and waiting; MB per iteration; reduction of cross-node "
+                 "bytes vs " +
+                 base.name;
+        io.out << wrapText(title, width, 2) << "\n";
+        TextTable table;
+        table.headers = {"policy",    "jobs",  "tasks",    "wait", "cross",
+                         "reduction", "total", "max link", "hops"};
+        table.rightAligned = {false, true, true, true, true, true, true, true, true};
         for (const Row &r : rows)
-            io.out << padRight(r.name, 18) << padRight(count(r.at("placed_jobs")), 8)
-                   << padRight(count(r.at("placed_tasks")), 8)
-                   << padRight(count(r.at("waiting_jobs")), 9)
-                   << padRight(formatFixed(r.at("cross_node_bytes") / 1e6, 1), 11)
-                   << padRight(formatFixed(r.at("total_bytes") / 1e6, 1), 11)
-                   << padRight(formatFixed(r.at("max_link_bytes") / 1e6, 1), 13)
-                   << padRight(formatFixed(r.at("mean_hops"), 2), 7)
-                   << formatFixed(100 * reduction(r.at("cross_node_bytes"),
-                                                  base.at("cross_node_bytes")),
-                                  1)
-                   << " %\n";
+            table.rows.push_back(
+                {r.name, count(r.at("placed_jobs")), count(r.at("placed_tasks")),
+                 count(r.at("waiting_jobs")), formatFixed(r.at("cross_node_bytes") / 1e6, 1),
+                 formatFixed(100 * reduction(r.at("cross_node_bytes"), base.at("cross_node_bytes")),
+                             1) +
+                     " %",
+                 formatFixed(r.at("total_bytes") / 1e6, 1),
+                 formatFixed(r.at("max_link_bytes") / 1e6, 1), formatFixed(r.at("mean_hops"), 2)});
+        io.out << table.render(width);
+        // Per model: a row per model, a column per policy (the first without its reduction,
+        // which is 0 by definition).
         io.out << "\nCross-node MB per model (reduction vs " << base.name << ")\n";
+        std::set<std::string> models;
+        for (const Row &r : rows)
+            for (const auto &[model, bytes] : r.crossByModel)
+                models.insert(model);
+        TextTable byModel;
+        byModel.headers = {"model"};
+        byModel.rightAligned = {false};
         for (const Row &r : rows) {
-            io.out << padRight(r.name, 18);
-            for (const auto &[model, bytes] : r.crossByModel) {
-                const auto bit = base.crossByModel.find(model);
-                const double red =
-                    reduction(bytes, bit == base.crossByModel.end() ? 0 : bit->second);
-                io.out << model << " " << formatFixed(bytes / 1e6, 1) << " ("
-                       << formatFixed(100 * red, 1) << " %)  ";
-            }
-            io.out << "\n";
+            byModel.headers.push_back(r.name);
+            byModel.rightAligned.push_back(true);
         }
+        for (const std::string &model : models) {
+            std::vector<std::string> cells = {model};
+            const auto bit = base.crossByModel.find(model);
+            const double baseBytes = bit == base.crossByModel.end() ? 0 : bit->second;
+            for (std::size_t i = 0; i < rows.size(); ++i) {
+                const auto it = rows[i].crossByModel.find(model);
+                if (it == rows[i].crossByModel.end()) {
+                    cells.push_back("-");
+                    continue;
+                }
+                std::string text = formatFixed(it->second / 1e6, 1);
+                if (i > 0)
+                    text += " (" + formatFixed(100 * reduction(it->second, baseBytes), 1) + " %)";
+                cells.push_back(text);
+            }
+            byModel.rows.push_back(std::move(cells));
+        }
+        io.out << byModel.render(width);
         // What if: each pinned row against the same policy's own (the first seed's runs).
         for (std::size_t i = 0; i < variants.size(); ++i)
             if (variants[i].pinned)

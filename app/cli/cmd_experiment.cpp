@@ -1,15 +1,16 @@
-#include "io/sts_tables.h"
-#include "sim/simulator.h"
 #include "cli/command.h"
+#include "cli/output_columns.h"
 #include "cli/progress.h"
 #include "io/file_io.h"
 #include "io/scenario_json.h"
 #include "io/sts_data.h"
 #include "io/sts_setup.h"
+#include "io/sts_tables.h"
 #include "runs/sts_authors_check.h"
 #include "runs/sts_experiment.h"
-#include "util/text.h"
+#include "sim/simulator.h"
 #include "stochastic/sts_policy.h"
+#include "util/text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -206,7 +207,7 @@ int runExperiment(const Args &args, Io &io)
     if (args.flag("json"))
         io.out << report->toJson().dump(2) << "\n";
     else
-        io.out << report->toText();
+        io.out << report->toText(outputColumns());
     return ExitOk;
 }
 

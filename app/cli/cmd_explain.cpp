@@ -1,14 +1,16 @@
 // `clusterbench explain`: why this node and not that one, for one decision of a placement.
 
 #include "cli/command.h"
+#include "cli/output_columns.h"
 #include "cli/policy_input.h"
 #include "net/topology.h"
 #include "runs/decision_explanation.h"
 #include "sched/decision_contrast.h"
 #include "sched/placer.h"
-#include "util/json_number.h"
 #include "util/count_text.h"
+#include "util/json_number.h"
 #include "util/text.h"
+#include "util/text_table.h"
 
 #include <nlohmann/json.hpp>
 
@@ -218,19 +220,19 @@ Command explainCommand()
                     out << ", " << numberText(ct.margin()) << " behind the pick's "
                         << wholeOrNumberText(ct.pickTotal) << "\n";
                 const std::string o = name(other), p = name(d.pick);
-                const std::size_t w = std::max<std::size_t>({o.size(), p.size(), 6}) + 2;
-                out << "  " << padRight("plugin", 22) << padRight("weight", 8) << "raw "
-                    << padRight(p, w) << "raw " << padRight(o, w) << "weighted "
-                    << padRight(p, w) << "weighted " << padRight(o, w) << "difference\n";
+                TextTable table;
+                table.indent = 2;
+                table.headers = {"", "", "raw", "", "weighted", "", ""};
+                table.rows.push_back({"plugin", "weight", p, o, p, o, "difference"});
                 for (const PluginDifference &pd : ct.plugins)
-                    out << "  " << padRight(pd.name, 22) << padRight(numberText(pd.weight), 8)
-                        << padRight(wholeOrNumberText(pd.rawPick), w + 4)
-                        << padRight(wholeOrNumberText(pd.rawOther), w + 4)
-                        << padRight(numberText(pd.weightedPick()), w + 9)
-                        << padRight(numberText(pd.weightedOther()), w + 9)
-                        << signedText(pd.weightedDifference()) << "\n";
-                out << "  " << padRight("total", 30) << padRight(wholeOrNumberText(ct.pickTotal), w + 4)
-                    << padRight(wholeOrNumberText(ct.otherTotal), w + 4) << "\n";
+                    table.rows.push_back(
+                        {pd.name, numberText(pd.weight), wholeOrNumberText(pd.rawPick),
+                         wholeOrNumberText(pd.rawOther), numberText(pd.weightedPick()),
+                         numberText(pd.weightedOther()), signedText(pd.weightedDifference())});
+                table.rows.push_back({"total", "", "", "", wholeOrNumberText(ct.pickTotal),
+                                      wholeOrNumberText(ct.otherTotal),
+                                      signedText(ct.pickTotal - ct.otherTotal)});
+                out << table.render(outputColumns());
                 if (ct.deciding >= 0) {
                     const PluginDifference &pd = ct.plugins[std::size_t(ct.deciding)];
                     out << "  Decided by " << pd.name << ": " << signedText(pd.weightedDifference())

@@ -1,4 +1,5 @@
 #include "cli/command.h"
+#include "cli/output_columns.h"
 #include "io/json_reader.h"
 #include "net/topology.h"
 #include "runs/decision_explanation.h"
@@ -8,6 +9,7 @@
 #include "util/json_number.h"
 #include "util/terminal_text.h"
 #include "util/text.h"
+#include "util/text_table.h"
 
 #include <cmath>
 #include <iomanip>
@@ -268,14 +270,27 @@ Command historyCommand()
             io.out << "No runs in " << ws.value()->path() << "\n";
             return int(ExitOk);
         }
-        io.out << std::left << std::setw(6) << "RUN" << std::setw(22) << "CREATED"
-               << std::setw(11) << "KIND" << std::setw(20) << "SCENARIO" << std::setw(16)
-               << "POLICY" << std::setw(8) << "SEED" << "STATUS\n";
-        for (const RunRecord &r : runs.value())
-            io.out << std::left << std::setw(6) << r.id << std::setw(22) << r.created
-                   << std::setw(11) << r.kind << std::setw(20) << clipped(r.scenarioName, 19)
-                   << std::setw(16) << clipped(r.policy, 15) << std::setw(8) << r.seed
-                   << r.status << "\n";
+        // The scenario's name last, cut to what the terminal has left (12 columns at least).
+        TextTable table;
+        table.headers = {"RUN", "CREATED", "KIND", "POLICY", "SEED", "STATUS", "SCENARIO"};
+        table.rightAligned = {true};
+        std::vector<std::size_t> widths(table.headers.size() - 1);
+        for (std::size_t c = 0; c < widths.size(); ++c)
+            widths[c] = table.headers[c].size();
+        for (const RunRecord &r : runs.value()) {
+            table.rows.push_back({std::to_string(r.id), r.created, r.kind, clipped(r.policy, 24),
+                                  std::to_string(r.seed), r.status});
+            for (std::size_t c = 0; c < widths.size(); ++c)
+                widths[c] = std::max(widths[c], displayWidth(table.rows.back()[c]));
+        }
+        std::size_t used = 0;
+        for (std::size_t w : widths)
+            used += w + 2;
+        const std::size_t width = outputColumns();
+        const std::size_t room = width > used + 12 ? width - used : 12;
+        for (std::size_t i = 0; i < runs->size(); ++i)
+            table.rows[i].push_back(clipped(runs.value()[i].scenarioName, room));
+        io.out << table.render(width);
         return int(ExitOk);
     };
     return c;
@@ -314,11 +329,14 @@ Command showCommand()
         const RunRecord &r = run.value();
         io.out << "Run " << r.id << " (" << r.kind << ", " << r.status << ")\n"
                << "  created   " << r.created << " by ClusterBench " << r.programVersion << "\n"
-               << "  scenario  " << r.scenarioName << " (" << r.scenarioDigest.substr(0, 12)
-               << ")\n"
+               << "  scenario  "
+               << wrapText(r.scenarioName + " (" + r.scenarioDigest.substr(0, 12) + ")",
+                           outputColumns(), 12, 12)
+               << "\n"
                << "  policy    " << r.policy << "\n"
                << "  seed      " << r.seed << "\n"
-               << "  params    " << paramsLine(r.parameters) << "\n"
+               << "  params    " << wrapText(paramsLine(r.parameters), outputColumns(), 12, 12)
+               << "\n"
                << "Metrics\n";
         std::size_t nameWidth = 0; // (the longest name and two spaces: names never touch)
         for (const auto &entry : r.metrics)

@@ -1,4 +1,5 @@
 #include "cli/command.h"
+#include "cli/output_columns.h"
 #include "io/scenario_json.h"
 #include "net/topology.h"
 #include "util/text.h"
@@ -95,7 +96,7 @@ Command infoCommand()
         const Scenario &s = loaded.value();
         io.out << (s.name.empty() ? path : s.name) << "\n";
         if (!s.description.empty())
-            io.out << "  " << s.description << "\n";
+            io.out << "  " << wrapText(s.description, outputColumns(), 2, 2) << "\n";
         io.out << "Nodes        " << j["nodes"].get<std::size_t>() << " ("
                << numberText(j["cpus"].get<double>()) << " CPUs, "
                << numberText(j["memory_gib"].get<double>()) << " GiB)\n";

@@ -1,17 +1,19 @@
 #include "cli/command.h"
-#include "io/export/placement_json.h"
+#include "cli/output_columns.h"
 #include "cli/policy_input.h"
-#include "cli/run_text.h"
 #include "cli/run_saving.h"
-#include "runs/run_service.h"
+#include "cli/run_text.h"
+#include "io/export/placement_json.h"
+#include "io/policy_json.h"
 #include "io/scenario_json.h"
 #include "net/topology.h"
+#include "runs/run_service.h"
 #include "sched/decision_log.h"
 #include "sched/placer.h"
-#include "io/policy_json.h"
 #include "sched/traffic.h"
 #include "store/stored_run.h"
 #include "util/text.h"
+#include "util/text_table.h"
 
 #include <nlohmann/json.hpp>
 
@@ -162,35 +164,52 @@ Command placeCommand()
         io.out << "Policy " << policy.name << " (seed " << input->seed << "): "
                << placement.jobs.size() << " jobs placed (" << tasks << " tasks), "
                << placement.waiting.size() << " waiting\n";
+        const std::size_t width = outputColumns();
         for (const JobPlacement &jp : placement.jobs) {
-            io.out << "  " << padRight(jp.jobId, 16);
+            std::string tasks;
             for (const TaskAssignment &a : jp.tasks)
-                io.out << " " << toString(a.role) << "-" << a.indexInRole << "@" << a.node;
-            io.out << "\n";
+                tasks += (tasks.empty() ? "" : " ") + std::string(toString(a.role)) + "-" +
+                         std::to_string(a.indexInRole) + "@" + a.node;
+            const std::string job = "  " + padRight(jp.jobId, 16) + " ";
+            io.out << job << wrapText(tasks, width, 19, displayWidth(job)) << "\n";
         }
         for (const std::string &w : placement.waiting)
             io.out << "  " << padRight(w, 16) << " waiting\n";
         // A cross-domain column only where multi-node NVLink domains make it differ.
         const bool domains = !s.cluster.nvlinkDomains.empty();
-        io.out << "\nTraffic per iteration       total          cross-node     "
-               << (domains ? "cross-domain   " : "") << "intra-node     mean hops\n";
+        io.out << "\nTraffic per iteration\n";
+        TextTable table;
+        table.indent = 2;
+        table.headers = {"job", "total", "cross-node"};
+        if (domains)
+            table.headers.push_back("cross-domain");
+        table.headers.insert(table.headers.end(), {"intra-node", "mean hops"});
+        table.rightAligned.assign(table.headers.size(), true);
+        table.rightAligned[0] = false;
         auto row = [&](const std::string &name, double total, double cross, double crossDomain,
                        double intra, double hops) {
-            io.out << "  " << padRight(name, 26) << padRight(megabytes(total), 15)
-                   << padRight(megabytes(cross), 15)
-                   << (domains ? padRight(megabytes(crossDomain), 15) : std::string())
-                   << padRight(megabytes(intra), 15) << hops << "\n";
+            std::vector<std::string> cells = {name, megabytes(total), megabytes(cross)};
+            if (domains)
+                cells.push_back(megabytes(crossDomain));
+            std::ostringstream h;
+            h << hops;
+            cells.insert(cells.end(), {megabytes(intra), h.str()});
+            table.rows.push_back(std::move(cells));
         };
         for (const JobTraffic &jt : traffic.jobs)
             row(jt.jobId, jt.totalBytes, jt.crossNodeBytes, jt.crossDomainBytes,
                 jt.intraNodeBytes, jt.meanHops());
         row("all jobs", traffic.totalBytes, traffic.crossNodeBytes, traffic.crossDomainBytes,
             traffic.intraNodeBytes, traffic.meanHops());
-        if (traffic.maxLink >= 0)
-            io.out << "Most loaded link: " << directedLinkName(s.cluster, traffic.maxLink)
-                   << " " << megabytes(traffic.maxLinkBytes) << " per iteration; slowest: "
-                   << directedLinkName(s.cluster, traffic.maxLinkSecondsLink) << " "
-                   << traffic.maxLinkSeconds << " s per iteration at full capacity\n";
+        io.out << table.render(width);
+        if (traffic.maxLink >= 0) {
+            std::ostringstream most;
+            most << "Most loaded link: " << directedLinkName(s.cluster, traffic.maxLink) << " "
+                 << megabytes(traffic.maxLinkBytes) << " per iteration; slowest: "
+                 << directedLinkName(s.cluster, traffic.maxLinkSecondsLink) << " "
+                 << traffic.maxLinkSeconds << " s per iteration at full capacity";
+            io.out << wrapText(most.str(), width, 2) << "\n";
+        }
         if (own)
             io.out << "\n" << whatIfText(*own, run.value());
         if (withLog) {

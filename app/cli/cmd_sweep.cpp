@@ -3,20 +3,22 @@
 // pod runs) and `merge` (their result files back into the workspace, once each).
 
 #include "cli/command.h"
+#include "cli/output_columns.h"
 #include "cli/policy_input.h"
 #include "cli/progress.h"
 #include "cli/run_saving.h"
-#include "runs/sweep_grid.h"
 #include "io/export/kubernetes_names.h"
 #include "io/export/shell_text.h"
 #include "io/export/yaml_text.h"
 #include "io/file_io.h"
 #include "io/file_set_writer.h"
 #include "io/json_reader.h"
-#include "io/scenario_json.h"
 #include "io/policy_json.h"
+#include "io/scenario_json.h"
+#include "runs/sweep_grid.h"
 #include "util/stats.h"
 #include "util/text.h"
+#include "util/text_table.h"
 
 #include <nlohmann/json.hpp>
 
@@ -32,12 +34,6 @@
 namespace cb::cli {
 
 namespace {
-
-/// A table cell: padded to `width`, then one space.
-std::string column(std::string s, std::size_t width)
-{
-    return padRight(std::move(s), width) + " ";
-}
 
 std::string paramsText(const GridPoint &p)
 {
@@ -416,11 +412,15 @@ Command sweepCommand()
         const auto counted = [](std::size_t n, const char *one, const char *many) {
             return std::to_string(n) + " " + (n == 1 ? one : many);
         };
-        io.out << (s.name.empty() ? path : s.name) << ": " << counted(points.size(), "run", "runs")
-               << " (" << counted(policies.size(), "policy", "policies") << " x "
-               << counted(groups.size() / policies.size(), "parameter set", "parameter sets")
-               << " x " << counted(std::size_t(seeds), "seed", "seeds")
-               << "); mean +- std over seeds\n";
+        io.out << wrapText((s.name.empty() ? path : s.name) + ": " +
+                               counted(points.size(), "run", "runs") + " (" +
+                               counted(policies.size(), "policy", "policies") + " x " +
+                               counted(groups.size() / policies.size(), "parameter set",
+                                       "parameter sets") +
+                               " x " + counted(std::size_t(seeds), "seed", "seeds") +
+                               "); mean +- std over seeds",
+                           outputColumns(), 2)
+               << "\n";
         // Placed only: traffic per iteration; simulated: over the whole run.
         std::vector<std::pair<std::string, std::string>> columns = {
             {"cross_node_bytes", simulate ? "cross GB (run)" : "cross MB/iter"},
@@ -432,15 +432,16 @@ Command sweepCommand()
                                            {"energy_kwh", "energy kWh"},
                                            {"cost", "cost"},
                                            {"stranded_gpu_h", "stranded GPU-h"}});
-        std::size_t paramWidth = 6;
-        for (const Summary &g : groups)
-            paramWidth = std::max(paramWidth, g.params.size());
-        io.out << column("policy", 16) << column("params", paramWidth);
-        for (const auto &[key, title] : columns)
-            io.out << column(title, 22);
-        io.out << "\n";
+        TextTable table;
+        table.headers = {"policy", "params"};
+        table.keyColumns = 2;
+        table.rightAligned = {false, false};
+        for (const auto &[key, title] : columns) {
+            table.headers.push_back(title);
+            table.rightAligned.push_back(true);
+        }
         for (const Summary &g : groups) {
-            io.out << column(g.policy, 16) << column(g.params, paramWidth);
+            std::vector<std::string> cells = {g.policy, g.params};
             for (const auto &[key, title] : columns) {
                 auto it = g.values.find(key);
                 const auto [mean, sd] = it == g.values.end() ? MeanStd{}
@@ -448,12 +449,12 @@ Command sweepCommand()
                 const double scale =
                     key == "cross_node_bytes" ? (simulate ? 1e-9 : 1e-6) : 1.0;
                 const int digits = key == "mean_hops" ? 3 : (key == "waiting_jobs" ? 2 : 1);
-                io.out << column(formatFixed(mean * scale, digits) + " +- " +
-                                     formatFixed(sd * scale, digits),
-                                 22);
+                cells.push_back(formatFixed(mean * scale, digits) + " +- " +
+                                formatFixed(sd * scale, digits));
             }
-            io.out << "\n";
+            table.rows.push_back(std::move(cells));
         }
+        io.out << table.render(outputColumns());
         return int(ExitOk);
     };
     return c;

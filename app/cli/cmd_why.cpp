@@ -1,6 +1,7 @@
 // `clusterbench why`: why a job waits, and the smallest changes that would let it run now.
 
 #include "cli/command.h"
+#include "cli/output_columns.h"
 #include "cli/policy_input.h"
 #include "runs/run_service.h"
 #include "runs/wait_explanation.h"
@@ -176,11 +177,15 @@ Command whyCommand()
         }
 
         std::ostream &out = io.out;
-        out << "Job " << jobId << " (" << job->taskCount() << " task"
-            << (job->taskCount() == 1 ? "" : "s") << ", " << job->gpuCount() << " GPUs) under "
-            << input->policy.name << " (seed " << input->seed << "), " << when << ":\n";
+        const std::size_t width = outputColumns();
+        out << wrapText("Job " + jobId + " (" + std::to_string(job->taskCount()) + " task" +
+                            (job->taskCount() == 1 ? "" : "s") + ", " +
+                            std::to_string(job->gpuCount()) + " GPUs) under " + input->policy.name +
+                            " (seed " + std::to_string(input->seed) + "), " + when + ":",
+                        width, 2)
+            << "\n";
         if (!notWaiting.empty()) {
-            out << "  it does not wait: it " << notWaiting << "\n";
+            out << "  " << wrapText("it does not wait: it " + notWaiting, width, 4, 2) << "\n";
             return int(ExitOk);
         }
         if (w.fits) {
@@ -188,22 +193,24 @@ Command whyCommand()
                 << " jobs running): it waits for its turn in the queue, not for room\n";
             return int(ExitOk);
         }
-        out << "  " << w.failedTask << " finds no node";
+        std::string finds = w.failedTask + " finds no node";
         if (w.placedBefore > 0)
-            out << " after " << w.placedBefore << " of its " << w.tasks
-                << " tasks were placed (gang: they are rolled back)";
-        out << " (" << running.size() << " jobs running):\n";
+            finds += " after " + std::to_string(w.placedBefore) + " of its " +
+                     std::to_string(w.tasks) + " tasks were placed (gang: they are rolled back)";
+        finds += " (" + std::to_string(running.size()) + " jobs running):";
+        out << "  " << wrapText(finds, width, 4, 2) << "\n";
         for (const auto &[reason, nodes] : w.reasons)
             out << "    " << padRight(groupedCount(nodes) + (nodes == 1 ? " node:" : " nodes:"), 14)
-                << reason << "\n";
+                << wrapText(reason, width, 18, 18) << "\n";
         out << "What would let it run now (each checked by placing the job again):\n";
         if (w.fixes.empty())
             out << "  nothing of one kind: no ending of running jobs, relaxed constraint, added "
                    "nodes of an existing kind or smaller shape fits it\n";
         for (std::size_t i = 0; i < w.fixes.size(); ++i) {
             const WaitFix &f = w.fixes[i];
-            out << "  " << i + 1 << ". " << f.text << "\n     -> " << placementText(f.placement)
-                << "\n";
+            const std::string number = "  " + std::to_string(i + 1) + ". ";
+            out << number << wrapText(f.text, width, number.size(), number.size())
+                << "\n     -> " << wrapText(placementText(f.placement), width, 8, 8) << "\n";
         }
         return int(ExitOk);
     };

@@ -1,5 +1,7 @@
 #include "cli/command.h"
+#include "cli/output_columns.h"
 #include "cli/terminal_stream.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <iostream>
@@ -151,12 +153,35 @@ std::string nearestCommand(const std::string &word)
 
 namespace {
 
+/// Help is wrapped to the terminal, but no wider than this: long lines are hard to read.
+std::size_t helpColumns()
+{
+    return std::min<std::size_t>(outputColumns(), 100);
+}
+
+/// The synopsis wrapped between its parts: an optional "[...]" group is never split.
+std::string usageText(const std::string &synopsis, std::size_t width)
+{
+    std::string joined = synopsis;
+    int depth = 0;
+    for (char &ch : joined) {
+        depth += ch == '[' ? 1 : ch == ']' ? -1 : 0;
+        if (ch == ' ' && depth > 0)
+            ch = '\x1f'; // a unit separator stands for the space while wrapping
+    }
+    std::string wrapped = wrapText(joined, width, 8, 20);
+    std::replace(wrapped.begin(), wrapped.end(), '\x1f', ' ');
+    return wrapped;
+}
+
 std::string commandHelp(const Command &c)
 {
+    const std::size_t width = helpColumns();
     std::ostringstream s;
-    s << "Usage: clusterbench " << c.synopsis << "\n\n" << c.summary << "\n";
+    s << "Usage: clusterbench " << usageText(c.synopsis, width) << "\n\n"
+      << wrapText(c.summary, width) << "\n";
     if (!c.description.empty())
-        s << "\n" << c.description << "\n";
+        s << "\n" << wrapText(c.description, width) << "\n";
     s << "\nOptions:\n";
     for (const Option &o : c.options) {
         std::string left = "  --" + o.name + (o.valueName.empty() ? "" : " " + o.valueName);
@@ -164,7 +189,7 @@ std::string commandHelp(const Command &c)
             left.resize(24, ' ');
         else
             left += "  ";
-        s << left << o.help << "\n";
+        s << left << wrapText(o.help, width, 24, left.size()) << "\n";
     }
     s << "  --help                show this help\n";
     s << "\nExit codes: 0 ok, 1 failure, 2 bad input or usage.\n";
@@ -176,19 +201,23 @@ std::string commandHelp(const Command &c)
 std::string mainHelp()
 {
     std::ostringstream s;
-    s << "ClusterBench " << CB_VERSION
-      << ": schedule distributed deep-learning training on GPU clusters.\n\n"
+    std::string title = "ClusterBench ";
+    title += CB_VERSION;
+    title += ": schedule distributed deep-learning training on GPU clusters.";
+    std::string samples = "Sample scenarios: ";
+    samples += CB_SAMPLES_DIR;
+    s << wrapText(title, helpColumns())
+      << "\n\n"
          "Usage: clusterbench [SCENARIO.json]       open the workbench window\n"
          "       clusterbench COMMAND [OPTIONS]     run a terminal command\n\n"
          "Commands:\n";
     for (const Command &c : commands()) {
         std::string left = "  " + c.name;
         left.resize(14, ' ');
-        s << left << c.summary << "\n";
+        s << left << wrapText(c.summary, helpColumns(), 14, left.size()) << "\n";
     }
     s << "\nRun 'clusterbench COMMAND --help' for a command's options.\n"
-         "Sample scenarios: "
-      << CB_SAMPLES_DIR << "\n";
+      << wrapText(samples, helpColumns(), 2) << "\n";
     return s.str();
 }
 

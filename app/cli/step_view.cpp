@@ -188,21 +188,38 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
     for (const std::string &n : m_log.nodeNames)
         nameWidth = std::max(nameWidth, n.size() + 2);
     nameWidth = std::min<std::size_t>(nameWidth, 24);
-    // Column headers "plugin xW"; cells "raw -> weighted".
+    // The total first, then a column per plugin: headers "plugin xW", cells "raw -> weighted".
+    // A terminal too narrow for that gets only the weighted scores, then plugins numbered
+    // ("#1 x1") with their names in a line below the table; what is still too wide is cut
+    // at the right edge, the total kept.
+    constexpr std::size_t kTotalWidth = 10;
     std::vector<std::string> headers;
     std::vector<std::size_t> colWidth;
-    for (std::size_t p = 0; p < m_log.pluginNames.size(); ++p) {
-        headers.push_back(m_log.pluginNames[p] + " x" + cellNumber(m_log.weights[p], 2));
-        colWidth.push_back(std::max<std::size_t>(headers.back().size() + 2, 14));
+    bool withRaw = true, numbered = false;
+    for (int pass = 0; pass < 3; ++pass) {
+        withRaw = pass == 0;
+        numbered = pass == 2;
+        headers.clear();
+        colWidth.clear();
+        std::size_t used = 2 + nameWidth + kTotalWidth;
+        for (std::size_t p = 0; p < m_log.pluginNames.size(); ++p) {
+            headers.push_back((numbered ? "#" + std::to_string(p + 1) : m_log.pluginNames[p]) +
+                              " x" + cellNumber(m_log.weights[p], 2));
+            colWidth.push_back(std::max<std::size_t>(headers.back().size() + 2, withRaw ? 14 : 8));
+            used += colWidth.back();
+        }
+        if (used <= std::size_t(width))
+            break;
     }
     {
         Line l = line();
         l.add(padded("  node", nameWidth + 2), "4");
+        l.add("total", "4");
+        l.add(std::string(kTotalWidth - 5, ' '));
         for (std::size_t p = 0; p < headers.size(); ++p) {
             l.add(headers[p], "4");
             l.add(std::string(colWidth[p] - headers[p].size(), ' '));
         }
-        l.add("total", "4");
         push(l);
     }
     auto rowText = [&](const CandidateRow &r, Line &l) {
@@ -215,16 +232,19 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
             l.add("filtered: " + m_log.reason(r), "2");
             return;
         }
+        l.add(padded(cellNumber(r.total, 3), kTotalWidth), win ? "1;32" : "1");
         for (std::size_t p = 0; p < colWidth.size(); ++p)
-            l.add(padded(cellNumber(d.rawScore(r, p), 2) + " -> " + cellNumber(m_log.weighted(d, r, p), 2),
+            l.add(padded((withRaw ? cellNumber(d.rawScore(r, p), 2) + " -> " : std::string()) +
+                             cellNumber(m_log.weighted(d, r, p), 2),
                          colWidth[p]));
-        l.add(cellNumber(r.total, 3), win ? "1;32" : "1");
         if (win)
             l.add("  winner", "1;32");
     };
     // The nodes without a row (detail top:K) take the table's last line.
     const std::string omitted = m_log.omittedSummary(d);
     if (!omitted.empty() && tableRows > 1)
+        --tableRows;
+    if (numbered && tableRows > 1) // the plugins' names take a line
         --tableRows;
     // Keep the winner visible when rows must be cut: show a window around it.
     int first = 0;
@@ -255,6 +275,13 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
     if (!omitted.empty()) {
         Line l = line();
         l.add("  " + omitted, "2");
+        push(l);
+    }
+    if (numbered) {
+        Line l = line();
+        l.add(" ");
+        for (std::size_t p = 0; p < m_log.pluginNames.size(); ++p)
+            l.add(" #" + std::to_string(p + 1) + " " + m_log.pluginNames[p], "2");
         push(l);
     }
     lines.emplace_back();

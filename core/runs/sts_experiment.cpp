@@ -4,10 +4,11 @@
 #include "io/file_io.h"
 #include "io/scenario_json.h"
 #include "io/sts_setup.h"
+#include "sim/simulator.h"
 #include "stochastic/first_principle_scheduler.h"
 #include "stochastic/greedy_scheduler.h"
 #include "stochastic/sts_policy.h"
-#include "sim/simulator.h"
+#include "util/text_table.h"
 
 #include <algorithm>
 #include <cmath>
@@ -411,7 +412,7 @@ nlohmann::json StsExperimentReport::toJson() const
     return out;
 }
 
-std::string StsExperimentReport::toText() const
+std::string StsExperimentReport::toText(std::size_t width) const
 {
     std::ostringstream s;
     if (!params.scenarioFile.empty())
@@ -425,21 +426,16 @@ std::string StsExperimentReport::toText() const
           << params.firstSeed << (params.sharing ? ", GPU sharing" : "")
           << (params.multiNode ? ", multi-node" : "") << "\n";
     s << "mean +/- std over seeds\n\n";
-    s << std::left << std::setw(9) << "method" << std::right << std::setw(22) << "total cost"
-      << std::setw(22) << "energy cost" << std::setw(22) << "tardiness cost" << std::setw(16)
-      << "violations" << std::setw(14) << "STS saves" << "\n";
-    s << std::fixed;
+    TextTable table;
+    table.headers = {"method",         "total cost", "energy cost",
+                     "tardiness cost", "violations", "STS saves"};
+    table.rightAligned = {false, true, true, true, true, true};
     for (const StsMethodSummary &m : methods) {
-        auto cell = [&](const StsStat &st, int width, int precision) {
+        auto cell = [](const StsStat &st) {
             std::ostringstream c;
-            c << std::fixed << std::setprecision(precision) << st.mean << " +/- " << st.std;
-            s << std::setw(width) << c.str();
+            c << std::fixed << std::setprecision(1) << st.mean << " +/- " << st.std;
+            return c.str();
         };
-        s << std::left << std::setw(9) << m.name << std::right;
-        cell(m.totalCost, 22, 1);
-        cell(m.energyCost, 22, 1);
-        cell(m.tardinessCost, 22, 1);
-        cell(m.violations, 16, 1);
         std::string red = "-";
         for (const auto &[name, r] : stsReduction)
             if (name == m.name) {
@@ -447,8 +443,11 @@ std::string StsExperimentReport::toText() const
                 c << std::fixed << std::setprecision(1) << 100 * r << " %";
                 red = c.str();
             }
-        s << std::setw(14) << red << "\n";
+        table.rows.push_back({m.name, cell(m.totalCost), cell(m.energyCost), cell(m.tardinessCost),
+                              cell(m.violations), red});
     }
+    s << table.render(width);
+    s << std::fixed;
     bool anyCross = false;
     for (const StsMethodSummary &m : methods)
         anyCross = anyCross || m.crossNodeBytes.mean > 0 || m.multiNodePlacements.mean > 0;

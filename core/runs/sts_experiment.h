@@ -85,7 +85,8 @@ struct StsExperimentReport
     std::optional<double> netCrossNodeReduction, netTotalCostReduction;
 
     nlohmann::json toJson() const;
-    std::string toText() const;
+    /// The report as text; its table laid out for `width` columns.
+    std::string toText(std::size_t width = 80) const;
 };
 
 /// The known method names, in report order.

@@ -62,6 +62,88 @@ std::string padRight(std::string s, std::size_t width)
     return s;
 }
 
+std::size_t displayWidth(std::string_view s)
+{
+    std::size_t n = 0;
+    for (unsigned char c : s)
+        n += (c & 0xC0) != 0x80;
+    return n;
+}
+
+std::string wrapText(std::string_view text, std::size_t width, std::size_t indent,
+                     std::size_t firstColumn)
+{
+    std::string out;
+    std::size_t column = firstColumn;
+    std::size_t at = 0;
+    while (at <= text.size()) {
+        const std::size_t newline = std::min(text.find('\n', at), text.size());
+        const std::string_view line = text.substr(at, newline - at);
+        // A line's own leading spaces (an indented example, a list item) are kept; an item
+        // laid out in two columns ("  name    what it is") continues under its second column.
+        std::size_t lead = 0;
+        while (lead < line.size() && line[lead] == ' ')
+            ++lead;
+        out.append(lead, ' ');
+        const std::size_t lineStart = column;
+        column += lead;
+        std::size_t hanging = indent + lead;
+        if (lead > 0)
+            if (const std::size_t gap = line.find("  ", lead); gap != std::string_view::npos) {
+                std::size_t second = gap;
+                while (second < line.size() && line[second] == ' ')
+                    ++second;
+                if (second < line.size() && lineStart + second <= width / 2 + indent)
+                    hanging = indent + second;
+            }
+        bool lineHasWord = false;
+        std::size_t w = lead;
+        while (w < line.size()) {
+            std::size_t spaces = 0;
+            while (w + spaces < line.size() && line[w + spaces] == ' ')
+                ++spaces;
+            w += spaces;
+            if (w >= line.size())
+                break;
+            std::size_t end = line.find(' ', w);
+            if (end == std::string_view::npos)
+                end = line.size();
+            const std::string_view word = line.substr(w, end - w);
+            const std::size_t wordWidth = displayWidth(word);
+            if (lineHasWord && column + spaces + wordWidth > width) {
+                out += '\n';
+                out.append(hanging, ' ');
+                column = hanging;
+                lineHasWord = false;
+            }
+            if (lineHasWord) {
+                out.append(spaces, ' '); // the text's own spacing, kept within a line
+                column += spaces;
+            }
+            out += word;
+            column += wordWidth;
+            lineHasWord = true;
+            w = end;
+        }
+        if (newline >= text.size())
+            break;
+        out += '\n';
+        out.append(indent, ' ');
+        column = indent;
+        at = newline + 1;
+    }
+    // A blank line gets no indent.
+    std::string trimmed;
+    trimmed.reserve(out.size());
+    for (char c : out) {
+        if (c == '\n')
+            while (!trimmed.empty() && trimmed.back() == ' ')
+                trimmed.pop_back();
+        trimmed += c;
+    }
+    return trimmed;
+}
+
 std::string withoutSpaces(std::string s)
 {
     s.erase(std::remove(s.begin(), s.end(), ' '), s.end());

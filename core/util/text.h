@@ -29,6 +29,16 @@ std::string clockText(double seconds, bool hundredths = false);
 /// `s` padded with spaces on the right to at least `width` characters (never cut).
 std::string padRight(std::string s, std::size_t width);
 
+/// Columns `s` takes on a terminal: its UTF-8 characters (continuation bytes not counted).
+std::size_t displayWidth(std::string_view s);
+
+/// `text` broken at spaces into lines of at most `width` columns, each line after the first
+/// indented by `indent` spaces (the first keeps what the caller printed before it, which is
+/// `firstColumn` columns). Existing line breaks are kept; a word longer than a line stands
+/// alone, never cut. No trailing newline.
+std::string wrapText(std::string_view text, std::size_t width, std::size_t indent = 0,
+                     std::size_t firstColumn = 0);
+
 /// `s` without any space characters (" K80 " -> "K80").
 std::string withoutSpaces(std::string s);
 

@@ -261,7 +261,8 @@ private slots:
         const Cli list = clusterbench({QStringLiteral("history"), QStringLiteral("--workspace"),
                                        ws});
         QCOMPARE(list.code, 0);
-        QVERIFY2(list.out.find("simulate   DLTAP testbed (8... dltap ") != std::string::npos,
+        QVERIFY2(list.out.find("simulate  dltap   1     complete  DLTAP testbed (8...\n") !=
+                     std::string::npos,
                  list.out.c_str());
 
         // show prints the stored metrics, as text and JSON.
@@ -303,7 +304,7 @@ private slots:
         QCOMPARE(cmp.code, 0);
         QVERIFY2(cmp.err.find("Saved as runs 2, 3 in") != std::string::npos, cmp.err.c_str());
         // Counts print as integers: every job fits on the testbed.
-        QVERIFY2(cmp.out.find("\nk8s-default       9       ") != std::string::npos,
+        QVERIFY2(cmp.out.find("\nk8s-default     9     42     0 ") != std::string::npos,
                  cmp.out.c_str());
         QVERIFY(cmp.out.find("9.0") == std::string::npos);
         const Cli noSave = clusterbench({QStringLiteral("place"), QString::fromStdString(kTestbed),

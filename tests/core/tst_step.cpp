@@ -193,6 +193,31 @@ private slots:
             if (width == 40)
                 QVERIFY(cut);
         }
+        if (width == 80) {
+            // Too narrow for every plugin's name and raw score: numbered plugins, weighted
+            // scores only, the total right after the node, nothing in the table cut.
+            const auto lines = view.render(5, screen);
+            const Decision &d = log.decisions[5];
+            const std::string winner = log.nodeNames[std::size_t(d.pick)];
+            bool header = false, legend = false, row = false;
+            for (const std::string &raw : lines) {
+                const std::string l = stripAnsi(raw);
+                if (l.rfind("  node ", 0) == 0 && l.find("total") != std::string::npos) {
+                    header = true;
+                    QVERIFY2(l.find("total") < l.find("#1 x"), l.c_str());
+                    QVERIFY2(l.find("...") == std::string::npos, l.c_str());
+                }
+                if (l.rfind("  #1 " + log.pluginNames[0], 0) == 0)
+                    legend = true;
+                if (l.rfind("> " + winner, 0) == 0) {
+                    row = true;
+                    QVERIFY2(l.find(" -> ") == std::string::npos, l.c_str());
+                }
+            }
+            QVERIFY(header);
+            QVERIFY(legend);
+            QVERIFY(row);
+        }
         if (width == 160) {
             // Everything fits: all 8 nodes in the table and in the heatmap, winner marked.
             const auto lines = view.render(5, screen);

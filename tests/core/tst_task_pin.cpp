@@ -169,8 +169,8 @@ private slots:
             cbtest::runCli({"compare", scenario, "--policies", "spread,binpack", "--pin",
                             "j1/single-0=c", "--workspace", ws});
         QVERIFY2(compared.code == 0, compared.err.c_str());
-        for (const char *row : {"\nspread            3 ", "\nspread +pin       3 ",
-                                "\nbinpack           3 ", "\nbinpack +pin      3 "})
+        for (const char *row : {"\nspread           3      3     0 ", "\nspread +pin      3 ",
+                                "\nbinpack          3 ", "\nbinpack +pin     3 "})
             QVERIFY2(compared.out.find(row) != std::string::npos, compared.out.c_str());
         for (const char *whatIf : {"What if (--pin), against spread's own choice (seed 1):",
                                    "What if (--pin), against binpack's own choice (seed 1):"})

@@ -3,11 +3,15 @@
 // outputs, pieces split inside a UTF-8 sequence), every command's output through
 // runCommand (info, place, validate, history on a hostile scenario), JSON output that stays
 // the same JSON, and the progress bar's own control sequences that still reach the terminal.
+// Text laid out for the terminal's width: tables that split rather than overflow, help and
+// tables of every command within $COLUMNS.
 
 #include "cli/command.h"
 #include "cli/progress.h"
 #include "io/scenario_json.h"
 #include "util/terminal_text.h"
+#include "util/text.h"
+#include "util/text_table.h"
 
 #include <QtTest>
 
@@ -178,6 +182,61 @@ private slots:
         const Outcome o = run({"info", m_hostile, "--\x1b[1mcolour"});
         QCOMPARE(o.code, 2);
         QVERIFY(inert(o.err));
+    }
+
+    void tableColumnsTakeWhatTheyNeed()
+    {
+        TextTable t;
+        t.headers = {"policy", "jobs", "cross MB"};
+        t.rightAligned = {false, true, true};
+        t.rows = {{"dltap", "9", "11303.1"}, {"k8s-default", "12", "16078.3"}};
+        QCOMPARE(t.render(80), std::string("policy       jobs  cross MB\n"
+                                           "dltap           9   11303.1\n"
+                                           "k8s-default    12   16078.3\n"));
+        // Too wide: the other columns in blocks under each other, the key column repeated;
+        // a column wider than the room still printed whole.
+        QCOMPARE(t.render(20), std::string("policy       jobs\n"
+                                           "dltap           9\n"
+                                           "k8s-default    12\n"
+                                           "\n"
+                                           "policy       cross MB\n"
+                                           "dltap         11303.1\n"
+                                           "k8s-default   16078.3\n"));
+        t.indent = 2;
+        t.rows.push_back({"a"}); // missing cells are blank
+        QCOMPARE(t.render(80), std::string("  policy       jobs  cross MB\n"
+                                           "  dltap           9   11303.1\n"
+                                           "  k8s-default    12   16078.3\n"
+                                           "  a\n"));
+    }
+
+    void outputFitsColumns()
+    {
+        // Every command's help, and compare's tables, within $COLUMNS (words are not cut: the
+        // longest, the workspace's default path at an option's 24-column indent, ends at 69).
+        qputenv("COLUMNS", "72");
+        const auto fits = [](const std::string &text) {
+            std::istringstream lines(text);
+            for (std::string l; std::getline(lines, l);)
+                if (displayWidth(l) > 72)
+                    return l;
+            return std::string();
+        };
+        for (const cli::Command &c : cli::commands()) {
+            const Outcome help = run({c.name, "--help"});
+            QCOMPARE(help.code, 0);
+            QCOMPARE(QString::fromStdString(fits(help.out)), QString());
+        }
+        QCOMPARE(QString::fromStdString(fits(cli::mainHelp())), QString());
+        const Outcome compare = run({"compare", CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json",
+                                     "--policies", "dltap,k8s-default,spread", "--no-save"});
+        QCOMPARE(compare.code, 0);
+        QCOMPARE(QString::fromStdString(fits(compare.out)), QString());
+        // Per model: a row per model, a column per policy.
+        QVERIFY2(compare.out.find("model        dltap       k8s-default            spread\n"
+                                  "alexnet     3421.6  4399.3 (-28.6 %)") != std::string::npos,
+                 compare.out.c_str());
+        qunsetenv("COLUMNS");
     }
 
     void progressBarStillDrawsOnTheTerminal()

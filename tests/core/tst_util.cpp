@@ -93,6 +93,26 @@ private slots:
         QCOMPARE(got, items);
     }
 
+    void wrapText()
+    {
+        // Breaks at spaces within the width, the rest indented; a long word stands alone.
+        QCOMPARE(cb::wrapText("one two three four", 9), std::string("one two\nthree\nfour"));
+        QCOMPARE(cb::wrapText("one two three four", 12, 2, 4),
+                 std::string("one two\n  three four"));
+        QCOMPARE(cb::wrapText("a verylongword b", 5), std::string("a\nverylongword\nb"));
+        // Line breaks kept, blank lines without indent, a paragraph's own indent kept.
+        QCOMPARE(cb::wrapText("ab cd\n\n  ef gh ij", 8, 1),
+                 std::string("ab cd\n\n   ef gh\n   ij"));
+        // Spacing within a line is kept; an item in two columns continues under the second.
+        QCOMPARE(cb::wrapText("a  b", 10), std::string("a  b"));
+        QCOMPARE(cb::wrapText("  name    what it is here", 20),
+                 std::string("  name    what it is\n          here"));
+        // Width counts characters, not bytes ("é" is two bytes).
+        QCOMPARE(cb::displayWidth("déjà"), std::size_t(4));
+        QCOMPARE(cb::wrapText("déjà vu", 7), std::string("déjà vu"));
+        QCOMPARE(cb::wrapText("", 10), std::string());
+    }
+
     void meanAndStd()
     {
         const MeanStd s = cb::meanAndStd({2, 4, 4, 4, 5, 5, 7, 9});
