@@ -102,7 +102,8 @@ Command compareCommand()
             }
             auto p = resolvePolicy(n, presets.value());
             if (!p) {
-                io.err << "clusterbench compare: " << p.error() << "\n";
+                io.err << "clusterbench compare: --policies: " << p.problems().front().message
+                       << "\n";
                 return int(ExitBadInput);
             }
             policies.push_back(p.value());

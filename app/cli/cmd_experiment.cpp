@@ -222,21 +222,21 @@ Command experimentCommand()
                  "       experiment sts-authors DIR... [--methods LIST] [--runs N] [--json]";
     c.summary = "Reproduce a paper's experiment (sts: the STS data-centre comparison)";
     c.description =
-        "sts: the STS paper's data-centre experiment (Filippini et al., IEEE TCC 2024): N nodes\n"
-        "x 8 GPUs alternating K80 and M60, 10 jobs per node from the authors' 15 profiled\n"
-        "templates, exponential arrivals with mean 50000/N s. Every method (STS and the\n"
-        "authors' baselines FIFO, EDF, PS, G, RG, LS) runs the same jobs with the same sampled\n"
-        "stop points; prints per method the mean and standard deviation over seeds of total,\n"
-        "energy and tardiness cost and due-date violations, and STS's reduction of the mean\n"
-        "total cost against each. The data folder holds the authors' CSV files.\n"
-        "--sharing also runs STS without slices on the same jobs and reports the saving.\n"
-        "STS-net (beyond the paper) plans as STS but places to avoid cross-node traffic; with\n"
-        "--multi-node jobs may span nodes and the report gives cross-node bytes per method.\n"
-        "--scenario runs on a scenario file (e.g. sample-clusters/dltap-testbed.json); jobs\n"
+        "sts: the STS paper's data-centre experiment (Filippini et al., IEEE TCC 2024): N "
+        "nodes x 8 GPUs alternating K80 and M60, 10 jobs per node from the authors' 15 "
+        "profiled templates, exponential arrivals with mean 50000/N s. Every method (STS and "
+        "the authors' baselines FIFO, EDF, PS, G, RG, LS) runs the same jobs with the same "
+        "sampled stop points; prints per method the mean and standard deviation over seeds "
+        "of total, energy and tardiness cost and due-date violations, and STS's reduction of "
+        "the mean total cost against each. The data folder holds the authors' CSV files.\n"
+        "--sharing also runs STS without slices on the same jobs and reports the saving. "
+        "STS-net (beyond the paper) plans as STS but places to avoid cross-node traffic; with "
+        "--multi-node jobs may span nodes and the report gives cross-node bytes per method. "
+        "--scenario runs on a scenario file (e.g. sample-clusters/dltap-testbed.json); jobs "
         "without STS data keep their own GPU count and run to the end.\n"
-        "sts-authors: runs each method on instances of the authors' own experiment (folders\n"
-        "with their generator's Lof_Selectjobs.csv, SelectJobs_times.csv, tNodes.csv and\n"
-        "GPU-costs.csv: the exact job list and stop points) and sets our total cost beside\n"
+        "sts-authors: runs each method on instances of the authors' own experiment (folders "
+        "with their generator's Lof_Selectjobs.csv, SelectJobs_times.csv, tNodes.csv and "
+        "GPU-costs.csv: the exact job list and stop points) and sets our total cost beside "
         "their simulator's (authors_results_*.csv in the folder) per instance and method.";
     c.options = {
         {"nodes", "N", "nodes (default 10)"},

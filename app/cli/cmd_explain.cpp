@@ -248,9 +248,13 @@ Command explainCommand()
                 }
             }
             if (traffic.hasOther && d.pick >= 0)
-                out << "  The job's cross-node traffic per iteration: " << bytesText(traffic.crossBefore)
-                    << " before, " << bytesText(traffic.crossAfter) << " with " << name(d.pick)
-                    << ", " << bytesText(traffic.crossIfOther) << " on " << name(other) << "\n";
+                out << "  "
+                    << wrapText("The job's cross-node traffic per iteration: " +
+                                    bytesText(traffic.crossBefore) + " before, " +
+                                    bytesText(traffic.crossAfter) + " with " + name(d.pick) + ", " +
+                                    bytesText(traffic.crossIfOther) + " on " + name(other),
+                                outputColumns(), 4, 2)
+                    << "\n";
         }
         if (d.pick >= 0) {
             out << "\nWeight changes that change the pick (one plugin, the others as they are):\n";
@@ -260,7 +264,7 @@ Command explainCommand()
             if (!flips.complete)
                 out << "  (only the nodes the log kept were considered)\n";
         }
-        out << "\nIn words: " << words << "\n";
+        out << "\n" << wrapText("In words: " + words, outputColumns()) << "\n";
         return int(ExitOk);
     };
     return c;

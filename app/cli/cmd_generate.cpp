@@ -498,17 +498,17 @@ Command generateCommand()
         "  leaf-spine  hosts on leaf switches, every leaf linked to every spine\n"
         "  fat-tree    k-ary fat-tree: k^3/4 hosts, 5k^2/4 switches, full bisection\n"
         "  dgx         8-GPU NVLink nodes with one NIC per rail leaf (rail-optimised)\n"
-        "  nvl72       GB200 NVL72 racks: each rack one 72-GPU NVLink domain of 18 trays x 4\n"
-        "              GPUs (NVLink 5: 1.8 TB/s per GPU bidirectional = 900 GB/s = 7,200\n"
-        "              Gbit/s per direction, NVIDIA GB200 NVL72 product page), 4 x 400 Gb/s\n"
-        "              ConnectX-7 NICs per tray (DGX GB200 user guide), 120 kW per rack;\n"
-        "              --variant hgx-h100 or hgx-h200: 8-GPU H100 or H200 nodes (DGX H100 and\n"
-        "              DGX H200 datasheets), 4 per rack, the node's domain\n"
+        "  nvl72       GB200 NVL72 racks: each rack one 72-GPU NVLink domain of 18 trays x 4 "
+        "GPUs (NVLink 5: 1.8 TB/s per GPU bidirectional = 900 GB/s = 7,200 Gbit/s per "
+        "direction, NVIDIA GB200 NVL72 product page), 4 x 400 Gb/s ConnectX-7 NICs per tray "
+        "(DGX GB200 user guide), 120 kW per rack; --variant hgx-h100 or hgx-h200: 8-GPU H100 "
+        "or H200 nodes (DGX H100 and DGX H200 datasheets), 4 per rack, the node's domain\n"
         "  jobs        add a generated job set to the scenario given by --into\n"
         "  sts         the STS authors' data-centre setup from their CSV files (--data DIR)\n"
-        "Cluster kinds add a job set too when --jobs N is given. The scenario is written\n"
+        "Cluster kinds add a job set too when --jobs N is given. The scenario is written "
         "canonically and atomically; the same options and --seed give the same bytes.\n"
-        "GPU types: " + gpuCatalogNames() + ".\nModels: " + trainingModelNames() + ".";
+        "GPU types: " +
+        gpuCatalogNames() + ".\nModels: " + trainingModelNames() + ".";
     c.options = {
         {"out", "FILE", "where to write the scenario (required)"},
         {"name", "TEXT", "scenario name"},

@@ -4,6 +4,7 @@
 #include "net/topology.h"
 #include "runs/decision_explanation.h"
 #include "runs/run_diff.h"
+#include "runs/run_service.h"
 #include "store/stored_run.h"
 #include "store/workspace.h"
 #include "util/json_number.h"
@@ -413,8 +414,8 @@ Command diffCommand()
             io.err << "clusterbench diff: " << ws.error() << "\n";
             return int(ExitBadInput);
         }
-        auto a = readStoredRun(*ws.value(), *idA);
-        auto b = readStoredRun(*ws.value(), *idB);
+        auto a = readRunDetail(*ws.value(), *idA);
+        auto b = readRunDetail(*ws.value(), *idB);
         for (const auto *r : {&a, &b})
             if (!*r) {
                 io.err << "clusterbench diff: " << r->error() << "\n";
@@ -507,12 +508,21 @@ Command diffCommand()
         }
 
         std::ostream &out = io.out;
-        out << "Runs " << d.runA << " (" << d.policyA << ", seed " << da.record.seed << ") and "
-            << d.runB << " (" << d.policyB << ", seed " << db.record.seed << ") of "
-            << terminalText(da.record.scenarioName) << "\n";
+        const std::size_t width = outputColumns();
+        // The two runs' names in one column, wide enough for both.
+        const std::size_t nameColumn = std::max(nameA.size(), nameB.size()) + 2;
+        out << wrapText("Runs " + std::to_string(d.runA) + " (" + d.policyA + ", seed " +
+                            std::to_string(da.record.seed) + ") and " + std::to_string(d.runB) +
+                            " (" + d.policyB + ", seed " + std::to_string(db.record.seed) +
+                            ") of " + terminalText(da.record.scenarioName),
+                        width, 2)
+            << "\n";
         if (!d.logs) {
-            out << "\nDecisions: not compared (" << (da.log ? nameB : nameA)
-                << " stored no placement decision log); jobs compared by outcome\n";
+            out << "\n"
+                << wrapText("Decisions: not compared (" + (da.log ? nameB : nameA) +
+                                " stored no placement decision log); jobs compared by outcome",
+                            width, 2)
+                << "\n";
         } else {
             out << "\nDecisions: " << d.decisionsA << " and " << d.decisionsB << "; ";
             if (!d.fork) {
@@ -528,23 +538,29 @@ Command diffCommand()
                 for (const auto *side : {&da, &db}) {
                     const std::string &name = side == &da ? nameA : nameB;
                     if (i >= int(side->log->decisions.size())) {
-                        out << "  " << padRight(name, 28) << "(no decision " << i + 1
+                        out << "  " << padRight(name, nameColumn) << "(no decision " << i + 1
                             << ": its log ends)\n";
                         continue;
                     }
                     const Decision &dec = side->log->decisions[std::size_t(i)];
                     const std::string pick = pickOf(*side, i);
-                    out << "  " << padRight(name, 28) << "job " << terminalText(dec.jobId) << " "
-                        << dec.task() << " -> " << (pick.empty() ? "(no node)" : terminalText(pick))
-                        << "\n";
+                    out << "  " << padRight(name, nameColumn) << "job " << terminalText(dec.jobId)
+                        << " " << dec.task() << " -> "
+                        << (pick.empty() ? "(no node)" : terminalText(pick)) << "\n";
                 }
                 if (d.fork->sameTask) {
                     printForkSide(out, *da.log, nameA, d.fork->inA, pickOf(db, i));
                     printForkSide(out, *db.log, nameB, d.fork->inB, pickOf(da, i));
-                    out << "  In words (" << nameA << "): "
-                        << narrateDecision(da.scenario, topo, *da.log, i) << "\n";
-                    out << "  In words (" << nameB << "): "
-                        << narrateDecision(db.scenario, topo, *db.log, i) << "\n";
+                    out << "  "
+                        << wrapText("In words (" + nameA +
+                                        "): " + narrateDecision(da.scenario, topo, *da.log, i),
+                                    width, 4, 2)
+                        << "\n";
+                    out << "  "
+                        << wrapText("In words (" + nameB +
+                                        "): " + narrateDecision(db.scenario, topo, *db.log, i),
+                                    width, 4, 2)
+                        << "\n";
                 } else {
                     out << "  The runs offer different tasks here: their queue orders differ\n";
                 }
@@ -556,18 +572,20 @@ Command diffCommand()
         if (shown < d.jobs.size())
             out << " (the first " << shown << "; --jobs 0 lists all)";
         out << "\n";
+        const auto jobLine = [&](const std::string &name, const std::vector<std::string> &nodes,
+                                 bool timed, const std::optional<double> &start,
+                                 const std::optional<double> &finish) {
+            std::string text = terminalText(compactNodeList(nodes));
+            if (timed)
+                text += "; start " + optionalSeconds(start) + ", finish " + optionalSeconds(finish);
+            out << "    " << padRight(name, nameColumn)
+                << wrapText(text, width, 4 + nameColumn, 4 + nameColumn) << "\n";
+        };
         for (std::size_t k = 0; k < shown; ++k) {
             const JobDifference &jd = d.jobs[k];
-            out << "  " << terminalText(jd.jobId) << "\n"
-                << "    " << padRight(nameA, 28) << terminalText(compactNodeList(jd.nodesA));
-            if (da.result)
-                out << "; start " << optionalSeconds(jd.startA) << ", finish "
-                    << optionalSeconds(jd.finishA);
-            out << "\n    " << padRight(nameB, 28) << terminalText(compactNodeList(jd.nodesB));
-            if (db.result)
-                out << "; start " << optionalSeconds(jd.startB) << ", finish "
-                    << optionalSeconds(jd.finishB);
-            out << "\n";
+            out << "  " << terminalText(jd.jobId) << "\n";
+            jobLine(nameA, jd.nodesA, bool(da.result), jd.startA, jd.finishA);
+            jobLine(nameB, jd.nodesB, bool(db.result), jd.startB, jd.finishB);
         }
         std::size_t nameWidth = 26;
         for (const MetricDifference &m : d.metrics)

@@ -1,5 +1,6 @@
 #include "cli/command.h"
 #include "cli/policy_input.h"
+#include "cli/progress.h"
 #include "cli/run_saving.h"
 #include "cli/run_text.h"
 #include "runs/run_service.h"
@@ -114,20 +115,18 @@ Command simulateCommand()
         auto workspace = openRunWorkspace(args, io, "simulate");
         if (!workspace)
             return int(ExitBadInput);
+        // The bar is erased once the run ends, as the other commands' bars are.
+        ProgressBar bar(io, "simulate");
         if (io.errIsTerminal)
-            request.progress = [&io](double done) {
-                const int width = 40, filled = int(done * width);
-                io.terminalErr() << "\r[" << std::string(std::size_t(filled), '#')
-                                 << std::string(std::size_t(width - filled), ' ') << "] "
-                                 << int(done * 100) << "%" << std::flush;
+            request.progress = [&bar](double done) {
+                bar.updateFraction(done, {});
                 return true;
             };
         // The stored run carries the placement's decision log; a run that is not stored
         // needs none.
         request.decisionLog = bool(*workspace);
         auto run = executeRun(s, request);
-        if (io.errIsTerminal)
-            io.terminalErr() << "\n";
+        bar.finish();
         if (!run) {
             io.err << "clusterbench simulate: " << run.error() << "\n";
             const std::string &where = run.problems().front().where;

@@ -164,8 +164,10 @@ Command stepCommand()
                 "in the terminal";
     c.description =
         "Places the scenario's queue with the policy and shows one decision at a time: the "
-        "job and task, the score table (nodes x plugins: why a node was filtered out, raw -> "
-        "weighted score, total; the winner marked '>', nodes tied with it '=') and a node x "
+        "job and task, the score table (a row per node: its total, then per plugin the raw "
+        "-> weighted score, only the weighted one on a narrow terminal, where plugins are "
+        "numbered; or why the node was filtered out; the winner marked '>', nodes tied with "
+        "it '=') and a node x "
         "node heatmap of the per-iteration traffic of the placement so far. Keys: n or Right "
         "next, p or Left previous, f or Home first, l or End last, space play/pause, + and - "
         "speed, q quit. On a terminal the screen follows the window size and the terminal is "
@@ -325,9 +327,13 @@ Command stepCommand()
             }
             screen.playing = st.playing;
             screen.speed = st.speed;
+            // No line break after the last line: on the terminal's last row it would scroll
+            // the frame up by one, and the title line out of sight.
             std::string frame = "\x1b[H";
-            for (const std::string &l : render(st.cursor, screen))
-                frame += l + "\x1b[K\r\n";
+            const std::vector<std::string> lines = render(st.cursor, screen);
+            const std::size_t shown = std::min(lines.size(), std::size_t(screen.height));
+            for (std::size_t i = 0; i < shown; ++i)
+                frame += lines[i] + "\x1b[K" + (i + 1 < shown ? "\r\n" : "");
             frame += "\x1b[J";
             io.terminalOut() << frame << std::flush;
         };

@@ -159,27 +159,33 @@ std::size_t helpColumns()
     return std::min<std::size_t>(outputColumns(), 100);
 }
 
-/// The synopsis wrapped between its parts: an optional "[...]" group is never split.
+/// "Usage: clusterbench FORM", a line per form of the synopsis (forms are given one per
+/// line), each wrapped between its parts: an optional "[...]" group is never split.
 std::string usageText(const std::string &synopsis, std::size_t width)
 {
-    std::string joined = synopsis;
-    int depth = 0;
-    for (char &ch : joined) {
-        depth += ch == '[' ? 1 : ch == ']' ? -1 : 0;
-        if (ch == ' ' && depth > 0)
-            ch = '\x1f'; // a unit separator stands for the space while wrapping
+    std::string out;
+    std::istringstream forms(synopsis);
+    for (std::string form; std::getline(forms, form);) {
+        form.erase(0, form.find_first_not_of(' '));
+        int depth = 0;
+        for (char &ch : form) {
+            depth += ch == '[' ? 1 : ch == ']' ? -1 : 0;
+            if (ch == ' ' && depth > 0)
+                ch = '\x1f'; // a unit separator stands for the space while wrapping
+        }
+        const std::string lead = out.empty() ? "Usage: clusterbench " : "       clusterbench ";
+        std::string wrapped = wrapText(form, width, 8, lead.size());
+        std::replace(wrapped.begin(), wrapped.end(), '\x1f', ' ');
+        out += (out.empty() ? "" : "\n") + lead + wrapped;
     }
-    std::string wrapped = wrapText(joined, width, 8, 20);
-    std::replace(wrapped.begin(), wrapped.end(), '\x1f', ' ');
-    return wrapped;
+    return out;
 }
 
 std::string commandHelp(const Command &c)
 {
     const std::size_t width = helpColumns();
     std::ostringstream s;
-    s << "Usage: clusterbench " << usageText(c.synopsis, width) << "\n\n"
-      << wrapText(c.summary, width) << "\n";
+    s << usageText(c.synopsis, width) << "\n\n" << wrapText(c.summary, width) << "\n";
     if (!c.description.empty())
         s << "\n" << wrapText(c.description, width) << "\n";
     s << "\nOptions:\n";

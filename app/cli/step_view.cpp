@@ -9,6 +9,7 @@
 #include <cmath>
 #include <iomanip>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace cb::cli {
@@ -100,11 +101,11 @@ std::string padded(std::string s, std::size_t width)
 Line titleLine(int width, const StepScreen &screen, const std::string &scenario,
                const std::string &policy, std::uint64_t seed)
 {
+    // The scenario's name last: a narrow terminal cuts it, not the state.
     Line l(width, screen.colour);
     l.add("clusterbench step  ", "1");
-    l.add(scenario + "  policy " + policy + "  seed " + std::to_string(seed));
-    l.add(screen.playing ? "  [playing " + std::to_string(screen.speed) + "/s]"
-                         : "  [paused " + std::to_string(screen.speed) + "/s]");
+    l.add(std::string(screen.playing ? "[playing " : "[paused ") + std::to_string(screen.speed) +
+          "/s]  policy " + policy + "  seed " + std::to_string(seed) + "  " + scenario);
     return l;
 }
 
@@ -178,10 +179,17 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
     // legend (1), keys (1), two blank separators (2).
     const int nodes = int(m_log.nodeNames.size());
     const int free = std::max(height - 10, 2);
-    // Half each; what one needs less of goes to the other.
-    int tableRows = std::min(nodes, std::max(1, (free + 1) / 2));
-    const int heatRows = std::min(nodes, std::max(1, free - tableRows));
-    tableRows = std::min(nodes, std::max(1, free - heatRows));
+    // The heatmap needs a row per node, or, when they do not fit in half the room, a row per
+    // node holding tasks so far; it gets at most half, the table the rest, and the heatmap
+    // what the table leaves (counted once the table is drawn).
+    const Placement placed = placementUpTo(cursor);
+    std::set<std::string> busyNodes;
+    for (const JobPlacement &jp : placed.jobs)
+        for (const TaskAssignment &a : jp.tasks)
+            busyNodes.insert(a.node);
+    const int heatNeed = std::max(1, nodes <= free / 2 ? nodes : int(busyNodes.size()));
+    // (two more for the lines a table may add: nodes without a row, the plugins' names)
+    int tableRows = std::min(nodes + 2, std::max(1, free - std::min(heatNeed, free / 2)));
 
     // Score table.
     std::size_t nameWidth = 6;
@@ -222,6 +230,7 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
         }
         push(l);
     }
+    const std::size_t tableStart = lines.size();
     auto rowText = [&](const CandidateRow &r, Line &l) {
         const bool win = r.node == d.pick;
         const bool tied = std::find(d.tied.begin(), d.tied.end(), r.node) != d.tied.end();
@@ -264,12 +273,17 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
     }
     if (cutTable) {
         Line l = line();
-        // (the window around the winner: rows above it and below it are hidden)
-        l.add("  ... rows " + std::to_string(first + 1) + "-" +
-              std::to_string(std::min(first + shownRows, int(d.rows.size()))) + " of " +
-              std::to_string(d.rows.size()) + " shown; " +
-              std::to_string(int(d.rows.size()) - shownRows) +
-              " more above and below (a taller terminal shows them)");
+        // (the window around the winner: the rows above it and below it are hidden)
+        const int last = std::min(first + shownRows, int(d.rows.size()));
+        const int above = first, below = int(d.rows.size()) - last;
+        std::string hidden;
+        if (above > 0)
+            hidden = std::to_string(above) + " above";
+        if (below > 0)
+            hidden += (hidden.empty() ? "" : ", ") + std::to_string(below) + " below";
+        l.add("  ... rows " + std::to_string(first + 1) + "-" + std::to_string(last) + " of " +
+              std::to_string(d.rows.size()) + " shown; " + hidden +
+              " (a taller terminal shows them)");
         push(l);
     }
     if (!omitted.empty()) {
@@ -281,13 +295,13 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
         Line l = line();
         l.add(" ");
         for (std::size_t p = 0; p < m_log.pluginNames.size(); ++p)
-            l.add(" #" + std::to_string(p + 1) + " " + m_log.pluginNames[p], "2");
+            l.add((p ? "   #" : " #") + std::to_string(p + 1) + " " + m_log.pluginNames[p], "2");
         push(l);
     }
+    const int heatRows = std::min(nodes, std::max(1, free - int(lines.size() - tableStart)));
     lines.emplace_back();
 
     // Heatmap of the placement so far.
-    const Placement placed = placementUpTo(cursor);
     const TrafficReport traffic = computeTraffic(m_scenario.jobs, m_scenario.cluster, m_topology,
                                                  placed, m_scenario.settings.allreduce);
     double max = 0;
@@ -320,7 +334,8 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
     {
         Line l = line();
         l.add("Traffic per iteration after decision " + std::to_string(cursor + 1) +
-                  (mapCount < nodes ? ", the " + std::to_string(mapCount) + " nodes with tasks"
+                  (mapCount < nodes ? ", the " + std::to_string(mapCount) +
+                                          (mapCount == 1 ? " node" : " nodes") + " with tasks"
                                     : std::string()) +
                   " (row sends to column; cross-node " + trafficMB(traffic.crossNodeBytes) +
                   ", on-node " + trafficMB(traffic.intraNodeBytes) + ")",

@@ -264,8 +264,10 @@ Problems jobsThatNeverStart(const Scenario &s)
 {
     Problems p;
     for (std::size_t i = 0; i < s.jobs.size(); ++i)
-        for (Problem &q : jobNeverStarts(s.cluster, s.jobs[i], "/jobs/" + std::to_string(i)))
+        for (Problem &q : jobNeverStarts(s.cluster, s.jobs[i], "/jobs/" + std::to_string(i))) {
+            q.message = "job " + s.jobs[i].id + ": " + q.message; // a pointer alone says little
             p.push_back(std::move(q));
+        }
     return p;
 }
 

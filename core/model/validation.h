@@ -16,7 +16,7 @@ Problems validateScenario(const Scenario &scenario);
 /// hold, or more GPUs at once (the job's non-worker tasks and min_available workers, every
 /// worker without it) than the cluster has. Not problems that stop a scenario loading: the
 /// cluster is a what-if being edited (a rack removed, nodes still to add); `validate` warns,
-/// and such a job waits for ever in a run.
+/// and such a job waits for ever in a run. Each message starts with "job ID: ".
 Problems jobsThatNeverStart(const Scenario &scenario);
 
 /// The same for one job (its problems under `pointer`, e.g. "/jobs/3").

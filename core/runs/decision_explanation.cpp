@@ -137,7 +137,8 @@ std::string narrateDecision(const Scenario &scenario, const Topology &topology,
           << (ruledOut == nodes ? "" : " of " + groupedCount(nodes)) << " nodes "
           << (ruledOut == 1 && ruledOut != nodes ? "was" : "were") << " ruled out: ";
         for (std::size_t i = 0; i < groups.size() && i < 3; ++i) {
-            s << (i ? "; " : "") << nodesText(groups[i].second) << " because " << groups[i].first;
+            s << (i ? "; " : "") << nodesText(groups[i].second) << " because "
+              << (groups[i].first.starts_with("needs ") ? "the task " : "") << groups[i].first;
         }
         if (groups.size() > 3)
             s << "; and " << groups.size() - 3 << " other reasons";

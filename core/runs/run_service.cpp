@@ -379,6 +379,31 @@ Result<Run> runFromRecord(const RunRecord &record, const Scenario &scenario)
     return run;
 }
 
+Result<StoredRunDetail> readRunDetail(const Workspace &workspace, std::int64_t id)
+{
+    using R = Result<StoredRunDetail>;
+    auto record = workspace.run(id);
+    if (!record)
+        return R(record.problems());
+    auto text = workspace.scenarioText(record->scenarioDigest);
+    if (!text)
+        return R(text.problems());
+    auto scenario = scenarioFromText(text.value());
+    if (!scenario)
+        return R(prefixed(scenario.problems(), "run " + std::to_string(id) + ": scenario "));
+    auto run = runFromRecord(record.value(), scenario.value());
+    if (!run)
+        return R(run.problems());
+    StoredRunDetail detail;
+    detail.record = std::move(record.value());
+    detail.scenario = std::move(scenario.value());
+    detail.placement = std::move(run->placement);
+    if (run->family == SchedulerFamily::Placement && !detail.record.decisionLog.is_null())
+        detail.log = std::move(run->decisions);
+    detail.result = std::move(run->result);
+    return detail;
+}
+
 Result<std::pair<Run, Scenario>> readRun(const Workspace &workspace, std::int64_t id)
 {
     using R = Result<std::pair<Run, Scenario>>;

@@ -21,6 +21,7 @@
 #include "sim/run_result.h"
 #include "sim/sim_options.h"
 #include "stochastic/sts_decision_log.h"
+#include "store/stored_run.h"
 #include "store/workspace.h"
 #include "util/result.h"
 
@@ -127,6 +128,10 @@ RunRecord runRecord(const Run &run, const Scenario &scenario);
 Result<Run> runFromRecord(const RunRecord &record, const Scenario &scenario);
 /// Reads run `id` from the workspace, with its scenario.
 Result<std::pair<Run, Scenario>> readRun(const Workspace &workspace, std::int64_t id);
+/// A stored run of either family as diff reads it: the record, the scenario, the
+/// placement, the placement decision log (absent for a stochastic run, whose log is of
+/// scheduling events) and the simulation.
+Result<StoredRunDetail> readRunDetail(const Workspace &workspace, std::int64_t id);
 
 /// The scenario and placement to export from a stochastic run: every job that runs at
 /// `atSeconds` (all jobs at their first configuration when empty) shaped as it runs then,

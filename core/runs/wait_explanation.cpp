@@ -1,5 +1,7 @@
 #include "runs/wait_explanation.h"
 
+#include "model/validation.h"
+
 #include "net/topology.h"
 #include "sched/decision_contrast.h"
 #include "sched/placer.h"
@@ -310,7 +312,8 @@ struct Search
                 }
             }
         }
-        if (policy.gang && job.taskCount() > 1) {
+        // (not for a job that can never start: the rest would wait for room that never comes)
+        if (policy.gang && job.taskCount() > 1 && jobNeverStarts(s.cluster, job, {}).empty()) {
             Policy p = policy;
             p.gang = false;
             auto placed = placeOnState(s.cluster, s.jobs, p, seed, running, job, false);

@@ -292,11 +292,12 @@ private slots:
                              "been 200.0 MB). The pick would change if dltap weight < 0.4 (now "
                              "2; a would win)."));
         QCOMPARE(narrateDecision(s, topo, log, 0),
-                 std::string("Decision 1 places ps-0 of job p (parameter-server). 1 of 3 nodes "
-                             "was ruled out: 1 node because needs 8 CPUs, 4 of 4 free. b won with "
-                             "a total of 5 against 2 on a, the next best; least-allocated "
-                             "decided it: 5 against 2 at weight 1 is +3 of the 3-point lead. "
-                             "The choice does not change the job's traffic yet."));
+                 std::string(
+                     "Decision 1 places ps-0 of job p (parameter-server). 1 of 3 nodes "
+                     "was ruled out: 1 node because the task needs 8 CPUs, 4 of 4 free. b won with "
+                     "a total of 5 against 2 on a, the next best; least-allocated "
+                     "decided it: 5 against 2 at weight 1 is +3 of the 3-point lead. "
+                     "The choice does not change the job's traffic yet."));
     }
 };
 

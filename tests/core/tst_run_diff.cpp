@@ -275,6 +275,44 @@ private slots:
         QCOMPARE(bad.code, 2);
         QVERIFY2(bad.err.find("expected a run id") != std::string::npos, bad.err.c_str());
     }
+
+    // Two stochastic runs store scheduling events, not placement decisions: diff compares
+    // them by job outcome (it had refused them, reading their log as a placement log), and
+    // a stochastic run beside another scenario's run is refused for that reason.
+    void stochasticRunsAreComparedByOutcome()
+    {
+        QTemporaryDir dir;
+        const std::string ws = dir.filePath(QStringLiteral("ws.sqlite")).toStdString();
+        const std::string sts = CB_SOURCE_DIR "/sample-clusters/sts-datacenter.json";
+        for (const char *policy : {"sts", "sts-fifo"}) {
+            const cbtest::CliOutcome r =
+                cbtest::runCli({"simulate", sts, "--policy", policy, "--workspace", ws});
+            QVERIFY2(r.code == 0, r.err.c_str());
+        }
+        const cbtest::CliOutcome r = cbtest::runCli({"diff", "1", "2", "--workspace", ws});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        // (wrapped to the terminal: a line break and its indent read as a space)
+        const QString text =
+            QString::fromStdString(r.out).replace(QStringLiteral("\n  "), QStringLiteral(" "));
+        QVERIFY2(text.contains(QStringLiteral("\nDecisions: not compared (run 1 (sts) stored no "
+                                              "placement decision log); jobs compared by "
+                                              "outcome\n")),
+                 r.out.c_str());
+        const cbtest::CliOutcome j =
+            cbtest::runCli({"diff", "1", "2", "--workspace", ws, "--json"});
+        QCOMPARE(j.code, 0);
+        const json parsed = json::parse(j.out);
+        QCOMPARE(parsed["jobs_compared"].get<int>(), 101);
+        QVERIFY(parsed["jobs_differing"].get<int>() > 0);
+
+        const std::string testbed = CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json";
+        QCOMPARE(cbtest::runCli({"place", testbed, "--policy", "dltap", "--workspace", ws}).code,
+                 0);
+        const cbtest::CliOutcome other = cbtest::runCli({"diff", "1", "3", "--workspace", ws});
+        QCOMPARE(other.code, 2);
+        QVERIFY2(other.err.find("runs 1 and 3 are of different scenarios") != std::string::npos,
+                 other.err.c_str());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestRunDiff)

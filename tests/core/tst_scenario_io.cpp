@@ -92,14 +92,15 @@ private slots:
         QTest::newRow("task fits nowhere")
             << QString::fromStdString(
                    mutated([](json &j) { j["jobs"][0]["tasks"][1]["gpus"] = 3; }))
-            << QString("/jobs/0/tasks/1: no node can hold this task even when the cluster is "
-                       "empty (needs 2 CPUs, 8 GiB, 3 GPUs)");
+            << QString(
+                   "/jobs/0/tasks/1: job j1: no node can hold this task even when the cluster is "
+                   "empty (needs 2 CPUs, 8 GiB, 3 GPUs)");
         QTest::newRow("job larger than the cluster")
             << QString::fromStdString(mutated([](json &j) {
                    j["jobs"][0]["tasks"][1]["replicas"] = 3;
                    j["jobs"][0]["tasks"][1]["gpus"] = 2;
                }))
-            << QString("/jobs/0/tasks: the job can never start: it needs 6 GPUs at once "
+            << QString("/jobs/0/tasks: job j1: the job can never start: it needs 6 GPUs at once "
                        "(every task), the cluster has 4");
         QTest::newRow("min_available still larger")
             << QString::fromStdString(mutated([](json &j) {
@@ -108,14 +109,14 @@ private slots:
                    j["jobs"][0]["tasks"][1]["gpu_type"] = "T4";
                    j["jobs"][0]["min_available"] = 3;
                }))
-            << QString("/jobs/0/tasks: the job can never start: it needs 6 T4 GPUs at once "
+            << QString("/jobs/0/tasks: job j1: the job can never start: it needs 6 T4 GPUs at once "
                        "(its non-worker tasks and min_available workers), the cluster has 4");
         QTest::newRow("fractions add up")
             << QString::fromStdString(mutated([](json &j) {
                    j["jobs"][0]["tasks"][1]["replicas"] = 9;
                    j["jobs"][0]["tasks"][1]["gpu_fraction"] = 0.5;
                }))
-            << QString("/jobs/0/tasks: the job can never start: it needs 4.5 GPUs at once "
+            << QString("/jobs/0/tasks: job j1: the job can never start: it needs 4.5 GPUs at once "
                        "(every task), the cluster has 4");
     }
     void jobsThatNeverStartAreWarnings()

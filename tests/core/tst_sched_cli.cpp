@@ -167,9 +167,10 @@ private slots:
         QVERIFY(cb::saveScenarioFile(nine.toStdString(), scenario.value()).ok());
         const Run validated = clusterbench({QStringLiteral("validate"), nine});
         QCOMPARE(validated.code, 0);
-        QVERIFY2(validated.out.contains(nine.toUtf8() +
-                                        ": /jobs/0/tasks: warning: the job can never start: it "
-                                        "needs 36 GPUs at once (every task), the cluster has 32"),
+        QVERIFY2(validated.out.contains(
+                     nine.toUtf8() +
+                     ": /jobs/0/tasks: warning: job too-big: the job can never start: it "
+                     "needs 36 GPUs at once (every task), the cluster has 32"),
                  validated.out.constData());
         QVERIFY2(validated.out.contains("valid (8 nodes, 1 jobs); 1 warning\n"),
                  validated.out.constData());
@@ -178,7 +179,7 @@ private slots:
                           QStringLiteral("dltap"), QStringLiteral("--no-save")});
         QCOMPARE(simulated.code, 1);
         QVERIFY2(simulated.err.contains("clusterbench simulate: warning: " + nine.toUtf8() +
-                                        ": /jobs/0/tasks: the job can never start"),
+                                        ": /jobs/0/tasks: job too-big: the job can never start"),
                  simulated.err.constData());
     }
 
@@ -232,7 +233,7 @@ private slots:
         QTest::newRow("unknown policy in list")
             << QStringList{QStringLiteral("compare"), kTestbed, QStringLiteral("--policies"),
                            QStringLiteral("dltap,nope")}
-            << 2 << "unknown policy \"nope\"";
+            << 2 << "clusterbench compare: --policies: unknown policy \"nope\"";
     }
 
     void badInput()

@@ -12,6 +12,7 @@
 #include "cli/command.h"
 #include "io/policy_json.h"
 #include "io/scenario_json.h"
+#include "model/validation.h"
 #include "net/topology.h"
 #include "runs/wait_explanation.h"
 #include "sched/placer.h"
@@ -203,6 +204,25 @@ private slots:
         int checked = 0;
         checkFixes(s, p, state, w, &checked);
         QCOMPARE(checked, int(w.fixes.size()));
+    }
+
+    // Three workers of 3 GPUs on two 4-GPU nodes (8 GPUs): each fits a node, the job never
+    // fits the cluster. Starting without gang scheduling is not offered (the other workers
+    // would wait for room that never comes); fewer workers is.
+    void aJobThatNeverStartsIsNotOfferedAPartialStart()
+    {
+        const Scenario s =
+            build({gpuNode("a", 4), gpuNode("b", 4)}, {gpuJob("w", "allreduce", 3, 3)});
+        QCOMPARE(jobsThatNeverStart(s).size(), std::size_t(1));
+        const Policy p = policy("k8s-default");
+        const WaitExplanation w = explainWait(s, p, 1, {}, "w");
+        QVERIFY(!w.fits);
+        bool fewer = false;
+        for (const WaitFix &f : w.fixes) {
+            QVERIFY2(f.kind != WaitFix::Kind::RelaxGang, f.text.c_str());
+            fewer = fewer || (f.kind == WaitFix::Kind::FewerReplicas && f.value == 2);
+        }
+        QVERIFY(fewer);
     }
 
     void aJobThatFitsIsSaidToFit()

@@ -1,10 +1,11 @@
 #include "runs/history_panel.h"
 
+#include "model/scenario.h"
 #include "runs/memory_release.h"
 #include "runs/run_diff_dialog.h"
 #include "runs/run_history_model.h"
+#include "runs/run_service.h"
 #include "runs/run_store.h"
-#include "model/scenario.h"
 #include "store/stored_run.h"
 #include "store/workspace.h"
 
@@ -223,8 +224,8 @@ bool HistoryPanel::diffRuns(std::int64_t a, std::int64_t b)
     // The older run first: "B - A" reads as what the newer run changed.
     if (a > b)
         std::swap(a, b);
-    auto runA = readStoredRun(*ws.value(), a);
-    auto runB = runA ? readStoredRun(*ws.value(), b) : Result<StoredRunDetail>(runA.problems());
+    auto runA = readRunDetail(*ws.value(), a);
+    auto runB = runA ? readRunDetail(*ws.value(), b) : Result<StoredRunDetail>(runA.problems());
     if (!runA || !runB) {
         m_status->setText(tr("Cannot compare runs %1 and %2: %3")
                               .arg(a)
