@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -87,32 +88,49 @@ std::string describe(const TaskGroup &g)
 std::map<std::string, double> gpusToStart(const Job &job)
 {
     std::map<std::string, double> need;
-    std::vector<std::pair<double, std::string>> workers;
+    struct Workers
+    {
+        double each;
+        std::string type;
+        long long count;
+        bool operator<(const Workers &o) const { return each < o.each; }
+    };
+    std::vector<Workers> workers;
     for (const TaskGroup &g : job.tasks) {
         const double each = g.gpus * (g.gpuFraction < 1.0 ? g.gpuFraction : 1.0);
         if (g.role != TaskRole::Worker)
             need[g.gpuType] += each * g.replicas;
         else
-            for (int r = 0; r < g.replicas && r < 1 << 20; ++r)
-                workers.emplace_back(each, g.gpuType);
+            workers.push_back({each, g.gpuType, g.replicas});
     }
-    std::sort(workers.begin(), workers.end());
-    const std::size_t take =
-        job.minAvailable ? std::min(workers.size(), std::size_t(std::max(0, *job.minAvailable)))
-                         : workers.size();
-    for (std::size_t w = 0; w < take; ++w)
-        need[workers[w].second] += workers[w].first;
+    std::stable_sort(workers.begin(), workers.end()); // the cheapest first
+    long long left =
+        job.minAvailable ? std::max(0, *job.minAvailable) : std::numeric_limits<long long>::max();
+    for (const Workers &w : workers) {
+        const long long take = std::min(left, w.count);
+        need[w.type] += w.each * double(take);
+        left -= take;
+    }
     return need;
 }
 
+/// The cluster's GPUs, in all and per type, counted once for many jobs.
+struct ClusterGpus
+{
+    std::map<std::string, int> byType;
+    int total = 0;
+    explicit ClusterGpus(const Cluster &c) : byType(c.gpusByType()), total(c.totalGpus()) {}
+};
+
 /// A job whose tasks each fit a node can still need more GPUs at once than the cluster
 /// has; it would wait for ever.
-void checkJobFitsCluster(const Cluster &c, const Job &job, const std::string &ptr, Problems &p)
+void checkJobFitsCluster(const Cluster &c, const ClusterGpus &gpus, const Job &job,
+                         const std::string &ptr, Problems &p)
 {
     if (job.sts || c.nodes.empty())
         return; // a stochastic job's configuration is chosen by the policy
     const std::map<std::string, double> need = gpusToStart(job);
-    const std::map<std::string, int> have = c.gpusByType();
+    const std::map<std::string, int> &have = gpus.byType;
     double total = 0;
     for (const auto &[type, gpus] : need)
         total += gpus;
@@ -136,8 +154,8 @@ void checkJobFitsCluster(const Cluster &c, const Job &job, const std::string &pt
             typeShort = true;
         }
     }
-    if (!typeShort && total > c.totalGpus() + 1e-9)
-        fail(total, c.totalGpus(), "");
+    if (!typeShort && total > gpus.total + 1e-9)
+        fail(total, gpus.total, "");
 }
 
 void checkJob(const Scenario &s, const Job &job, const std::string &ptr, Problems &p)
@@ -237,7 +255,10 @@ bool taskFitsEmptyNode(const TaskGroup &g, const Node &node, std::string *why)
     return true;
 }
 
-Problems jobNeverStarts(const Cluster &c, const Job &job, const std::string &ptr)
+namespace {
+
+Problems neverStarts(const Cluster &c, const ClusterGpus &gpus, const Job &job,
+                     const std::string &ptr)
 {
     Problems p;
     if (c.nodes.empty())
@@ -256,15 +277,23 @@ Problems jobNeverStarts(const Cluster &c, const Job &job, const std::string &ptr
                              describe(g) + ")"});
     }
     if (p.empty()) // else said per task
-        checkJobFitsCluster(c, job, ptr, p);
+        checkJobFitsCluster(c, gpus, job, ptr, p);
     return p;
+}
+
+} // namespace
+
+Problems jobNeverStarts(const Cluster &c, const Job &job, const std::string &ptr)
+{
+    return neverStarts(c, ClusterGpus(c), job, ptr);
 }
 
 Problems jobsThatNeverStart(const Scenario &s)
 {
     Problems p;
+    const ClusterGpus gpus(s.cluster);
     for (std::size_t i = 0; i < s.jobs.size(); ++i)
-        for (Problem &q : jobNeverStarts(s.cluster, s.jobs[i], "/jobs/" + std::to_string(i))) {
+        for (Problem &q : neverStarts(s.cluster, gpus, s.jobs[i], "/jobs/" + std::to_string(i))) {
             q.message = "job " + s.jobs[i].id + ": " + q.message; // a pointer alone says little
             p.push_back(std::move(q));
         }
