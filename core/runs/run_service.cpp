@@ -379,9 +379,19 @@ Result<Run> runFromRecord(const RunRecord &record, const Scenario &scenario)
     return run;
 }
 
-Result<StoredRunDetail> readRunDetail(const Workspace &workspace, std::int64_t id)
+namespace {
+
+/// Run `id`'s record, its scenario and the run decoded from them.
+struct ReadRecord
 {
-    using R = Result<StoredRunDetail>;
+    RunRecord record;
+    Scenario scenario;
+    Run run;
+};
+
+Result<ReadRecord> readRecord(const Workspace &workspace, std::int64_t id)
+{
+    using R = Result<ReadRecord>;
     auto record = workspace.run(id);
     if (!record)
         return R(record.problems());
@@ -394,32 +404,33 @@ Result<StoredRunDetail> readRunDetail(const Workspace &workspace, std::int64_t i
     auto run = runFromRecord(record.value(), scenario.value());
     if (!run)
         return R(run.problems());
+    return ReadRecord{std::move(record.value()), std::move(scenario.value()),
+                      std::move(run.value())};
+}
+
+} // namespace
+
+Result<StoredRunDetail> readRunDetail(const Workspace &workspace, std::int64_t id)
+{
+    auto read = readRecord(workspace, id);
+    if (!read)
+        return Result<StoredRunDetail>(read.problems());
     StoredRunDetail detail;
-    detail.record = std::move(record.value());
-    detail.scenario = std::move(scenario.value());
-    detail.placement = std::move(run->placement);
-    if (run->family == SchedulerFamily::Placement && !detail.record.decisionLog.is_null())
-        detail.log = std::move(run->decisions);
-    detail.result = std::move(run->result);
+    detail.record = std::move(read->record);
+    detail.scenario = std::move(read->scenario);
+    detail.placement = std::move(read->run.placement);
+    if (read->run.family == SchedulerFamily::Placement && !detail.record.decisionLog.is_null())
+        detail.log = std::move(read->run.decisions);
+    detail.result = std::move(read->run.result);
     return detail;
 }
 
 Result<std::pair<Run, Scenario>> readRun(const Workspace &workspace, std::int64_t id)
 {
-    using R = Result<std::pair<Run, Scenario>>;
-    auto record = workspace.run(id);
-    if (!record)
-        return R(record.problems());
-    auto text = workspace.scenarioText(record->scenarioDigest);
-    if (!text)
-        return R(text.problems());
-    auto scenario = scenarioFromText(text.value());
-    if (!scenario)
-        return R(prefixed(scenario.problems(), "run " + std::to_string(id) + ": scenario "));
-    auto run = runFromRecord(record.value(), scenario.value());
-    if (!run)
-        return R(run.problems());
-    return std::pair{std::move(run.value()), std::move(scenario.value())};
+    auto read = readRecord(workspace, id);
+    if (!read)
+        return Result<std::pair<Run, Scenario>>(read.problems());
+    return std::pair{std::move(read->run), std::move(read->scenario)};
 }
 
 std::pair<Scenario, Placement> stochasticScheduleAt(const Scenario &scenario,

@@ -47,6 +47,9 @@ int main(int argc, char *argv[])
         std::fprintf(stderr, "\n");
         return 2;
     }
+    // Terminal output is laid out for $COLUMNS (cli/output_columns.h): the tests read it at
+    // the width a pipe gets, whatever the shell that runs them exports.
+    setenv("COLUMNS", "80", 1);
     // The test sees the command line it had as a program of its own, and its own
     // application name (QSettings and the test-mode QStandardPaths are keyed by it).
     QCoreApplication::setApplicationName(QString::fromStdString(test->first));
