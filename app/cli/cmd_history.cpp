@@ -141,7 +141,26 @@ nlohmann::ordered_json optionalJson(const std::optional<double> &v)
 
 /// One side of the fork: how `own` (this run's pick) and the other run's pick scored in this
 /// run's policy.
+void writeForkSide(std::ostream &out, const DecisionLog &log, const std::string &runName,
+                   const std::optional<Contrast> &c, const std::string &otherPick);
+
+/// One run's side of the first difference, each line wrapped to the terminal (its rest
+/// indented two more).
 void printForkSide(std::ostream &out, const DecisionLog &log, const std::string &runName,
+                   const std::optional<Contrast> &c, const std::string &otherPick)
+{
+    std::ostringstream side;
+    writeForkSide(side, log, runName, c, otherPick);
+    std::istringstream lines(side.str());
+    for (std::string line; std::getline(lines, line);) {
+        const std::size_t lead = line.find_first_not_of(' ');
+        const std::size_t indent = lead == std::string::npos ? 0 : lead;
+        out << std::string(indent, ' ')
+            << wrapText(line.substr(indent), outputColumns(), indent + 2, indent) << "\n";
+    }
+}
+
+void writeForkSide(std::ostream &out, const DecisionLog &log, const std::string &runName,
                    const std::optional<Contrast> &c, const std::string &otherPick)
 {
     const Decision &d = log.decisions.at(std::size_t(c ? c->decision : 0));

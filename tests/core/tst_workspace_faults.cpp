@@ -446,7 +446,11 @@ private slots:
             QProcess p;
             p.start(QStringLiteral(CB_CLUSTERBENCH), args);
             QVERIFY(p.waitForStarted());
-            if (!p.waitForFinished(delay)) {
+            // Every fifth process runs to the end, so some runs are reported stored in the loop
+            // however slow the machine is now against the calibration above (a CI run had all
+            // 50 killed while another test loaded the other core).
+            const bool toTheEnd = i % 5 == 4;
+            if (!p.waitForFinished(toTheEnd ? 120000 : delay)) {
                 p.kill();
                 ++killed;
             }
