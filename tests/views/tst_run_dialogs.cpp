@@ -290,9 +290,10 @@ private slots:
             gpus->setValue(8);
             workers->setValue(9);
             least->setValue(0);
-            QVERIFY2(dialog.warning().startsWith(QStringLiteral("the job can never start: it "
-                                                                "needs 72")),
-                     qPrintable(dialog.warning()));
+            QCOMPARE(dialog.warning(),
+                     QStringLiteral("The job can never start: it needs 72 GPUs at once (every "
+                                    "task), the cluster has 64: fewer workers, a lower \"Start "
+                                    "with at least\", or more nodes would let it start."));
             QVERIFY(dialog.problem().isEmpty()); // a warning: the user may add nodes next
             least->setValue(8);
             QCOMPARE(dialog.warning(), QString());

@@ -582,8 +582,13 @@ QString JobDialog::warning() const
                 .arg(mostGpus);
     }
     // Each task fits a node, but the whole job may still want more GPUs than there are.
-    if (const Problems never = jobNeverStarts(c, *j, {}); !never.empty())
-        return QString::fromStdString(never.front().message) + QLatin1Char('.');
+    if (const Problems never = jobNeverStarts(c, *j, {}); !never.empty()) {
+        QString text = QString::fromStdString(never.front().message);
+        text[0] = text[0].toUpper();
+        return tr("%1: fewer workers, a lower \"Start with at least\", or more nodes would "
+                  "let it start.")
+            .arg(text);
+    }
     return {};
 }
 
