@@ -114,23 +114,14 @@ std::map<std::string, double> gpusToStart(const Job &job)
     return need;
 }
 
-/// The cluster's GPUs, in all and per type, counted once for many jobs.
-struct ClusterGpus
-{
-    std::map<std::string, int> byType;
-    int total = 0;
-    explicit ClusterGpus(const Cluster &c) : byType(c.gpusByType()), total(c.totalGpus()) {}
-};
-
 /// A job whose tasks each fit a node can still need more GPUs at once than the cluster
 /// has; it would wait for ever.
-void checkJobFitsCluster(const Cluster &c, const ClusterGpus &gpus, const Job &job,
-                         const std::string &ptr, Problems &p)
+void checkJobFitsCluster(const Cluster &c, const std::map<std::string, int> &have, int clusterGpus,
+                         const Job &job, const std::string &ptr, Problems &p)
 {
     if (job.sts || c.nodes.empty())
         return; // a stochastic job's configuration is chosen by the policy
     const std::map<std::string, double> need = gpusToStart(job);
-    const std::map<std::string, int> &have = gpus.byType;
     double total = 0;
     for (const auto &[type, gpus] : need)
         total += gpus;
@@ -154,8 +145,8 @@ void checkJobFitsCluster(const Cluster &c, const ClusterGpus &gpus, const Job &j
             typeShort = true;
         }
     }
-    if (!typeShort && total > gpus.total + 1e-9)
-        fail(total, gpus.total, "");
+    if (!typeShort && total > clusterGpus + 1e-9)
+        fail(total, clusterGpus, "");
 }
 
 void checkJob(const Scenario &s, const Job &job, const std::string &ptr, Problems &p)
@@ -255,18 +246,19 @@ bool taskFitsEmptyNode(const TaskGroup &g, const Node &node, std::string *why)
     return true;
 }
 
-namespace {
+NeverStartCheck::NeverStartCheck(const Cluster &c)
+    : m_cluster(c), m_gpusByType(c.gpusByType()), m_gpus(c.totalGpus())
+{}
 
-Problems neverStarts(const Cluster &c, const ClusterGpus &gpus, const Job &job,
-                     const std::string &ptr)
+Problems NeverStartCheck::operator()(const Job &job, const std::string &ptr) const
 {
     Problems p;
-    if (c.nodes.empty())
+    if (m_cluster.nodes.empty())
         return p;
     for (std::size_t t = 0; t < job.tasks.size(); ++t) {
         const TaskGroup &g = job.tasks[t];
         bool fits = false;
-        for (const Node &node : c.nodes)
+        for (const Node &node : m_cluster.nodes)
             if (taskFitsEmptyNode(g, node)) {
                 fits = true;
                 break;
@@ -277,23 +269,21 @@ Problems neverStarts(const Cluster &c, const ClusterGpus &gpus, const Job &job,
                              describe(g) + ")"});
     }
     if (p.empty()) // else said per task
-        checkJobFitsCluster(c, gpus, job, ptr, p);
+        checkJobFitsCluster(m_cluster, m_gpusByType, m_gpus, job, ptr, p);
     return p;
 }
 
-} // namespace
-
 Problems jobNeverStarts(const Cluster &c, const Job &job, const std::string &ptr)
 {
-    return neverStarts(c, ClusterGpus(c), job, ptr);
+    return NeverStartCheck(c)(job, ptr);
 }
 
 Problems jobsThatNeverStart(const Scenario &s)
 {
     Problems p;
-    const ClusterGpus gpus(s.cluster);
+    const NeverStartCheck check(s.cluster);
     for (std::size_t i = 0; i < s.jobs.size(); ++i)
-        for (Problem &q : neverStarts(s.cluster, gpus, s.jobs[i], "/jobs/" + std::to_string(i))) {
+        for (Problem &q : check(s.jobs[i], "/jobs/" + std::to_string(i))) {
             q.message = "job " + s.jobs[i].id + ": " + q.message; // a pointer alone says little
             p.push_back(std::move(q));
         }

@@ -5,6 +5,9 @@
 #include "model/scenario.h"
 #include "util/result.h"
 
+#include <map>
+#include <string>
+
 namespace cb {
 
 /// Unique ids, links between existing endpoints, a connected network, positive finite
@@ -21,6 +24,20 @@ Problems jobsThatNeverStart(const Scenario &scenario);
 
 /// The same for one job (its problems under `pointer`, e.g. "/jobs/3").
 Problems jobNeverStarts(const Cluster &cluster, const Job &job, const std::string &pointer);
+
+/// jobNeverStarts for many jobs of one cluster, its GPUs counted once (per job, the count
+/// made a 100k-job trace on 16k nodes quadratic). Keeps a reference to the cluster.
+class NeverStartCheck
+{
+public:
+    explicit NeverStartCheck(const Cluster &cluster);
+    Problems operator()(const Job &job, const std::string &pointer) const;
+
+private:
+    const Cluster &m_cluster;
+    std::map<std::string, int> m_gpusByType;
+    int m_gpus = 0;
+};
 
 /// Whether a task of `group` could run on `node` if the node were empty (ignores load).
 /// When it cannot, `why` (if given) gets the first reason.

@@ -1,5 +1,7 @@
 #include "sim/simulator.h"
 
+#include "model/validation.h"
+
 #include "net/maxmin_network.h"
 #include "net/topology.h"
 #include "sim/event_queue.h"
@@ -525,12 +527,18 @@ struct Simulator::Impl
     {
         gpuTypes = {""};
         smallestGpuTask.assign(jobs.size(), {0, 0});
-        for (std::size_t i = 0; i < jobs.size(); ++i)
+        // A job that can never start (a task no node holds, more GPUs than the cluster has)
+        // waits for ever; the GPUs left free beside it are not stranded by fragmentation.
+        const NeverStartCheck neverStarts(sc.cluster);
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+            if (!neverStarts(*jobs[i].job, {}).empty())
+                continue;
             for (const TaskGroup &g : jobs[i].job->tasks) {
                 auto &smallest = smallestGpuTask[i];
                 if (g.gpus > 0 && (smallest.second == 0 || g.gpus < smallest.second))
                     smallest = {gpuTypeIndex(g.gpuType), g.gpus};
             }
+        }
         nodeGpuType.clear();
         for (const Node &n : sc.cluster.nodes)
             nodeGpuType.push_back(gpuTypeIndex(n.gpuType));

@@ -253,6 +253,32 @@ private slots:
         QCOMPARE(back->series.strandedGpuSeconds, r->series.strandedGpuSeconds);
     }
 
+    void aJobThatNeverStartsStrandsNothing()
+    {
+        // "big" needs 3 x 4 GPUs at once on 8: it waits for ever. n1's 4 free GPUs would fit
+        // one of its workers, but it can never start, so they are not stranded.
+        Scenario s = twoNodes();
+        s.jobs = {singleJob("a", 2, 100), psJob("big", 0, 3, 4, 50, std::nullopt)};
+        QCOMPARE(jobsThatNeverStart(s).size(), std::size_t(1));
+        SimOptions o;
+        o.policy = policy(false);
+        o.seed = 1;
+        auto r = simulate(s, o);
+        QVERIFY2(r.ok(), qPrintable(QString::fromStdString(r.error())));
+        QCOMPARE(jobRun(r.value(), "a").finishSeconds.value_or(-1), 100.0);
+        QVERIFY(!jobRun(r.value(), "big").startSeconds);
+        QCOMPARE(r->strandedGpuSeconds, 0.0);
+        QVERIFY(r->series.strandedGpuSeconds.empty());
+
+        // Beside it, a job that could start but waits still counts: "w" (2 x 4 GPUs,
+        // all-or-nothing) waits for "a" while n1's 4 GPUs sit free: 4 x 100 GPU-seconds.
+        s.jobs.push_back(psJob("w", 0, 2, 4, 10, std::nullopt));
+        r = simulate(s, o);
+        QVERIFY2(r.ok(), qPrintable(QString::fromStdString(r.error())));
+        QCOMPARE(jobRun(r.value(), "w").startSeconds.value_or(-1), 100.0);
+        QCOMPARE(r->strandedGpuSeconds, 400.0);
+    }
+
     void requeueAndFailureRescaleTheWork()
     {
         // b (100 iterations) starts at 10 with one of its two workers: 200 iterations of 1 s.
