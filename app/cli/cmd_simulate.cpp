@@ -3,10 +3,11 @@
 #include "cli/progress.h"
 #include "cli/run_saving.h"
 #include "cli/run_text.h"
-#include "runs/run_service.h"
-#include "io/scenario_json.h"
-#include "net/topology.h"
 #include "io/run_json.h"
+#include "io/scenario_json.h"
+#include "model/validation.h"
+#include "net/topology.h"
+#include "runs/run_service.h"
 #include "sim/simulator.h"
 #include "util/terminal_text.h"
 #include "util/text.h"
@@ -157,6 +158,9 @@ Command simulateCommand()
             j["scenario"] = s.name;
             j["policy"] = r.policy;
             j["seed"] = r.seed;
+            // (as on stderr: jobs that wait for ever, unfinished in the summary)
+            if (const Problems never = jobsThatNeverStart(s); !never.empty())
+                j["warnings"] = problemsJson(never);
             j["summary"] = runSummaryJson(r);
             if (run->family == SchedulerFamily::Stochastic)
                 j["prices"] = run->pricesFrom;

@@ -1,4 +1,5 @@
 #include "cli/command.h"
+#include "cli/policy_input.h"
 #include "io/scenario_json.h"
 #include "model/validation.h"
 
@@ -36,13 +37,8 @@ Command validateCommand()
                 nlohmann::ordered_json entry;
                 entry["file"] = path;
                 entry["valid"] = loaded.ok();
-                entry["problems"] = nlohmann::ordered_json::array();
-                if (!loaded)
-                    for (const Problem &p : loaded.problems())
-                        entry["problems"].push_back({{"where", p.where}, {"message", p.message}});
-                entry["warnings"] = nlohmann::ordered_json::array();
-                for (const Problem &p : warnings)
-                    entry["warnings"].push_back({{"where", p.where}, {"message", p.message}});
+                entry["problems"] = problemsJson(loaded ? Problems{} : loaded.problems());
+                entry["warnings"] = problemsJson(warnings);
                 report.push_back(entry);
             } else if (!args.flag("quiet")) {
                 if (loaded) {

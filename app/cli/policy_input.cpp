@@ -22,6 +22,14 @@ void warnJobsThatNeverStart(const Scenario &scenario, const std::string &path, I
                << " more such problems (`clusterbench validate " << path << "` lists them)\n";
 }
 
+nlohmann::ordered_json problemsJson(const Problems &problems)
+{
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const Problem &p : problems)
+        out.push_back({{"where", p.where}, {"message", p.message}});
+    return out;
+}
+
 std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::string &command,
                                            std::size_t positionals)
 {

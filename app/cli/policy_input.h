@@ -10,6 +10,8 @@
 #include "sched/decision_log.h"
 #include "sched/policy.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -39,6 +41,10 @@ std::vector<Option> policyInputOptions();
 /// can never start on its cluster (model/validation.h): they load, and would wait for ever.
 void warnJobsThatNeverStart(const Scenario &scenario, const std::string &path, Io &io,
                             const std::string &command);
+
+/// Problems as JSON, each {"where": JSON pointer, "message": ...}: validate's problems and
+/// warnings, and the jobs that never start in place's and simulate's --json output.
+nlohmann::ordered_json problemsJson(const Problems &problems);
 
 /// The built-in placement policies, comma-separated, for help texts.
 std::string builtinPolicyList();

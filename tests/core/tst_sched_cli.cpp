@@ -181,6 +181,24 @@ private slots:
         QVERIFY2(simulated.err.contains("clusterbench simulate: warning: " + nine.toUtf8() +
                                         ": /jobs/0/tasks: job too-big: the job can never start"),
                  simulated.err.constData());
+        // --json carries the warning too, as validate's are, for a script reading stdout.
+        for (const char *command : {"simulate", "place"}) {
+            const Run json = clusterbench({QString::fromLatin1(command), nine,
+                                           QStringLiteral("--policy"), QStringLiteral("dltap"),
+                                           QStringLiteral("--no-save"), QStringLiteral("--json")});
+            QCOMPARE(json.code, command == std::string("simulate") ? 1 : 0);
+            const auto j = nlohmann::json::parse(json.out.toStdString());
+            QCOMPARE(j["warnings"].size(), std::size_t(1));
+            QCOMPARE(j["warnings"][0]["where"].get<std::string>(), std::string("/jobs/0/tasks"));
+            QCOMPARE(j["warnings"][0]["message"].get<std::string>(),
+                     std::string("job too-big: the job can never start: it needs 36 GPUs at "
+                                 "once (every task), the cluster has 32"));
+        }
+        // A scenario whose jobs can all start has no such key.
+        const Run fine = clusterbench({QStringLiteral("place"), path, QStringLiteral("--policy"),
+                                       QStringLiteral("dltap"), QStringLiteral("--no-save"),
+                                       QStringLiteral("--json")});
+        QVERIFY(!nlohmann::json::parse(fine.out.toStdString()).contains("warnings"));
     }
 
     void dltapCutsCrossNodeTraffic()
