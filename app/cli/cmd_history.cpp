@@ -97,15 +97,28 @@ std::string shortNumber(double v)
     return s.str();
 }
 
-/// A metric's value as show and diff print it: bytes in decimal units, seconds with one
-/// decimal, the rest as numbers.
+/// A metric's value as show and diff print it, by the unit its name ends with: bytes in
+/// decimal units; seconds (one decimal, three below 10 s), kWh (three) and GPU-hours (one)
+/// with their unit; costs with two decimals; whole numbers as they are; other figures
+/// (utilisation, slowdown, hops) with three decimals, as simulate's summary prints them.
 std::string metricText(const std::string &name, double v)
 {
-    if (name.size() > 6 && name.ends_with("_bytes"))
+    const auto has = [&](std::string_view suffix) {
+        return name.size() > suffix.size() && name.ends_with(suffix);
+    };
+    if (has("_bytes"))
         return bytesText(v);
-    if (name.size() > 2 && name.ends_with("_s"))
-        return formatFixed(v, 1) + " s";
-    return shortNumber(v);
+    if (has("_s") || has("_seconds"))
+        return v == 0 ? "0 s" : formatFixed(v, std::abs(v) < 10 ? 3 : 1) + " s";
+    if (has("_kwh"))
+        return formatFixed(v, 3) + " kWh";
+    if (has("_gpu_h"))
+        return formatFixed(v, 1) + " GPU-h";
+    if (name == "cost" || has("_cost"))
+        return formatFixed(v, 2);
+    if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e15)
+        return std::to_string((long long)v);
+    return formatFixed(v, 3);
 }
 
 Result<std::unique_ptr<Workspace>> openWorkspace(const Args &args)

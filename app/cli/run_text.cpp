@@ -1,6 +1,7 @@
 #include "cli/run_text.h"
 
 #include "io/run_json.h"
+#include "runs/decision_explanation.h"
 #include "util/json_number.h"
 #include "util/text.h"
 
@@ -19,7 +20,8 @@ std::string runSummaryText(const Run &run)
     const bool stochastic = run.family == SchedulerFamily::Stochastic;
     out << "Policy " << r.policy << " (seed " << r.seed << "): " << r.finishedJobs() << " of "
         << r.jobs.size() << " jobs finished\n"
-        << "  makespan        " << formatFixed(r.makespanSeconds, 1) << " s\n"
+        << "  makespan        " << formatFixed(r.makespanSeconds, 1)
+        << " s\n"
         // (over the finished jobs: with none, there is no mean to give)
         << "  mean JCT        "
         << (r.finishedJobs() > 0 ? formatFixed(r.meanJctSeconds(), 1) + " s"
@@ -28,16 +30,16 @@ std::string runSummaryText(const Run &run)
         << "  mean slowdown   "
         << (r.finishedJobs() > 0 ? formatFixed(summary["mean_slowdown"].get<double>(), 3) : "-")
         << "\n"
-        << "  cross-node      " << formatFixed(r.crossNodeBytes() / 1e9, 3) << " GB of "
-        << formatFixed(r.totalBytes() / 1e9, 3) << " GB\n"
+        // (in the unit show and diff print them in)
+        << "  cross-node      " << bytesText(r.crossNodeBytes()) << " of "
+        << bytesText(r.totalBytes()) << "\n"
         << (r.crossDomainBytes() != r.crossNodeBytes()
-                ? "  cross-domain    " + formatFixed(r.crossDomainBytes() / 1e9, 3) +
-                      " GB (left their NVLink domain)\n"
+                ? "  cross-domain    " + bytesText(r.crossDomainBytes()) +
+                      " (left their NVLink domain)\n"
                 : std::string())
         << "  energy          " << formatFixed(r.energyKWh, 3) << " kWh\n"
         << "  cost            " << formatFixed(r.cost, 2) << " (" << toString(r.costModel)
-        << (!run.pricesFrom.empty() ? ": " + run.pricesFrom : std::string())
-        << ")\n"
+        << (!run.pricesFrom.empty() ? ": " + run.pricesFrom : std::string()) << ")\n"
         << "  tardiness       " << formatFixed(r.totalTardinessSeconds(), 1) << " s, cost "
         << formatFixed(r.tardinessCost, 2) << "\n"
         << "  total cost      " << formatFixed(r.totalCost(), 2) << "\n"
