@@ -2,16 +2,19 @@
 #include "cli/policy_input.h"
 #include "io/export/export_writer.h"
 #include "io/export/exporter_registry.h"
+#include "io/export/placed_job.h"
 #include "io/export/placement_json.h"
+#include "io/policy_json.h"
 #include "io/scenario_json.h"
 #include "net/topology.h"
-#include "sched/placer.h"
-#include "io/policy_json.h"
 #include "runs/run_service.h"
+#include "sched/placer.h"
 #include "util/terminal_text.h"
+#include "util/text.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <ostream>
@@ -97,6 +100,7 @@ Command exportCommand()
 
         Placement placement;
         Scenario exportedScenario = scenario.value();
+        std::vector<std::string> notes; // warnings about the schedule, with the exporter's
         if (args.has("at") && !stochasticMethod(args.value("policy")).size())
             return usage("--at needs a stochastic --policy (sts, sts-net, sts-fifo, ...): a "
                          "placement policy's placement does not change over time");
@@ -133,6 +137,45 @@ Command exportCommand()
                 }
                 auto [shaped, scheduled] = stochasticScheduleAt(s, *run->result, at);
                 oneTaskPerNode(shaped, scheduled);
+                if (at) {
+                    // Not running at --at: finished, not yet submitted, or waiting.
+                    std::vector<std::string> waiting;
+                    int done = 0, later = 0;
+                    for (const std::string &id : scheduled.waiting) {
+                        const auto jr =
+                            std::find_if(run->result->jobs.begin(), run->result->jobs.end(),
+                                         [&](const JobRun &j) { return j.id == id; });
+                        if (jr != run->result->jobs.end() && jr->finishSeconds &&
+                            *jr->finishSeconds <= *at)
+                            ++done;
+                        else if (jr != run->result->jobs.end() && jr->submitSeconds > *at)
+                            ++later;
+                        else
+                            waiting.push_back(id);
+                    }
+                    scheduled.waiting = std::move(waiting);
+                    if (done + later > 0)
+                        notes.push_back("at " + args.value("at") + " s, " + std::to_string(done) +
+                                        (done == 1 ? " job had" : " jobs had") + " finished and " +
+                                        std::to_string(later) + (later == 1 ? " was" : " were") +
+                                        " not yet submitted: not exported");
+                } else if (const Problems over = nodeOverloads(shaped, scheduled); !over.empty()) {
+                    // Each job at its first configuration: they start at different times.
+                    double first = 0, last = 0;
+                    for (std::size_t k = 0; k < scheduled.jobs.size(); ++k) {
+                        const double t = scheduled.jobs[k].startSeconds;
+                        first = k == 0 ? t : std::min(first, t);
+                        last = k == 0 ? t : std::max(last, t);
+                    }
+                    notes.push_back(
+                        "the jobs are exported as each first runs, from " + formatFixed(first, 1) +
+                        " s to " + formatFixed(last, 1) + " s; applied at once they do not fit (" +
+                        over.front().message +
+                        (over.size() > 1
+                             ? "; " + std::to_string(over.size() - 1) + " more such problems"
+                             : std::string()) +
+                        "): submit each job at its start, or export one moment with --at SECONDS");
+                }
                 if (scheduled.jobs.empty()) {
                     io.err << "clusterbench export: no job runs at " << args.value("at")
                            << " s under " << args.value("policy") << " (the run ends at "
@@ -166,6 +209,17 @@ Command exportCommand()
                     return int(ExitBadInput);
                 }
                 placement = std::move(loaded.value());
+                // Applied, the files start every job at once: a node given more than it has
+                // would fail its pods (nodeName skips the scheduler) or queue them for ever.
+                if (const Problems over = nodeOverloads(scenario.value(), placement);
+                    !over.empty()) {
+                    for (const Problem &p : over)
+                        io.err << placementPath << ": " << p.toString() << "\n";
+                    io.err << "clusterbench export: the placement asks " << over.size()
+                           << (over.size() == 1 ? " time" : " times")
+                           << " for more than a node has; nothing written\n";
+                    return int(ExitBadInput);
+                }
             }
         }
 
@@ -187,6 +241,7 @@ Command exportCommand()
             io.err << exported.error(args.value("placement", scenarioPath)) << "\n";
             return int(ExitBadInput);
         }
+        exported->warnings.insert(exported->warnings.begin(), notes.begin(), notes.end());
         const std::string out = args.value("out");
         const std::vector<std::string> stray = ExportWriter::strayFiles(out, exported.value());
         for (const std::string &f : stray)

@@ -203,6 +203,55 @@ private slots:
         QCOMPARE(back[v.empty() ? std::string("empty") : v].as<int>(), 1);
     }
 
+    // A placement whose jobs, all started at once, ask a node for more than it has.
+    void nodeOverloads()
+    {
+        const cb::Scenario s = cbtest::exportScenario();
+        QCOMPARE(cb::nodeOverloads(s, cbtest::exportPlacement()).size(), std::size_t(0));
+
+        const cb::Problems over = cb::nodeOverloads(s, cbtest::overloadedPlacement());
+        QCOMPARE(over.size(), std::size_t(2));
+        QCOMPARE(over[0].where, std::string("/jobs/1/tasks/0/node"));
+        QCOMPARE(over[0].message, std::string("node \"gpu-01\" has 32 CPUs; with job ring "
+                                              "worker-0 the placement's jobs ask it for 40 at "
+                                              "once"));
+        QCOMPARE(over[1].where, std::string("/jobs/1/tasks/1/node"));
+        QCOMPARE(over[1].message, std::string("node \"gpu-01\" has 8 GPUs; with job ring "
+                                              "worker-1 the placement's jobs ask it for 10 at "
+                                              "once"));
+
+        // One GPU index given twice: ring's worker-0 on tf-disjoint worker-0's GPUs 0 and 1.
+        cb::Placement twice = cbtest::exportPlacement();
+        twice.jobs[2].tasks[0].gpuIndices = {1, 0};
+        const cb::Problems twiceProblems = cb::nodeOverloads(s, twice);
+        QCOMPARE(twiceProblems.size(), std::size_t(2));
+        QCOMPARE(twiceProblems[0].where, std::string("/jobs/2/tasks/0/gpus"));
+        QCOMPARE(twiceProblems[0].message,
+                 std::string("GPU 1 of node \"gpu-01\" is given to job ring "
+                             "worker-0 and already to job tf-disjoint "
+                             "worker-0"));
+        QCOMPARE(twiceProblems[1].message.substr(0, 22), std::string("GPU 0 of node \"gpu-01\""));
+
+        // Halves of one GPU share it; a third half does not fit.
+        cb::Scenario halves = s;
+        for (cb::TaskGroup &g : halves.jobs[2].tasks)
+            g.gpus = 1, g.gpuFraction = 0.5;
+        cb::Placement shared = cbtest::exportPlacement();
+        shared.jobs[2].tasks[0].gpuIndices = {5};
+        shared.jobs[2].tasks[1].node = "gpu-01";
+        shared.jobs[2].tasks[1].gpuIndices = {5};
+        QCOMPARE(cb::nodeOverloads(halves, shared).size(), std::size_t(0));
+        // tf-shared's worker-0 (placed before ring) takes GPU 5 whole: the first half over.
+        shared.jobs[1].tasks[2].node = "gpu-01";
+        shared.jobs[1].tasks[2].gpuIndices = {5, 6};
+        const cb::Problems third = cb::nodeOverloads(halves, shared);
+        QCOMPARE(third.size(), std::size_t(1));
+        QCOMPARE(third[0].where, std::string("/jobs/2/tasks/0/gpus"));
+        QCOMPARE(third[0].message, std::string("GPU 5 of node \"gpu-01\" is given to job ring "
+                                               "worker-0 and already to job tf-shared "
+                                               "worker-0"));
+    }
+
     void placementJsonRoundTrip()
     {
         const Scenario s = cbtest::exportScenario();

@@ -231,6 +231,28 @@ private slots:
         }
     }
 
+    // Applying the files starts every job at once: a placement that gives a node more than
+    // it has is refused, naming the file, the task and the figures, and nothing is written.
+    void overloadedNodeIsRefused()
+    {
+        const QString over = m_dir.filePath("over.json");
+        QVERIFY(writeFileAtomically(over.toStdString(),
+                                    PlacementJson::toJson(cbtest::overloadedPlacement()).dump(2))
+                    .ok());
+        const QString out = m_dir.filePath("over-out");
+        const Run r = clusterbench(
+            {"export", m_scenario, "--format", "k8s-pods", "--out", out, "--placement", over});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(over + ": /jobs/1/tasks/1/node: node \"gpu-01\" has 8 GPUs; "
+                                       "with job ring worker-1 the placement's jobs ask it for "
+                                       "10 at once\n"),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.endsWith("the placement asks 2 times for more than a node has; nothing "
+                                "written\n"),
+                 qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
+    }
+
     void placementProblemsNameTheFile()
     {
         const QString bad = m_dir.filePath("bad-placement.json");

@@ -127,6 +127,27 @@ inline cb::Placement exportPlacement()
     return p;
 }
 
+/// tf-shared and ring, every task on gpu-01 without GPU indices: 48 CPUs and 10 GPUs on a
+/// node of 32 and 8 (memory fits: 240 of 256 GiB). CPUs go over at ring's worker-0 (40),
+/// GPUs at its worker-1 (10).
+inline cb::Placement overloadedPlacement()
+{
+    using cb::TaskRole;
+    cb::Placement p;
+    p.jobs.push_back(
+        {"tf-shared",
+         {exportTask(TaskRole::Ps, 0, 0, "gpu-01"), exportTask(TaskRole::Ps, 0, 1, "gpu-01"),
+          exportTask(TaskRole::Worker, 1, 0, "gpu-01"),
+          exportTask(TaskRole::Worker, 1, 1, "gpu-01"),
+          exportTask(TaskRole::Worker, 1, 2, "gpu-01")},
+         0});
+    p.jobs.push_back({"ring",
+                      {exportTask(TaskRole::Worker, 0, 0, "gpu-01"),
+                       exportTask(TaskRole::Worker, 0, 1, "gpu-01")},
+                      0});
+    return p;
+}
+
 /// A first-fit placement of every job of `s` (tasks in order, on the first node with room),
 /// so tests can export scenarios that come without one. Jobs that do not fit are waiting.
 inline cb::Placement firstFitPlacement(const cb::Scenario &s)

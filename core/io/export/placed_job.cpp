@@ -1,5 +1,7 @@
 #include "io/export/placed_job.h"
 
+#include "util/text.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -180,6 +182,63 @@ Result<std::vector<PlacedJob>> resolvePlacement(const Scenario &scenario,
     if (!problems.empty())
         return problems;
     return out;
+}
+
+Problems nodeOverloads(const Scenario &scenario, const Placement &placement)
+{
+    struct Use
+    {
+        double cpus = 0, memoryGiB = 0, gpus = 0;
+        std::map<int, std::pair<double, std::string>> slots; ///< index -> share, first task
+        std::set<std::string> said;                          ///< resources already reported
+    };
+    std::map<std::string, Use> use;
+    Problems problems;
+    constexpr double kSlack = 1e-9; // slices that sum to a whole GPU, in floating point
+    for (std::size_t j = 0; j < placement.jobs.size(); ++j) {
+        const JobPlacement &jp = placement.jobs[j];
+        const Job *job = scenario.job(jp.jobId);
+        if (!job)
+            continue;
+        for (std::size_t t = 0; t < jp.tasks.size(); ++t) {
+            const TaskAssignment &a = jp.tasks[t];
+            const Node *node = scenario.cluster.node(a.node);
+            if (!node || a.group < 0 || a.group >= int(job->tasks.size()))
+                continue;
+            const TaskGroup &g = job->tasks[std::size_t(a.group)];
+            const double share = g.gpuFraction < 1.0 ? g.gpuFraction : 1.0;
+            const std::string where = "/jobs/" + std::to_string(j) + "/tasks/" + std::to_string(t);
+            const std::string task =
+                "job " + jp.jobId + " " + toString(a.role) + "-" + std::to_string(a.indexInRole);
+            Use &u = use[a.node];
+            u.cpus += g.cpus;
+            u.memoryGiB += g.memoryGiB;
+            u.gpus += g.gpus * share;
+            const auto over = [&](const char *resource, double asked, double has,
+                                  const std::string &unit) {
+                if (asked <= has + kSlack || !u.said.insert(resource).second)
+                    return;
+                problems.push_back({where + "/node",
+                                    "node \"" + a.node + "\" has " + numberText(has) + " " + unit +
+                                        "; with " + task + " the placement's jobs ask it for " +
+                                        numberText(asked) + " at once"});
+            };
+            over("cpus", u.cpus, node->cpus, "CPUs");
+            over("memory", u.memoryGiB, node->memoryGiB, "GiB of memory");
+            over("gpus", u.gpus, node->gpus, "GPUs");
+            for (int gi : a.gpuIndices) {
+                auto &[taken, first] = u.slots[gi];
+                taken += share;
+                if (first.empty())
+                    first = task;
+                else if (taken > 1.0 + kSlack && u.said.insert("gpu " + std::to_string(gi)).second)
+                    problems.push_back({where + "/gpus",
+                                        "GPU " + std::to_string(gi) + " of node \"" + a.node +
+                                            "\" is given to " + task + " and already to " + first});
+            }
+        }
+    }
+    return problems;
 }
 
 std::string fractionalGpuWarning(const std::vector<PlacedJob> &jobs, const std::string &format,

@@ -53,6 +53,13 @@ struct PlacedJob
 Result<std::vector<PlacedJob>> resolvePlacement(const Scenario &scenario,
                                                 const Placement &placement);
 
+/// Where the placement's jobs, all running at once (as applying an export's files starts
+/// them), ask a node for more than it has: CPUs, memory or GPUs (a slice of a GPU counts as
+/// its share), or give one GPU index to two tasks (slices of one GPU up to the whole). One
+/// problem per node and resource, at the task that goes over ("/jobs/2/tasks/1/node" or
+/// ".../gpus"); tasks resolvePlacement would refuse are skipped.
+Problems nodeOverloads(const Scenario &scenario, const Placement &placement);
+
 /// Exporters whose targets count whole GPUs (nvidia.com/gpu, Slurm gres) round a task's
 /// shared slice of a GPU up to one GPU. This names every such job once, with its tasks and
 /// slices: "k8s-pods: 2 jobs ask for a fraction of a GPU, which nvidia.com/gpu cannot
