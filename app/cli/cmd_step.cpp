@@ -7,6 +7,7 @@
 #include "cli/policy_input.h"
 #include "cli/step_view.h"
 #include "io/file_io.h"
+#include "model/validation.h"
 #include "net/topology.h"
 #include "runs/run_service.h"
 #include "sched/placer.h"
@@ -239,6 +240,25 @@ Command stepCommand()
                            : placementView->render(cursor, screen);
         };
         StepState st;
+        // Jobs that can never start: on stderr too (readPolicyInput), but the alternate screen
+        // would hide that until the stepper quits.
+        std::string notice;
+        {
+            const NeverStartCheck neverStarts(s.cluster);
+            std::vector<std::string> ids;
+            for (const Job &job : s.jobs)
+                if (!neverStarts(job, {}).empty())
+                    ids.push_back(job.id);
+            if (!ids.empty()) {
+                notice = "warning: " + std::to_string(ids.size()) +
+                         (ids.size() == 1 ? " job" : " jobs") +
+                         " can never start on this cluster (";
+                for (std::size_t k = 0; k < ids.size() && k < 3; ++k)
+                    notice += (k ? ", " : "") + ids[k];
+                notice += std::string(ids.size() > 3 ? ", ..." : "") +
+                          "): `clusterbench validate " + args.positional()[0] + "` says why";
+            }
+        }
 
         const bool terminal = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
         if (args.has("script") || !terminal) {
@@ -256,6 +276,7 @@ Command stepCommand()
                 }
             }
             StepScreen screen;
+            screen.notice = notice;
             screen.width = int(width.value());
             screen.height = int(height.value());
             screen.colour = args.flag("color");
@@ -318,6 +339,7 @@ Command stepCommand()
             return int(ExitFailure);
         }
         StepScreen screen;
+        screen.notice = notice;
         screen.colour = !args.flag("no-color");
         auto draw = [&] {
             winsize ws{};

@@ -109,6 +109,20 @@ Line titleLine(int width, const StepScreen &screen, const std::string &scenario,
     return l;
 }
 
+/// The title, and the screen's notice under it; returns the frame's height (the lines
+/// pushed count in it).
+int pushHeader(std::vector<std::string> &lines, int width, const StepScreen &screen,
+               const std::string &scenario, const std::string &policy, std::uint64_t seed)
+{
+    lines.push_back(titleLine(width, screen, scenario, policy, seed).text());
+    if (!screen.notice.empty()) {
+        Line l(width, screen.colour);
+        l.add(screen.notice, "1;33");
+        lines.push_back(l.text());
+    }
+    return std::max(screen.height, 10);
+}
+
 constexpr const char *kKeysHelp =
     "n/-> next  p/<- previous  f/Home first  l/End last  space play/pause  +/- speed  q quit";
 
@@ -148,13 +162,12 @@ Placement StepView::placementUpTo(int cursor) const
 std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) const
 {
     const int width = std::max(screen.width, 20);
-    const int height = std::max(screen.height, 10);
     std::vector<std::string> lines;
     auto line = [&] { return Line(width, screen.colour); };
     auto push = [&](const Line &l) { lines.push_back(l.text()); };
 
     const int total = decisionCount();
-    push(titleLine(width, screen, m_scenario.name, m_log.policy, m_log.seed));
+    const int height = pushHeader(lines, width, screen, m_scenario.name, m_log.policy, m_log.seed);
     if (total == 0) {
         Line l = line();
         l.add("No decisions: the scenario has no jobs to place.");
@@ -163,6 +176,8 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
     }
     cursor = std::clamp(cursor, 0, total - 1);
     const Decision &d = m_log.decisions[std::size_t(cursor)];
+    constexpr int kWhyLines = 3;
+    int whyLines = 0;
     const std::string winner = d.pick >= 0 ? m_log.nodeNames[std::size_t(d.pick)] : "(none)";
     {
         Line l = line();
@@ -170,15 +185,25 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
         l.add("  job " + d.jobId + "  task " + d.task() + "  -> ");
         l.add(winner, "1;32");
         push(l);
-        Line why = line();
-        why.add("  " + d.why);
-        push(why);
+        // The reason wrapped, up to three lines (a tie-break's seed and draw come last).
+        const std::string wrapped = wrapText(d.why, std::size_t(width), 2, 2);
+        std::size_t from = 0;
+        for (int k = 0; k < kWhyLines && from <= wrapped.size(); ++k) {
+            const std::size_t end = std::min(wrapped.find('\n', from), wrapped.size());
+            Line why = line();
+            why.add((k == 0 ? "  " : "") + wrapped.substr(from, end - from) +
+                    (k + 1 == kWhyLines && end < wrapped.size() ? " ..." : ""));
+            push(why);
+            ++whyLines;
+            from = end + 1;
+        }
     }
 
-    // Space: fixed lines are header (3), table header (1), heatmap title + header (2),
-    // legend (1), keys (1), two blank separators (2).
+    // Space: fixed lines are header (3: the title, the decision, one of the reason's, and the
+    // notice), table header (1), heatmap title + header (2), legend (1), keys (1), two blank
+    // separators (2).
     const int nodes = int(m_log.nodeNames.size());
-    const int free = std::max(height - 10, 2);
+    const int free = std::max(height - 10 - (screen.notice.empty() ? 0 : 1) - (whyLines - 1), 2);
     // The heatmap needs a row per node, or, when they do not fit in half the room, a row per
     // node holding tasks so far; it gets at most half, the table the rest, and the heatmap
     // what the table leaves (counted once the table is drawn).
@@ -430,11 +455,10 @@ StsStepView::StsStepView(std::string scenarioName, std::string policy, std::uint
 std::vector<std::string> StsStepView::render(int cursor, const StepScreen &screen) const
 {
     const int width = std::max(screen.width, 20);
-    const int height = std::max(screen.height, 10);
     std::vector<std::string> lines;
     auto line = [&] { return Line(width, screen.colour); };
     auto push = [&](const Line &l) { lines.push_back(l.text()); };
-    push(titleLine(width, screen, m_scenario, m_policy, m_seed));
+    const int height = pushHeader(lines, width, screen, m_scenario, m_policy, m_seed);
     {
         Line sum = line();
         sum.add(m_summary);

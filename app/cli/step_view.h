@@ -30,6 +30,9 @@ struct StepScreen
     bool colour = false;  ///< ANSI colours (background heatmap, bold winner)
     bool playing = false;
     int speed = 1;        ///< decisions per second while playing
+    /// A line under the title when not empty (jobs that can never start): in the terminal's
+    /// alternate screen, a warning on stderr would only show once the stepper quits.
+    std::string notice;
 };
 
 class StepView

@@ -15,6 +15,7 @@
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 
 #include <nlohmann/json.hpp>
 
@@ -179,7 +180,7 @@ private slots:
         const Topology topo(s.cluster);
         const DecisionLog log = logOf(s, topo, "k8s-default", 2);
         const cli::StepView view(s, topo, log);
-        cli::StepScreen screen{width, height, colour, false, 1};
+        cli::StepScreen screen{width, height, colour, false, 1, {}};
         for (int k = 0; k < view.decisionCount(); ++k) {
             const auto lines = view.render(k, screen);
             QVERIFY(int(lines.size()) <= height);
@@ -235,13 +236,60 @@ private slots:
             QVERIFY(view.render(3, screen)[1].find("\x1b[") != std::string::npos);
     }
 
+    // A job that can never start is said under the title (the alternate screen hides stderr
+    // until the stepper quits); the frame stays within its height.
+    void noticeUnderTheTitle()
+    {
+        Scenario s = testbed();
+        Job big = s.jobs.front();
+        big.id = "big";
+        for (TaskGroup &g : big.tasks)
+            if (g.role == TaskRole::Worker)
+                g.replicas = 40; // 40 x 1 GPU and more on 32 GPUs
+        s.jobs.push_back(big);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("big.json").toStdString();
+        QVERIFY(saveScenarioFile(path, s).ok());
+        const Cli r = clusterbench({QStringLiteral("step"), QString::fromStdString(path),
+                                    QStringLiteral("--policy"), QStringLiteral("dltap"),
+                                    QStringLiteral("--script"), QStringLiteral("n"),
+                                    QStringLiteral("--width"), QStringLiteral("200"),
+                                    QStringLiteral("--height"), QStringLiteral("24")});
+        QCOMPARE(r.code, 0);
+        const std::string notice = "warning: 1 job can never start on this cluster (big): "
+                                   "`clusterbench validate " +
+                                   path + "` says why";
+        // Under the title of both frames, before the decision line.
+        for (const std::string frame : {"== start ==\n", "== after key 'n' ==\n"}) {
+            const std::size_t at = r.out.find(frame);
+            QVERIFY2(at != std::string::npos, frame.c_str());
+            const std::size_t title = at + frame.size();
+            const std::size_t second = r.out.find('\n', title) + 1;
+            const std::size_t third = r.out.find('\n', second);
+            QCOMPARE(r.out.substr(second, third - second), notice);
+            QVERIFY(r.out.compare(third + 1, 9, "Decision ") == 0);
+        }
+
+        // The view: every frame of 80 x 24 keeps to 24 lines with the notice in it.
+        const Topology topo(s.cluster);
+        const cli::StepView view(s, topo, logOf(s, topo, "dltap", 1));
+        cli::StepScreen screen{80, 24, false, false, 1, {}};
+        screen.notice = notice;
+        for (int k = 0; k < view.decisionCount(); ++k) {
+            const auto lines = view.render(k, screen);
+            QVERIFY2(lines.size() <= 24, std::to_string(lines.size()).c_str());
+            QCOMPARE(lines[1].substr(0, 20), notice.substr(0, 20));
+            QCOMPARE(lines.back().substr(0, 6), std::string("n/-> n")); // the keys still shown
+        }
+    }
+
     void heatmapCountsTheTrafficSoFar()
     {
         const Scenario s = testbed();
         const Topology topo(s.cluster);
         const DecisionLog log = logOf(s, topo, "k8s-default", 1);
         const cli::StepView view(s, topo, log);
-        cli::StepScreen screen{160, 60, false, false, 1};
+        cli::StepScreen screen{160, 60, false, false, 1, {}};
         // One task placed: no traffic yet, every cell empty.
         const auto lines = view.render(0, screen);
         int cells = 0;
