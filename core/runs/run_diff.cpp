@@ -263,12 +263,14 @@ Result<RunDiff> diffRuns(const StoredRunDetail &a, const StoredRunDetail &b)
             const auto ra = runsA.find(job.id), rb = runsB.find(job.id);
             const JobRun *ja = ra == runsA.end() ? nullptr : ra->second;
             const JobRun *jb = rb == runsB.end() ? nullptr : rb->second;
+            // The first start: a stochastic job's later starts are reconfigurations, a
+            // placement job's are attempts after a kill.
             if (ja) {
-                d.startA = ja->startSeconds;
+                d.startA = ja->firstStartSeconds ? ja->firstStartSeconds : ja->startSeconds;
                 d.finishA = ja->finishSeconds;
             }
             if (jb) {
-                d.startB = jb->startSeconds;
+                d.startB = jb->firstStartSeconds ? jb->firstStartSeconds : jb->startSeconds;
                 d.finishB = jb->finishSeconds;
             }
             differs = differs || !sameTime(d.startA, d.startB) || !sameTime(d.finishA, d.finishB);

@@ -27,6 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
 #include <sstream>
 
 using namespace cb;
@@ -304,6 +305,31 @@ private slots:
         const json parsed = json::parse(j.out);
         QCOMPARE(parsed["jobs_compared"].get<int>(), 101);
         QVERIFY(parsed["jobs_differing"].get<int>() > 0);
+        // A job's start is its first (as the run file's first_start_s): an STS job's later
+        // starts (start_s) are reconfigurations. (It had shown the last.)
+        {
+            const std::string file = dir.filePath(QStringLiteral("sts.json")).toStdString();
+            QCOMPARE(
+                cbtest::runCli({"simulate", sts, "--policy", "sts", "--out", file, "--no-save"})
+                    .code,
+                0);
+            std::ifstream in(file);
+            const json run = json::parse(in);
+            std::map<std::string, json> byId;
+            for (const json &jr : run["jobs"])
+                byId[jr["id"].get<std::string>()] = jr;
+            const cbtest::CliOutcome all =
+                cbtest::runCli({"diff", "1", "2", "--workspace", ws, "--json", "--jobs", "0"});
+            const json listed = json::parse(all.out);
+            QCOMPARE(listed["jobs"].size(), parsed["jobs_differing"].get<std::size_t>());
+            int reconfigured = 0;
+            for (const json &jd : listed["jobs"]) {
+                const json &jr = byId.at(jd["job"].get<std::string>());
+                QCOMPARE(jd["start_a"].get<double>(), jr["first_start_s"].get<double>());
+                reconfigured += jr["start_s"] != jr["first_start_s"];
+            }
+            QVERIFY(reconfigured > 0); // (else first and last start could not be told apart)
+        }
 
         const std::string testbed = CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json";
         QCOMPARE(cbtest::runCli({"place", testbed, "--policy", "dltap", "--workspace", ws}).code,
