@@ -16,6 +16,7 @@
 #include <cmath>
 #include <iomanip>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <sstream>
@@ -56,7 +57,8 @@ Command compareCommand()
         "One row per policy: placed and waiting jobs, cross-node and total bytes per "
         "iteration, the most loaded link and the byte-weighted mean hops. With --seeds N every "
         "figure is the mean over seeds S .. S+N-1. The reduction columns compare cross-node "
-        "bytes with the first policy listed, in total and per model (job model name). Each "
+        "bytes with the first policy listed, in total and per model (job model name; \"n/a\" "
+        "where the first moves none and the policy does, null in --json). Each "
         "policy is stored as one run in the workspace (metrics: the means; placement and "
         "decision log: the first seed) unless --no-save is given. With --pin every policy is "
         "placed twice, on its own and with the pinned tasks (row \"P +pin\", stored as a run "
@@ -175,14 +177,26 @@ Command compareCommand()
         }
         bar.finish();
         const Row &base = rows.front();
-        auto reduction = [](double value, double baseline) {
-            return baseline > 0 ? 1.0 - value / baseline : 0.0;
+        // None where the baseline moves no bytes and the policy does: no fraction of 0 says it.
+        auto reduction = [](double value, double baseline) -> std::optional<double> {
+            if (baseline > 0)
+                return 1.0 - value / baseline;
+            if (value == 0)
+                return 0.0;
+            return std::nullopt;
+        };
+        const auto reductionJson = [](std::optional<double> r) {
+            return r ? nlohmann::ordered_json(jsonNumber(*r)) : nlohmann::ordered_json();
+        };
+        const auto reductionText = [](std::optional<double> r) {
+            return r ? formatFixed(100 * *r, 1) + " %" : std::string("n/a: baseline 0");
         };
         if (*workspace) {
             std::vector<std::int64_t> ids;
             for (std::size_t i = 0; i < stored.size(); ++i) {
-                stored[i].metrics["cross_node_reduction"] =
-                    reduction(rows[i].at("cross_node_bytes"), base.at("cross_node_bytes"));
+                if (const auto r =
+                        reduction(rows[i].at("cross_node_bytes"), base.at("cross_node_bytes")))
+                    stored[i].metrics["cross_node_reduction"] = *r;
                 auto id = saveRunTo(**workspace, s, std::move(stored[i]), io, "compare");
                 if (!id)
                     return int(ExitFailure);
@@ -212,22 +226,26 @@ Command compareCommand()
                                         "cross_node_bytes", "total_bytes", "intra_node_bytes",
                                         "max_link_bytes", "max_link_seconds", "mean_hops"})
                     o[key] = jsonNumber(r.at(key));
-                o["cross_node_reduction"] = jsonNumber(
-                    reduction(r.at("cross_node_bytes"), base.at("cross_node_bytes")));
+                o["cross_node_reduction"] =
+                    reductionJson(reduction(r.at("cross_node_bytes"), base.at("cross_node_bytes")));
                 nlohmann::ordered_json models = nlohmann::ordered_json::array();
                 double sumReduction = 0;
+                int defined = 0; // (the mean is over the models the baseline moves bytes for)
                 for (const auto &[model, bytes] : r.crossByModel) {
                     const auto bit = base.crossByModel.find(model);
-                    const double red =
+                    const auto red =
                         reduction(bytes, bit == base.crossByModel.end() ? 0 : bit->second);
-                    sumReduction += red;
+                    if (red) {
+                        sumReduction += *red;
+                        ++defined;
+                    }
                     models.push_back({{"model", model},
                                       {"cross_node_bytes", jsonNumber(bytes)},
-                                      {"cross_node_reduction", jsonNumber(red)}});
+                                      {"cross_node_reduction", reductionJson(red)}});
                 }
                 o["models"] = models;
-                o["mean_model_reduction"] = jsonNumber(
-                    r.crossByModel.empty() ? 0.0 : sumReduction / double(r.crossByModel.size()));
+                o["mean_model_reduction"] =
+                    jsonNumber(defined == 0 ? 0.0 : sumReduction / double(defined));
                 arr.push_back(o);
             }
             j["policies"] = arr;
@@ -250,9 +268,7 @@ Command compareCommand()
             table.rows.push_back(
                 {r.name, count(r.at("placed_jobs")), count(r.at("placed_tasks")),
                  count(r.at("waiting_jobs")), formatFixed(r.at("cross_node_bytes") / 1e6, 1),
-                 formatFixed(100 * reduction(r.at("cross_node_bytes"), base.at("cross_node_bytes")),
-                             1) +
-                     " %",
+                 reductionText(reduction(r.at("cross_node_bytes"), base.at("cross_node_bytes"))),
                  formatFixed(r.at("total_bytes") / 1e6, 1),
                  formatFixed(r.at("max_link_bytes") / 1e6, 1), formatFixed(r.at("mean_hops"), 2)});
         io.out << table.render(width);
@@ -282,7 +298,7 @@ Command compareCommand()
                 }
                 std::string text = formatFixed(it->second / 1e6, 1);
                 if (i > 0)
-                    text += " (" + formatFixed(100 * reduction(it->second, baseBytes), 1) + " %)";
+                    text += " (" + reductionText(reduction(it->second, baseBytes)) + ")";
                 cells.push_back(text);
             }
             byModel.rows.push_back(std::move(cells));

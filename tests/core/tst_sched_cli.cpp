@@ -228,6 +228,44 @@ private slots:
         QVERIFY2(mean >= 0.12, qPrintable(QStringLiteral("reduction %1").arg(mean)));
     }
 
+    // Where the baseline moves no bytes for a model and the policy does, no reduction is a
+    // number (it had printed "0.0 %"): "n/a", and null in JSON, left out of the mean.
+    void reductionAgainstNothingIsNotANumber()
+    {
+        const QStringList args = {
+            QStringLiteral("compare"),    kTestbed,
+            QStringLiteral("--policies"), QStringLiteral("topology-aware,dltap"),
+            QStringLiteral("--seed"),     QStringLiteral("1"),
+            QStringLiteral("--no-save")};
+        const Run r = clusterbench(args + QStringList{QStringLiteral("--json")});
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        const auto &base = j["policies"][0]["models"], &other = j["policies"][1]["models"];
+        QCOMPARE(base.size(), other.size());
+        int undefined = 0;
+        double sum = 0;
+        int defined = 0;
+        for (std::size_t m = 0; m < base.size(); ++m) {
+            const double was = base[m]["cross_node_bytes"].get<double>();
+            const double now = other[m]["cross_node_bytes"].get<double>();
+            const auto &red = other[m]["cross_node_reduction"];
+            if (was == 0 && now > 0) {
+                QVERIFY(red.is_null());
+                ++undefined;
+            } else {
+                QCOMPARE(red.get<double>(), was > 0 ? 1.0 - now / was : 0.0);
+                sum += red.get<double>();
+                ++defined;
+            }
+        }
+        QVERIFY(undefined > 0); // the case this test is about
+        QCOMPARE(j["policies"][1]["mean_model_reduction"].get<double>(),
+                 defined ? sum / defined : 0.0);
+        const Run text = clusterbench(args);
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains("(n/a: baseline 0)"), text.out.constData());
+    }
+
     void badInput_data()
     {
         QTest::addColumn<QStringList>("args");
