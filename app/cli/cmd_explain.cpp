@@ -43,7 +43,12 @@ void printFlips(const DecisionLog &log, const std::vector<WeightFlip> &flips, st
 {
     for (const WeightFlip &f : flips) {
         out << indent << padRight(f.name + (f.raise ? " > " : " < ") + numberText(f.threshold), 30)
-            << "(now " << numberText(f.weight) << ", change " << signedText(f.change()) << ")";
+            << "(now " << numberText(f.weight)
+            << ", "
+            // (a tie: any step past the weight itself flips it, "change 0" read as none)
+            << (f.change() == 0 ? std::string(f.raise ? "any increase" : "any decrease")
+                                : "change " + signedText(f.change()))
+            << ")";
         if (withWinner && f.winner >= 0)
             out << ": " << log.nodeNames[std::size_t(f.winner)] << " wins";
         out << "\n";

@@ -184,8 +184,12 @@ std::string narrateDecision(const Scenario &scenario, const Topology &topology,
     }
     const DecisionTraffic t = decisionTraffic(scenario, topology, log, decision, other);
     if (t.crossAfter != t.crossBefore || t.intraAfter > 0 || (t.hasOther && t.crossIfOther != t.crossAfter)) {
-        s << " The job's cross-node traffic goes from " << bytesText(t.crossBefore) << " to "
-          << bytesText(t.crossAfter) << " per iteration";
+        if (t.crossAfter != t.crossBefore)
+            s << " The job's cross-node traffic goes from " << bytesText(t.crossBefore) << " to "
+              << bytesText(t.crossAfter) << " per iteration";
+        else // (it had read "goes from 0 B to 0 B")
+            s << " The job's cross-node traffic stays at " << bytesText(t.crossAfter)
+              << " per iteration";
         if (t.hasOther && t.crossIfOther != t.crossAfter)
             s << " (on " << name(other) << " it would have been " << bytesText(t.crossIfOther)
               << ")";

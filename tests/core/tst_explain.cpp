@@ -288,7 +288,7 @@ private slots:
                              "could take it. b won with a total of 23 against 7 on a, the next "
                              "best; dltap decided it: 10 against 0 at weight 2 is +20 of the "
                              "16-point lead (without it a would have won). The job's cross-node "
-                             "traffic goes from 0 B to 0 B per iteration (on a it would have "
+                             "traffic stays at 0 B per iteration (on a it would have "
                              "been 200.0 MB). The pick would change if dltap weight < 0.4 (now "
                              "2; a would win)."));
         QCOMPARE(narrateDecision(s, topo, log, 0),
