@@ -155,7 +155,11 @@ int runExperiment(const Args &args, Io &io)
     auto first = params.scenarioFile.empty() ? buildStsScenario(data.value(), setup)
                                              : loadScenarioFile(params.scenarioFile);
     if (!first) {
-        io.err << "clusterbench experiment: " << first.error() << "\n";
+        // (a file's problems name it, as every command's do)
+        if (params.scenarioFile.empty())
+            io.err << "clusterbench experiment: " << first.error() << "\n";
+        else
+            io.err << first.error(params.scenarioFile) << "\n";
         return ExitBadInput;
     }
     if (prices == "cloud") {

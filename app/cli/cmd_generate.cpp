@@ -470,16 +470,16 @@ int run(const Args &args, Io &io)
     if (args.flag("json")) {
         io.out << j.dump(2) << "\n";
     } else {
-        io.out << "Wrote " << out << ": " << j["nodes"].get<std::size_t>() << " nodes, "
-               << j["gpus"].get<int>() << " GPUs, " << j["switches"].get<std::size_t>()
-               << " switches, " << j["links"].get<std::size_t>() << " links, "
+        io.out << "Wrote " << out << ": " << counted(j["nodes"].get<long long>(), "node") << ", "
+               << counted(j["gpus"].get<long long>(), "GPU") << ", "
+               << counted(j["switches"].get<long long>(), "switch", "switches") << ", "
+               << counted(j["links"].get<long long>(), "link") << ", "
                << (scenario.cluster.nvlinkDomains.empty()
                        ? std::string()
                        : std::to_string(scenario.cluster.nvlinkDomains.size()) +
                              " multi-node NVLink domains, ")
-               << "bisection "
-               << numberText(topo.bisectionGbps()) << " Gbit/s, " << j["jobs"].get<std::size_t>()
-               << " jobs\n";
+               << "bisection " << numberText(topo.bisectionGbps()) << " Gbit/s, "
+               << j["jobs"].get<std::size_t>() << " jobs\n";
     }
     return ExitOk;
 }

@@ -122,8 +122,8 @@ Command infoCommand()
             io.out << sep << count.get<int>() << " " << kind;
             sep = ", ";
         }
-        io.out << (sep == ", " ? ")" : "") << "; " << j["tasks"].get<int>() << " tasks, "
-               << j["gpus_requested"].get<int>() << " GPUs requested\n";
+        io.out << (sep == ", " ? ")" : "") << "; " << counted(j["tasks"].get<int>(), "task") << ", "
+               << counted(j["gpus_requested"].get<int>(), "GPU") << " requested\n";
         if (j.contains("step_time_models"))
             for (const auto &[model, m] : j["step_time_models"].items())
                 io.out << "Step times   " << model << ": measured, " << m["points"].get<std::size_t>()

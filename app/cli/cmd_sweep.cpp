@@ -81,7 +81,8 @@ std::string slurmArrayScript(const Scenario &s, const std::vector<GridPoint> &po
 {
     std::ostringstream o;
     o << "#!/bin/bash\n"
-      << "# ClusterBench sweep " << sweepId << ": " << points.size() << " grid points of "
+      << "# ClusterBench sweep " << sweepId << ": "
+      << counted((long long)points.size(), "grid point") << " of "
       << ShellText::comment(s.name.empty() ? std::string("the scenario") : s.name)
       << ", one array task each.\n"
       << "# Submit from this folder:  sbatch sweep.sbatch\n"
@@ -274,6 +275,21 @@ Command sweepCommand()
                     io.err << "clusterbench sweep: warning: grid.json is " << grid.size()
                            << " bytes; a ConfigMap holds at most 1 MiB\n";
             }
+            // Result files of an earlier sweep in the folder: the printed merge would store
+            // them too (as their own sweep's points), so they are named, and left alone.
+            if (format == "slurm-array") {
+                std::error_code ec;
+                int stale = 0;
+                for (const auto &e : std::filesystem::directory_iterator(dir / "results", ec)) {
+                    const std::string name = e.path().filename().string();
+                    stale += name.starts_with("point-") && name.ends_with(".json");
+                }
+                if (stale > 0)
+                    io.err << "clusterbench sweep: warning: " << (dir / "results").string()
+                           << " holds " << stale << " result file" << (stale == 1 ? "" : "s")
+                           << " of an earlier run; `clusterbench merge` of point-*.json would "
+                              "store them too: remove them before submitting\n";
+            }
             // All or nothing: a full disk part-way leaves the folder as it was.
             std::vector<OutputFile> outputs;
             for (const auto &[name, text] : files)
@@ -282,7 +298,8 @@ Command sweepCommand()
                 io.err << "clusterbench sweep: " << st.error() << "\n";
                 return int(ExitFailure);
             }
-            io.out << "Sweep " << contentId << ": " << points.size() << " grid points written to "
+            io.out << "Sweep " << contentId << ": "
+                   << counted((long long)points.size(), "grid point") << " written to "
                    << dir.string() << "/ (";
             for (std::size_t i = 0; i < files.size(); ++i)
                 io.out << (i ? ", " : "") << files[i].first;
@@ -358,8 +375,8 @@ Command sweepCommand()
                 return int(ExitFailure);
             }
             std::sort(storedIds.begin(), storedIds.end());
-            io.err << "Saved as runs " << idRanges(storedIds) << " in " << (*workspace)->path()
-                   << " (sweep " << sweepId << ")\n";
+            io.err << "Saved as run" << (storedIds.size() == 1 ? " " : "s ") << idRanges(storedIds)
+                   << " in " << (*workspace)->path() << " (sweep " << sweepId << ")\n";
         }
 
         // Group by policy and parameter values (grid order), over seeds.

@@ -8,6 +8,18 @@
 
 namespace cb {
 
+std::string counted(long long n, std::string_view singular, std::string_view plural)
+{
+    std::string out = std::to_string(n) + " ";
+    if (n == 1)
+        out += singular;
+    else if (!plural.empty())
+        out += plural;
+    else
+        out += std::string(singular) + "s";
+    return out;
+}
+
 std::string numberText(double v, int precision)
 {
     std::ostringstream s;

@@ -9,6 +9,10 @@
 
 namespace cb {
 
+/// A count and its noun, singular for 1: counted(1, "task") is "1 task", counted(3, "task")
+/// "3 tasks"; a noun whose plural is not "+s" gives it (counted(2, "switch", "switches")).
+std::string counted(long long n, std::string_view singular, std::string_view plural = {});
+
 /// A number as a default-formatted stream writes it, `precision` significant digits:
 /// "0.5", "1e+06", "3.14159". For messages and generated names.
 std::string numberText(double v, int precision = 6);

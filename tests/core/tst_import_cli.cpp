@@ -225,6 +225,23 @@ private slots:
         QVERIFY2(!fits.err.contains("counts of jobs"), qPrintable(fits.err));
     }
 
+    // The default cluster's GPUs, when --gpu-type names a model the catalogue does not know,
+    // get the default entry, and that is said as for a cluster file's unknown types.
+    void defaultClusterOfAnUnknownGpuIsSaid()
+    {
+        const Run r = cli({kData + "traces/pollux/workload-6.csv", "--gpu-type", "NOPE", "--out",
+                           path("nope.json")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("default cluster of 4 nodes x 8 NOPE GPUs"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("assumed: GPU type NOPE is not in the catalogue: default entry "
+                                "(16 GiB, 50 W idle, 250 W busy, relative speed 1.0, price 0)"),
+                 qPrintable(r.err));
+        const Run known = cli({kData + "traces/pollux/workload-6.csv", "--gpu-type", "A100",
+                               "--out", path("a100.json")});
+        QVERIFY2(known.code == 0, qPrintable(known.err));
+        QVERIFY2(!known.err.contains("GPU type A100"), qPrintable(known.err));
+    }
+
     // A scenario is named after its first input; through a CSV mapping (given first),
     // after the trace.
     void scenarioNamedAfterTheTrace()

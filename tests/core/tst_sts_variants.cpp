@@ -322,8 +322,11 @@ private slots:
         std::ostringstream out2, err2;
         cli::Io io2{out2, err2};
         QCOMPARE(cli::runCommand({"experiment", "sts", "--slice-memory", "boards"}, io2), 2);
-        QCOMPARE(cli::runCommand({"experiment", "sts", "--scenario", "/nonexistent.json"}, io2),
-                 2);
+        std::ostringstream out3, err3;
+        cli::Io io3{out3, err3};
+        QCOMPARE(cli::runCommand({"experiment", "sts", "--scenario", "/nonexistent.json"}, io3), 2);
+        // The problem names the file, as every command's do.
+        QVERIFY2(err3.str().rfind("/nonexistent.json: ", 0) == 0, err3.str().c_str());
     }
 
     void sliceMemoryPerGpu()

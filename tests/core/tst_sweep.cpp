@@ -205,6 +205,17 @@ private slots:
         QVERIFY2(task.code == 0, (task.out + task.err).c_str());
         const QString result = out + QStringLiteral("/results/point-2.json");
         QVERIFY(QFileInfo::exists(result));
+        // Emitted again into the folder: its earlier result is said (merge would store it).
+        QVERIFY2(emitted.err.find("warning") == std::string::npos, emitted.err.c_str());
+        const Cli again = clusterbench(
+            {QStringLiteral("sweep"), kTestbed, QStringLiteral("--policies"),
+             QStringLiteral("k8s-default,dltap"), QStringLiteral("--seeds"), QStringLiteral("2"),
+             QStringLiteral("--emit"), QStringLiteral("slurm-array"), out});
+        QCOMPARE(again.code, 0);
+        QVERIFY2(again.err.find("/results holds 1 result file of an earlier run") !=
+                     std::string::npos,
+                 again.err.c_str());
+        QVERIFY(QFileInfo::exists(result)); // left alone
 
         for (int round = 0; round < 2; ++round) {
             const Cli merge = clusterbench({QStringLiteral("merge"), result,

@@ -113,6 +113,15 @@ private slots:
         QCOMPARE(cb::wrapText("", 10), std::string());
     }
 
+    void counted()
+    {
+        QCOMPARE(cb::counted(1, "task"), std::string("1 task"));
+        QCOMPARE(cb::counted(0, "task"), std::string("0 tasks"));
+        QCOMPARE(cb::counted(12, "grid point"), std::string("12 grid points"));
+        QCOMPARE(cb::counted(1, "switch", "switches"), std::string("1 switch"));
+        QCOMPARE(cb::counted(3, "switch", "switches"), std::string("3 switches"));
+    }
+
     void meanAndStd()
     {
         const MeanStd s = cb::meanAndStd({2, 4, 4, 4, 5, 5, 7, 9});

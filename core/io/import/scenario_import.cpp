@@ -415,6 +415,12 @@ bool ScenarioImport::run()
             m_report.assume("no cluster given (--cluster, or a cluster file among the inputs): "
                             "default cluster of 4 nodes x 8 " +
                             type + " GPUs (64 CPUs, 512 GiB each) on one switch");
+            bool known = false;
+            (void)importedGpuType(type, &known);
+            if (!known) // (as a cluster file's unknown GPU types are said)
+                m_report.assume("GPU type " + type +
+                                " is not in the catalogue: default entry (16 GiB, 50 W idle, "
+                                "250 W busy, relative speed 1.0, price 0)");
         }
     }
 
