@@ -411,6 +411,26 @@ private slots:
         QVERIFY2(exported.code == 0, exported.err.c_str());
         const auto report = nlohmann::json::parse(exported.out);
         QCOMPARE(report["files"].size(), std::size_t(101));
+        // Each job as it first runs: they start at different times and, applied at once, do
+        // not fit; the report says so first.
+        QVERIFY2(report["warnings"][0].get<std::string>().rfind(
+                     "the jobs are exported as each first runs, from 0.0 s to ", 0) == 0,
+                 exported.out.c_str());
+        QVERIFY2(report["warnings"][0].get<std::string>().find(
+                     "submit each job at its start, or export one moment with --at SECONDS") !=
+                     std::string::npos,
+                 exported.out.c_str());
+        // One moment: the jobs not running then are counted by why, not called waiting.
+        const CliRun moment =
+            command({"export", scenario, "--policy", "sts", "--format", "pytorchjob", "--out",
+                     dir.filePath("moment").toStdString(), "--at", "100000", "--json"});
+        QVERIFY2(moment.code == 0, moment.err.c_str());
+        const auto atReport = nlohmann::json::parse(moment.out);
+        QCOMPARE(atReport["warnings"][0].get<std::string>(),
+                 std::string("at 100000 s, 11 jobs had finished and 75 were not yet submitted: "
+                             "not exported"));
+        QCOMPARE(atReport["files"].size(), std::size_t(101 - 11 - 75));
+        QVERIFY2(moment.out.find("is waiting") == std::string::npos, moment.out.c_str());
         const CliRun late = command({"export", scenario, "--policy", "sts", "--format", "slurm",
                                  "--out", dir.filePath("late").toStdString(), "--at", "1e12"});
         QCOMPARE(late.code, 1);
