@@ -247,9 +247,6 @@ int run(const Args &args, Io &io)
         usage.push_back({"--out", "missing: where to write the scenario"});
     if (kind == "jobs" && !args.has("into"))
         usage.push_back({"--into", "missing: the scenario to add the jobs to"});
-    if (kind == "sts" && !args.has("data"))
-        usage.push_back({"--data", "missing: the folder with the STS authors' CSV files "
-                                   "(e.g. tests/data/sts)"});
     if (!usage.empty())
         return fail(io, usage, ExitBadInput);
 
@@ -392,7 +389,9 @@ int run(const Args &args, Io &io)
         r.number("link-gbps", p.linkGbps);
         if (!r.problems().empty())
             return fail(io, r.problems(), ExitBadInput);
-        auto data = loadStsAuthorsData(args.value("data"));
+        // (the copy built into the program unless --data names a folder, as for experiment)
+        auto data =
+            args.has("data") ? loadStsAuthorsData(args.value("data")) : builtinStsAuthorsData();
         if (!data)
             return fail(io, data.problems(), ExitBadInput);
         auto s = buildStsScenario(data.value(), p);
@@ -504,7 +503,8 @@ Command generateCommand()
         "(DGX GB200 user guide), 120 kW per rack; --variant hgx-h100 or hgx-h200: 8-GPU H100 "
         "or H200 nodes (DGX H100 and DGX H200 datasheets), 4 per rack, the node's domain\n"
         "  jobs        add a generated job set to the scenario given by --into\n"
-        "  sts         the STS authors' data-centre setup from their CSV files (--data DIR)\n"
+        "  sts         the STS authors' data-centre setup from their CSV files (built in, or "
+        "--data DIR)\n"
         "Cluster kinds add a job set too when --jobs N is given. The scenario is written "
         "canonically and atomically; the same options and --seed give the same bytes.\n"
         "GPU types: " +
@@ -523,8 +523,9 @@ Command generateCommand()
         {"racks-per-unit", "N", "nvl72: racks per scalable unit of rail leaves (default 8)"},
         {"rack-kw", "KW", "nvl72: rack draw at full load (gb200 120, hgx-h100 40.8)"},
         {"hosts-per-leaf", "N", "leaf-spine: hosts per leaf (default 8)"},
-        {"oversubscription", "R", "leaf-spine, dgx, nvl72: leaf down:up bandwidth ratio "
-                                  "(default 1)"},
+        {"oversubscription", "R",
+         "leaf-spine, dgx, nvl72: leaf down:up bandwidth ratio "
+         "(default 1)"},
         {"host-gbps", "G", "leaf-spine: host link Gbit/s (default 100)"},
         {"k", "K", "fat-tree: even switch radix, 2..64 (default 4; 16 gives 1,024 hosts)"},
         {"hosts-per-edge", "H",
@@ -533,15 +534,18 @@ Command generateCommand()
         {"link-gbps", "G", "fat-tree: every link's Gbit/s (default 100); sts: node links"},
         {"latency", "US", "link latency in microseconds (default 1)"},
         {"nodes", "N", "dgx: nodes (default 4); sts: nodes (default 10)"},
-        {"nics", "N", "dgx: compute NICs (rails) per node (default 8); nvl72: gb200 4, "
-                      "hgx-h100 8"},
+        {"nics", "N",
+         "dgx: compute NICs (rails) per node (default 8); nvl72: gb200 4, "
+         "hgx-h100 8"},
         {"nic-gbps", "G", "dgx: Gbit/s per NIC (default 200); nvl72: 400"},
         {"nodes-per-unit", "N", "dgx: nodes per scalable unit of rail leaves (default 32)"},
-        {"nvlink-gbps", "G", "dgx, nvl72: NVLink Gbit/s per GPU and direction (default: GPU "
-                             "type's; GB200 7200)"},
+        {"nvlink-gbps", "G",
+         "dgx, nvl72: NVLink Gbit/s per GPU and direction (default: GPU "
+         "type's; GB200 7200)"},
         {"gpus-per-host", "N", "GPUs per host (leaf-spine 8, fat-tree 1, dgx 8)"},
-        {"gpu-type", "T", "GPU type from the catalogue (leaf-spine, fat-tree A100-40GB; dgx "
-                          "A100-80GB)"},
+        {"gpu-type", "T",
+         "GPU type from the catalogue (leaf-spine, fat-tree A100-40GB; dgx "
+         "A100-80GB)"},
         {"cpus", "N", "CPU cores per host (default 64; dgx 128)"},
         {"memory", "GIB", "memory per host in GiB (default 512; dgx 2048)"},
         {"base-watts", "W", "host draw without GPUs (default 400; dgx 3300)"},
@@ -567,7 +571,7 @@ Command generateCommand()
         {"job-gpu-type", "T", "GPU type every task requires (default any)"},
         {"id-prefix", "P", "job id prefix (default job)"},
         {"first-index", "N", "index of the first job id (default: jobs already there)"},
-        {"data", "DIR", "sts: folder with the authors' CSV files (e.g. tests/data/sts)"},
+        {"data", "DIR", "sts: folder with the authors' CSV files (default: the copy built in)"},
         {"jobs-per-node", "N", "sts: jobs per node, plus one at time 0 (default 10)"},
         {"arrival-scale", "S", "sts: mean inter-arrival = S / nodes seconds (default 50000)"},
     };

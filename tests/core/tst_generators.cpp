@@ -660,8 +660,9 @@ private slots:
         QTest::newRow("tasks too big for hosts")
             << QStringList{"leaf-spine", "--jobs", "3", "--gpus-per-worker", "16", "--out", out}
             << 2 << "not valid with these parameters";
-        QTest::newRow("sts without data") << QStringList{"sts", "--out", out} << 2
-                                          << "--data: missing";
+        // (without --data: the copy of the authors' files built into the program)
+        QTest::newRow("sts built in")
+            << QStringList{"sts", "--nodes", "2", "--out", out} << 0 << "";
         QTest::newRow("sts missing files")
             << QStringList{"sts", "--data", "/nonexistent-sts", "--out", out} << 2
             << "/nonexistent-sts/data_2d10d_filtered.csv";
@@ -683,6 +684,24 @@ private slots:
         QVERIFY2(r.code == code, (r.out + r.err).c_str());
         QVERIFY2(QString::fromStdString(r.err).contains(stderrHas), r.err.c_str());
         QCOMPARE(QFile::exists(file), code == 0);
+    }
+
+    // The built-in copy of the STS authors' files gives what the files themselves give.
+    void stsBuiltInEqualsTheFiles()
+    {
+        QTemporaryDir tmp;
+        const QString a = tmp.filePath(QStringLiteral("a.json"));
+        const QString b = tmp.filePath(QStringLiteral("b.json"));
+        QCOMPARE(generate({"sts", "--nodes", "3", "--seed", "5", "--out", a}).code, 0);
+        QCOMPARE(generate({"sts", "--nodes", "3", "--seed", "5", "--data",
+                           CB_SOURCE_DIR "/tests/data/sts", "--out", b})
+                     .code,
+                 0);
+        QFile fa(a), fb(b);
+        QVERIFY(fa.open(QIODevice::ReadOnly) && fb.open(QIODevice::ReadOnly));
+        const QByteArray ba = fa.readAll();
+        QVERIFY(ba.size() > 1000);
+        QCOMPARE(ba, fb.readAll());
     }
 
     void generateThenAddJobs()
