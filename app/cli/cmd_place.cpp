@@ -195,9 +195,8 @@ Command placeCommand()
             std::vector<std::string> cells = {name, megabytes(total), megabytes(cross)};
             if (domains)
                 cells.push_back(megabytes(crossDomain));
-            std::ostringstream h;
-            h << hops;
-            cells.insert(cells.end(), {megabytes(intra), h.str()});
+            // (three decimals, as show and compare print hops)
+            cells.insert(cells.end(), {megabytes(intra), formatFixed(hops, 3)});
             table.rows.push_back(std::move(cells));
         };
         for (const JobTraffic &jt : traffic.jobs)
@@ -211,7 +210,7 @@ Command placeCommand()
             most << "Most loaded link: " << directedLinkName(s.cluster, traffic.maxLink) << " "
                  << megabytes(traffic.maxLinkBytes) << " per iteration; slowest: "
                  << directedLinkName(s.cluster, traffic.maxLinkSecondsLink) << " "
-                 << traffic.maxLinkSeconds << " s per iteration at full capacity";
+                 << formatFixed(traffic.maxLinkSeconds, 3) << " s per iteration at full capacity";
             io.out << wrapText(most.str(), width, 2) << "\n";
         }
         if (own)

@@ -34,6 +34,12 @@
 namespace cb::cli {
 
 namespace {
+/// The API server's limit on a ConfigMap's data, and the annotation client-side
+/// `kubectl apply` keeps the object in.
+constexpr std::size_t kConfigMapLimit = 1048576, kLastAppliedLimit = 262144;
+} // namespace
+
+namespace {
 
 std::string paramsText(const GridPoint &p)
 {
@@ -211,6 +217,14 @@ Command sweepCommand()
                 io.err << "clusterbench sweep: " << p.error() << "\n";
                 return int(ExitBadInput);
             }
+            // (a key given twice swept one point labelled with both, its last value winning)
+            if (std::any_of(params.begin(), params.end(),
+                            [&](const SweepParam &q) { return q.key == p->key; })) {
+                io.err << "clusterbench sweep: --param " << p->key
+                       << ": given twice; list its values once (--param " << p->key
+                       << "=V1,V2,...)\n";
+                return int(ExitBadInput);
+            }
             params.push_back(p.value());
         }
         auto presets = userPresets(s, "");
@@ -253,6 +267,7 @@ Command sweepCommand()
             std::vector<std::string> folders;
             const std::string grid = gridManifest(s, points, simulate, contentId).dump(1) + "\n";
             std::vector<std::pair<std::string, std::string>> files = {{"grid.json", grid}};
+            std::size_t configMapJsonBytes = 0;
             if (format == "slurm-array") {
                 files.push_back({"sweep.sbatch", slurmArrayScript(s, points, contentId)});
                 folders = {"logs", "results"};
@@ -264,6 +279,8 @@ Command sweepCommand()
                 cm["metadata"] = {{"name", name + "-grid"},
                                   {"labels", {{"clusterbench.io/sweep", contentId}}}};
                 cm["data"] = {{"grid.json", grid}};
+                // (what client-side apply would keep in the annotation: the object's JSON)
+                configMapJsonBytes = cm.dump().size();
                 files.push_back({"grid-configmap.yaml", YamlText::document(cm)});
                 files.push_back(
                     {"sweep-job.yaml",
@@ -271,9 +288,14 @@ Command sweepCommand()
                          points, contentId,
                          args.value("image", std::string("clusterbench:") + CB_VERSION),
                          args.value("results-claim", "clusterbench-results"), name))});
-                if (grid.size() > 1000000)
-                    io.err << "clusterbench sweep: warning: grid.json is " << grid.size()
-                           << " bytes; a ConfigMap holds at most 1 MiB\n";
+                // A ConfigMap over 1 MiB is refused by the API server: nothing usable.
+                if (grid.size() > kConfigMapLimit) {
+                    io.err << "clusterbench sweep: grid.json is " << grid.size()
+                           << " bytes and a ConfigMap holds at most 1 MiB (1048576 bytes): "
+                              "split the sweep (fewer policies, values or seeds) or use --emit "
+                              "slurm-array; nothing written\n";
+                    return int(ExitFailure);
+                }
             }
             // Result files of an earlier sweep in the folder: the printed merge would store
             // them too (as their own sweep's points), so they are named, and left alone.
@@ -310,7 +332,9 @@ Command sweepCommand()
                        << "Then:   clusterbench merge "
                        << ShellText::word((dir / "results").string()) << "/point-*.json\n";
             else
-                io.out << "Apply: kubectl apply -f "
+                // (client-side apply keeps a copy in an annotation of at most 256 KiB)
+                io.out << "Apply: kubectl apply "
+                       << (configMapJsonBytes > kLastAppliedLimit ? "--server-side " : "") << "-f "
                        << ShellText::word((dir / "grid-configmap.yaml").string()) << " -f "
                        << ShellText::word((dir / "sweep-job.yaml").string()) << "\n"
                        << "Then:  copy point-*.json from the PersistentVolumeClaim "

@@ -108,6 +108,16 @@ private slots:
                                       QStringLiteral("queue=sometimes"), QStringLiteral("--no-save")});
         QCOMPARE(cli.code, 2);
         QVERIFY2(cli.err.find("queue") != std::string::npos, cli.err.c_str());
+        // A key given twice is refused (it swept one point with the last value).
+        const Cli twice =
+            clusterbench({QStringLiteral("sweep"), kTestbed, QStringLiteral("--policies"),
+                          QStringLiteral("dltap"), QStringLiteral("--param"),
+                          QStringLiteral("weight.dltap=1"), QStringLiteral("--param"),
+                          QStringLiteral("weight.dltap=2"), QStringLiteral("--no-save")});
+        QCOMPARE(twice.code, 2);
+        QCOMPARE(twice.err, std::string("clusterbench sweep: --param weight.dltap: given twice; "
+                                        "list its values once (--param "
+                                        "weight.dltap=V1,V2,...)\n"));
     }
 
     void sameResultsWhateverTheThreads()

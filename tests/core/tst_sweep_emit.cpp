@@ -70,6 +70,37 @@ class TestSweepEmit : public QObject
     Q_OBJECT
 
 private slots:
+    // The grid travels in a ConfigMap: over 1 MiB (the fat-tree sample's grid) the API server
+    // would refuse it, so nothing is written; over 256 KiB (the STS sample's) client-side
+    // `kubectl apply` would fail on its annotation, so the printed command applies it
+    // server-side; the testbed's small grid keeps the plain command.
+    void indexedJobGridSizeLimits()
+    {
+        QTemporaryDir dir;
+        const auto emitSweep = [&](const char *sample, const QString &out) {
+            return run(QStringLiteral(CB_CLUSTERBENCH),
+                       {QStringLiteral("sweep"),
+                        QStringLiteral(CB_SOURCE_DIR "/sample-clusters/") + sample,
+                        QStringLiteral("--policies"), QStringLiteral("k8s-default"),
+                        QStringLiteral("--emit"), QStringLiteral("k8s-indexed-job"), out});
+        };
+        const QString big = dir.filePath(QStringLiteral("big"));
+        const Run tooBig = emitSweep("fat-tree-1024.json", big);
+        QCOMPARE(tooBig.code, 1);
+        QVERIFY2(tooBig.err.contains(QStringLiteral("a ConfigMap holds at most 1 MiB "
+                                                    "(1048576 bytes)")),
+                 qPrintable(tooBig.err));
+        QVERIFY(!QFileInfo::exists(big));
+        const Run mid = emitSweep("sts-datacenter.json", dir.filePath(QStringLiteral("mid")));
+        QVERIFY2(mid.code == 0, qPrintable(mid.err));
+        QVERIFY2(mid.out.contains(QStringLiteral("Apply: kubectl apply --server-side -f ")),
+                 qPrintable(mid.out));
+        const Run small = emitSweep("dltap-testbed.json", dir.filePath(QStringLiteral("small")));
+        QVERIFY2(small.code == 0, qPrintable(small.err));
+        QVERIFY2(small.out.contains(QStringLiteral("Apply: kubectl apply -f ")),
+                 qPrintable(small.out));
+    }
+
     void slurmArrayPassesSbatchTestOnly()
     {
         const QStringList paths = {"/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin"};
