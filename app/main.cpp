@@ -27,6 +27,11 @@ int main(int argc, char **argv)
     cb::removeTemporaryFilesOnSignals();
     const std::string first = argc > 1 ? argv[1] : "";
     if (first == "--help" || first == "-h" || first == "help") {
+        // `help place` is `place --help`
+        if (first == "help" && argc > 2 && cb::cli::findCommand(argv[2])) {
+            cb::cli::Io io{std::cout, std::cerr, ::isatty(STDERR_FILENO) == 1};
+            return cb::cli::runCommand({argv[2], "--help"}, io);
+        }
         std::cout << cb::cli::mainHelp();
         return 0;
     }

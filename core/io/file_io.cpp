@@ -127,9 +127,16 @@ Status AtomicFileWriter::open()
     std::vector<char> name(tmpl.begin(), tmpl.end());
     name.push_back('\0');
     m_fd = ::mkstemp(name.data());
-    if (m_fd < 0)
+    if (m_fd < 0) {
+        const int error = errno;
+        // (the usual cause, said plainly: a folder to write into that is not there)
+        std::error_code ec;
+        if (error == ENOENT && !fs::is_directory(dir, ec))
+            return Status::failure(m_path, "cannot write here: the folder " + dir.string() +
+                                               " does not exist");
         return Status::failure(m_path, std::string("cannot create a temporary file: ") +
-                                           std::strerror(errno));
+                                           std::strerror(error));
+    }
     m_tmpPath = name.data();
     m_slot = rememberTemporary(m_tmpPath);
     return Ok{};

@@ -165,7 +165,12 @@ private slots:
             QVERIFY2(r.code == 0, qPrintable(name));
             QVERIFY2(r.out.startsWith(QStringLiteral("Usage: clusterbench ") + name),
                      qPrintable(r.out));
+            // `help NAME` is the same text (it printed the list of commands)
+            const Run viaHelp = clusterbench({QStringLiteral("help"), name});
+            QCOMPARE(viaHelp.code, 0);
+            QCOMPARE(viaHelp.out, r.out);
         }
+        QCOMPARE(clusterbench({QStringLiteral("help")}).out, top.out);
     }
 
     void infoSummarises()
