@@ -1,5 +1,6 @@
 #include "cli/command.h"
 #include "io/import/importer_registry.h"
+#include "io/import/model_catalog.h"
 #include "io/import/pollux_validation.h"
 #include "io/scenario_json.h"
 #include "sim/fidelity_check.h"
@@ -316,7 +317,12 @@ int runFidelity(const Args &args, Io &io)
         const std::string &name = job.model.name;
         if (name.empty() || !seen.insert(name).second)
             continue;
-        const std::vector<std::string> files = traceFiles(pos[1], name);
+        // Under the model's name, or a name a trace gives it (an imported Pollux workload's
+        // cifar10 jobs train resnet18; their files are cifar10_*.csv).
+        std::vector<std::string> files;
+        for (const std::string &traceName : traceNamesOf(name))
+            if (files = traceFiles(pos[1], traceName); !files.empty())
+                break;
         if (files.empty())
             continue;
         ImportOptions options;

@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "sim/fidelity_check.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -303,6 +304,24 @@ private slots:
         QCOMPARE(cifar["training_points"].get<int>() + cifar["held_out"]["points"].get<int>() +
                      cifar["scalability"]["points"].get<int>(),
                  1512);
+
+        // A Pollux workload imported onto the testbed: its cifar10 jobs train resnet18 (the
+        // importer's name), found under the application's file names; the same 1,512 rows.
+        QTemporaryDir dir;
+        const std::string imported = dir.filePath(QStringLiteral("w6.json")).toStdString();
+        QCOMPARE((runCli({"import", kTraces + "/workload-6.csv", "--cluster", kTestbed, "--out",
+                          imported},
+                         code, err),
+                  code),
+                 0);
+        const auto fromImport = nlohmann::json::parse(
+            runCli({"fidelity", imported, kTraces, "--json", "--points"}, code, err));
+        QVERIFY2(code == 0, err.c_str());
+        const auto found = std::find_if(
+            fromImport["models"].begin(), fromImport["models"].end(),
+            [](const nlohmann::json &m) { return m["model"].get<std::string>() == "resnet18"; });
+        QVERIFY(found != fromImport["models"].end());
+        QCOMPARE(int((*found)["points"].size()), 1512);
     }
 
     void ncclBusBandwidth()

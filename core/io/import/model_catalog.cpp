@@ -1,5 +1,6 @@
 #include "io/import/model_catalog.h"
 
+#include <algorithm>
 #include <array>
 
 namespace cb {
@@ -115,6 +116,15 @@ std::optional<KnownModel> findKnownModel(std::string_view traceName)
         if (key == e.key)
             return KnownModel{e.name, e.parameters, e.note};
     return std::nullopt;
+}
+
+std::vector<std::string> traceNamesOf(std::string_view canonical)
+{
+    std::vector<std::string> out = {std::string(canonical)};
+    for (const Entry &e : kModels)
+        if (e.name == canonical && std::find(out.begin(), out.end(), e.key) == out.end())
+            out.emplace_back(e.key);
+    return out;
 }
 
 std::string findModelSizeNote(std::string_view traceName)

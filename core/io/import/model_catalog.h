@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cb {
 
@@ -25,6 +26,11 @@ struct KnownModel
 /// Finds a model by a trace's name for it: case, punctuation and a trailing
 /// "(batch size N)" are ignored; application aliases (Pollux "imagenet" = ResNet-50) apply.
 std::optional<KnownModel> findKnownModel(std::string_view traceName);
+
+/// The names the catalogue knows a canonical model by, the canonical name first: "resnet18"
+/// gives "resnet18", then its aliases ("resnet18cifar10", Pollux's application "cifar10"),
+/// for finding a model's files under the name a trace gave them.
+std::vector<std::string> traceNamesOf(std::string_view canonical);
 
 /// Why a model the traces name has no size here ("Recommendation": it depends on the data's
 /// preprocessing), or empty when the name is not known at all.
