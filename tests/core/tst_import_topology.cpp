@@ -7,6 +7,8 @@
 // format. A cluster imported from a topology file runs a real trace in the simulator with
 // the job times worked out by hand.
 
+#include "io/file_io.h"
+#include "io/import/format_detection.h"
 #include "io/import/import_into_scenario.h"
 #include "io/import/importer_registry.h"
 #include "io/import/scenario_import.h"
@@ -16,6 +18,7 @@
 #include "sim/simulator.h"
 #include "tst_import_fixtures.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <set>
@@ -592,6 +595,34 @@ private slots:
         QVERIFY2(i, qPrintable(file + ": " + QString::fromStdString(m.why)));
         QCOMPARE(QString::fromStdString(i->name()), format);
         QVERIFY(!m.why.empty());
+    }
+
+    // A YAML document no format reads (knavigator's node values, "nodes:" with type and
+    // count) is not called "a CSV file": the refusal names its top-level keys and says what
+    // a Kubernetes node file looks like.
+    void yamlNoFormatReadsIsSaid()
+    {
+        const std::string yaml = "# a comment\n\nnodes:\n- type: dgxa100.80g\n  count: 2\n"
+                                 "  labels:\n    nvidia.com/gpu.count: \"8\"\nresources: {}\n";
+        QCOMPARE(detection::yamlTopKeys(yaml), (std::vector<std::string>{"nodes", "resources"}));
+        QVERIFY(detection::yamlTopKeys("job_id,gpus,duration\n1,8,60\n").empty());
+        QVERIFY(detection::yamlTopKeys("NodeName=a CPUs=4\n").empty());
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("values.yaml")).toStdString();
+        QVERIFY(writeFileAtomically(path, yaml).ok());
+        ImportRequest request;
+        request.files = {path};
+        ScenarioImport import(request);
+        QVERIFY(!import.run());
+        QCOMPARE(import.failure(), ImportFailure::BadInput);
+        QCOMPARE(import.problems().size(), std::size_t(1));
+        QCOMPARE(import.problems()[0].where, path);
+        QVERIFY2(import.problems()[0].message.rfind(
+                     "cannot tell which format this is (a YAML document with top-level keys "
+                     "nodes, resources, which no format reads; Kubernetes nodes are read from "
+                     "Node objects",
+                     0) == 0,
+                 import.problems()[0].message.c_str());
     }
 
     // A cluster from a topology file runs a real trace: two Perlmutter nodes (4 A100-40GB

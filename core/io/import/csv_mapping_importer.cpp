@@ -97,8 +97,8 @@ FormatMatch CsvMappingImporter::detect(const ImportSample &sample) const
     // Any CSV could be read through a mapping: the name fits, the content does not say. Text
     // only.
     const std::string &h = sample.head;
-    if (!detection::notText(h).empty())
-        return {};
+    if (!detection::notText(h).empty() || !detection::yamlTopKeys(h).empty())
+        return {}; // (a YAML mapping is not a CSV file)
     if (!detection::firstRow(h).empty())
         return {1, "a CSV file"};
     return {};

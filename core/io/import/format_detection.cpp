@@ -126,6 +126,41 @@ bool yamlKey(const std::string &head, std::string_view key)
     return false;
 }
 
+std::vector<std::string> yamlTopKeys(const std::string &head)
+{
+    std::vector<std::string> keys;
+    std::size_t start = 0;
+    bool first = true;
+    while (start < head.size()) {
+        std::size_t end = head.find('\n', start);
+        if (end == std::string::npos)
+            end = head.size();
+        std::string_view line(head.data() + start, end - start);
+        start = end + 1;
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        if (line.find_first_not_of(" \t") == std::string_view::npos || line.front() == '#' ||
+            line.front() == ' ' || line.front() == '\t' || line.front() == '-')
+            continue;
+        // "key:" or "key: value" with a plain key (a CSV header has commas, not this)
+        const std::size_t colon = line.find(':');
+        const bool plain =
+            colon != std::string_view::npos && colon > 0 &&
+            line.substr(0, colon).find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                                    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-/") ==
+                std::string_view::npos &&
+            (colon + 1 == line.size() || line[colon + 1] == ' ');
+        if (!plain) {
+            if (first)
+                return {};
+            continue;
+        }
+        first = false;
+        keys.emplace_back(line.substr(0, colon));
+    }
+    return keys;
+}
+
 bool jsonKey(const std::string &head, std::string_view key)
 {
     const std::string quoted = "\"" + std::string(key) + "\"";

@@ -25,6 +25,9 @@ char firstSignificant(const std::string &head);
 std::string notText(const std::string &head);
 /// Whether a line of `head` starts (after blanks and an optional "- ") with `key:`.
 bool yamlKey(const std::string &head, std::string_view key);
+/// The top-level keys of a YAML mapping ("nodes" of "nodes:\n- type: ..."), in order, when
+/// `head`'s first line that is not blank or a comment is such a key; else empty.
+std::vector<std::string> yamlTopKeys(const std::string &head);
 /// Whether `head` has the JSON key `"key"` followed by a colon.
 bool jsonKey(const std::string &head, std::string_view key);
 /// Whether some line of `head` has `Key=` as its first word (case-insensitive), as Slurm's

@@ -112,9 +112,20 @@ bool ScenarioImport::resolveFormats(std::vector<Group> &groups)
             continue;
         }
         const Importer *imp = detectFormat(sample.value(), &match);
-        if (!imp && match.why.empty()) // (every format reads text: say so when it is not)
+        if (!imp && match.why.empty()) { // (every format reads text: say so when it is not)
             if (const std::string why = detection::notText(sample->head); !why.empty())
                 match.why = "it is not text: " + why;
+            else if (const auto keys = detection::yamlTopKeys(sample->head); !keys.empty()) {
+                std::string list;
+                for (std::size_t k = 0; k < keys.size() && k < 4; ++k)
+                    list += (k ? ", " : "") + keys[k];
+                match.why = "a YAML document with top-level keys " + list +
+                            (keys.size() > 4 ? ", ..." : "") +
+                            ", which no format reads; Kubernetes nodes are read from Node "
+                            "objects (kind: Node or NodeList, as kubectl get nodes -o yaml "
+                            "writes them)";
+            }
+        }
         if (!imp)
             return fail(ImportFailure::BadInput,
                         {{f, "cannot tell which format this is" +
