@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <sstream>
+#include <vector>
 
 namespace cb {
 
@@ -51,6 +53,77 @@ std::string tidyParseMessage(const std::string &what)
     return colon == std::string::npos ? what : what.substr(colon + 2);
 }
 
+/// Follows a parse (nlohmann's parser callback) to find the first key an object repeats,
+/// which the parser would take silently, the last value winning: its JSON pointer.
+class RepeatedKeys
+{
+public:
+    bool operator()(int, json::parse_event_t event, json &parsed)
+    {
+        using Event = json::parse_event_t;
+        switch (event) {
+        case Event::object_start:
+        case Event::array_start:
+            m_levels.push_back({event == Event::array_start, 0, {}});
+            break;
+        case Event::key:
+            if (!m_levels.empty()) {
+                std::vector<std::string> &keys = m_levels.back().keys;
+                std::string key = parsed.get<std::string>();
+                const bool again = std::find(keys.begin(), keys.end(), key) != keys.end();
+                keys.push_back(std::move(key)); // (the pointer names the current key)
+                if (again && m_first.empty())
+                    m_first = pointer();
+            }
+            break;
+        case Event::object_end:
+        case Event::array_end:
+            if (!m_levels.empty())
+                m_levels.pop_back();
+            elementDone();
+            break;
+        case Event::value:
+            elementDone();
+            break;
+        }
+        return true;
+    }
+    /// The pointer of the first repeated key ("/jobs/3/id"), or empty.
+    const std::string &first() const { return m_first; }
+
+private:
+    struct Level
+    {
+        bool array = false;
+        std::size_t index = 0;         ///< an array's element being read
+        std::vector<std::string> keys; ///< an object's keys so far, the current one last
+    };
+    void elementDone()
+    {
+        if (!m_levels.empty() && m_levels.back().array)
+            ++m_levels.back().index;
+    }
+    std::string pointer() const
+    {
+        std::string p;
+        for (const Level &l : m_levels) {
+            p += '/';
+            if (l.array) {
+                p += std::to_string(l.index);
+                continue;
+            }
+            if (!l.keys.empty())
+                for (char c : l.keys.back())
+                    p += c == '~'   ? std::string("~0")
+                         : c == '/' ? std::string("~1")
+                                    : std::string(1, c);
+        }
+        return p;
+    }
+    std::vector<Level> m_levels;
+    std::string m_first;
+};
+
 } // namespace
 
 std::string stringField(const json &object, const std::string &key, const std::string &fallback)
@@ -86,7 +159,14 @@ Result<json> parseJsonText(const std::string &text)
     if (text.find_first_not_of(" \t\r\n", start) == std::string::npos)
         return Result<json>::failure("", "the file is empty; expected a JSON document");
     try {
-        return json::parse(text.begin() + std::ptrdiff_t(start), text.end());
+        RepeatedKeys repeated;
+        json doc =
+            json::parse(text.begin() + std::ptrdiff_t(start), text.end(), std::ref(repeated));
+        if (!repeated.first().empty())
+            return Result<json>::failure(repeated.first(),
+                                         "this key appears twice in one object; JSON readers "
+                                         "keep only one of the two values, so give it once");
+        return doc;
     } catch (const json::parse_error &e) {
         return Result<json>::failure("", "not valid JSON: " + tidyParseMessage(e.what()));
     } catch (const json::out_of_range &e) {

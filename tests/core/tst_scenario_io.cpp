@@ -173,6 +173,17 @@ private slots:
         row("NaN literal", "{\"version\": NaN}", "not valid JSON: line 1, column 13");
         row("BOM then garbage", "\xEF\xBB\xBFnope", "not valid JSON: line 1");
         row("array at top", "[1, 2]", "/: expected an object, found an array");
+        // A key given twice: the parser would keep one value without a word.
+        row("repeated top-level key",
+            "{\"format\":\"clusterbench-scenario\",\"version\":1,\"version\":2}",
+            "/version: this key appears twice in one object; JSON readers keep only one of the "
+            "two values, so give it once");
+        {
+            std::string twice = base().dump();
+            const std::size_t at = twice.find("\"id\":\"n2\"");
+            twice.insert(at, "\"id\":\"x\",");
+            row("repeated key in a node", twice, "/cluster/nodes/1/id: this key appears twice");
+        }
         row("other format", mutated([](json &j) { j["format"] = "kubeconfig"; }),
             "/format: expected \"clusterbench-scenario\", found \"kubeconfig\"");
         row("missing version", mutated([](json &j) { j.erase("version"); }),
