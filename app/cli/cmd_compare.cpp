@@ -89,11 +89,10 @@ Command compareCommand()
             io.err << presets.error(args.has("policy-file") ? "" : path) << "\n";
             return int(ExitBadInput);
         }
-        const std::vector<std::string> names = commaList(args.value("policies"));
-        if (names.empty()) {
-            io.err << "clusterbench compare: --policies: expected at least one name\n";
+        const auto listed = readPolicyNames(args, io, "compare");
+        if (!listed)
             return int(ExitBadInput);
-        }
+        const std::vector<std::string> &names = *listed;
         std::vector<Policy> policies;
         for (const std::string &n : names) {
             if (!stochasticMethod(n).empty()) {

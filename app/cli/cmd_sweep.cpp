@@ -205,11 +205,10 @@ Command sweepCommand()
         const Scenario &s = input->scenario;
         const std::uint64_t seed = input->seed;
         const long long seeds = input->seeds;
-        const std::vector<std::string> policies = commaList(args.value("policies"));
-        if (policies.empty()) {
-            io.err << "clusterbench sweep: --policies: expected at least one name\n";
+        const auto listed = readPolicyNames(args, io, "sweep");
+        if (!listed)
             return int(ExitBadInput);
-        }
+        const std::vector<std::string> &policies = *listed;
         std::vector<SweepParam> params;
         for (const std::string &text : args.values("param")) {
             auto p = parseSweepParam(text);

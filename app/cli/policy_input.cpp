@@ -4,7 +4,9 @@
 #include "io/scenario_json.h"
 #include "model/validation.h"
 #include "runs/run_service.h"
+#include "util/text.h"
 
+#include <algorithm>
 #include <ostream>
 
 namespace cb::cli {
@@ -20,6 +22,24 @@ void warnJobsThatNeverStart(const Scenario &scenario, const std::string &path, I
     if (never.size() > kShown)
         io.err << "clusterbench " << command << ": warning: " << never.size() - kShown
                << " more such problems (`clusterbench validate " << path << "` lists them)\n";
+}
+
+std::optional<std::vector<std::string>> readPolicyNames(const Args &args, Io &io,
+                                                        const std::string &command)
+{
+    const std::string text = args.value("policies");
+    std::vector<std::string> names = commaList(text, true);
+    const auto empty = std::find(names.begin(), names.end(), std::string());
+    if (text.find_first_not_of(" \t,") == std::string::npos) {
+        io.err << "clusterbench " << command << ": --policies: expected at least one name\n";
+        return std::nullopt;
+    }
+    if (empty != names.end()) {
+        io.err << "clusterbench " << command << ": --policies: name " << (empty - names.begin()) + 1
+               << " of \"" << text << "\" is empty; remove the extra comma\n";
+        return std::nullopt;
+    }
+    return names;
 }
 
 nlohmann::ordered_json problemsJson(const Problems &problems)

@@ -46,6 +46,12 @@ void warnJobsThatNeverStart(const Scenario &scenario, const std::string &path, I
 /// warnings, and the jobs that never start in place's and simulate's --json output.
 nlohmann::ordered_json problemsJson(const Problems &problems);
 
+/// --policies P1,P2,...: the names in order; on none, or an empty one ("a,,b", which was
+/// skipped without a word), prints the problem (prefixed "clusterbench COMMAND") and returns
+/// nullopt.
+std::optional<std::vector<std::string>> readPolicyNames(const Args &args, Io &io,
+                                                        const std::string &command);
+
 /// The built-in placement policies, comma-separated, for help texts.
 std::string builtinPolicyList();
 

@@ -290,6 +290,17 @@ private slots:
             << QStringList{QStringLiteral("compare"), kTestbed, QStringLiteral("--policies"),
                            QStringLiteral("dltap,nope")}
             << 2 << "clusterbench compare: --policies: unknown policy \"nope\"";
+        // (an empty name was skipped without a word)
+        QTest::newRow("empty policy in list")
+            << QStringList{QStringLiteral("compare"), kTestbed, QStringLiteral("--policies"),
+                           QStringLiteral("dltap,,spread")}
+            << 2
+            << "clusterbench compare: --policies: name 2 of \"dltap,,spread\" is empty; remove "
+               "the extra comma";
+        QTest::newRow("sweep: no policy in list")
+            << QStringList{QStringLiteral("sweep"), kTestbed, QStringLiteral("--policies"),
+                           QStringLiteral(",")}
+            << 2 << "clusterbench sweep: --policies: expected at least one name";
     }
 
     void badInput()
