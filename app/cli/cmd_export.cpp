@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <ostream>
+#include <set>
 
 namespace cb::cli {
 
@@ -139,19 +140,19 @@ Command exportCommand()
                 oneTaskPerNode(shaped, scheduled);
                 if (at) {
                     // Not running at --at: finished, not yet submitted, or waiting.
+                    const std::set<std::string> notRunning(scheduled.waiting.begin(),
+                                                           scheduled.waiting.end());
                     std::vector<std::string> waiting;
                     int done = 0, later = 0;
-                    for (const std::string &id : scheduled.waiting) {
-                        const auto jr =
-                            std::find_if(run->result->jobs.begin(), run->result->jobs.end(),
-                                         [&](const JobRun &j) { return j.id == id; });
-                        if (jr != run->result->jobs.end() && jr->finishSeconds &&
-                            *jr->finishSeconds <= *at)
+                    for (const JobRun &jr : run->result->jobs) {
+                        if (!notRunning.count(jr.id))
+                            continue;
+                        if (jr.finishSeconds && *jr.finishSeconds <= *at)
                             ++done;
-                        else if (jr != run->result->jobs.end() && jr->submitSeconds > *at)
+                        else if (jr.submitSeconds > *at)
                             ++later;
                         else
-                            waiting.push_back(id);
+                            waiting.push_back(jr.id);
                     }
                     scheduled.waiting = std::move(waiting);
                     if (done + later > 0)
@@ -161,16 +162,16 @@ Command exportCommand()
                                         " not yet submitted: not exported");
                 } else if (const Problems over = nodeOverloads(shaped, scheduled); !over.empty()) {
                     // Each job at its first configuration: they start at different times.
-                    double first = 0, last = 0;
-                    for (std::size_t k = 0; k < scheduled.jobs.size(); ++k) {
-                        const double t = scheduled.jobs[k].startSeconds;
-                        first = k == 0 ? t : std::min(first, t);
-                        last = k == 0 ? t : std::max(last, t);
-                    }
+                    const auto [first, last] =
+                        std::minmax_element(scheduled.jobs.begin(), scheduled.jobs.end(),
+                                            [](const JobPlacement &a, const JobPlacement &b) {
+                                                return a.startSeconds < b.startSeconds;
+                                            });
                     notes.push_back(
-                        "the jobs are exported as each first runs, from " + formatFixed(first, 1) +
-                        " s to " + formatFixed(last, 1) + " s; applied at once they do not fit (" +
-                        over.front().message +
+                        "the jobs are exported as each first runs, from " +
+                        formatFixed(first->startSeconds, 1) + " s to " +
+                        formatFixed(last->startSeconds, 1) +
+                        " s; applied at once they do not fit (" + over.front().message +
                         (over.size() > 1
                              ? "; " + std::to_string(over.size() - 1) + " more such problems"
                              : std::string()) +

@@ -6,7 +6,6 @@
 #include "io/export/placement_json.h"
 #include "io/policy_json.h"
 #include "io/scenario_json.h"
-#include "model/validation.h"
 #include "net/topology.h"
 #include "runs/run_service.h"
 #include "sched/decision_log.h"
@@ -143,8 +142,8 @@ Command placeCommand()
             j["policy"] = policyToJson(policy);
             j["seed"] = input->seed;
             // (as on stderr: jobs that wait for ever, which the placement leaves waiting)
-            if (const Problems never = jobsThatNeverStart(s); !never.empty())
-                j["warnings"] = problemsJson(never);
+            if (!input->neverStart.empty())
+                j["warnings"] = problemsJson(input->neverStart);
             // The placement as export --placement reads it (jq .placement > p.json); a job
             // placed in part (gang scheduling off) says how many tasks wait.
             j["placement"] = PlacementJson::toJson(placement);

@@ -5,7 +5,6 @@
 #include "cli/run_text.h"
 #include "io/run_json.h"
 #include "io/scenario_json.h"
-#include "model/validation.h"
 #include "net/topology.h"
 #include "runs/run_service.h"
 #include "sim/simulator.h"
@@ -159,8 +158,8 @@ Command simulateCommand()
             j["policy"] = r.policy;
             j["seed"] = r.seed;
             // (as on stderr: jobs that wait for ever, unfinished in the summary)
-            if (const Problems never = jobsThatNeverStart(s); !never.empty())
-                j["warnings"] = problemsJson(never);
+            if (!input->neverStart.empty())
+                j["warnings"] = problemsJson(input->neverStart);
             j["summary"] = runSummaryJson(r);
             if (run->family == SchedulerFamily::Stochastic)
                 j["prices"] = run->pricesFrom;

@@ -7,7 +7,6 @@
 #include "cli/policy_input.h"
 #include "cli/step_view.h"
 #include "io/file_io.h"
-#include "model/validation.h"
 #include "net/topology.h"
 #include "runs/run_service.h"
 #include "sched/placer.h"
@@ -244,11 +243,13 @@ Command stepCommand()
         // would hide that until the stepper quits.
         std::string notice;
         {
-            const NeverStartCheck neverStarts(s.cluster);
+            // (the jobs, once each: a job can have a problem per task; "/jobs/N/...")
             std::vector<std::string> ids;
-            for (const Job &job : s.jobs)
-                if (!neverStarts(job, {}).empty())
-                    ids.push_back(job.id);
+            for (const Problem &p : input->neverStart) {
+                const std::string &id = s.jobs[std::stoul(p.where.substr(6))].id;
+                if (ids.empty() || ids.back() != id)
+                    ids.push_back(id);
+            }
             if (!ids.empty()) {
                 notice = "warning: " + std::to_string(ids.size()) +
                          (ids.size() == 1 ? " job" : " jobs") +

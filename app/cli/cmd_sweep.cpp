@@ -87,9 +87,8 @@ std::string slurmArrayScript(const Scenario &s, const std::vector<GridPoint> &po
 {
     std::ostringstream o;
     o << "#!/bin/bash\n"
-      << "# ClusterBench sweep " << sweepId << ": "
-      << counted((long long)points.size(), "grid point") << " of "
-      << ShellText::comment(s.name.empty() ? std::string("the scenario") : s.name)
+      << "# ClusterBench sweep " << sweepId << ": " << counted(points.size(), "grid point")
+      << " of " << ShellText::comment(s.name.empty() ? std::string("the scenario") : s.name)
       << ", one array task each.\n"
       << "# Submit from this folder:  sbatch sweep.sbatch\n"
       << "# Then merge the results:   clusterbench merge results/point-*.json\n"
@@ -319,9 +318,8 @@ Command sweepCommand()
                 io.err << "clusterbench sweep: " << st.error() << "\n";
                 return int(ExitFailure);
             }
-            io.out << "Sweep " << contentId << ": "
-                   << counted((long long)points.size(), "grid point") << " written to "
-                   << dir.string() << "/ (";
+            io.out << "Sweep " << contentId << ": " << counted(points.size(), "grid point")
+                   << " written to " << dir.string() << "/ (";
             for (std::size_t i = 0; i < files.size(); ++i)
                 io.out << (i ? ", " : "") << files[i].first;
             io.out << ")\n";
@@ -449,16 +447,10 @@ Command sweepCommand()
             io.out << j.dump(2) << "\n";
             return int(ExitOk);
         }
-        const auto counted = [](std::size_t n, const char *one, const char *many) {
-            return std::to_string(n) + " " + (n == 1 ? one : many);
-        };
-        io.out << wrapText((s.name.empty() ? path : s.name) + ": " +
-                               counted(points.size(), "run", "runs") + " (" +
-                               counted(policies.size(), "policy", "policies") + " x " +
-                               counted(groups.size() / policies.size(), "parameter set",
-                                       "parameter sets") +
-                               " x " + counted(std::size_t(seeds), "seed", "seeds") +
-                               "); mean +- std over seeds",
+        io.out << wrapText((s.name.empty() ? path : s.name) + ": " + counted(points.size(), "run") +
+                               " (" + counted(policies.size(), "policy", "policies") + " x " +
+                               counted(groups.size() / policies.size(), "parameter set") + " x " +
+                               counted(seeds, "seed") + "); mean +- std over seeds",
                            outputColumns(), 2)
                << "\n";
         // Placed only: traffic per iteration; simulated: over the whole run.

@@ -11,8 +11,8 @@
 
 namespace cb::cli {
 
-void warnJobsThatNeverStart(const Scenario &scenario, const std::string &path, Io &io,
-                            const std::string &command)
+Problems warnJobsThatNeverStart(const Scenario &scenario, const std::string &path, Io &io,
+                                const std::string &command)
 {
     const Problems never = jobsThatNeverStart(scenario);
     constexpr std::size_t kShown = 3;
@@ -22,6 +22,7 @@ void warnJobsThatNeverStart(const Scenario &scenario, const std::string &path, I
     if (never.size() > kShown)
         io.err << "clusterbench " << command << ": warning: " << never.size() - kShown
                << " more such problems (`clusterbench validate " << path << "` lists them)\n";
+    return never;
 }
 
 std::optional<std::vector<std::string>> readPolicyNames(const Args &args, Io &io,
@@ -65,7 +66,7 @@ std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::
         io.err << loaded.error(path) << "\n";
         return std::nullopt;
     }
-    warnJobsThatNeverStart(loaded.value(), path, io, command);
+    Problems never = warnJobsThatNeverStart(loaded.value(), path, io, command);
     auto seed = args.integer("seed", (long long)loaded->settings.seed);
     if (!seed || seed.value() < 0) {
         io.err << prefix << "--seed: expected an integer >= 0\n";
@@ -75,8 +76,8 @@ std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::
         // STS and its baselines: no preset to resolve (the run service checks the scenario).
         Policy named;
         named.name = args.value("policy");
-        return PolicyInput{std::move(loaded.value()), std::move(named),
-                           std::uint64_t(seed.value()), true};
+        return PolicyInput{std::move(loaded.value()), std::move(named), std::uint64_t(seed.value()),
+                           true, std::move(never)};
     }
     auto presets = userPresets(loaded.value(), args.value("policy-file"));
     if (!presets) {
@@ -89,7 +90,7 @@ std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::
         return std::nullopt;
     }
     return PolicyInput{std::move(loaded.value()), std::move(policy.value()),
-                       std::uint64_t(seed.value()), false};
+                       std::uint64_t(seed.value()), false, std::move(never)};
 }
 
 std::string builtinPolicyList()

@@ -25,6 +25,8 @@ struct PolicyInput
     Policy policy;          ///< resolved; for a stochastic policy only its name
     std::uint64_t seed = 0; ///< --seed, else the scenario's settings.seed
     bool stochastic = false; ///< STS or one of its baselines (runs/run_service.h)
+    /// The jobs that can never start on the cluster (model/validation.h), as warned on stderr.
+    Problems neverStart;
 };
 
 /// Loads the scenario and resolves the policy (a stochastic policy name is kept as it is:
@@ -39,8 +41,9 @@ std::vector<Option> policyInputOptions();
 
 /// Warns on io.err (the first three, then how many more) about the scenario's jobs that
 /// can never start on its cluster (model/validation.h): they load, and would wait for ever.
-void warnJobsThatNeverStart(const Scenario &scenario, const std::string &path, Io &io,
-                            const std::string &command);
+/// Returns them all.
+Problems warnJobsThatNeverStart(const Scenario &scenario, const std::string &path, Io &io,
+                                const std::string &command);
 
 /// Problems as JSON, each {"where": JSON pointer, "message": ...}: validate's problems and
 /// warnings, and the jobs that never start in place's and simulate's --json output.

@@ -1,4 +1,5 @@
 #include "io/import/import_report.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <sstream>
@@ -89,11 +90,6 @@ void ImportReport::merge(const ImportReport &other)
 
 namespace {
 
-std::string plural(std::size_t n, const char *one, const char *many)
-{
-    return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 // "a.csv:3, 17, 99, b.csv:4": lines of the same file after the first name it once.
 std::string firstLines(const SkipGroup &g)
 {
@@ -122,21 +118,21 @@ std::string ImportReport::toText(bool allSkipped) const
     std::ostringstream s;
     s << "import " << format << ":";
     if (rowsRead > 0)
-        s << " " << plural(rowsRead, "row", "rows") << " read;";
+        s << " " << counted(rowsRead, "row") << " read;";
     if (cluster)
-        s << " cluster of " << plural(cluster->nodes.size(), "node", "nodes") << ", "
-          << plural(std::size_t(cluster->totalGpus()), "GPU", "GPUs") << ", "
-          << plural(cluster->switches.size(), "switch", "switches") << ";";
+        s << " cluster of " << counted(cluster->nodes.size(), "node") << ", "
+          << counted(cluster->totalGpus(), "GPU") << ", "
+          << counted(cluster->switches.size(), "switch", "switches") << ";";
     for (const auto &[model, table] : stepTimeModels)
         s << " step-time model for " << model << " (" << table.points.size() << " points);";
     if (!out.empty()) {
-        s << " " << plural(jobsWritten, "job", "jobs") << " written to " << out;
+        s << " " << counted(jobsWritten, "job") << " written to " << out;
         if (jobsBefore > 0)
-            s << " (after the " << plural(jobsBefore, "job", "jobs") << " it had)";
+            s << " (after the " << counted(jobsBefore, "job") << " it had)";
         s << ";";
     } else if (!jobs.empty())
-        s << " " << plural(jobs.size(), "job", "jobs") << " read, nothing written yet;";
-    s << " " << plural(skippedCount, "row", "rows") << " skipped\n";
+        s << " " << counted(jobs.size(), "job") << " read, nothing written yet;";
+    s << " " << counted(skippedCount, "row") << " skipped\n";
     if (allSkipped) {
         for (const ImportNote &n : skipped)
             s << "skipped " << n.toString() << "\n";
@@ -144,7 +140,7 @@ std::string ImportReport::toText(bool allSkipped) const
             s << "(" << skippedCount - skipped.size() << " more skipped rows not listed)\n";
     } else if (skippedCount > 0) {
         for (const SkipGroup &g : skipGroups) {
-            s << "skipped " << plural(g.count, "row", "rows") << ": " << g.reason;
+            s << "skipped " << counted(g.count, "row") << ": " << g.reason;
             if (g.count == 1 && g.first.size() == 1 && g.first.front().message != g.reason)
                 s << " (" << g.first.front().toString() << ")\n";
             else

@@ -1,4 +1,5 @@
 #include "io/import/trace_builder.h"
+#include "util/text.h"
 
 #include "io/import/model_catalog.h"
 #include "io/import/text_fields.h"
@@ -14,15 +15,6 @@ using importtext::formatNumber;
 TraceBuilder::TraceBuilder(std::string format, ImportOptions options)
     : m_format(std::move(format)), m_options(std::move(options))
 {}
-
-namespace {
-
-std::string plural(std::size_t n, const char *word)
-{
-    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
-} // namespace
 
 void TraceBuilder::expectBytes(std::size_t bytes)
 {
@@ -202,7 +194,7 @@ void TraceBuilder::finish(ImportReport &report)
 
     if (m_defaultModel > 0) {
         const auto fallback = findKnownModel(m_options.defaultModel);
-        std::string msg = "no known model size for " + plural(m_defaultModel, "job") +
+        std::string msg = "no known model size for " + counted(m_defaultModel, "job") +
                           ": default profile " + m_options.defaultModel;
         if (fallback)
             msg += " (" + formatNumber(fallback->parameters / 1e6) + "M parameters, " +
@@ -216,7 +208,7 @@ void TraceBuilder::finish(ImportReport &report)
                     msg += " and " + std::to_string(m_unknownNames.size() - 12) + " more";
                     break;
                 }
-                msg += " " + importtext::shown(n) + " (" + plural(count, "job") + ")" +
+                msg += " " + importtext::shown(n) + " (" + counted(count, "job") + ")" +
                        (findModelSizeNote(n).empty() ? "" : ": " + findModelSizeNote(n));
             }
         }
@@ -225,24 +217,24 @@ void TraceBuilder::finish(ImportReport &report)
     for (const auto &[note, name] : m_aliasNotes)
         report.assume(note);
     if (m_fromDuration > 0)
-        report.assume("no iteration count for " + plural(m_fromDuration, "job") +
+        report.assume("no iteration count for " + counted(m_fromDuration, "job") +
                       ": duration mapped to iterations at " +
                       formatNumber(m_options.secondsPerIteration) +
                       " s per iteration on the reference GPU");
     if (m_defaultLength > 0)
-        report.assume("no duration or iteration count for " + plural(m_defaultLength, "job") +
+        report.assume("no duration or iteration count for " + counted(m_defaultLength, "job") +
                       ": " + std::to_string(m_options.defaultIterations) + " iterations at " +
                       formatNumber(m_options.secondsPerIteration) + " s each assumed");
     if (m_pending > 0)
-        report.assume(plural(m_pending, "job") + " never started (pending): kept waiting from " +
+        report.assume(counted(m_pending, "job") + " never started (pending): kept waiting from " +
                       "their submit time (--pending wait), with the default length of " +
                       std::to_string(m_options.defaultIterations) + " iterations at " +
                       formatNumber(m_options.secondsPerIteration) + " s each");
     if (m_defaultResources > 0)
-        report.assume("no CPU or memory request for " + plural(m_defaultResources, "job") +
+        report.assume("no CPU or memory request for " + counted(m_defaultResources, "job") +
                       ": 1 CPU and 2 GiB per task assumed");
     if (m_multiWorker > 0)
-        report.assume(plural(m_multiWorker, "job") +
+        report.assume(counted(m_multiWorker, "job") +
                       " with several workers imported as data-parallel all-reduce jobs "
                       "(one worker per GPU unless the trace gives the worker count)");
     report.jobs = std::move(m_jobs);
