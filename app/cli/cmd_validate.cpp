@@ -16,6 +16,9 @@ Command validateCommand()
     c.synopsis = "validate [--json] FILE...";
     c.summary = "Check scenario files and list every problem found";
     c.description = "Each problem is printed as FILE: /json/pointer: what was expected. "
+                    "Checks that compare parts of a file (a link's endpoints with the nodes, "
+                    "a job's GPU type with the cluster's) wait until the parts they compare "
+                    "read without problems; every other problem is listed at once. "
                     "A valid file may still hold jobs that can never start on its cluster "
                     "(a task no node can hold, or more GPUs at once than the cluster has): "
                     "they are printed as warnings, FILE: /json/pointer: warning: why, since "

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 
 namespace cb {
 
@@ -330,6 +331,38 @@ Settings readSettings(const json &v, const std::string &ptr, Problems &p)
     return s;
 }
 
+/// What a problem at a JSON pointer is about, for telling which checks can be trusted: the
+/// top-level member ("cluster" for /cluster/nodes/3/gpus, "" for the document itself), or
+/// for a job the job ("jobs/4"): jobs are checked one by one, each against the cluster.
+std::string partOf(const std::string &pointer)
+{
+    if (pointer.size() < 2 || pointer[0] != '/')
+        return {};
+    const std::size_t end = pointer.find('/', 1);
+    std::string part = pointer.substr(1, end - 1);
+    if (part == "jobs" && end != std::string::npos)
+        part += pointer.substr(end, pointer.find('/', end + 1) - end);
+    return part;
+}
+
+/// Whether validateScenario's problem at `pointer` can be trusted when the parts in `broken`
+/// had problems as they were read: its part and every part its checks compare with must have
+/// read cleanly (the cluster's links are checked against the settings' limits; a job against
+/// the cluster's GPU types, the limits and the distributions).
+bool checkTrusted(const std::string &pointer, const std::set<std::string> &broken)
+{
+    const std::string part = partOf(pointer);
+    if (part.empty() || broken.count(part) || broken.count(""))
+        return false;
+    std::vector<std::string> comparedWith;
+    if (part == "cluster")
+        comparedWith = {"settings"};
+    else if (part.rfind("jobs", 0) == 0)
+        comparedWith = {"jobs", "cluster", "settings", "distributions"};
+    return std::none_of(comparedWith.begin(), comparedWith.end(),
+                        [&](const std::string &other) { return broken.count(other) > 0; });
+}
+
 } // namespace
 
 Result<Scenario> scenarioFromJson(const json &doc)
@@ -417,12 +450,22 @@ Result<Scenario> scenarioFromJson(const json &doc)
             s.policies.push_back(v);
     });
     r.finish();
-    if (!p.empty())
-        return Result<Scenario>(p);
-    Problems semantic = validateScenario(s);
-    if (!semantic.empty())
-        return Result<Scenario>(semantic);
-    return s;
+    if (p.empty()) {
+        Problems semantic = validateScenario(s);
+        if (!semantic.empty())
+            return Result<Scenario>(semantic);
+        return s;
+    }
+    // The checks across fields run too, so that one reading lists every problem, except where
+    // a part they compare did not read: a value that failed to read holds a default, which
+    // would make problems of its own (a link to a node whose id did not read).
+    std::set<std::string> broken;
+    for (const Problem &q : p)
+        broken.insert(partOf(q.where));
+    for (Problem &q : validateScenario(s))
+        if (checkTrusted(q.where, broken))
+            p.push_back(std::move(q));
+    return Result<Scenario>(p);
 }
 
 Result<Scenario> scenarioFromText(const std::string &text)

@@ -322,6 +322,43 @@ private slots:
         QCOMPARE(s.problems()[2].where, std::string("/jobs/0/kind"));
     }
 
+    void reportsCheckProblemsBesideReadProblems()
+    {
+        // A value that does not read (job 0's kind), a link to a missing node and a second
+        // job due before it is submitted: one reading lists all three, not one per round.
+        const std::string text = mutated([](json &j) {
+            j["jobs"][0]["kind"] = "mpi";
+            j["cluster"]["links"][2]["b"] = "nowhere";
+            json second = j["jobs"][0];
+            second["id"] = "j2";
+            second["kind"] = "ps";
+            second["submit_s"] = 100;
+            second["due_s"] = 50;
+            j["jobs"].push_back(second);
+        });
+        auto s = scenarioFromText(text);
+        QVERIFY(!s.ok());
+        std::vector<std::string> where;
+        for (const Problem &q : s.problems())
+            where.push_back(q.where);
+        const std::vector<std::string> expected = {"/jobs/0/kind", "/cluster/links/2/b",
+                                                   "/cluster/nodes/2", "/jobs/1/due_s"};
+        QCOMPARE(where, expected);
+        // Checks that compare with a part that did not read wait for it: with the cluster's
+        // link capacity unreadable, the jobs are not checked against the cluster (job 1's
+        // due date waits), as a default read in place of a bad value could make problems of
+        // its own.
+        const std::string broken = mutated([](json &j) {
+            j["cluster"]["links"][0]["capacity_gbps"] = "fast";
+            j["jobs"][0]["due_s"] = 1;
+            j["jobs"][0]["submit_s"] = 5;
+        });
+        auto b = scenarioFromText(broken);
+        QVERIFY(!b.ok());
+        QCOMPARE(int(b.problems().size()), 1);
+        QCOMPARE(b.problems()[0].where, std::string("/cluster/links/0/capacity_gbps"));
+    }
+
     void canonicalSaveIsStable()
     {
         auto s = scenarioFromText(base().dump());
