@@ -156,8 +156,9 @@ Command sweepCommand()
 {
     Command c;
     c.name = "sweep";
-    c.synopsis = "sweep SCENARIO --policies P1,P2 [--seeds N] [--param KEY=V1,V2 ...] [--jobs J] "
-                 "[--simulate] [--emit slurm-array|k8s-indexed-job DIR]";
+    c.synopsis =
+        "sweep SCENARIO --policies P1,P2 [--seeds N] [--param KEY=V1,V2 ...] "
+        "[--policy-file F] [--jobs J] [--simulate] [--emit slurm-array|k8s-indexed-job DIR]";
     c.summary = "Run a grid of policies x parameter values x seeds, locally or on a cluster";
     c.description =
         "The grid is every policy x every combination of --param values x seeds S .. S+N-1. "
@@ -177,13 +178,16 @@ Command sweepCommand()
                  {"seeds", "N", "seeds per grid point (default 1)"},
                  {"seed", "S", "first seed (default: the scenario's settings.seed)"},
                  {"param", "KEY=V1,V2", "a policy parameter and its values (repeatable)"},
+                 {"policy-file", "F", "JSON file with more policy presets"},
                  {"jobs", "J", "threads for local runs (default: hardware threads)"},
                  {"simulate", "", "simulate each point (JCT, energy, cost), not only place it"},
                  {"emit", "FORMAT", "slurm-array or k8s-indexed-job: write the sweep to DIR"},
-                 {"image", "IMAGE", "container image for k8s-indexed-job "
-                                    "(default clusterbench:" CB_VERSION ")"},
-                 {"results-claim", "PVC", "PersistentVolumeClaim for the result files "
-                                          "(default clusterbench-results)"},
+                 {"image", "IMAGE",
+                  "container image for k8s-indexed-job "
+                  "(default clusterbench:" CB_VERSION ")"},
+                 {"results-claim", "PVC",
+                  "PersistentVolumeClaim for the result files "
+                  "(default clusterbench-results)"},
                  {"json", "", "print the summary (and every point) as JSON"}};
     for (const Option &o : runSavingOptions())
         c.options.push_back(o);
@@ -201,7 +205,7 @@ Command sweepCommand()
         if (!input)
             return int(ExitBadInput);
         const std::string &path = input->path;
-        const Scenario &s = input->scenario;
+        Scenario &s = input->scenario;
         const std::uint64_t seed = input->seed;
         const long long seeds = input->seeds;
         const auto listed = readPolicyNames(args, io, "sweep");
@@ -224,6 +228,24 @@ Command sweepCommand()
                 return int(ExitBadInput);
             }
             params.push_back(p.value());
+        }
+        // The presets of --policy-file go into the swept scenario's own, after them (as every
+        // command reads the two), so that the stored runs, an emitted grid and the points run
+        // from it (sweep-point) all find them.
+        if (args.has("policy-file")) {
+            const std::string file = args.value("policy-file");
+            auto checked = userPresets(s, file);
+            if (!checked) {
+                io.err << checked.error() << "\n";
+                return int(ExitBadInput);
+            }
+            auto items = policyFileItems(file);
+            if (!items) {
+                io.err << items.error(file) << "\n";
+                return int(ExitBadInput);
+            }
+            for (const auto &item : items.value())
+                s.policies.push_back(item.first);
         }
         auto presets = userPresets(s, "");
         if (!presets) {

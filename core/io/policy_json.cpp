@@ -177,32 +177,41 @@ Result<std::vector<Policy>> scenarioPolicies(const Scenario &scenario)
     return out;
 }
 
-Result<std::vector<Policy>> loadPolicyFile(const std::string &path)
+Result<std::vector<std::pair<json, std::string>>> policyFileItems(const std::string &path)
 {
+    using Items = std::vector<std::pair<json, std::string>>;
     auto text = readTextFile(path);
     if (!text)
-        return Result<std::vector<Policy>>(text.problems());
+        return Result<Items>(text.problems());
     auto doc = parseJsonText(text.value());
     if (!doc)
-        return Result<std::vector<Policy>>(doc.problems());
+        return Result<Items>(doc.problems());
     const json &d = doc.value();
-    std::vector<std::pair<const json *, std::string>> items;
+    Items items;
     if (d.is_array()) {
         for (std::size_t i = 0; i < d.size(); ++i)
-            items.emplace_back(&d[i], "/" + std::to_string(i));
+            items.emplace_back(d[i], "/" + std::to_string(i));
     } else if (d.is_object() && d.contains("policies") && !d.contains("name")) {
         const json &list = d["policies"];
         if (!list.is_array())
-            return Result<std::vector<Policy>>::failure("/policies", "expected an array");
+            return Result<Items>::failure("/policies", "expected an array");
         for (std::size_t i = 0; i < list.size(); ++i)
-            items.emplace_back(&list[i], "/policies/" + std::to_string(i));
+            items.emplace_back(list[i], "/policies/" + std::to_string(i));
     } else {
-        items.emplace_back(&d, "");
+        items.emplace_back(d, "");
     }
+    return items;
+}
+
+Result<std::vector<Policy>> loadPolicyFile(const std::string &path)
+{
+    auto items = policyFileItems(path);
+    if (!items)
+        return Result<std::vector<Policy>>(items.problems());
     std::vector<Policy> out;
     Problems p;
-    for (const auto &[v, ptr] : items) {
-        auto policy = policyFromJson(*v, ptr, out);
+    for (const auto &[v, ptr] : items.value()) {
+        auto policy = policyFromJson(v, ptr, out);
         if (policy)
             out.push_back(policy.value());
         else

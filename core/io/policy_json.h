@@ -29,6 +29,10 @@ Result<std::vector<Policy>> scenarioPolicies(const Scenario &scenario);
 
 /// Reads a policy file: one preset object, or an array of them, or {"policies": [...]}.
 Result<std::vector<Policy>> loadPolicyFile(const std::string &path);
+/// The presets of a policy file as written, each with its JSON pointer in the file (for a
+/// scenario's "policies" to carry them).
+Result<std::vector<std::pair<nlohmann::json, std::string>>>
+policyFileItems(const std::string &path);
 
 /// User presets of a scenario followed by those of `policyFile` (if not empty); problems
 /// name the scenario pointer or are prefixed with the policy file's path.

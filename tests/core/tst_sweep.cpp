@@ -191,6 +191,74 @@ private slots:
         QVERIFY(text.out.find("\ndltap ") != std::string::npos);
     }
 
+    void policyFileSweepsLikeScenarioPresets()
+    {
+        // A preset from --policy-file sweeps as the same preset in the scenario does, and an
+        // emitted grid carries it, so a point run from the grid alone finds it.
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("presets.json"));
+        const nlohmann::json preset = nlohmann::json::parse(
+            R"({"name": "packed", "base": "dltap", "queue": "sjf", "tie_break": "first"})");
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(preset.dump()));
+        f.close();
+        QFile t(kTestbed);
+        QVERIFY(t.open(QIODevice::ReadOnly));
+        nlohmann::json withPreset = nlohmann::json::parse(t.readAll().toStdString());
+        withPreset["policies"] = nlohmann::json::array({preset});
+        const QString inScenario = dir.filePath(QStringLiteral("with-preset.json"));
+        QFile w(inScenario);
+        QVERIFY(w.open(QIODevice::WriteOnly));
+        w.write(QByteArray::fromStdString(withPreset.dump(1)));
+        w.close();
+
+        const QStringList grid = {
+            QStringLiteral("--policies"), QStringLiteral("packed,k8s-default"),
+            QStringLiteral("--seeds"),    QStringLiteral("2"),
+            QStringLiteral("--json"),     QStringLiteral("--no-save")};
+        const Cli fromFile = clusterbench(
+            QStringList{QStringLiteral("sweep"), kTestbed, QStringLiteral("--policy-file"), file} +
+            grid);
+        QVERIFY2(fromFile.code == 0, fromFile.err.c_str());
+        const Cli fromScenario =
+            clusterbench(QStringList{QStringLiteral("sweep"), inScenario} + grid);
+        QVERIFY2(fromScenario.code == 0, fromScenario.err.c_str());
+        const auto a = nlohmann::json::parse(fromFile.out)["grid"];
+        const auto b = nlohmann::json::parse(fromScenario.out)["grid"];
+        QCOMPARE(a.size(), std::size_t(4));
+        for (std::size_t i = 0; i < a.size(); ++i)
+            QCOMPARE(a[i]["metrics"].dump(), b[i]["metrics"].dump());
+        // sjf and a first-fit tie-break move this testbed's placement off dltap's
+        const Cli plain =
+            clusterbench({QStringLiteral("sweep"), kTestbed, QStringLiteral("--policies"),
+                          QStringLiteral("dltap"), QStringLiteral("--seeds"), QStringLiteral("2"),
+                          QStringLiteral("--json"), QStringLiteral("--no-save")});
+        QCOMPARE(plain.code, 0);
+        const auto dltap = nlohmann::json::parse(plain.out)["grid"];
+        QCOMPARE(dltap.size(), std::size_t(2));
+        QVERIFY(a[0]["metrics"]["cross_node_bytes"] != dltap[0]["metrics"]["cross_node_bytes"]);
+
+        // Without the file the name is unknown.
+        const Cli unknown = clusterbench(QStringList{QStringLiteral("sweep"), kTestbed} + grid);
+        QCOMPARE(unknown.code, 2);
+        QVERIFY2(unknown.err.find("unknown policy \"packed\"") != std::string::npos,
+                 unknown.err.c_str());
+
+        const QString out = dir.filePath(QStringLiteral("array"));
+        const Cli emitted =
+            clusterbench({QStringLiteral("sweep"), kTestbed, QStringLiteral("--policies"),
+                          QStringLiteral("packed"), QStringLiteral("--policy-file"), file,
+                          QStringLiteral("--emit"), QStringLiteral("slurm-array"), out});
+        QVERIFY2(emitted.code == 0, emitted.err.c_str());
+        const QString result = dir.filePath(QStringLiteral("point-0.json"));
+        const Cli point = clusterbench({QStringLiteral("sweep-point"),
+                                        out + QStringLiteral("/grid.json"), QStringLiteral("0"),
+                                        QStringLiteral("--out"), result, QStringLiteral("--json")});
+        QVERIFY2(point.code == 0, point.err.c_str());
+        QCOMPARE(nlohmann::json::parse(point.out)["metrics"].dump(), a[0]["metrics"].dump());
+    }
+
     void emittedPointRunsAndMerges()
     {
         QTemporaryDir dir;
