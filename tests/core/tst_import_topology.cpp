@@ -469,6 +469,35 @@ private slots:
         checkValid(t->cluster.value());
     }
 
+    void slurmTopologyConfRails()
+    {
+        // A rail-optimized fabric lists every node under each rail's leaf switch: each node
+        // is linked to every rail (its rack is the first); a node listed twice under one
+        // switch is skipped with its line.
+        const std::string text = "SwitchName=rail0 Nodes=gpu[01-04]\n"
+                                 "SwitchName=rail1 Nodes=gpu[01-04],gpu01\n"
+                                 "SwitchName=spine Switches=rail[0-1]\n";
+        std::vector<ImportInput> inputs;
+        inputs.push_back({"rails.conf", text});
+        auto r = findImporter("slurm")->read(inputs, ImportOptions{});
+        QVERIFY2(r.ok(), r.error().c_str());
+        const Cluster &c = r->cluster.value();
+        QCOMPARE(int(c.nodes.size()), 4);
+        std::vector<std::string> links;
+        for (const Link &l : c.links)
+            links.push_back(l.a + "-" + l.b);
+        const std::vector<std::string> expected = {
+            "gpu01-rail0", "gpu01-rail1", "gpu02-rail0", "gpu02-rail1", "gpu03-rail0",
+            "gpu03-rail1", "gpu04-rail0", "gpu04-rail1", "rail0-spine", "rail1-spine"};
+        QCOMPARE(links, expected);
+        for (const Node &n : c.nodes)
+            QCOMPARE(QString::fromStdString(n.rack), QStringLiteral("rail0"));
+        QCOMPARE(r->skippedCount, std::size_t(1));
+        QCOMPARE(r->skipped[0].toString(),
+                 std::string("rails.conf:2: node \"gpu01\" is listed twice under switch rail1"));
+        QVERIFY(importNotesHave(r.value(), "4 nodes are under several leaf switches"));
+    }
+
     // A node file as the template: topology.conf's nodes become HGX H200 boards.
     void nodeTemplateFromNcclFile()
     {

@@ -8,6 +8,7 @@
 #include "io/import/slurm_topology_yaml.h"
 #include "io/import/text_fields.h"
 #include "io/scenario_limits.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <map>
@@ -396,7 +397,7 @@ Status readTopology(const ImportInput &in, const Lines &allLines, Builder &b, bo
     std::map<std::string, std::vector<std::string>> parentsOf;
     std::vector<std::string> switches;
     std::set<std::string> switchSet;
-    std::map<std::string, std::string> nodeSwitch;
+    std::map<std::string, std::vector<std::string>> nodeSwitch; // node -> its leaf switches
     std::vector<std::string> blocks;
     bool linkSpeed = false;
     auto addSwitch = [&](const std::string &id, const char *tier) {
@@ -418,14 +419,18 @@ Status readTopology(const ImportInput &in, const Lines &allLines, Builder &b, bo
                               "node not defined by slurm.conf or gres.conf");
                 continue;
             }
-            if (nodeSwitch.count(h)) {
+            std::vector<std::string> &under = nodeSwitch[h];
+            if (std::find(under.begin(), under.end(), sw) != under.end()) {
                 b.report.skip(in.name, l.line,
-                              "node \"" + h + "\" is already under switch " + nodeSwitch[h],
-                              "node already under another switch");
+                              "node \"" + h + "\" is listed twice under switch " + sw,
+                              "node listed twice under one switch");
                 continue;
             }
-            b.ensure(h).rack = sw;
-            nodeSwitch[h] = sw;
+            // A node under several switches (a rail-optimized fabric: one NIC per rail) is
+            // linked to each; its rack is the first.
+            if (under.empty())
+                b.ensure(h).rack = sw;
+            under.push_back(sw);
         }
         return Ok{};
     };
@@ -461,10 +466,20 @@ Status readTopology(const ImportInput &in, const Lines &allLines, Builder &b, bo
         if (!switchSet.count(child))
             return Status::failure(in.name, "switch " + parents.front() +
                                                 " lists unknown switch \"" + child + "\"");
-    // Every node under its switch, every switch under its parent.
-    for (const Node &n : std::vector<Node>(c.nodes))
-        if (nodeSwitch.count(n.id))
-            addImportLink(c, n.id, nodeSwitch[n.id], true);
+    // Every node under its switches, every switch under its parent.
+    std::size_t multiHomed = 0;
+    for (const Node &n : std::vector<Node>(c.nodes)) {
+        const auto under = nodeSwitch.find(n.id);
+        if (under == nodeSwitch.end())
+            continue;
+        for (const std::string &sw : under->second)
+            addImportLink(c, n.id, sw, true);
+        multiHomed += under->second.size() > 1 ? 1 : 0;
+    }
+    if (multiHomed > 0)
+        b.report.assume(counted(multiHomed, "node is", "nodes are") +
+                        " under several leaf switches (a rail-optimized fabric): each is linked "
+                        "to every one, and a flow takes one shortest path between its nodes");
     std::vector<std::string> roots;
     for (const std::string &s : switches) {
         if (parentsOf.count(s))
@@ -475,7 +490,7 @@ Status readTopology(const ImportInput &in, const Lines &allLines, Builder &b, bo
     }
     std::vector<std::string> loose;
     for (const Node &n : c.nodes)
-        if (!nodeSwitch.count(n.id))
+        if (!nodeSwitch.count(n.id) || nodeSwitch[n.id].empty())
             loose.push_back(n.id);
     if (roots.size() + loose.size() > 1) {
         std::string top = blocks.empty() ? "root" : "block-spine";
