@@ -1,4 +1,5 @@
 #include "cli/command.h"
+#include "cli/output_columns.h"
 #include "io/import/importer_registry.h"
 #include "io/import/model_catalog.h"
 #include "io/import/pollux_validation.h"
@@ -6,6 +7,7 @@
 #include "sim/fidelity_check.h"
 #include "sim/pollux_replay.h"
 #include "util/json_number.h"
+#include "util/text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -65,8 +67,11 @@ int runNccl(const Args &args, Io &io)
         io.out << j.dump(2) << "\n";
         return ExitOk;
     }
-    io.out << "All-reduce bus bandwidth, 8 x A100-SXM4-80GB (NVSwitch), measured (Azure ND A100 "
-              "v4, NCCL 2.18.5) vs the ring model (240 GB/s, 8.4 us + 14 x 3.4 us)\n";
+    io.out << wrapText("All-reduce bus bandwidth, 8 x A100-SXM4-80GB (NVSwitch), measured "
+                       "(Azure ND A100 v4, NCCL 2.18.5) vs the ring model (240 GB/s, 8.4 us + "
+                       "14 x 3.4 us)",
+                       outputColumns())
+           << "\n";
     io.out << "       bytes   measured GB/s   predicted GB/s   error\n";
     char line[128];
     for (const BusBandwidthPoint &p : points) {
@@ -229,32 +234,53 @@ int runReplay(const Args &args, Io &io)
         return ExitOk;
     }
     char line[256];
-    io.out << "Pollux workload " << win.path << ": " << workload->size() << " jobs on "
-           << options.gpusPerNode.size() << " nodes, "
-           << std::accumulate(options.gpusPerNode.begin(), options.gpusPerNode.end(), 0)
-           << " GPUs; rounds of 60 s, 30 s per (re)start, fixed GPUs and batch per job\n";
-    io.out << "queue         mean JCT (s)   makespan (s)   preemptions";
-    for (const std::string &name : names)
-        io.out << "  " << std::string(name.size() < 11 ? 11 - name.size() : 0, ' ') << name;
-    io.out << "\n";
+    const std::size_t width = outputColumns();
+    io.out << wrapText("Pollux workload " + win.path + ": " + std::to_string(workload->size()) +
+                           " jobs on " + std::to_string(options.gpusPerNode.size()) + " nodes, " +
+                           std::to_string(std::accumulate(options.gpusPerNode.begin(),
+                                                          options.gpusPerNode.end(), 0)) +
+                           " GPUs; rounds of 60 s, 30 s per (re)start, fixed GPUs and batch "
+                           "per job",
+                       width)
+           << "\n";
+    io.out << "queue         mean JCT (s)   makespan (s)   preemptions\n";
     for (const auto &[q, r] : results) {
-        std::snprintf(line, sizeof line, "%-12s %13.1f %14.0f %13d", toString(q), r.meanJct,
+        std::snprintf(line, sizeof line, "%-12s %13.1f %14.0f %13d\n", toString(q), r.meanJct,
                       r.makespan, r.preemptions);
         io.out << line;
-        for (const std::string &name : names) {
-            std::snprintf(line, sizeof line, "  %*.1f", int(std::max<std::size_t>(11, name.size())),
-                          meanJctOf(r, name));
-            io.out << line;
-        }
+    }
+    // The mean JCT per model: a table of its own, split into blocks of equal size that fit
+    // the width.
+    const std::vector<std::string> models(names.begin(), names.end());
+    const std::size_t fit = std::max<std::size_t>(1, (width - 12) / 13);
+    const std::size_t blocks = (models.size() + fit - 1) / fit;
+    const std::size_t perRow = blocks > 0 ? (models.size() + blocks - 1) / blocks : fit;
+    for (std::size_t first = 0; first < models.size(); first += perRow) {
+        const std::size_t last = std::min(models.size(), first + perRow);
+        io.out << "\n" << (first == 0 ? "mean JCT (s)" : "            ");
+        for (std::size_t k = first; k < last; ++k)
+            io.out << "  " << std::string(models[k].size() < 11 ? 11 - models[k].size() : 0, ' ')
+                   << models[k];
         io.out << "\n";
+        for (const auto &[q, r] : results) {
+            std::snprintf(line, sizeof line, "%-12s", toString(q));
+            io.out << line;
+            for (std::size_t k = first; k < last; ++k) {
+                std::snprintf(line, sizeof line, "  %*.1f",
+                              int(std::max<std::size_t>(11, models[k].size())),
+                              meanJctOf(r, models[k]));
+                io.out << line;
+            }
+            io.out << "\n";
+        }
     }
     for (const auto &[q, r] : results)
         if (q == ReplayQueue::Tiresias && workload6) {
             std::snprintf(line, sizeof line,
                           "the Pollux simulator (Tiresias+TunedJobs on workload-6, its run's "
-                          "summary.json; 3,470 s in its README): %.1f s; ours / theirs = %.4f\n",
+                          "summary.json; 3,470 s in its README): %.1f s; ours / theirs = %.4f",
                           kPolluxTiresiasWorkload6, r.meanJct / kPolluxTiresiasWorkload6);
-            io.out << line;
+            io.out << "\n" << wrapText(line, width) << "\n";
         }
     return ExitOk;
 }
@@ -352,7 +378,7 @@ int runFidelity(const Args &args, Io &io)
     if (args.flag("json"))
         io.out << report->toJson(args.flag("points")).dump(2) << "\n";
     else
-        io.out << report->text();
+        io.out << report->text(outputColumns());
     return ExitOk;
 }
 

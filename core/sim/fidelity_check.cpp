@@ -4,6 +4,7 @@
 #include "net/maxmin_network.h"
 #include "net/topology.h"
 #include "util/json_number.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -442,26 +443,34 @@ Result<FidelityReport> checkFidelity(const Cluster &testbed, AllReduceAlgorithm 
     return report;
 }
 
-std::string FidelityReport::text() const
+std::string FidelityReport::text(std::size_t width) const
 {
     std::ostringstream o;
-    o << "Step and sync time, simulated vs measured (split " << toString(split) << ", all-reduce "
-      << toString(algorithm) << "; errors |predicted / measured - 1| over the held-out points)\n";
+    const auto title = [&](const std::string &words) { o << wrapText(words, width) << "\n"; };
+    title("Step and sync time, simulated vs measured (split " + std::string(toString(split)) +
+          ", all-reduce " + toString(algorithm) +
+          "; errors |predicted / measured - 1| over the held-out points)");
     o << pad("model", 12, false) << pad("train", 6) << pad("held out", 9) << pad("step median", 12)
-      << pad("step p90", 10) << pad("sync median", 12) << pad("sync p90", 10)
-      << "  worst held-out point (step time)\n";
-    for (const FidelityModelReport &m : models) {
-        const FidelityPoint &w = m.worst;
+      << pad("step p90", 10) << pad("sync median", 12) << pad("sync p90", 10) << "\n";
+    for (const FidelityModelReport &m : models)
         o << pad(m.model, 12, false) << pad(std::to_string(m.trainingPoints), 6)
           << pad(std::to_string(m.heldOut.points), 9) << pad(percent(m.heldOut.stepMedian), 12)
           << pad(percent(m.heldOut.stepP90), 10) << pad(percent(m.heldOut.syncMedian), 12)
-          << pad(percent(m.heldOut.syncP90), 10) << "  "
-          << placementText(w.placement)
-          << " at local batch " << w.localBatch << ": " << fixed(w.measuredStep, 3)
-          << " s measured, " << fixed(w.predictedStep, 3) << " s predicted ("
-          << (w.stepError() >= 0 ? "+" : "") << percent(w.stepError()) << ")\n";
+          << pad(percent(m.heldOut.syncP90), 10) << "\n";
+    o << "\n";
+    title("worst held-out point (step time): GPUs per node, local batch, measured and predicted");
+    for (const FidelityModelReport &m : models) {
+        const FidelityPoint &w = m.worst;
+        o << pad(m.model, 12, false)
+          << wrapText(placementText(w.placement) + " at local batch " +
+                          std::to_string(w.localBatch) + ": " + fixed(w.measuredStep, 3) +
+                          " s measured, " + fixed(w.predictedStep, 3) + " s predicted (" +
+                          (w.stepError() >= 0 ? "+" : "") + percent(w.stepError()) + ")",
+                      width, 12, std::max<std::size_t>(12, m.model.size()))
+          << "\n";
     }
-    o << "\nscalability.csv (6 to 16 nodes, GPUs assumed spread evenly; all held out)\n";
+    o << "\n";
+    title("scalability.csv (6 to 16 nodes, GPUs assumed spread evenly; all held out)");
     o << pad("model", 12, false) << pad("points", 15) << pad("step median", 12)
       << pad("step p90", 10) << pad("sync median", 12) << pad("sync p90", 10) << "\n";
     for (const FidelityModelReport &m : models)
@@ -469,26 +478,28 @@ std::string FidelityReport::text() const
           << pad(percent(m.scalability.stepMedian), 12) << pad(percent(m.scalability.stepP90), 10)
           << pad(percent(m.scalability.syncMedian), 12) << pad(percent(m.scalability.syncP90), 10)
           << "\n";
-    o << "\nsync noise floor: each held-out sync predicted by the median measured sync of the "
-         "training points at the same nodes, GPUs and local batch (no model), and the model's "
-         "error on the same points\n";
+    o << "\n";
+    title("sync noise floor: each held-out sync predicted by the median measured sync of the "
+          "training points at the same nodes, GPUs and local batch (no model), and the model's "
+          "error on the same points");
     o << pad("model", 12, false) << pad("points", 7) << pad("floor median", 13)
       << pad("model median", 13) << "\n";
     for (const FidelityModelReport &m : models)
         o << pad(m.model, 12, false) << pad(std::to_string(m.syncFloorPoints), 7)
           << pad(percent(m.syncFloorMedian), 13) << pad(percent(m.syncModelAtFloorMedian), 13)
           << "\n";
-    o << "\ncalibrated on the training points (model parameters of the scenario schema; "
-         "comm_interference only splits the measured step into compute and sync)\n";
-    o << pad("model", 12, false) << pad("overlap", 9) << pad("exposed_comm_fraction", 23)
-      << pad("colocation_slowdown", 21) << pad("compute_cv", 12) << pad("comm_interference", 19)
-      << "\n";
+    o << "\n";
+    title("calibrated on the training points: the scenario schema's overlap, "
+          "exposed_comm_fraction, colocation_slowdown, compute_cv and comm_interference "
+          "(which only splits the measured step into compute and sync)");
+    o << pad("model", 12, false) << pad("overlap", 9) << pad("exposed comm", 14)
+      << pad("colocation", 12) << pad("compute cv", 12) << pad("comm interf.", 14) << "\n";
     for (const FidelityModelReport &m : models)
         o << pad(m.model, 12, false) << pad(fixed(m.calibration.overlap, 2), 9)
-          << pad(fixed(m.calibration.exposedCommFraction, 2), 23)
-          << pad(fixed(m.calibration.colocationSlowdown, 3), 21)
+          << pad(fixed(m.calibration.exposedCommFraction, 2), 14)
+          << pad(fixed(m.calibration.colocationSlowdown, 3), 12)
           << pad(fixed(m.calibration.computeCv, 3), 12)
-          << pad(fixed(m.calibration.commInterference, 2), 19) << "\n";
+          << pad(fixed(m.calibration.commInterference, 2), 14) << "\n";
     return o.str();
 }
 

@@ -115,7 +115,8 @@ struct FidelityReport
     std::vector<FidelityModelReport> models;
 
     /// The table as `clusterbench fidelity` prints it.
-    std::string text() const;
+    /// The report as text laid out for `width` columns.
+    std::string text(std::size_t width = 80) const;
     /// Per model: calibration, errors, worst point (points only with `withPoints`).
     nlohmann::ordered_json toJson(bool withPoints = false) const;
 };

@@ -234,8 +234,11 @@ private slots:
         QCOMPARE(int(modelErrors.size()), 2);
         QVERIFY(modelErrors[0] != modelErrors[1]);
         CB_NEAR(m.syncModelAtFloorMedian, (modelErrors[0] + modelErrors[1]) / 2);
-        const std::string text = r->text();
+        const std::string text = r->text(80);
         QVERIFY2(text.find("sync noise floor") != std::string::npos, text.c_str());
+        std::istringstream lines(text);
+        for (std::string line; std::getline(lines, line);)
+            QVERIFY2(line.size() <= 80, line.c_str());
         QVERIFY2(text.find("37.5 %") != std::string::npos, text.c_str());
         const auto j = r->toJson(false);
         CB_NEAR(j["models"][0]["held_out"]["sync_floor_median"].get<double>(), 0.375);

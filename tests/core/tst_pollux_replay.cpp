@@ -264,10 +264,21 @@ private slots:
     {
         int code = 0;
         std::string err;
+        qputenv("COLUMNS", "80");
         const std::string text = runCli(
             {"fidelity", "--replay", kTraces + "/workload-6.csv", kTestbed, kTraces}, code, err);
         QCOMPARE(code, 0);
         qInfo().noquote() << "\n" << QString::fromStdString(text);
+        // Laid out for 80 columns: the per-model means in blocks of three models.
+        std::istringstream lines(text);
+        for (std::string line; std::getline(lines, line);)
+            QVERIFY2(line.size() <= 80, line.c_str());
+        QVERIFY2(text.find("mean JCT (s)         bert      cifar10  deepspeech2\n") !=
+                     std::string::npos,
+                 text.c_str());
+        QVERIFY2(text.find("\n                 imagenet          ncf       yolov3\n") !=
+                     std::string::npos,
+                 text.c_str());
         const auto j = nlohmann::json::parse(
             runCli({"fidelity", "--replay", kTraces + "/workload-6.csv", kTestbed, kTraces,
                     "--queue", "tiresias", "--json", "--points"},
