@@ -8,6 +8,7 @@
 #include "stochastic/first_principle_scheduler.h"
 #include "stochastic/greedy_scheduler.h"
 #include "stochastic/sts_policy.h"
+#include "util/text.h"
 #include "util/text_table.h"
 
 #include <algorithm>
@@ -459,27 +460,29 @@ std::string StsExperimentReport::toText(std::size_t width) const
               << std::setw(8) << m.multiNodePlacements.mean << " split decisions\n";
     }
     if (sharingSaving) {
-        s << "\nGPU sharing (" << (params.sliceMemoryPerGpu ? "slice memory per GPU" :
-                                                             "the authors' slice memory")
+        std::ostringstream p;
+        p << std::fixed << "GPU sharing ("
+          << (params.sliceMemoryPerGpu ? "slice memory per GPU" : "the authors' slice memory")
           << "): STS energy cost " << std::setprecision(1) << *stsEnergyWithoutSharing
           << " without slices, saving " << 100 * *sharingSaving << " %";
         if (stsWithoutSharing)
-            s << "; total cost " << stsWithoutSharing->totalCost.mean << " without slices, "
+            p << "; total cost " << stsWithoutSharing->totalCost.mean << " without slices, "
               << stsWithoutSharing->violations.mean << " violations";
-        s << "\nper seed:";
+        p << "\nper seed:";
         for (double v : sharingSavingPerSeed)
-            s << " " << std::setprecision(1) << 100 * v << "%";
-        s << "\n";
+            p << " " << std::setprecision(1) << 100 * v << "%";
+        s << "\n" << wrapText(p.str(), width) << "\n";
     }
     if (netCrossNodeReduction || netTotalCostReduction) {
-        s << "\nSTS-net vs STS:";
+        std::ostringstream p;
+        p << std::fixed << "STS-net vs STS:";
         if (netCrossNodeReduction)
-            s << " cross-node bytes " << std::setprecision(1)
+            p << " cross-node bytes " << std::setprecision(1)
               << (*netCrossNodeReduction == 0 ? 0.0 : -100 * *netCrossNodeReduction) << " %";
         if (netTotalCostReduction)
-            s << (netCrossNodeReduction ? "," : "") << " total cost " << std::setprecision(1)
+            p << (netCrossNodeReduction ? "," : "") << " total cost " << std::setprecision(1)
               << (*netTotalCostReduction == 0 ? 0.0 : -100 * *netTotalCostReduction) << " %";
-        s << "\n";
+        s << "\n" << wrapText(p.str(), width) << "\n";
     }
     return s.str();
 }

@@ -216,6 +216,20 @@ private slots:
         QVERIFY(std::abs(cmp["energy_saving"].get<double>() -
                          (1 - cmp["with"]["energy_cost"].get<double>() / without)) < 1e-12);
         QCOMPARE(j["sts_energy_cost_without_sharing"].get<double>(), without);
+        // The same as text, laid out for 80 columns: the sharing paragraph wraps.
+        qputenv("COLUMNS", "80");
+        std::ostringstream text, textErr;
+        cli::Io textIo{text, textErr};
+        QCOMPARE(cli::runCommand({"experiment", "sts", "--nodes", "2", "--seeds", "2", "--methods",
+                                  "STS,FIFO", "--sharing", "--data", kData},
+                                 textIo),
+                 0);
+        QVERIFY2(text.str().find("GPU sharing (the authors' slice memory): STS energy cost") !=
+                     std::string::npos,
+                 text.str().c_str());
+        std::istringstream lines(text.str());
+        for (std::string line; std::getline(lines, line);)
+            QVERIFY2(line.size() <= 80, line.c_str());
         std::ostringstream out2, err2;
         cli::Io io2{out2, err2};
         QCOMPARE(cli::runCommand({"experiment", "dltap"}, io2), 2);
