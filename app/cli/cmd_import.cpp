@@ -1,16 +1,19 @@
 #include "cli/command.h"
+#include "cli/output_columns.h"
 #include "cli/progress.h"
 #include "io/import/importer_registry.h"
 #include "io/import/scenario_import.h"
 #include "io/import/text_fields.h"
 #include "io/import/time_column.h"
 #include "io/import/yaml_expansion.h"
+#include "util/text.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
 #include <ostream>
+#include <sstream>
 
 namespace cb::cli {
 
@@ -87,6 +90,16 @@ std::string description()
            formatList();
 }
 
+/// The import report laid out for the terminal: a long line continues indented by two.
+std::string reportText(const ImportReport &report, bool allSkipped)
+{
+    std::istringstream lines(report.toText(allSkipped));
+    std::string out;
+    for (std::string line; std::getline(lines, line);)
+        out += wrapText(line, outputColumns(), 2) + "\n";
+    return out;
+}
+
 int failImport(Io &io, bool json, int code, const std::string &message,
                const ImportReport *report = nullptr)
 {
@@ -96,7 +109,7 @@ int failImport(Io &io, bool json, int code, const std::string &message,
         j["error"] = message;
         io.out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else if (report && (report->rowsRead > 0 || report->skippedCount > 0)) {
-        io.err << report->toText();
+        io.err << reportText(*report, false);
     }
     io.err << "clusterbench import: " << message << "\n";
     return code;
@@ -231,8 +244,8 @@ Command importCommand()
             io.out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         } else {
             for (const std::string &d : import.detected())
-                io.err << "detected " << d << "\n";
-            io.err << report.toText(args.flag("all-skipped"));
+                io.err << wrapText("detected " + d, outputColumns(), 2) << "\n";
+            io.err << reportText(report, args.flag("all-skipped"));
         }
         return int(ExitOk);
     };

@@ -558,6 +558,9 @@ private slots:
         QTemporaryDir dir;
         const QString out = dir.filePath("s.json");
         QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("COLUMNS", "1000"); // (the report unwrapped: its notes found whole)
+        p.setProcessEnvironment(env);
         p.start(CB_CLUSTERBENCH,
                 {"import", "tiresias", kData + "traces/tiresias/60_job.csv", "--out", out});
         QVERIFY(p.waitForFinished(60000));

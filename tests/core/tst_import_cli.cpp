@@ -30,9 +30,14 @@ struct Run
     QString out, err;
 };
 
-Run cli(const QStringList &args)
+/// Runs `clusterbench import ARGS`; the report is laid out for `columns` (wide: the checks
+/// below look for whole notes, not where a terminal would break them).
+Run cli(const QStringList &args, int columns = 1000)
 {
     QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("COLUMNS", QString::number(columns));
+    p.setProcessEnvironment(env);
     p.start(CB_CLUSTERBENCH, QStringList{"import"} + args);
     p.waitForFinished(120000);
     return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
@@ -223,6 +228,32 @@ private slots:
                               path("w6big.json")});
         QVERIFY2(fits.code == 0, qPrintable(fits.err));
         QVERIFY2(!fits.err.contains("counts of jobs"), qPrintable(fits.err));
+    }
+
+    // At 80 columns (a terminal's, or a pipe's) every line of the report fits, a long note
+    // continuing indented by two; each note still starts its own line.
+    void reportFitsTheTerminal()
+    {
+        const Run r =
+            cli({kData + "traces/pollux/workload-6.csv", "--out", path("w6-80.json")}, 80);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QStringList lines = r.err.split('\n', Qt::SkipEmptyParts);
+        for (const QString &line : lines)
+            QVERIFY2(line.size() <= 80, qPrintable(line));
+        QVERIFY2(r.err.contains("\nimport pollux: 160 rows read; cluster of 4 nodes, 32 GPUs, 1 "
+                                "switch; 159 jobs\n  written to "),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains("\nassumed: times rebased: the first submission (53 s in the "
+                                "trace's time base)"),
+                 qPrintable(r.err));
+        // The same notes as at any width, broken at spaces only.
+        const Run wide =
+            cli({kData + "traces/pollux/workload-6.csv", "--out", path("w6-wide.json")});
+        QString joined = r.err;
+        joined.replace("\n  ", " ");
+        QString wideText = wide.err;
+        wideText.replace(path("w6-wide.json"), path("w6-80.json"));
+        QCOMPARE(joined, wideText);
     }
 
     // The default cluster's GPUs, when --gpu-type names a model the catalogue does not know,
