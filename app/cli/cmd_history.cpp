@@ -103,19 +103,20 @@ std::string shortNumber(double v)
 /// (utilisation, slowdown, hops) with three decimals, as simulate's summary prints them.
 std::string metricText(const std::string &name, double v)
 {
-    const auto has = [&](std::string_view suffix) {
-        return name.size() > suffix.size() && name.ends_with(suffix);
-    };
-    if (has("_bytes"))
+    switch (metricUnit(name)) {
+    case MetricUnit::Bytes:
         return bytesText(v);
-    if (has("_s") || has("_seconds"))
+    case MetricUnit::Seconds:
         return v == 0 ? "0 s" : formatFixed(v, std::abs(v) < 10 ? 3 : 1) + " s";
-    if (has("_kwh"))
+    case MetricUnit::KWh:
         return formatFixed(v, 3) + " kWh";
-    if (has("_gpu_h"))
+    case MetricUnit::GpuHours:
         return formatFixed(v, 1) + " GPU-h";
-    if (name == "cost" || has("_cost"))
+    case MetricUnit::Money:
         return formatFixed(v, 2);
+    case MetricUnit::Plain:
+        break;
+    }
     if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e15)
         return std::to_string((long long)v);
     return formatFixed(v, 3);

@@ -39,6 +39,24 @@ std::map<std::string, double> simulationMetrics(const RunResult &run)
     return out;
 }
 
+MetricUnit metricUnit(std::string_view name)
+{
+    const auto has = [&](std::string_view suffix) {
+        return name.size() > suffix.size() && name.ends_with(suffix);
+    };
+    if (has("_bytes"))
+        return MetricUnit::Bytes;
+    if (has("_s") || has("_seconds"))
+        return MetricUnit::Seconds;
+    if (has("_kwh"))
+        return MetricUnit::KWh;
+    if (has("_gpu_h"))
+        return MetricUnit::GpuHours;
+    if (name == "cost" || has("_cost"))
+        return MetricUnit::Money;
+    return MetricUnit::Plain;
+}
+
 nlohmann::json storedTimeline(const Scenario &scenario, const Topology &topology,
                               const Placement &placement, const TrafficReport &traffic,
                               const RunResult *result)

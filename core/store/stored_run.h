@@ -26,6 +26,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace cb {
 
@@ -52,6 +53,12 @@ std::map<std::string, double> placementMetrics(const Placement &placement,
 /// Every number of runSummaryJson (makespan_s, mean_jct_s, energy_kwh, cost, ...) and
 /// stranded_gpu_h (0 where no GPU was stranded).
 std::map<std::string, double> simulationMetrics(const RunResult &run);
+
+/// The unit of a stored metric, read from the end of its name (_bytes, _s or _seconds, _kwh,
+/// _gpu_h, cost or _cost; any other is a count or a ratio), so that every view of the
+/// metrics (show, diff, the window's comparison) prints each in its unit.
+enum class MetricUnit { Bytes, Seconds, KWh, GpuHours, Money, Plain };
+MetricUnit metricUnit(std::string_view name);
 
 /// The timeline column described above; `result` null for a placement-only run.
 nlohmann::json storedTimeline(const Scenario &scenario, const Topology &topology,

@@ -3,11 +3,12 @@
 // into --workspace or $CLUSTERBENCH_WORKSPACE, --no-save writes nothing, and `show` prints
 // the stored metrics.
 
+#include "io/policy_json.h"
+#include "io/run_json.h"
 #include "io/scenario_json.h"
 #include "net/topology.h"
 #include "sched/placer.h"
-#include "io/policy_json.h"
-#include "io/run_json.h"
+#include "sched/policy.h"
 #include "sim/simulator.h"
 #include "store/stored_run.h"
 #include "store/workspace.h"
@@ -68,6 +69,32 @@ class TestRunStore : public QObject
     Q_OBJECT
 
 private slots:
+    void metricUnitsByName()
+    {
+        // Every stored metric name, read by its end, as show, diff and the window print it.
+        QCOMPARE(metricUnit("cross_node_bytes"), MetricUnit::Bytes);
+        QCOMPARE(metricUnit("max_link_seconds"), MetricUnit::Seconds);
+        QCOMPARE(metricUnit("mean_jct_s"), MetricUnit::Seconds);
+        QCOMPARE(metricUnit("energy_kwh"), MetricUnit::KWh);
+        QCOMPARE(metricUnit("stranded_gpu_h"), MetricUnit::GpuHours);
+        QCOMPARE(metricUnit("cost"), MetricUnit::Money);
+        QCOMPARE(metricUnit("energy_cost"), MetricUnit::Money);
+        QCOMPARE(metricUnit("mean_hops"), MetricUnit::Plain);
+        QCOMPARE(metricUnit("placed_jobs"), MetricUnit::Plain);
+        QCOMPARE(metricUnit("_s"), MetricUnit::Plain); // (a suffix alone names no metric)
+        // Every metric a simulated run stores has a unit that fits its name.
+        const Scenario s =
+            loadScenarioFile(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json").value();
+        SimOptions o;
+        o.policy = *builtinPolicy("dltap");
+        const auto run = simulate(s, o);
+        QVERIFY2(run.ok(), run.error().c_str());
+        int seconds = 0;
+        for (const auto &[name, value] : simulationMetrics(run.value()))
+            seconds += metricUnit(name) == MetricUnit::Seconds ? 1 : 0;
+        QVERIFY2(seconds >= 3, "makespan_s, mean_jct_s and more are in seconds");
+    }
+
     void decisionLogRoundTrip()
     {
         const Scenario s = testbed();

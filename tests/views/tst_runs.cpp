@@ -5,9 +5,10 @@
 #include "analysis/run_session.h"
 #include "document/document.h"
 #include "io/scenario_json.h"
+#include "models/quantity_format.h"
 #include "runs/history_panel.h"
-#include "runs/run_diff_dialog.h"
 #include "runs/run_comparison.h"
+#include "runs/run_diff_dialog.h"
 #include "runs/run_history_model.h"
 #include "runs/run_panel.h"
 #include "runs/run_store.h"
@@ -248,6 +249,20 @@ private slots:
         QCOMPARE(dialog->forkTable()->item(2, 1)->text(), pickName(logB, fork));
         QVERIFY(dialog->forkTable()->item(4, 0)->text().startsWith(pickName(logB, fork)));
         QVERIFY(!dialog->forkTable()->item(7, 1)->text().isEmpty()); // the narration
+        // The metrics in their units: the slowest link's time as a duration, bytes as bytes.
+        int unitRows = 0;
+        for (int r = 0; r < dialog->metricTable()->rowCount(); ++r) {
+            const std::string name = dialog->metricTable()->item(r, 0)->text().toStdString();
+            for (const MetricDifference &m : dialog->diff().metrics)
+                if (m.name == name && m.a && name == "max_link_seconds") {
+                    QCOMPARE(dialog->metricTable()->item(r, 1)->text(), formatDuration(*m.a));
+                    ++unitRows;
+                } else if (m.name == name && m.a && name == "cross_node_bytes") {
+                    QCOMPARE(dialog->metricTable()->item(r, 1)->text(), formatByteAmount(*m.a));
+                    ++unitRows;
+                }
+        }
+        QCOMPARE(unitRows, 2);
         QSignalSpy seek(&history, &HistoryPanel::seekRequested);
         reopened.clear();
         dialog->stepButton(1)->click();

@@ -24,19 +24,23 @@ QString utf8(const std::string &s)
     return QString::fromStdString(s);
 }
 
-/// A stored metric in the window's formats, by the unit its name ends with.
+/// A stored metric in the window's formats, by its unit.
 QString metricText(const std::string &name, double v)
 {
-    const auto endsWith = [&](const char *suffix) {
-        const std::string s(suffix);
-        return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
-    };
-    if (endsWith("_bytes"))
+    switch (metricUnit(name)) {
+    case MetricUnit::Bytes:
         return formatByteAmount(v);
-    if (endsWith("_s"))
+    case MetricUnit::Seconds:
         return formatDuration(v);
-    if (endsWith("_kwh"))
+    case MetricUnit::KWh:
         return formatEnergy(v);
+    case MetricUnit::GpuHours:
+        return formatNumber(v) + QStringLiteral(" GPU-h");
+    case MetricUnit::Money:
+        return formatMoney(v, QString());
+    case MetricUnit::Plain:
+        break;
+    }
     return formatNumber(v);
 }
 
