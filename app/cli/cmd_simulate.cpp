@@ -152,14 +152,20 @@ Command simulateCommand()
         }
         if (*workspace && !saveRun(**workspace, s, run.value(), io, "simulate"))
             return int(ExitFailure);
+        // Jobs that ran past their time limit: a batch script would not run them to the end.
+        const Problems overruns = timeLimitOverruns(s, r);
+        if (!args.flag("json"))
+            printWarnings(overruns, scenarioPath, io, "simulate", "--json");
         if (args.flag("json")) {
             nlohmann::ordered_json j;
             j["scenario"] = s.name;
             j["policy"] = r.policy;
             j["seed"] = r.seed;
             // (as on stderr: jobs that wait for ever, unfinished in the summary)
-            if (!input->neverStart.empty())
-                j["warnings"] = problemsJson(input->neverStart);
+            Problems warnings = input->neverStart;
+            warnings.insert(warnings.end(), overruns.begin(), overruns.end());
+            if (!warnings.empty())
+                j["warnings"] = problemsJson(warnings);
             j["summary"] = runSummaryJson(r);
             if (run->family == SchedulerFamily::Stochastic)
                 j["prices"] = run->pricesFrom;

@@ -11,17 +11,23 @@
 
 namespace cb::cli {
 
+void printWarnings(const Problems &warnings, const std::string &path, Io &io,
+                   const std::string &command, const std::string &listedBy)
+{
+    constexpr std::size_t kShown = 3;
+    for (std::size_t i = 0; i < warnings.size() && i < kShown; ++i)
+        io.err << "clusterbench " << command << ": warning: " << path << ": "
+               << warnings[i].toString() << "\n";
+    if (warnings.size() > kShown)
+        io.err << "clusterbench " << command << ": warning: " << warnings.size() - kShown
+               << " more such problems (" << listedBy << " lists them)\n";
+}
+
 Problems warnJobsThatNeverStart(const Scenario &scenario, const std::string &path, Io &io,
                                 const std::string &command)
 {
     const Problems never = jobsThatNeverStart(scenario);
-    constexpr std::size_t kShown = 3;
-    for (std::size_t i = 0; i < never.size() && i < kShown; ++i)
-        io.err << "clusterbench " << command << ": warning: " << path << ": " << never[i].toString()
-               << "\n";
-    if (never.size() > kShown)
-        io.err << "clusterbench " << command << ": warning: " << never.size() - kShown
-               << " more such problems (`clusterbench validate " << path << "` lists them)\n";
+    printWarnings(never, path, io, command, "`clusterbench validate " + path + "`");
     return never;
 }
 

@@ -39,6 +39,10 @@ std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::
 /// --policy, --seed and --policy-file, as readPolicyInput reads them.
 std::vector<Option> policyInputOptions();
 
+/// Prints the first three of `warnings` as "clusterbench COMMAND: warning: PATH: problem", and
+/// how many more there are and what lists them (`listedBy`).
+void printWarnings(const Problems &warnings, const std::string &path, Io &io,
+                   const std::string &command, const std::string &listedBy);
 /// Warns on io.err (the first three, then how many more) about the scenario's jobs that
 /// can never start on its cluster (model/validation.h): they load, and would wait for ever.
 /// Returns them all.

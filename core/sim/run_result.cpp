@@ -1,5 +1,7 @@
 #include "sim/run_result.h"
 
+#include "util/text.h"
+
 #include <algorithm>
 
 namespace cb {
@@ -126,6 +128,28 @@ std::optional<RunEventKind> runEventKindFromString(const std::string &name)
         if (name == n)
             return k;
     return std::nullopt;
+}
+
+Problems timeLimitOverruns(const Scenario &scenario, const RunResult &run)
+{
+    Problems out;
+    for (std::size_t i = 0; i < scenario.jobs.size() && i < run.jobs.size(); ++i) {
+        const Job &job = scenario.jobs[i];
+        const JobRun &jr = run.jobs[i];
+        const std::optional<double> start =
+            jr.firstStartSeconds ? jr.firstStartSeconds : jr.startSeconds;
+        if (!job.timeLimitSeconds || jr.id != job.id || !start || !jr.finishSeconds)
+            continue;
+        const double ran = *jr.finishSeconds - *start;
+        if (ran > *job.timeLimitSeconds + 1e-6)
+            out.push_back({"/jobs/" + std::to_string(i) + "/time_limit_s",
+                           "job \"" + job.id + "\" ran " + clockText(ran) +
+                               " in the simulation, past its time limit of " +
+                               clockText(*job.timeLimitSeconds) +
+                               ": Slurm ends a job at its limit (the simulation lets it "
+                               "finish)"});
+    }
+    return out;
 }
 
 } // namespace cb

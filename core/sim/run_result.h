@@ -3,8 +3,10 @@
 // the event log. run_json.h writes it as the run file the GUI and exporters read.
 
 #include "model/placement.h"
-#include "stochastic/sts_configuration.h"
+#include "model/scenario.h"
 #include "sim/sim_options.h"
+#include "stochastic/sts_configuration.h"
+#include "util/result.h"
 #include "util/sparse_sums.h"
 
 #include <cstdint>
@@ -149,5 +151,10 @@ struct RunResult
     int violations() const;
     bool operator==(const RunResult &) const = default;
 };
+
+/// Jobs of `scenario` whose simulated run, from first start to finish, went past their
+/// time_limit_s: the simulation lets them finish, but Slurm ends a job at its limit, so an
+/// exported batch script would not run them to the end. Problems at /jobs/i/time_limit_s.
+Problems timeLimitOverruns(const Scenario &scenario, const RunResult &run);
 
 } // namespace cb

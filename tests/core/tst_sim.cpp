@@ -1,18 +1,19 @@
 // The discrete-event simulator: hand-computed job completion times, shared links, failures,
 // energy and cost, agreement with the traffic report, determinism.
 
+#include "io/file_io.h"
+#include "io/run_json.h"
 #include "io/scenario_json.h"
+#include "net/job_flows.h"
 #include "net/topology.h"
 #include "sched/placer.h"
 #include "sched/policy.h"
 #include "sched/traffic.h"
-#include "net/job_flows.h"
-#include "sim/price_schedule.h"
-#include "io/file_io.h"
-#include "io/run_json.h"
 #include "sim/event_queue.h"
+#include "sim/price_schedule.h"
 #include "sim/simulator.h"
 #include "sim/time_buckets.h"
+#include "util/text.h"
 
 #include <QtTest>
 
@@ -160,6 +161,7 @@ class TestSim : public QObject
     Q_OBJECT
 
 private slots:
+    void timeLimitOverrunsAreSaid();
     void oneJobAlone_data();
     void oneJobAlone();
     void twoJobsShareLinks();
@@ -679,6 +681,31 @@ void TestSim::parseFailures()
         QCOMPARE(int(r->size()), count);
     else
         QVERIFY(r.error().find("--fail") != std::string::npos);
+}
+
+void TestSim::timeLimitOverrunsAreSaid()
+{
+    // One job with a time limit below its run, one above, one without: only the first is
+    // said, at its pointer, with the time it ran (first start to finish) and its limit.
+    Scenario s = loadScenarioFile(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json").value();
+    SimOptions o;
+    o.policy = *builtinPolicy("dltap");
+    const auto plain = simulate(s, o);
+    QVERIFY2(plain.ok(), plain.error().c_str());
+    const JobRun &first = plain->jobs[0], &second = plain->jobs[1];
+    const double ran0 = *first.finishSeconds - *first.firstStartSeconds;
+    const double ran1 = *second.finishSeconds - *second.firstStartSeconds;
+    QVERIFY(ran0 > 600);
+    s.jobs[0].timeLimitSeconds = 600;
+    s.jobs[1].timeLimitSeconds = std::ceil(ran1); // at least its run: not said
+    const auto limited = simulate(s, o);
+    QVERIFY2(limited.ok(), limited.error().c_str());
+    const Problems p = timeLimitOverruns(s, limited.value());
+    QCOMPARE(int(p.size()), 1);
+    QCOMPARE(p[0].where, std::string("/jobs/0/time_limit_s"));
+    QCOMPARE(p[0].message, "job \"" + s.jobs[0].id + "\" ran " + clockText(ran0) +
+                               " in the simulation, past its time limit of 0:10:00: Slurm ends "
+                               "a job at its limit (the simulation lets it finish)");
 }
 
 QTEST_APPLESS_MAIN(TestSim)

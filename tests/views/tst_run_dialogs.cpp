@@ -5,15 +5,18 @@
 
 #include "document/document.h"
 #include "io/scenario_json.h"
+#include "model/model_catalog.h"
 #include "runs/comparison_view.h"
 #include "runs/export_dialog.h"
 #include "runs/generator_dialog.h"
 #include "runs/link_dialog.h"
 #include "runs/run_comparison.h"
 #include "runs/trace_import_dialog.h"
-#include "model/model_catalog.h"
-#include "window/job_dialog.h"
+#include "sched/placer.h"
+#include "sched/policy.h"
+#include "sim/simulator.h"
 #include "test_scenarios.h"
+#include "window/job_dialog.h"
 
 #include <qcustomplot.h>
 
@@ -227,6 +230,35 @@ private slots:
                                     "old-job.sbatch")),
                  qPrintable(dialog.statusText()));
         QVERIFY(QFileInfo::exists(QDir(out).filePath(QStringLiteral("old-job.sbatch"))));
+    }
+
+    // A shown run whose job went past its time limit: the Slurm export says a batch script
+    // would not run it to the end; a placement placed anew (no run) says nothing of it.
+    void exportOfARunPastItsTimeLimitWarns()
+    {
+        Scenario s = testbed();
+        s.jobs[0].timeLimitSeconds = 600;
+        SimOptions o;
+        o.policy = *builtinPolicy("dltap");
+        const auto run = simulate(s, o);
+        QVERIFY2(run.ok(), run.error().c_str());
+        const Problems overruns = timeLimitOverruns(s, run.value());
+        QCOMPARE(int(overruns.size()), 1);
+        const Topology topology(s.cluster);
+        ExportDialog dialog(s, placeScenario(s, topology, o.policy, 1), QStringLiteral("dltap"));
+        std::vector<std::string> messages;
+        for (const Problem &p : overruns)
+            messages.push_back(p.message);
+        dialog.setShownRunWarnings(messages);
+        dialog.setFormat(QStringLiteral("slurm"));
+        QVERIFY(dialog.exportsShownRun());
+        const QString expected = QStringLiteral("slurm: ") + QString::fromStdString(messages[0]);
+        QVERIFY2(dialog.warnings().contains(expected), qPrintable(dialog.warnings().join('\n')));
+        dialog.setFormat(QStringLiteral("volcano"));
+        QVERIFY(!dialog.warnings().join('\n').contains(QStringLiteral("time limit")));
+        dialog.setFormat(QStringLiteral("slurm"));
+        dialog.setPolicy(QStringLiteral("dltap"), 1);
+        QVERIFY(!dialog.warnings().join('\n').contains(QStringLiteral("time limit")));
     }
 
     // The editor rounds what it shows (0.1 MB, 0.1 ms), never what it keeps: a job opened and

@@ -332,6 +332,12 @@ std::optional<Placement> ExportDialog::currentPlacement(QString *problem)
     return placeScenario(m_scenario, topology, policy.value(), std::uint64_t(m_seed->value()));
 }
 
+void ExportDialog::setShownRunWarnings(const std::vector<std::string> &warnings)
+{
+    m_shownRunWarnings = warnings;
+    refresh();
+}
+
 void ExportDialog::refresh()
 {
     const Exporter *exporter = ExporterRegistry::find(m_format->currentData().toString().toStdString());
@@ -371,6 +377,9 @@ void ExportDialog::refresh()
                 m_result = std::move(exported).value();
             else
                 m_error = QString::fromStdString(exported.error());
+            if (exported && shownRun && exporter->name() == "slurm")
+                for (const std::string &w : m_shownRunWarnings)
+                    m_result.warnings.push_back("slurm: " + w);
         }
     }
 

@@ -49,6 +49,10 @@ public:
     void setScheduleTime(double seconds);
     /// The shown run ran on another version of the scenario (edited since): export it as it ran.
     void setShownScenario(const Scenario &scenario);
+    /// What the shown run did that a batch script would not (jobs past their time limit:
+    /// timeLimitOverruns), listed with the Slurm formats' warnings when the shown run is
+    /// exported.
+    void setShownRunWarnings(const std::vector<std::string> &warnings);
     void setFormat(const QString &name);
     QString format() const;
     QString outputFolder() const;
@@ -88,6 +92,7 @@ private:
     Scenario m_scenario;
     std::optional<Scenario> m_shownScenario;
     std::optional<Placement> m_shown;
+    std::vector<std::string> m_shownRunWarnings;
     ScheduleAt m_scheduleAt;
     /// The scenario the preview exports (the open one, or a stochastic run's reshaped jobs).
     Scenario m_exported;

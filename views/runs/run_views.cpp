@@ -234,6 +234,12 @@ void RunViews::exportPlacement()
             [kept](double t) { return cb::stochasticScheduleAt(kept->scenario, *kept->result, t); },
             run->result->makespanSeconds, m_window->runTimeline()->time());
     }
+    if (run && run->result) {
+        std::vector<std::string> overruns;
+        for (const Problem &p : timeLimitOverruns(run->scenario, *run->result))
+            overruns.push_back(p.message);
+        dialog.setShownRunWarnings(overruns);
+    }
     connect(&dialog, &ExportDialog::written, this,
             [this](int files, qint64 bytes, const QString &folder) {
                 m_window->statusBar()->showMessage(
