@@ -377,6 +377,12 @@ Result<Scenario> scenarioFromJson(const json &doc)
         return Result<Scenario>::failure(
             "/format", "expected \"" + std::string(Scenario::kFormatName) + "\", found \"" +
                            format + "\": this is not a ClusterBench scenario");
+    if (!r.has("format") && !r.has("version"))
+        return Result<Scenario>::failure(
+            "/", "this is not a ClusterBench scenario: it has neither \"format\": \"" +
+                     std::string(Scenario::kFormatName) +
+                     "\" nor \"version\" (`clusterbench import` reads clusters and traces "
+                     "in other formats)");
     if (!r.has("version"))
         return Result<Scenario>::failure("/", "missing required field \"version\"");
     const std::int64_t version =

@@ -186,6 +186,9 @@ private slots:
         }
         row("other format", mutated([](json &j) { j["format"] = "kubeconfig"; }),
             "/format: expected \"clusterbench-scenario\", found \"kubeconfig\"");
+        row("another JSON document", "{\"hello\": \"world\", \"items\": [1, 2]}",
+            "/: this is not a ClusterBench scenario: it has neither \"format\": "
+            "\"clusterbench-scenario\" nor \"version\"");
         row("missing version", mutated([](json &j) { j.erase("version"); }),
             "/: missing required field \"version\"");
         row("newer version", mutated([](json &j) { j["version"] = 7; }),

@@ -212,9 +212,9 @@ std::string script(const Scenario &scenario, const PlacedJob &job, const std::st
             warnings.push_back(
                 "slurm: job \"" + j.id + "\": the allocation on nodes " +
                 SlurmNames::hostlist(c.nodes) + " asks every node for the largest node's share (" +
-                std::to_string(c.cpusPerTask) + " CPUs, " + std::to_string(c.memMbPerNode) +
-                " MB, " + std::to_string(c.gpusPerNode) +
-                " GPUs) because Slurm requests the same on each node of a "
+                counted(c.cpusPerTask, "CPU") + ", " + std::to_string(c.memMbPerNode) + " MB, " +
+                counted(c.gpusPerNode, "GPU") +
+                ") because Slurm requests the same on each node of a "
                 "component; the job steps still place every task exactly");
     std::vector<std::string> command = j.command;
     if (command.empty()) {
