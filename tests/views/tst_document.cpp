@@ -2,6 +2,7 @@
 // open scenario, its path and its undo history untouched (also through the MainWindow).
 
 #include "commands/edit_job_command.h"
+#include "commands/remove_job_command.h"
 #include "document/document.h"
 #include "io/scenario_json.h"
 #include "test_scenarios.h"
@@ -9,8 +10,10 @@
 #include "window/problems_dialog.h"
 
 #include <QFile>
+#include <QMessageBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -178,6 +181,37 @@ void TestDocument::mainWindowFailedOpenShowsProblems()
     QVERIFY(dialog->problemCount() >= 1);
     QVERIFY(dialog->windowTitle().contains(QStringLiteral("bad-window.json")));
     dialog->close();
+
+    // With unsaved changes, a file that cannot open asks nothing of the open one: it is read
+    // before the save question, which comes only for a file that opens.
+    QVERIFY(!window.document()->scenario().jobs.empty());
+    window.document()->undoStack()->push(new RemoveJobCommand(window.document(), 0));
+    QVERIFY(window.document()->isModified());
+    int asked = 0;
+    QTimer watcher;
+    watcher.setInterval(20);
+    QObject::connect(&watcher, &QTimer::timeout, [&] {
+        for (QWidget *w : QApplication::topLevelWidgets())
+            if (auto *box = qobject_cast<QMessageBox *>(w); box && box->isVisible()) {
+                ++asked;
+                box->reject(); // (Cancel)
+            }
+    });
+    watcher.start();
+    QVERIFY(!window.openFile(bad));
+    QCOMPARE(asked, 0);
+    QVERIFY(window.document()->isModified());
+    if (auto *again = window.findChild<ProblemsDialog *>())
+        again->close();
+    // Another file that opens asks first (cancelled here: the open scenario stays, modified).
+    const QString other = QFileInfo(good).absolutePath() + QStringLiteral("/other-good.json");
+    QFile::remove(other);
+    QVERIFY(QFile::copy(good, other));
+    QVERIFY(!window.openFile(other));
+    QCOMPARE(asked, 1);
+    QVERIFY(window.document()->isModified());
+    QCOMPARE(window.document()->filePath(), QFileInfo(good).absoluteFilePath());
+    watcher.stop();
 }
 
 QTEST_MAIN(TestDocument)

@@ -304,6 +304,12 @@ private slots:
         QCOMPARE(sessions.count(), 1);
         const auto computed = sessions.at(0).at(0).value<std::shared_ptr<const RunSession>>();
         QVERIFY(computed->result);
+        // Another scenario opened: the finished batch's "Done" is not said of it.
+        QVERIFY2(panel.statusText().contains(QStringLiteral("Done: 1 run(s) stored")),
+                 qPrintable(panel.statusText()));
+        const Scenario same = doc.scenario();
+        doc.setScenario(same);
+        QCOMPARE(panel.statusText(), QString());
         auto ws = Workspace::open(wsPath.toStdString());
         QVERIFY(ws.ok());
         auto stored = loadStoredSession(*ws.value(), panel.storedRuns().front());

@@ -153,6 +153,16 @@ RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
         }
     });
     connect(m_document, &Document::scenarioReplaced, this, &RunPanel::reloadPolicies);
+    // Another scenario: the last batch's progress and "Done" were of the one before.
+    connect(m_document, &Document::scenarioReplaced, this, [this] {
+        if (isRunning())
+            return;
+        m_progress->setRange(0, 1);
+        m_progress->setValue(0);
+        m_progress->resetFormat();
+        m_status->clear();
+        m_status->setToolTip({});
+    });
     connect(m_launcher, &RunLauncher::batchStarted, this, &RunPanel::onBatchStarted);
     connect(m_launcher, &RunLauncher::runFinished, this, &RunPanel::onRunDone);
     connect(m_launcher, &RunLauncher::batchFinished, this, &RunPanel::onBatchDone);

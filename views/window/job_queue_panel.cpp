@@ -125,7 +125,10 @@ void JobQueuePanel::addJob()
     JobDialog dialog(m_document, -1, row, this);
     if (dialog.exec() == QDialog::Accepted) {
         const int added = row >= 0 ? row : int(m_document->scenario().jobs.size()) - 1;
-        m_table->setCurrentIndex(m_proxy->mapFromSource(m_model->index(added, 0)));
+        const QModelIndex index = m_proxy->mapFromSource(m_model->index(added, 0));
+        m_table->setCurrentIndex(index);
+        // In view: a job added below the visible rows looked as if nothing was added.
+        m_table->scrollTo(index, QAbstractItemView::EnsureVisible);
     }
 }
 

@@ -552,10 +552,13 @@ bool MainWindow::openFile(const QString &path)
         showWorkspace();
         return true;
     }
-    if (!maybeSave())
+    // The same file again (to revert, or after saving it) is read after the save question;
+    // another file is read first, so that one that cannot open asks nothing of the open one.
+    const bool same = absolute == m_document->filePath();
+    if (same && !maybeSave())
         return false;
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    const Status loaded = m_document->load(absolute);
+    Result<Scenario> loaded = loadScenarioFile(absolute.toStdString());
     QApplication::restoreOverrideCursor();
     if (!loaded) {
         auto *dialog = new ProblemsDialog(absolute, loaded.problems(), this);
@@ -564,6 +567,9 @@ bool MainWindow::openFile(const QString &path)
         statusBar()->showMessage(tr("Could not open %1").arg(absolute), 8000);
         return false;
     }
+    if (!same && !maybeSave())
+        return false;
+    m_document->setScenario(std::move(loaded).value(), absolute);
     addRecentFile(absolute);
     showWorkspace();
     m_view->fitAll();
