@@ -214,6 +214,11 @@ void TestStsStepper::stepperShowsCandidates()
     QCOMPARE(stepper.eventCount(), 2);
     QVERIFY(stepper.summaryText().contains(QStringLiteral("total cost <b>0.56 USD</b>")));
     QVERIFY(stepper.summaryText().contains(QStringLiteral("0 due-date violation(s), 2 events")));
+    // STS prices configurations from its catalogue: the running cost says so (it was called
+    // energy, beside a run whose energy cost is another figure).
+    QVERIFY2(stepper.summaryText().contains(QStringLiteral("(running 0.56 USD at catalogue "
+                                                           "prices, tardiness 0.00 USD)")),
+             qPrintable(stepper.summaryText()));
     // Where the prices came from is in its tooltip, with the scenario.
     const QString tip = stepper.findChild<QLabel *>(QStringLiteral("stsSummary"))->toolTip();
     QVERIFY2(tip.startsWith(QStringLiteral("On Two-node STS case. Prices: ")) &&

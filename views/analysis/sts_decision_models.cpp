@@ -303,7 +303,12 @@ QVariant StsCandidateModel::data(const QModelIndex &index, int role) const
                      QString::fromStdString(m_decision->reason));
         if (column == Kind)
             return tr("loose: the smallest configuration meets the due date; optimised: "
-                      "phases that just meet it; tardy: even the fastest misses it");
+                      "phases that just meet it; tardy: even the fastest misses it at the "
+                      "most epochs (its tardiness cost is expected over when the job stops, "
+                      "so it can be small)");
+        if (column == Energy)
+            return tr("The expected cost of running the phases at the configurations' prices "
+                      "(the STS paper's energy cost), over when the job stops");
         [[fallthrough]];
     case Qt::DisplayRole:
         switch (column) {
@@ -332,7 +337,8 @@ QVariant StsCandidateModel::headerData(int section, Qt::Orientation orientation,
     case GpuType: return tr("GPU type");
     case Kind: return tr("Kind");
     case Expected: return tr("Expected cost");
-    case Energy: return tr("Energy");
+    case Energy:
+        return tr("Running");
     case Tardiness: return tr("Tardiness");
     case Phases: return tr("Phases");
     case Enacted: return tr("Enacted");

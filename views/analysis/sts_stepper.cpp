@@ -184,14 +184,20 @@ void StsStepper::setSession(std::shared_ptr<const RunSession> session)
         // Two lines in a laptop's dock: the run, its cost and counts; the scenario and where
         // the prices came from in the tooltip. The sums in the window's money format, as
         // in the timeline and the status bar.
+        // The running cost under the run's cost model: STS prices configurations from a
+        // catalogue, which is not the energy the cluster drew (the run's energy_cost).
+        const QString prices = r.costModel == cb::CostModel::Energy     ? tr("energy")
+                               : r.costModel == cb::CostModel::GpuHours ? tr("GPU-hours")
+                                                                        : tr("catalogue prices");
         m_summary->setText(
-            tr("<b>%1</b>: total cost <b>%2</b> (energy %3, tardiness %4), %n due-date "
+            tr("<b>%1</b>: total cost <b>%2</b> (running %3 at %7, tardiness %4), %n due-date "
                "violation(s), %5 events, %6 jobs.",
                nullptr, r.violations())
                 .arg(m_session->label.toHtmlEscaped(), formatMoney(r.totalCost(), currency),
                      formatMoney(r.cost, currency), formatMoney(r.tardinessCost, currency))
                 .arg(run->log.events().size())
-                .arg(r.jobs.size()));
+                .arg(r.jobs.size())
+                .arg(prices));
         m_summary->setToolTip(
             tr("On %1. Prices: %2")
                 .arg(QString::fromStdString(m_session->scenario.name.empty()
