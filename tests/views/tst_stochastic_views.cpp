@@ -270,6 +270,10 @@ private slots:
             QVERIFY(record.ok());
             runs.push_back(comparedRun(record.value()));
         }
+        // Named as the steppers name them: "STS", as in the Decisions dock.
+        QVERIFY2(runs[1].label.endsWith(QStringLiteral(" STS seed 1")), qPrintable(runs[1].label));
+        QVERIFY2(runs[0].label.endsWith(QStringLiteral(" dltap seed 1")),
+                 qPrintable(runs[0].label));
         ComparisonModel model;
         model.setRuns(runs, 0);
         QCOMPARE(model.runs().size(), std::size_t(2));

@@ -1,6 +1,7 @@
 #include "runs/run_comparison.h"
 
 #include "runs/glossary.h"
+#include "runs/run_service.h"
 
 #include "models/quantity_format.h"
 
@@ -39,9 +40,11 @@ ComparedRun comparedRun(const RunRecord &record)
 {
     ComparedRun run;
     run.id = record.id;
+    // (named as the steppers name it: a stochastic method by its own name, "STS")
+    const std::string method = stochasticMethod(record.policy);
     run.label = QStringLiteral("#%1 %2 seed %3")
                     .arg(record.id)
-                    .arg(QString::fromStdString(record.policy))
+                    .arg(QString::fromStdString(method.empty() ? record.policy : method))
                     .arg(record.seed);
     run.kind = record.kind;
     if (record.kind == "place")
