@@ -146,20 +146,33 @@ void TrafficHeatmap::updateSourceChoices()
 {
     const QSignalBlocker block(m_sourceBox);
     m_sourceBox->clear();
-    m_sourceBox->addItem(m_session && m_session->sts
-                             ? tr("Traffic of the configurations at the scrubber (per iteration)")
-                             : tr("Placement traffic at the decision (bytes per iteration)"),
-                         int(Source::Decision));
+    // Short names that a laptop's dock shows whole; what each is, in its tooltip.
+    auto add = [this](const QString &name, const QString &tip, Source source) {
+        m_sourceBox->addItem(name, int(source));
+        m_sourceBox->setItemData(m_sourceBox->count() - 1, tip, Qt::ToolTipRole);
+    };
+    if (m_session && m_session->sts)
+        add(tr("Configurations at the scrubber"),
+            tr("Traffic of the jobs' configurations at the scrubber's time, bytes per iteration"),
+            Source::Decision);
+    else
+        add(tr("Placement at the decision"),
+            tr("Traffic of the placement as it stands at the decision, bytes per iteration"),
+            Source::Decision);
     const bool simulated = m_session && m_session->result;
     if (simulated) {
-        m_sourceBox->addItem(tr("Simulated traffic in the bucket at the scrubber"),
-                             int(Source::Bucket));
-        m_sourceBox->addItem(tr("Simulated traffic, cumulative to the scrubber"),
-                             int(Source::Cumulative));
-        m_sourceBox->addItem(tr("Link utilisation over time (simulated)"), int(Source::Links));
+        add(tr("Simulated: bucket at the scrubber"),
+            tr("Simulated bytes between node pairs in the time bucket at the scrubber"),
+            Source::Bucket);
+        add(tr("Simulated: up to the scrubber"),
+            tr("Simulated bytes between node pairs, cumulative from the start to the scrubber"),
+            Source::Cumulative);
+        add(tr("Link utilisation over time"),
+            tr("Each link's simulated utilisation, bucket by bucket"), Source::Links);
     } else {
-        m_sourceBox->addItem(tr("Bytes per link at the decision (per iteration)"),
-                             int(Source::Links));
+        add(tr("Bytes per link at the decision"),
+            tr("Bytes each link carries per iteration with the placement at the decision"),
+            Source::Links);
     }
     if (!simulated && (m_source == Source::Bucket || m_source == Source::Cumulative))
         m_source = Source::Decision;
