@@ -407,6 +407,37 @@ private slots:
         }
     }
 
+    // A job without a command: every Kubernetes format says its containers run the image's
+    // own (once per job), Slurm that each task runs hostname; jobs with one say nothing.
+    void jobWithoutCommandIsSaid()
+    {
+        Scenario s = cbtest::exportScenario();
+        s.jobs[0].command.clear();
+        s.jobs[0].image = "example/train:1";
+        for (const Exporter *e : ExporterRegistry::all()) {
+            if (!e->needsPlacement())
+                continue;
+            auto r = e->exportPlacement(s, cbtest::exportPlacement(), {});
+            QVERIFY2(r.ok(), r.ok() ? "" : r.error().c_str());
+            const bool slurm = e->name() == "slurm";
+            const std::string said =
+                slurm ? "job \"" + s.jobs[0].id + "\" has no command; each task runs 'hostname'"
+                      : "job \"" + s.jobs[0].id +
+                            "\" has no command; its containers run the image's own "
+                            "(example/train:1)";
+            int found = 0, others = 0;
+            for (const std::string &w : r->warnings) {
+                found += w.find(said) != std::string::npos ? 1 : 0;
+                others += w.find("has no command") != std::string::npos &&
+                                  w.find(said) == std::string::npos
+                              ? 1
+                              : 0;
+            }
+            QVERIFY2(found == 1, e->name().c_str());
+            QCOMPARE(others, 0);
+        }
+    }
+
     void roleTemplatesWarnAndOfferExactFormats_data()
     {
         QTest::addColumn<QString>("format");

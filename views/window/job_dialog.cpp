@@ -188,7 +188,8 @@ JobDialog::JobDialog(Document *document, int jobIndex, int insertAt, QWidget *pa
     m_tardiness->setToolTip(tr("Cost per second the job finishes after its due date"));
     m_priority->setRange(-1000000, 1000000);
     m_image->setPlaceholderText(tr("a default per job kind"));
-    m_command->setPlaceholderText(tr("python train.py --epochs 90"));
+    m_command->setPlaceholderText(tr("none: containers run the image's own, Slurm hostname"));
+    m_command->setToolTip(tr("What each task runs, e.g. python train.py --epochs 90"));
     m_account->setPlaceholderText(tr("none (Slurm --account)"));
     m_problem->setObjectName(QStringLiteral("jobProblem"));
     m_id->setObjectName(QStringLiteral("jobId"));

@@ -93,14 +93,24 @@ KubernetesObjects::Json KubernetesObjects::metadata(const std::string &name, con
 std::string KubernetesObjects::image(const Job &job, const ExportOptions &options,
                                      std::vector<std::string> &warnings)
 {
-    if (!job.image.empty())
+    // (said here, once per job as the image is chosen: without a command the containers run
+    // the image's own, which for a stock framework image trains nothing)
+    const auto noCommand = [&](const std::string &image) {
+        if (job.command.empty())
+            warnings.push_back("job \"" + job.id + "\" has no command; its containers run " +
+                               "the image's own (" + image + ")");
+    };
+    if (!job.image.empty()) {
+        noCommand(job.image);
         return job.image;
+    }
     std::string fallback = options.defaultImage;
     if (fallback.empty())
         fallback = job.kind == JobKind::ParameterServer
                        ? "tensorflow/tensorflow:2.15.0-gpu"
                        : "pytorch/pytorch:2.3.1-cuda12.1-cudnn8-runtime";
     warnings.push_back("job \"" + job.id + "\" has no container image; using \"" + fallback + "\"");
+    noCommand(fallback);
     return fallback;
 }
 
