@@ -4,18 +4,19 @@
 // controls and the topology colouring.
 
 #include "analysis/decision_models.h"
-#include "runs/decision_replay.h"
 #include "analysis/decision_stepper.h"
+#include "analysis/frozen_column_table.h"
 #include "analysis/run_session.h"
-#include "net/topology.h"
-#include "sched/placer.h"
 #include "io/policy_json.h"
+#include "io/scenario_json.h"
+#include "model/gen_fat_tree.h"
+#include "net/topology.h"
+#include "runs/decision_replay.h"
+#include "runs/glossary.h"
+#include "sched/placer.h"
 #include "sched/traffic.h"
 #include "test_scenarios.h"
 #include "topology/topology_scene.h"
-#include "io/scenario_json.h"
-#include "model/gen_fat_tree.h"
-#include "runs/glossary.h"
 
 #include <QLabel>
 #include <algorithm>
@@ -391,6 +392,25 @@ void TestDecisionStepper::tableShowsTheDecision()
                     .toDouble() >= view->index(r, DecisionTableModel::kTotalColumn)
                                        .data(DecisionTableModel::SortRole)
                                        .toDouble());
+    // Sorted the other way, or by another column, the chosen node still leads.
+    const QString pickName = QString::fromStdString(
+        run->log.nodeNames[std::size_t(run->log.decisions[std::size_t(tiedDecision)].pick)]);
+    stepper.tableView()->sortByColumn(DecisionTableModel::kTotalColumn, Qt::AscendingOrder);
+    QCOMPARE(view->index(0, 0).data().toString(), pickName);
+    QVERIFY(view->index(1, DecisionTableModel::kTotalColumn)
+                .data(DecisionTableModel::SortRole)
+                .toDouble() <= view->index(view->rowCount() - 1, DecisionTableModel::kTotalColumn)
+                                   .data(DecisionTableModel::SortRole)
+                                   .toDouble());
+    stepper.tableView()->sortByColumn(DecisionTableModel::kNodeColumn, Qt::DescendingOrder);
+    QCOMPARE(view->index(0, 0).data().toString(), pickName);
+    stepper.tableView()->sortByColumn(DecisionTableModel::kTotalColumn, Qt::DescendingOrder);
+    // The node and its total stay in view while the plugin columns scroll sideways.
+    auto *frozen = qobject_cast<FrozenColumnTableView *>(stepper.tableView());
+    QVERIFY(frozen);
+    QCOMPARE(frozen->frozenColumns(), 2);
+    QVERIFY(!frozen->frozenView()->isColumnHidden(DecisionTableModel::kTotalColumn));
+    QVERIFY(frozen->frozenView()->isColumnHidden(DecisionTableModel::kFilterColumn));
 }
 
 void TestDecisionStepper::controlsAndPlay()
@@ -485,6 +505,17 @@ void TestDecisionStepper::summaryLogTableAndOverlay()
     QAbstractItemModel *view = stepper.tableView()->model();
     QCOMPARE(view->index(view->rowCount() - 1, DecisionTableModel::kNodeColumn).data().toString(),
              QStringLiteral("+ 3 more nodes"));
+    // Ascending too (it came first), and by node: the pick first, the summary last.
+    for (const int column :
+         {int(DecisionTableModel::kTotalColumn), int(DecisionTableModel::kNodeColumn)}) {
+        stepper.tableView()->sortByColumn(column, Qt::AscendingOrder);
+        QCOMPARE(
+            view->index(view->rowCount() - 1, DecisionTableModel::kNodeColumn).data().toString(),
+            QStringLiteral("+ 3 more nodes"));
+        QCOMPARE(view->index(0, DecisionTableModel::kNodeColumn).data().toString(),
+                 QString::fromStdString(run->log.nodeNames[std::size_t(d.pick)]));
+    }
+    stepper.tableView()->sortByColumn(DecisionTableModel::kTotalColumn, Qt::DescendingOrder);
     const NodeOverlay o = decisionOverlay(stepper);
     QCOMPARE(o.marked, d.pick);
     QCOMPARE(o.values[std::size_t(d.pick)], 1.0f);

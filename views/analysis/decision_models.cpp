@@ -251,6 +251,8 @@ QVariant DecisionTableModel::omittedData(const Decision &d, int col, int role) c
     case SortRole:
         return col == kNodeColumn ? QVariant(int(m_session->log.nodeNames.size()))
                                   : QVariant(-2.0);
+    case PinRole:
+        return 1;
     case Qt::ForegroundRole:
         return QBrush(kFiltered);
     case Qt::FontRole: {
@@ -308,6 +310,8 @@ QVariant DecisionTableModel::data(const QModelIndex &index, int role) const
         if (col == kNodeColumn)
             return node;
         return row->feasible() ? row->total + (winner ? 1e-6 : 0.0) : -1.0;
+    case PinRole:
+        return winner ? -1 : 0;
     case Qt::BackgroundRole:
         if (winner)
             return QBrush(kWinner);

@@ -67,6 +67,9 @@ public:
     /// Role for sorting: the row's total (double; -1 for a filtered node), the chosen node a
     /// hair above the nodes tied with it so that it leads the sorted table.
     static constexpr int SortRole = Qt::UserRole + 1;
+    /// Where a row stays whichever way the table is sorted: -1 first (the chosen node), 1 last
+    /// (the summary of the nodes the log did not keep), 0 sorted by SortRole.
+    static constexpr int PinRole = Qt::UserRole + 2;
 
     explicit DecisionTableModel(QObject *parent = nullptr);
 

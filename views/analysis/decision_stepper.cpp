@@ -186,38 +186,56 @@ QString partnerHtml(const RunSession &self, const RunSession &partner,
 
 } // namespace
 
+namespace {
+
+/// Sorts the candidate table by any column with the chosen node first and the summary of the
+/// nodes not kept last, whichever way (DecisionTableModel::PinRole).
+class CandidateSortProxy : public QSortFilterProxyModel
+{
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+
+protected:
+    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override
+    {
+        const int a = left.data(DecisionTableModel::PinRole).toInt();
+        const int b = right.data(DecisionTableModel::PinRole).toInt();
+        if (a != b) {
+            // Ascending puts the smaller first, descending the larger: pinned rows go where
+            // their pin says in both.
+            const bool ascending = sortOrder() == Qt::AscendingOrder;
+            return ascending ? a < b : a > b;
+        }
+        return QSortFilterProxyModel::lessThan(left, right);
+    }
+};
+
+} // namespace
+
 DecisionStepper::DecisionStepper(QWidget *parent)
-    : QWidget(parent)
-    , m_listModel(new DecisionListModel(this))
-    , m_tableModel(new DecisionTableModel(this))
-    , m_stateModel(new ClusterStateModel(this))
-    , m_tableProxy(new QSortFilterProxyModel(this))
-    , m_listView(makeStepperTable(this, QStringLiteral("decisionList")))
-    , m_tableView(configureStepperTable(new FrozenColumnTableView(this),
-                                        QStringLiteral("decisionTable")))
-    , m_stateView(makeStepperTable(this, QStringLiteral("clusterState")))
-    , m_first(makeStepperButton(this, QStyle::SP_MediaSkipBackward, tr("First decision (Home)"),
-                         QStringLiteral("firstButton")))
-    , m_back(makeStepperButton(this, QStyle::SP_MediaSeekBackward, tr("Back one decision"),
-                        QStringLiteral("backButton")))
-    , m_play(makeStepperButton(this, QStyle::SP_MediaPlay, tr("Play / pause"),
-                        QStringLiteral("playButton")))
-    , m_step(makeStepperButton(this, QStyle::SP_MediaSeekForward, tr("Step to the next decision"),
-                        QStringLiteral("stepButton")))
-    , m_last(makeStepperButton(this, QStyle::SP_MediaSkipForward, tr("Last decision (End)"),
-                        QStringLiteral("lastButton")))
-    , m_speed(new QSlider(Qt::Horizontal, this))
-    , m_speedLabel(new QLabel(this))
-    , m_position(new QLabel(this))
-    , m_why(new QLabel(this))
-    , m_contrast(new QLabel(this))
-    , m_timer(new QTimer(this))
-    , m_partnerBar(new QWidget(this))
-    , m_partnerSummary(new QLabel(this))
-    , m_previousDifference(new QToolButton(this))
-    , m_nextDifference(new QToolButton(this))
-    , m_closePartner(new QToolButton(this))
-    , m_partnerWhy(new QLabel(this))
+    : QWidget(parent), m_listModel(new DecisionListModel(this)),
+      m_tableModel(new DecisionTableModel(this)), m_stateModel(new ClusterStateModel(this)),
+      m_tableProxy(new CandidateSortProxy(this)),
+      m_listView(makeStepperTable(this, QStringLiteral("decisionList"))),
+      m_tableView(
+          configureStepperTable(new FrozenColumnTableView(this), QStringLiteral("decisionTable"))),
+      m_stateView(makeStepperTable(this, QStringLiteral("clusterState"))),
+      m_first(makeStepperButton(this, QStyle::SP_MediaSkipBackward, tr("First decision (Home)"),
+                                QStringLiteral("firstButton"))),
+      m_back(makeStepperButton(this, QStyle::SP_MediaSeekBackward, tr("Back one decision"),
+                               QStringLiteral("backButton"))),
+      m_play(makeStepperButton(this, QStyle::SP_MediaPlay, tr("Play / pause"),
+                               QStringLiteral("playButton"))),
+      m_step(makeStepperButton(this, QStyle::SP_MediaSeekForward, tr("Step to the next decision"),
+                               QStringLiteral("stepButton"))),
+      m_last(makeStepperButton(this, QStyle::SP_MediaSkipForward, tr("Last decision (End)"),
+                               QStringLiteral("lastButton"))),
+      m_speed(new QSlider(Qt::Horizontal, this)), m_speedLabel(new QLabel(this)),
+      m_position(new QLabel(this)), m_why(new QLabel(this)), m_contrast(new QLabel(this)),
+      m_timer(new QTimer(this)), m_partnerBar(new QWidget(this)),
+      m_partnerSummary(new QLabel(this)), m_previousDifference(new QToolButton(this)),
+      m_nextDifference(new QToolButton(this)), m_closePartner(new QToolButton(this)),
+      m_partnerWhy(new QLabel(this))
 {
     setObjectName(QStringLiteral("decisionStepper"));
     m_back->setAutoRepeat(true);
@@ -286,6 +304,10 @@ DecisionStepper::DecisionStepper(QWidget *parent)
     m_tableProxy->setSortRole(DecisionTableModel::SortRole);
     m_tableProxy->setDynamicSortFilter(true);
     m_tableView->setModel(m_tableProxy);
+    // The node and its total stay in view while the plugin columns scroll sideways (stepping
+    // scrolls to the deciding plugin, which hid the total on a laptop's dock).
+    if (auto *frozen = qobject_cast<FrozenColumnTableView *>(m_tableView))
+        frozen->setFrozenColumns(DecisionTableModel::kTotalColumn + 1);
     m_tableView->setSortingEnabled(true);
     m_tableView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     // Widths from the visible rows and the next kResizeRows (Qt's default, 1,000, made each

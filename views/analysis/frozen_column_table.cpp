@@ -3,6 +3,8 @@
 #include <QHeaderView>
 #include <QScrollBar>
 
+#include <algorithm>
+
 namespace cb::views {
 
 FrozenColumnTableView::FrozenColumnTableView(QWidget *parent)
@@ -24,8 +26,8 @@ FrozenColumnTableView::FrozenColumnTableView(QWidget *parent)
 
     connect(horizontalHeader(), &QHeaderView::sectionResized, this,
             [this](int logical, int, int size) {
-                if (logical == 0) {
-                    m_frozen->setColumnWidth(0, size);
+                if (logical < m_count) {
+                    m_frozen->setColumnWidth(logical, size);
                     updateFrozenGeometry();
                 }
             });
@@ -35,10 +37,10 @@ FrozenColumnTableView::FrozenColumnTableView(QWidget *parent)
             &QAbstractSlider::setValue);
     connect(verticalScrollBar(), &QAbstractSlider::valueChanged, m_frozen->verticalScrollBar(),
             &QAbstractSlider::setValue);
-    // Sorting by the node column from the frozen header sorts the table.
+    // Sorting by a frozen column from the frozen header sorts the table.
     connect(m_frozen->horizontalHeader(), &QHeaderView::sectionClicked, this, [this](int c) {
-        if (c == 0 && isSortingEnabled())
-            sortByColumn(0, horizontalHeader()->sortIndicatorSection() == 0 &&
+        if (c < m_count && isSortingEnabled())
+            sortByColumn(c, horizontalHeader()->sortIndicatorSection() == c &&
                                     horizontalHeader()->sortIndicatorOrder() == Qt::AscendingOrder
                                 ? Qt::DescendingOrder
                                 : Qt::AscendingOrder);
@@ -56,6 +58,20 @@ void FrozenColumnTableView::setModel(QAbstractItemModel *model)
     syncFrozen();
 }
 
+void FrozenColumnTableView::setFrozenColumns(int count)
+{
+    m_count = std::max(1, count);
+    syncFrozen();
+}
+
+int FrozenColumnTableView::frozenWidth() const
+{
+    int width = 0;
+    for (int c = 0; c < m_count && model() && c < model()->columnCount(); ++c)
+        width += columnWidth(c);
+    return width;
+}
+
 void FrozenColumnTableView::syncFrozen()
 {
     if (!model())
@@ -66,10 +82,11 @@ void FrozenColumnTableView::syncFrozen()
     m_frozen->setWordWrap(wordWrap());
     m_frozen->verticalHeader()->setDefaultSectionSize(verticalHeader()->defaultSectionSize());
     m_frozen->verticalHeader()->setSectionResizeMode(verticalHeader()->sectionResizeMode(0));
-    for (int c = 1; c < model()->columnCount(); ++c)
-        m_frozen->setColumnHidden(c, true);
-    m_frozen->setColumnHidden(0, false);
-    m_frozen->setColumnWidth(0, columnWidth(0));
+    for (int c = 0; c < model()->columnCount(); ++c) {
+        m_frozen->setColumnHidden(c, c >= m_count);
+        if (c < m_count)
+            m_frozen->setColumnWidth(c, columnWidth(c));
+    }
     m_frozen->horizontalHeader()->setFixedHeight(horizontalHeader()->height());
     updateFrozenGeometry();
 }
@@ -89,7 +106,7 @@ void FrozenColumnTableView::resizeEvent(QResizeEvent *event)
 void FrozenColumnTableView::updateFrozenGeometry()
 {
     const int header = verticalHeader()->isVisible() ? verticalHeader()->width() : 0;
-    m_frozen->setGeometry(header + frameWidth(), frameWidth(), columnWidth(0),
+    m_frozen->setGeometry(header + frameWidth(), frameWidth(), frozenWidth(),
                           viewport()->height() + horizontalHeader()->height());
     m_frozen->horizontalHeader()->setFixedHeight(horizontalHeader()->height());
     m_frozen->verticalScrollBar()->setValue(verticalScrollBar()->value());
@@ -99,11 +116,11 @@ QModelIndex FrozenColumnTableView::moveCursor(CursorAction cursorAction,
                                               Qt::KeyboardModifiers modifiers)
 {
     const QModelIndex current = QTableView::moveCursor(cursorAction, modifiers);
-    // Moving left into columns under the frozen one: scroll them out from under it.
-    if (cursorAction == MoveLeft && current.column() > 0 &&
-        visualRect(current).topLeft().x() < m_frozen->columnWidth(0)) {
-        const int newValue = horizontalScrollBar()->value() + visualRect(current).topLeft().x() -
-                             m_frozen->columnWidth(0);
+    // Moving left into columns under the frozen ones: scroll them out from under them.
+    if (cursorAction == MoveLeft && current.column() >= m_count &&
+        visualRect(current).topLeft().x() < frozenWidth()) {
+        const int newValue =
+            horizontalScrollBar()->value() + visualRect(current).topLeft().x() - frozenWidth();
         horizontalScrollBar()->setValue(newValue);
     }
     return current;
@@ -111,15 +128,15 @@ QModelIndex FrozenColumnTableView::moveCursor(CursorAction cursorAction,
 
 void FrozenColumnTableView::scrollTo(const QModelIndex &index, ScrollHint hint)
 {
-    if (index.column() > 0) {
+    if (index.column() >= m_count) {
         QTableView::scrollTo(index, hint);
-        // Not under the frozen column.
+        // Not under the frozen columns.
         const QRect r = visualRect(index);
-        if (r.left() < m_frozen->columnWidth(0))
+        if (r.left() < frozenWidth())
             horizontalScrollBar()->setValue(horizontalScrollBar()->value() + r.left() -
-                                            m_frozen->columnWidth(0));
+                                            frozenWidth());
     } else if (index.isValid()) {
-        // Column 0 is always in view: only the row matters.
+        // The frozen columns are always in view: only the row matters.
         const int x = horizontalScrollBar()->value();
         QTableView::scrollTo(index, hint);
         horizontalScrollBar()->setValue(x);

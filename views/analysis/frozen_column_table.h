@@ -1,7 +1,7 @@
 #pragma once
-// A table whose first column stays in place while the others scroll sideways (the decision
-// table's node names beside plugin scores that do not fit the dock). A second, borderless
-// view over the same model and selection shows only column 0 on top of the first column,
+// A table whose first columns stay in place while the others scroll sideways (the decision
+// table's node names and totals beside plugin scores that do not fit the dock). A second,
+// borderless view over the same model and selection shows only those columns on top of them,
 // scrolled vertically with the table (after Qt's "Frozen Column" example).
 
 #include <QTableView>
@@ -16,9 +16,12 @@ public:
     explicit FrozenColumnTableView(QWidget *parent = nullptr);
 
     void setModel(QAbstractItemModel *model) override;
-    /// The view drawn over column 0.
+    /// How many leading columns stay in place (1 by default).
+    void setFrozenColumns(int count);
+    int frozenColumns() const { return m_count; }
+    /// The view drawn over the frozen columns.
     QTableView *frozenView() const { return m_frozen; }
-    /// Keeps `index` in view without hiding it under the frozen column.
+    /// Keeps `index` in view without hiding it under the frozen columns.
     void scrollTo(const QModelIndex &index, ScrollHint hint = EnsureVisible) override;
 
 protected:
@@ -29,8 +32,11 @@ protected:
 private:
     void syncFrozen();
     void updateFrozenGeometry();
+    /// The width of the frozen columns together.
+    int frozenWidth() const;
 
     QTableView *m_frozen;
+    int m_count = 1;
 };
 
 } // namespace cb::views
