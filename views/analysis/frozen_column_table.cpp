@@ -135,6 +135,17 @@ void FrozenColumnTableView::scrollTo(const QModelIndex &index, ScrollHint hint)
         if (r.left() < frozenWidth())
             horizontalScrollBar()->setValue(horizontalScrollBar()->value() + r.left() -
                                             frozenWidth());
+        // No sliver of a column beside the frozen ones (a cut "3" read as part of the total):
+        // the one the edge cuts goes under them, as long as `index` stays in view.
+        const int edge = frozenWidth();
+        const int cut = columnAt(edge);
+        if (cut >= m_count) {
+            const int left = columnViewportPosition(cut);
+            const int shift = left + columnWidth(cut) - edge;
+            if (left < edge && shift > 0 && visualRect(index).right() - shift >= edge &&
+                visualRect(index).right() - shift <= viewport()->width())
+                horizontalScrollBar()->setValue(horizontalScrollBar()->value() + shift);
+        }
     } else if (index.isValid()) {
         // The frozen columns are always in view: only the row matters.
         const int x = horizontalScrollBar()->value();

@@ -13,6 +13,19 @@ bool cancelled(const std::atomic<bool> *cancel)
 }
 } // namespace
 
+QString runningCostBasis(const cb::RunResult &run)
+{
+    switch (run.costModel) {
+    case cb::CostModel::Energy:
+        return QObject::tr("energy");
+    case cb::CostModel::GpuHours:
+        return QObject::tr("GPU-hours");
+    case cb::CostModel::Catalogue:
+        return QObject::tr("catalogue prices");
+    }
+    return {};
+}
+
 QString defaultRunLabel(const std::string &policy, std::uint64_t seed, bool simulated)
 {
     const std::string method = cb::stochasticMethod(policy);

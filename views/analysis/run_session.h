@@ -79,6 +79,9 @@ cb::RunRequest runRequestFor(const std::string &policy, std::uint64_t seed, bool
 
 /// "dltap seed 1" (with " (simulated)" when it has a result); stochastic methods by name.
 QString defaultRunLabel(const std::string &policy, std::uint64_t seed, bool simulated);
+/// What a run's running cost (RunResult::cost) is priced at, by its cost model: "energy",
+/// "GPU-hours" or "catalogue prices" (STS's, which is not the energy the cluster drew).
+QString runningCostBasis(const cb::RunResult &run);
 
 /// The tooltip policy lists give a stochastic policy: what it does, or, when `unavailable`
 /// (the scenario's stochasticUnavailableReason) is not empty, why it cannot run.

@@ -186,9 +186,7 @@ void StsStepper::setSession(std::shared_ptr<const RunSession> session)
         // in the timeline and the status bar.
         // The running cost under the run's cost model: STS prices configurations from a
         // catalogue, which is not the energy the cluster drew (the run's energy_cost).
-        const QString prices = r.costModel == cb::CostModel::Energy     ? tr("energy")
-                               : r.costModel == cb::CostModel::GpuHours ? tr("GPU-hours")
-                                                                        : tr("catalogue prices");
+        const QString prices = runningCostBasis(r);
         m_summary->setText(
             tr("<b>%1</b>: total cost <b>%2</b> (running %3 at %7, tardiness %4), %n due-date "
                "violation(s), %5 events, %6 jobs.",

@@ -935,15 +935,15 @@ void MainWindow::showRun(std::shared_ptr<const RunSession> session)
         static const cb::RunResult none;
         const cb::RunResult &r = m_run->result ? *m_run->result : none;
         const QString currency = QString::fromStdString(m_run->scenario.settings.currency);
-        statusBar()->showMessage(tr("Run %1: %2 scheduling events; total cost %3 (energy %4, "
-                                    "tardiness %5), %n due-date violation(s)",
-                                    nullptr, r.violations())
-                                     .arg(m_run->label)
-                                     .arg(m_run->sts->log.events().size())
-                                     .arg(formatMoney(r.totalCost(), currency),
-                                          formatMoney(r.cost, currency),
-                                          formatMoney(r.tardinessCost, currency)),
-                                 10000);
+        statusBar()->showMessage(
+            tr("Run %1: %2 scheduling events; total cost %3 (running %4 "
+               "at %6, tardiness %5), %n due-date violation(s)",
+               nullptr, r.violations())
+                .arg(m_run->label)
+                .arg(m_run->sts->log.events().size())
+                .arg(formatMoney(r.totalCost(), currency), formatMoney(r.cost, currency),
+                     formatMoney(r.tardinessCost, currency), runningCostBasis(r)),
+            10000);
     } else if (m_run) {
         QString text = tr("Run %1: %2 decisions, %3 jobs placed, %4 waiting")
                            .arg(m_run->label)
