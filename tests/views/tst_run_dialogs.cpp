@@ -4,6 +4,7 @@
 // one is one undo step) and the cluster generator as an undoable replacement.
 
 #include "document/document.h"
+#include "io/export/kubernetes_names.h"
 #include "io/scenario_json.h"
 #include "model/model_catalog.h"
 #include "runs/comparison_view.h"
@@ -348,6 +349,15 @@ private slots:
         QVERIFY(made);
         QCOMPARE(QString::fromStdString(made->id), QStringLiteral("mine"));
         QCOMPARE(made->model.name, std::string("alexnet"));
+        QCOMPARE(fresh.warning(), QString());
+        // An id that exports rename is said, with the name they give it (not an error).
+        id->setText(QStringLiteral("My Job_1"));
+        const std::string exported = KubernetesNames::jobNames({"My Job_1"}).front();
+        QCOMPARE(QString::fromStdString(exported).left(9), QStringLiteral("my-job-1-"));
+        QCOMPARE(fresh.warning(), QStringLiteral("Exports name this job \"%1\" (Kubernetes names "
+                                                 "take lowercase letters, digits and '-').")
+                                      .arg(QString::fromStdString(exported)));
+        QVERIFY(fresh.problem().isEmpty());
     }
 
     void failedImportLeavesScenarioUntouched()

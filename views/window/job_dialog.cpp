@@ -1,5 +1,7 @@
 #include "window/job_dialog.h"
 
+#include "io/export/kubernetes_names.h"
+
 #include "commands/add_job_command.h"
 #include "commands/edit_job_command.h"
 #include "document/document.h"
@@ -589,6 +591,14 @@ QString JobDialog::warning() const
         return tr("%1: fewer workers, a lower \"Start with at least\", or more nodes would "
                   "let it start.")
             .arg(text);
+    }
+    // Kubernetes names objects with DNS-1123 labels and Slurm names jobs after them: an id
+    // that is not one is renamed in every export, which is said here rather than there only.
+    if (!KubernetesNames::isDns1123Label(j->id)) {
+        const std::string exported = KubernetesNames::jobNames({j->id}).front();
+        return tr("Exports name this job \"%1\" (Kubernetes names take lowercase letters, "
+                  "digits and '-').")
+            .arg(QString::fromStdString(exported));
     }
     return {};
 }
