@@ -9,11 +9,15 @@
 
 #include "analysis/decision_models.h"
 #include "analysis/decision_stepper.h"
+#include "analysis/job_states.h"
 #include "analysis/jobs_at_time_view.h"
 #include "analysis/run_timeline.h"
+#include "analysis/sts_stepper.h"
 #include "analysis/traffic_heatmap.h"
 #include "document/document.h"
 #include "io/scenario_json.h"
+#include "model/model_catalog.h"
+#include "models/job_queue_model.h"
 #include "plot_checks.h"
 #include "runs/cluster_import_dialog.h"
 #include "runs/comparison_view.h"
@@ -23,17 +27,16 @@
 #include "runs/run_panel.h"
 #include "runs/run_views.h"
 #include "topology/topology_view.h"
-#include "model/model_catalog.h"
 #include "window/job_dialog.h"
 #include "window/job_queue_panel.h"
-#include "models/job_queue_model.h"
-#include "analysis/job_states.h"
 #include "window/main_window.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDialogButtonBox>
 #include <QDockWidget>
+#include <QHeaderView>
+#include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
@@ -46,7 +49,6 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
-#include <QListWidget>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -84,6 +86,12 @@ QList<int> paintedSelection(QTableView *view)
             rows << r;
     }
     return rows;
+}
+
+/// Rows of `view` shown whole in its viewport.
+int wholeRows(const QTableView *view)
+{
+    return view->viewport()->height() / view->verticalHeader()->defaultSectionSize();
 }
 
 } // namespace
@@ -284,6 +292,12 @@ private slots:
                                     .arg(x).arg(table->columnWidth(deciding)).arg(table->viewport()->width())));
         }
         save(w.grab(), size, QStringLiteral("stepper"));
+        // The stepper's column is as tall as the window at both sizes: the decisions and the
+        // candidates each show several rows, not the one or two a laptop's right corner left.
+        QVERIFY2(wholeRows(list) >= 5,
+                 qPrintable(QStringLiteral("decisions: %1 rows").arg(wholeRows(list))));
+        QVERIFY2(wholeRows(table) >= 7,
+                 qPrintable(QStringLiteral("candidates: %1 rows").arg(wholeRows(table))));
 
         // The topology says what its colours mean.
         QVERIFY(w.topologyView()->scoreLegendShown());
@@ -349,6 +363,45 @@ private slots:
                size, QStringLiteral("export"));
         dialog(new ClusterImportDialog(w.document(), &w), size, QStringLiteral("cluster-import"));
         dialog(new LinkDialog(w.document(), &w), size, QStringLiteral("links"));
+    }
+
+    void stsStepper_data() { window_data(); }
+
+    /// An STS run stepped in the window: its events, jobs and candidates each show rows.
+    void stsStepper()
+    {
+        QFETCH(QSize, screen);
+        QFETCH(QSize, window);
+        const QString size = QStringLiteral("%1x%2").arg(screen.width()).arg(screen.height());
+        MainWindow w;
+        w.setWindowState(Qt::WindowNoState);
+        w.resize(window);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(QStringLiteral(CB_SOURCE_DIR "/sample-clusters/sts-datacenter.json")));
+        w.applyLayoutFor(screen);
+        settle();
+        QSignalSpy shown(&w, &MainWindow::runShown);
+        QVERIFY(w.startRun("sts", 1, true));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 60000);
+        QTRY_VERIFY(!w.isRunning());
+        w.findChild<QDockWidget *>(QStringLiteral("stepperDock"))->raise();
+        StsStepper *sts = w.stsStepper();
+        QVERIFY(sts->isVisible());
+        sts->seek(2);
+        settle();
+        const auto *events = sts->findChild<QTableView *>(QStringLiteral("stsEvents"));
+        const auto *jobs = sts->findChild<QTableView *>(QStringLiteral("stsJobs"));
+        const auto *candidates = sts->findChild<QTableView *>(QStringLiteral("stsCandidates"));
+        QVERIFY(events && jobs && candidates);
+        save(w.grab(), size, QStringLiteral("sts-stepper"));
+        // (every candidate: one per GPU type)
+        QVERIFY2(wholeRows(events) >= 4 && wholeRows(jobs) >= 4 &&
+                     wholeRows(candidates) >= candidates->model()->rowCount(),
+                 qPrintable(QStringLiteral("events %1, jobs %2, candidates %3 rows")
+                                .arg(wholeRows(events))
+                                .arg(wholeRows(jobs))
+                                .arg(wholeRows(candidates))));
     }
 
     void jobEditorRunExport_data() { window_data(); }

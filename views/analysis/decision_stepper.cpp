@@ -246,8 +246,7 @@ DecisionStepper::DecisionStepper(QWidget *parent)
     m_speed->setToolTip(tr("Playback speed (decisions per second)"));
     m_speedLabel->setMinimumWidth(m_speedLabel->fontMetrics().horizontalAdvance(
         QStringLiteral("200 / s ")));
-    m_position->setMinimumWidth(m_position->fontMetrics().horizontalAdvance(
-        QStringLiteral("Decision 00000 of 00000")));
+    m_speed->setMinimumWidth(56); // (a narrow dock squeezed it to its handle)
     m_why->setWordWrap(true);
     m_why->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_why->setObjectName(QStringLiteral("decisionWhy"));
@@ -621,6 +620,11 @@ void DecisionStepper::updateControls()
         m_contrast->clear();
         return;
     }
+    // As wide as the run's widest position, so that the label does not move as it steps
+    // (a fixed five digits took a narrow dock's room from the speed slider).
+    const QString widest =
+        tr("Decision %1 of %2").arg(QString(QString::number(n).size(), QLatin1Char('0'))).arg(n);
+    m_position->setMinimumWidth(m_position->fontMetrics().horizontalAdvance(widest));
     m_position->setText(tr("Decision %1 of %2").arg(c + 1).arg(n));
     const Decision &d = m_session->log.decisions[std::size_t(c)];
     const QString node = d.pick >= 0 ? QString::fromStdString(m_session->log.nodeNames[std::size_t(d.pick)])

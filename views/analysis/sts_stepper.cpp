@@ -69,6 +69,9 @@ StsStepper::StsStepper(QWidget *parent)
     m_why->setObjectName(QStringLiteral("stsWhy"));
     m_why->setWordWrap(true);
     m_why->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_eventView->setObjectName(QStringLiteral("stsEvents"));
+    m_jobView->setObjectName(QStringLiteral("stsJobs"));
+    m_candidateView->setObjectName(QStringLiteral("stsCandidates"));
     m_eventView->setModel(m_eventModel);
     m_jobView->setModel(m_jobModel);
     m_candidateView->setModel(m_candidateModel);
@@ -117,11 +120,11 @@ StsStepper::StsStepper(QWidget *parent)
     split->addWidget(events);
     split->addWidget(jobs);
     split->addWidget(candidates);
-    // The jobs and their candidates are what a step is read for; the events list is also
-    // on the position line and the timeline's scrubber.
-    split->setStretchFactor(0, 2);
+    // The events are the list a user steps through, the jobs what a step is read for; the
+    // candidates are one per GPU type, two or three rows.
+    split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 3);
-    split->setStretchFactor(2, 3);
+    split->setStretchFactor(2, 2);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

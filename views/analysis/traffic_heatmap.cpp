@@ -10,6 +10,7 @@
 #include "models/quantity_format.h"
 #include "sched/traffic.h"
 
+#include <QBoxLayout>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -100,17 +101,28 @@ TrafficHeatmap::TrafficHeatmap(QWidget *parent)
     exportButton->setText(tr("Export…"));
     exportButton->setToolTip(tr("Save the heatmap as PNG, PDF or SVG"));
     m_summary->setObjectName(QStringLiteral("heatmapSummary"));
+    m_summary->setWordWrap(true); // (a narrow dock cut it at its edge)
 
-    auto *bar = new QHBoxLayout;
-    bar->setContentsMargins(0, 0, 0, 0);
-    bar->addWidget(new QLabel(tr("Show:"), this));
-    bar->addWidget(m_sourceBox, 1);
-    bar->addWidget(m_logBox);
-    bar->addWidget(m_cellsBox);
-    bar->addWidget(exportButton);
+    // The source on one line, the display options on another beside it when the dock is
+    // wide enough, else under it (a laptop's bottom row), so the controls never set the
+    // dock's minimum width to their sum.
+    auto *sourceRow = new QHBoxLayout;
+    sourceRow->addWidget(new QLabel(tr("Show:"), this));
+    sourceRow->addWidget(m_sourceBox, 1);
+    auto *optionRow = new QHBoxLayout;
+    optionRow->addWidget(m_logBox);
+    optionRow->addWidget(m_cellsBox);
+    optionRow->addStretch(0);
+    optionRow->addWidget(exportButton);
+    m_bar = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_bar->setContentsMargins(0, 0, 0, 0);
+    m_bar->addLayout(sourceRow, 1);
+    m_bar->addLayout(optionRow);
+    m_sourceRow = sourceRow;
+    m_optionRow = optionRow;
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(bar);
+    layout->addLayout(m_bar);
     layout->addWidget(m_summary);
     layout->addWidget(m_plot, 1);
 
@@ -125,13 +137,41 @@ TrafficHeatmap::TrafficHeatmap(QWidget *parent)
     connect(m_plot, &QCustomPlot::mouseMove, this, &TrafficHeatmap::showToolTip);
     updateSourceChoices();
     rebuild();
+    fitControls();
 }
 
 TrafficHeatmap::~TrafficHeatmap() = default;
 
+void TrafficHeatmap::fitControls()
+{
+    // The narrowest the heatmap goes is the controls on two lines (a layout's own minimum
+    // would be the one line it has now); resizeEvent() chooses the lines for the width.
+    const int narrow =
+        std::max(m_sourceRow->minimumSize().width(), m_optionRow->minimumSize().width());
+    const QMargins margins = layout()->contentsMargins();
+    setMinimumWidth(std::max(narrow, m_plot->minimumWidth()) + margins.left() + margins.right());
+}
+
+void TrafficHeatmap::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
+        fitControls();
+}
+
 void TrafficHeatmap::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
+    // The controls on one line when it holds them all at their preferred widths.
+    int oneLine = m_bar->spacing();
+    for (int i = 0; i < m_bar->count(); ++i)
+        oneLine += m_bar->itemAt(i)->sizeHint().width();
+    const QMargins margins = layout()->contentsMargins();
+    const auto direction = width() - margins.left() - margins.right() >= oneLine
+                               ? QBoxLayout::LeftToRight
+                               : QBoxLayout::TopToBottom;
+    if (m_bar->direction() != direction)
+        m_bar->setDirection(direction);
     // Node names under the map: level in a short plot, slanted in a tall one.
     if (!m_plot->xAxis->ticker().dynamicCast<NamedTicker>())
         return;

@@ -29,6 +29,8 @@
 class QCPColorMap;
 class QCPColorScale;
 class QCPItemStraightLine;
+class QBoxLayout;
+class QHBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
@@ -91,6 +93,7 @@ public slots:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
     void rebuild();
@@ -128,6 +131,10 @@ private:
     /// A pod pair's bytes at the stepper's cursor, summed over its rack pairs in order.
     double podPairBytes(int a, int b) const;
     QCustomPlot *m_plot;
+    QBoxLayout *m_bar = nullptr; ///< the controls: one line, or two when narrow
+    QHBoxLayout *m_sourceRow = nullptr, *m_optionRow = nullptr;
+    /// Sets the minimum width to the controls on two lines.
+    void fitControls();
     QCPColorMap *m_map;
     QCPColorScale *m_scale;
     QCPItemStraightLine *m_timeLine;

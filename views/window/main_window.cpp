@@ -300,10 +300,12 @@ void MainWindow::arrangeDocks(const QSize &screen)
     addDockWidget(Qt::BottomDockWidgetArea, jobs);
     // Split before tabbing: splitDockWidget() on a tabbed dock adds a tab instead.
     if (isCompactScreen(screen)) {
-        // A laptop: the stepper takes the whole right column, the heatmap sits beside the
-        // timeline at the bottom, so the decision, its traffic and the time line stay in view.
+        // A laptop: the stepper takes the whole right column, as tall as the window (it
+        // owns the bottom-right corner), so its tables show more than a row or two; the
+        // heatmap sits beside the timeline at the bottom, so the decision, its traffic and
+        // the time line stay in view.
         splitDockWidget(jobs, heatmap, Qt::Horizontal);
-        setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
+        setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     } else {
         // A desktop: the heatmap under the stepper in a right column as tall as the window
         // (it owns the bottom-right corner), so both keep a readable height.
@@ -331,18 +333,20 @@ void MainWindow::sizeDocks()
                 *stepper = dock("stepperDock"), *heatmap = dock("heatmapDock");
     const int w = s.width(), h = s.height();
     if (isCompactScreen(m_layoutScreen)) {
-        resizeDocks({cluster, stepper}, {std::clamp(w * 22 / 100, 250, 360),
-                                         std::clamp(w * 34 / 100, 380, 560)},
+        // The stepper's column as tall as the window; the bottom row, left of it, holds the
+        // timeline (and the queue, whose reasons should not be cut) and the heatmap.
+        const int right = std::clamp(w * 32 / 100, 380, 560);
+        resizeDocks({cluster, stepper}, {std::clamp(w * 22 / 100, 250, 360), right},
                     Qt::Horizontal);
-        // The bottom row holds the timeline and the heatmap: room for readable charts.
         resizeDocks({jobs}, {std::clamp(h * 41 / 100, 230, 420)}, Qt::Vertical);
-        resizeDocks({jobs, heatmap}, {w * 60 / 100, w * 40 / 100}, Qt::Horizontal);
+        const int bottom = w - right;
+        resizeDocks({jobs, heatmap}, {bottom * 62 / 100, bottom * 38 / 100}, Qt::Horizontal);
     } else {
         resizeDocks({cluster, stepper}, {std::clamp(w * 20 / 100, 300, 460),
                                          std::clamp(w * 32 / 100, 480, 820)},
                     Qt::Horizontal);
         resizeDocks({jobs}, {std::clamp(h * 34 / 100, 260, 480)}, Qt::Vertical);
-        resizeDocks({stepper, heatmap}, {h * 55 / 100, h * 45 / 100}, Qt::Vertical);
+        resizeDocks({stepper, heatmap}, {h * 60 / 100, h * 40 / 100}, Qt::Vertical);
     }
 }
 
