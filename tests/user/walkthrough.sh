@@ -224,8 +224,8 @@ shot "09-export-dialog"
 dialog=$(visible_window "Export Placement")
 xdotool windowfocus --sync "$dialog"
 key Return
-# (one folder per scenario: a "/" in the name, as "9 PS/worker jobs" has, becomes "-")
-folder="$HOME/clusterbench-export/$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["name"].strip().replace("/", "-").replace("\\", "-"))' "$work/dltap-testbed.json")"
+# (one folder per scenario, its name's letters and digits in lower case joined by "-")
+folder="$HOME/clusterbench-export/$(python3 -c 'import json,re,sys; print(re.sub(r"[\W_]+", "-", json.load(open(sys.argv[1]))["name"].lower()).strip("-"))' "$work/dltap-testbed.json")"
 wait_for 10 test -n "$(ls -A "$folder" 2>/dev/null)" || fail "nothing written to $folder"
 sleep 1
 shot "10-exported"

@@ -72,15 +72,19 @@ private slots:
 
     void exportFolderIsOneFolderPerScenario()
     {
-        // The default folder (until one is remembered) names the scenario: a "/" in its name
-        // ("9 PS/worker jobs") would split it into two folders.
+        // The default folder (until one is remembered) names the scenario in a word a shell
+        // takes as it is: a "/" in its name ("9 PS/worker jobs") would split it into two
+        // folders, spaces and brackets would need quoting.
         QStandardPaths::setTestModeEnabled(true);
         QSettings().remove(QStringLiteral("export/folder"));
         Scenario s;
         s.name = "DLTAP testbed (8 servers, 9 PS/worker jobs)\\x";
         QCOMPARE(ExportDialog::defaultFolder(s),
                  QDir::home().filePath(QStringLiteral(
-                     "clusterbench-export/DLTAP testbed (8 servers, 9 PS-worker jobs)-x")));
+                     "clusterbench-export/dltap-testbed-8-servers-9-ps-worker-jobs-x")));
+        s.name = "  Größe 2 — Ü ";
+        QCOMPARE(ExportDialog::defaultFolder(s),
+                 QDir::home().filePath(QStringLiteral("clusterbench-export/größe-2-ü")));
         s.name = "..";
         QCOMPARE(ExportDialog::defaultFolder(s),
                  QDir::home().filePath(QStringLiteral("clusterbench-export/scenario")));

@@ -45,14 +45,20 @@ QString ExportDialog::defaultFolder(const Scenario &scenario)
     const QString remembered = QSettings().value(QLatin1String(kFolderKey)).toString();
     if (!remembered.isEmpty())
         return remembered;
-    // One folder per scenario, whatever its name holds: a "/" ("9 PS/worker jobs") would
-    // make two.
-    QString name = QString::fromStdString(scenario.name).trimmed();
-    for (QChar &ch : name)
-        if (ch == QLatin1Char('/') || ch == QLatin1Char('\\') ||
-            ch.category() == QChar::Other_Control)
-            ch = QLatin1Char('-');
-    if (name.isEmpty() || name == QLatin1String(".") || name == QLatin1String(".."))
+    // One folder per scenario, named so that a shell takes it as it is: its name's letters
+    // and digits in lower case, every other run of characters one "-" ("DLTAP testbed (9
+    // PS/worker jobs)" -> "dltap-testbed-9-ps-worker-jobs"; a "/" would have made two
+    // folders, spaces and brackets need quoting in every command that names the folder).
+    QString name;
+    for (const QChar ch : QString::fromStdString(scenario.name)) {
+        if (ch.isLetterOrNumber())
+            name += ch.toLower();
+        else if (!name.isEmpty() && !name.endsWith(QLatin1Char('-')))
+            name += QLatin1Char('-');
+    }
+    while (name.endsWith(QLatin1Char('-')))
+        name.chop(1);
+    if (name.isEmpty())
         name = QStringLiteral("scenario");
     return QDir::home().filePath(QStringLiteral("clusterbench-export/%1").arg(name));
 }
