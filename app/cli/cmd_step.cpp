@@ -178,7 +178,12 @@ Command stepCommand()
         "scheduling event instead: its time and trigger, the jobs in the order the method "
         "took them (pressure, epochs done, the configuration chosen, its node, the planned "
         "phase, why) and under each its candidate plans per GPU type, cheapest first, the "
-        "chosen one marked '*' (with --json: the event the keys end on).";
+        "chosen one marked '*' (with --json: the event the keys end on). A plan's cost is its "
+        "expected running cost (the phases at the configurations' catalogue prices) plus its "
+        "expected tardiness cost; its kind is loose (the smallest configuration meets the due "
+        "date), optimised (phases that just meet it) or tardy (even the fastest misses it if "
+        "the job runs to its most epochs: its expected tardiness, over when the job stops, can "
+        "be small or none).";
     c.options = policyInputOptions();
     c.options.insert(c.options.end(), {
                  {"script", "KEYS", "print the frames for these keys instead of reading keys"},

@@ -517,10 +517,12 @@ std::vector<std::string> StsStepView::render(int cursor, const StepScreen &scree
             Line cl = line();
             const bool picked = !j.chosen.empty() && cand.enacted == j.chosen;
             cl.add(std::string(jobWidth + 5, ' ') + (picked ? "* " : "  "));
+            // (running: the phases at the configurations' catalogue prices, as the window's
+            // column says; a tardy plan's expected tardiness can be below a cent, not none)
             cl.add(padded(cand.gpuType, 8) + padded(cand.kind, 10) + "cost " +
-                       padded(formatFixed(cand.expectedCost, 2), 10) + "energy " +
+                       padded(formatFixed(cand.expectedCost, 2), 10) + "running " +
                        padded(formatFixed(cand.expectedEnergyCost, 2), 10) + "tardiness " +
-                       padded(formatFixed(cand.expectedTardinessCost, 2), 10),
+                       padded(formatAmount(cand.expectedTardinessCost, 2), 10),
                    picked ? "1" : "");
             std::string plan;
             for (const StsPhaseRecord &ph : cand.phases)

@@ -41,6 +41,14 @@ std::string formatFixed(double v, int digits)
     return s.str();
 }
 
+std::string formatAmount(double v, int digits)
+{
+    const std::string text = formatFixed(v, digits);
+    if (v > 0 && text.find_first_not_of("0.") == std::string::npos)
+        return "<" + formatFixed(std::pow(10.0, -digits), digits);
+    return text;
+}
+
 std::string clockText(double seconds, bool hundredths)
 {
     if (!std::isfinite(seconds))

@@ -24,6 +24,11 @@ std::string wholeOrNumberText(double v);
 /// A number with exactly `digits` digits after the point: formatFixed(2.5, 2) == "2.50".
 std::string formatFixed(double v, int digits);
 
+/// formatFixed, except that an amount above 0 too small to show at `digits` reads as below
+/// the smallest step rather than as none: formatAmount(0.004, 2) == "<0.01" (an expected
+/// tardiness cost that is small is not zero).
+std::string formatAmount(double v, int digits);
+
 /// A time as a clock, to the second below ("2:27:50", "6d 21:28:57", "-0:00:05"); a time a
 /// rounding short of a whole second (1749.9999999999998) reads as that second; "-" when not
 /// finite. With `hundredths`, a time below 10 s that is not whole shows them ("0:00:02.50").

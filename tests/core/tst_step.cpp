@@ -406,9 +406,9 @@ private slots:
                                        "phase      why"));
         QCOMPARE(lines[5], std::string("  1  job-000  -4950      54.09        K80 x1   node-0    "
                                        "3:13:44    cheapest expected cost"));
-        QCOMPARE(lines[6], std::string("              * K80     optimised cost 12.03     energy "
+        QCOMPARE(lines[6], std::string("              * K80     optimised cost 12.03     running "
                                        "12.03     tardiness 0.00      K80 x1 epochs 54.09-124.98"));
-        QCOMPARE(lines[7], std::string("                M60     tardy     cost 40.27     energy "
+        QCOMPARE(lines[7], std::string("                M60     tardy     cost 40.27     running "
                                        "25.35     tardiness 14.92     M60 x8 epochs 54.09-500.00"));
         QCOMPARE(lines[8], std::string("  2  job-001  -6629      0.00         (waits)  -         "
                                        "to end     no GPU free"));

@@ -184,6 +184,19 @@ private slots:
         QVERIFY(inert(o.err));
     }
 
+    void amountsBelowTheLastDecimal()
+    {
+        // A positive amount that rounds to nothing reads as below the smallest step shown;
+        // zero, negative and visible amounts read as formatFixed writes them.
+        QCOMPARE(formatAmount(0.004, 2), std::string("<0.01"));
+        QCOMPARE(formatAmount(0.005, 2), std::string("0.01"));
+        QCOMPARE(formatAmount(0.0, 2), std::string("0.00"));
+        QCOMPARE(formatAmount(-0.004, 2), std::string("-0.00"));
+        QCOMPARE(formatAmount(14.92, 2), std::string("14.92"));
+        QCOMPARE(formatAmount(0.00004, 4), std::string("<0.0001"));
+        QCOMPARE(formatAmount(1e-300, 0), std::string("<1"));
+    }
+
     void tableColumnsTakeWhatTheyNeed()
     {
         TextTable t;

@@ -316,7 +316,8 @@ QVariant StsCandidateModel::data(const QModelIndex &index, int role) const
         case Kind: return QString::fromStdString(c.kind);
         case Expected: return formatStsCost(c.expectedCost, m_decimals);
         case Energy: return formatStsCost(c.expectedEnergyCost, m_decimals);
-        case Tardiness: return formatStsCost(c.expectedTardinessCost, m_decimals);
+        case Tardiness: // (a tardy plan's expected tardiness below a cent is not none)
+            return QString::fromStdString(formatAmount(c.expectedTardinessCost, m_decimals));
         case Phases: return formatStsPhases(c.phases);
         case Enacted:
             return c.enactedSeconds > 0 ? QStringLiteral("%1 for %2")
