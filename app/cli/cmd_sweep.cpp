@@ -233,15 +233,16 @@ Command sweepCommand()
         // command reads the two), so that the stored runs, an emitted grid and the points run
         // from it (sweep-point) all find them.
         if (args.has("policy-file")) {
+            // (read once: its presets checked as every command checks the file, then carried
+            // as written)
             const std::string file = args.value("policy-file");
-            auto checked = userPresets(s, file);
-            if (!checked) {
-                io.err << checked.error() << "\n";
-                return int(ExitBadInput);
-            }
             auto items = policyFileItems(file);
             if (!items) {
                 io.err << items.error(file) << "\n";
+                return int(ExitBadInput);
+            }
+            if (auto checked = policiesFromItems(items.value(), file); !checked) {
+                io.err << checked.error() << "\n";
                 return int(ExitBadInput);
             }
             for (const auto &item : items.value())

@@ -177,24 +177,23 @@ Result<std::vector<Policy>> scenarioPolicies(const Scenario &scenario)
     return out;
 }
 
-Result<std::vector<std::pair<json, std::string>>> policyFileItems(const std::string &path)
+Result<PolicyItems> policyFileItems(const std::string &path)
 {
-    using Items = std::vector<std::pair<json, std::string>>;
     auto text = readTextFile(path);
     if (!text)
-        return Result<Items>(text.problems());
+        return Result<PolicyItems>(text.problems());
     auto doc = parseJsonText(text.value());
     if (!doc)
-        return Result<Items>(doc.problems());
+        return Result<PolicyItems>(doc.problems());
     const json &d = doc.value();
-    Items items;
+    PolicyItems items;
     if (d.is_array()) {
         for (std::size_t i = 0; i < d.size(); ++i)
             items.emplace_back(d[i], "/" + std::to_string(i));
     } else if (d.is_object() && d.contains("policies") && !d.contains("name")) {
         const json &list = d["policies"];
         if (!list.is_array())
-            return Result<Items>::failure("/policies", "expected an array");
+            return Result<PolicyItems>::failure("/policies", "expected an array");
         for (std::size_t i = 0; i < list.size(); ++i)
             items.emplace_back(list[i], "/policies/" + std::to_string(i));
     } else {
@@ -203,14 +202,24 @@ Result<std::vector<std::pair<json, std::string>>> policyFileItems(const std::str
     return items;
 }
 
-Result<std::vector<Policy>> loadPolicyFile(const std::string &path)
+namespace {
+
+/// A policy file's problems, each place prefixed with the file's path.
+Problems inFile(const Problems &problems, const std::string &path)
 {
-    auto items = policyFileItems(path);
-    if (!items)
-        return Result<std::vector<Policy>>(items.problems());
+    Problems p;
+    for (const Problem &q : problems)
+        p.push_back({path + (q.where.empty() ? "" : ": " + q.where), q.message});
+    return p;
+}
+
+} // namespace
+
+Result<std::vector<Policy>> policiesFromItems(const PolicyItems &items, const std::string &path)
+{
     std::vector<Policy> out;
     Problems p;
-    for (const auto &[v, ptr] : items.value()) {
+    for (const auto &[v, ptr] : items) {
         auto policy = policyFromJson(v, ptr, out);
         if (policy)
             out.push_back(policy.value());
@@ -218,8 +227,16 @@ Result<std::vector<Policy>> loadPolicyFile(const std::string &path)
             p.insert(p.end(), policy.problems().begin(), policy.problems().end());
     }
     if (!p.empty())
-        return Result<std::vector<Policy>>(p);
+        return Result<std::vector<Policy>>(path.empty() ? p : inFile(p, path));
     return out;
+}
+
+Result<std::vector<Policy>> loadPolicyFile(const std::string &path)
+{
+    auto items = policyFileItems(path);
+    if (!items)
+        return Result<std::vector<Policy>>(items.problems());
+    return policiesFromItems(items.value());
 }
 
 Result<std::vector<Policy>> userPresets(const Scenario &scenario, const std::string &policyFile)
@@ -230,12 +247,8 @@ Result<std::vector<Policy>> userPresets(const Scenario &scenario, const std::str
     std::vector<Policy> all = fromScenario.value();
     if (!policyFile.empty()) {
         auto fromFile = loadPolicyFile(policyFile);
-        if (!fromFile) {
-            Problems p;
-            for (const Problem &q : fromFile.problems())
-                p.push_back({policyFile + (q.where.empty() ? "" : ": " + q.where), q.message});
-            return Result<std::vector<Policy>>(p);
-        }
+        if (!fromFile)
+            return Result<std::vector<Policy>>(inFile(fromFile.problems(), policyFile));
         all.insert(all.end(), fromFile->begin(), fromFile->end());
     }
     return all;

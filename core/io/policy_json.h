@@ -31,8 +31,12 @@ Result<std::vector<Policy>> scenarioPolicies(const Scenario &scenario);
 Result<std::vector<Policy>> loadPolicyFile(const std::string &path);
 /// The presets of a policy file as written, each with its JSON pointer in the file (for a
 /// scenario's "policies" to carry them).
-Result<std::vector<std::pair<nlohmann::json, std::string>>>
-policyFileItems(const std::string &path);
+using PolicyItems = std::vector<std::pair<nlohmann::json, std::string>>;
+Result<PolicyItems> policyFileItems(const std::string &path);
+/// The presets of a policy file's items, each may build on earlier ones (loadPolicyFile is
+/// policyFileItems and this); with `path`, problems are prefixed with it as userPresets does.
+Result<std::vector<Policy>> policiesFromItems(const PolicyItems &items,
+                                              const std::string &path = {});
 
 /// User presets of a scenario followed by those of `policyFile` (if not empty); problems
 /// name the scenario pointer or are prefixed with the policy file's path.

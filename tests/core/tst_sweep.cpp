@@ -245,6 +245,21 @@ private slots:
         QVERIFY2(unknown.err.find("unknown policy \"packed\"") != std::string::npos,
                  unknown.err.c_str());
 
+        // A preset the file gets wrong is named by the file and its place in it, and nothing
+        // runs.
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        QFile badFile(bad);
+        QVERIFY(badFile.open(QIODevice::WriteOnly));
+        badFile.write(
+            R"([{"name": "ok", "base": "dltap"}, {"name": "worse", "queue": "sideways"}])");
+        badFile.close();
+        const Cli wrong = clusterbench(
+            QStringList{QStringLiteral("sweep"), kTestbed, QStringLiteral("--policy-file"), bad} +
+            grid);
+        QCOMPARE(wrong.code, 2);
+        QVERIFY2(wrong.err.starts_with(bad.toStdString() + ": /1/queue: "), wrong.err.c_str());
+        QCOMPARE(wrong.out, std::string());
+
         const QString out = dir.filePath(QStringLiteral("array"));
         const Cli emitted =
             clusterbench({QStringLiteral("sweep"), kTestbed, QStringLiteral("--policies"),
