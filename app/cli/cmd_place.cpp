@@ -12,6 +12,7 @@
 #include "sched/placer.h"
 #include "sched/traffic.h"
 #include "store/stored_run.h"
+#include "util/terminal_text.h"
 #include "util/text.h"
 #include "util/text_table.h"
 
@@ -61,6 +62,20 @@ void printLog(const DecisionLog &log, std::ostream &out)
     }
     for (const JobEvent &e : log.events)
         out << "event after #" << e.afterDecision << ": " << e.jobId << ": " << e.what << "\n";
+}
+
+/// A placement that placed no job answers nothing: said on stderr (with where to ask why),
+/// and the command exits 1, as simulate does. (No jobs at all is not that.)
+bool nonePlaced(const Placement &placement, const std::string &scenarioPath,
+                const std::string &policy, Io &io)
+{
+    if (!placement.jobs.empty() || placement.waiting.empty())
+        return false;
+    io.err << "clusterbench place: no job could be placed on this cluster ("
+           << placement.waiting.size() << " waiting); `clusterbench why "
+           << terminalText(scenarioPath) << " " << terminalText(placement.waiting.front())
+           << " --policy " << terminalText(policy) << "` says why\n";
+    return true;
 }
 
 } // namespace
@@ -159,7 +174,9 @@ Command placeCommand()
             if (own)
                 j["what_if"] = whatIfJson(*own, run.value());
             io.out << j.dump(2) << "\n";
-            return int(ExitOk);
+            return nonePlaced(placement, args.positional().front(), policy.name, io)
+                       ? int(ExitFailure)
+                       : int(ExitOk);
         }
         std::size_t tasks = 0;
         for (const JobPlacement &jp : placement.jobs)
@@ -218,7 +235,8 @@ Command placeCommand()
             io.out << "\nDecision log\n";
             printLog(log, io.out);
         }
-        return int(ExitOk);
+        return nonePlaced(placement, args.positional().front(), policy.name, io) ? int(ExitFailure)
+                                                                                 : int(ExitOk);
     };
     return c;
 }

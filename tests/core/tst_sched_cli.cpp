@@ -159,6 +159,20 @@ private slots:
         QVERIFY2(r.err.contains("no job could start on this cluster (1 waiting); `clusterbench "
                                 "why " + path.toUtf8() + " too-big --policy dltap` says why"),
                  r.err.constData());
+        // place answers nothing either: its report, then the same exit and pointer.
+        for (const bool json : {false, true}) {
+            QStringList args{QStringLiteral("place"), path, QStringLiteral("--policy"),
+                             QStringLiteral("dltap"), QStringLiteral("--no-save")};
+            if (json)
+                args << QStringLiteral("--json");
+            const Run placed = clusterbench(args);
+            QCOMPARE(placed.code, 1);
+            QVERIFY2(json || placed.out.contains("0 jobs placed (0 tasks), 1 waiting"),
+                     placed.out.constData());
+            QCOMPARE(placed.err, QByteArray("clusterbench place: no job could be placed on this "
+                                            "cluster (1 waiting); `clusterbench why " +
+                                            path.toUtf8() + " too-big --policy dltap` says why\n"));
+        }
 
         // Nine such workers want more GPUs than the cluster has: the file still loads (the
         // cluster may be a what-if being edited), validate warns, simulate warns and runs.
@@ -181,12 +195,13 @@ private slots:
         QVERIFY2(simulated.err.contains("clusterbench simulate: warning: " + nine.toUtf8() +
                                         ": /jobs/0/tasks: job too-big: the job can never start"),
                  simulated.err.constData());
-        // --json carries the warning too, as validate's are, for a script reading stdout.
+        // --json carries the warning too, as validate's are, for a script reading stdout (and
+        // both exit 1: no job started or was placed).
         for (const char *command : {"simulate", "place"}) {
             const Run json = clusterbench({QString::fromLatin1(command), nine,
                                            QStringLiteral("--policy"), QStringLiteral("dltap"),
                                            QStringLiteral("--no-save"), QStringLiteral("--json")});
-            QCOMPARE(json.code, command == std::string("simulate") ? 1 : 0);
+            QCOMPARE(json.code, 1);
             const auto j = nlohmann::json::parse(json.out.toStdString());
             QCOMPARE(j["warnings"].size(), std::size_t(1));
             QCOMPARE(j["warnings"][0]["where"].get<std::string>(), std::string("/jobs/0/tasks"));
