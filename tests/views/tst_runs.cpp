@@ -160,6 +160,35 @@ private slots:
         QVERIFY(!panel.requests().ok());
     }
 
+    void runPanelSeedsStartAtTheScenarios()
+    {
+        // The seeds box starts at the scenario's settings.seed (the terminal's default); another
+        // scenario brings its own, unless the user wrote other seeds.
+        Scenario s = testbed();
+        s.settings.seed = 3;
+        Document doc;
+        doc.setScenario(s);
+        RunPanel panel(&doc);
+        for (const QString &p : panel.checkedPolicies())
+            panel.setPolicyChecked(p, false);
+        panel.setPolicyChecked(QStringLiteral("k8s-default"), true);
+        auto seeds = [&panel] {
+            std::vector<std::uint64_t> out;
+            const auto requests = panel.requests();
+            for (const PanelRequest &r : requests.value())
+                out.push_back(r.seed);
+            return out;
+        };
+        QCOMPARE(seeds(), (std::vector<std::uint64_t>{3}));
+        s.settings.seed = 7;
+        doc.setScenario(s);
+        QCOMPARE(seeds(), (std::vector<std::uint64_t>{7}));
+        panel.setSeeds(QStringLiteral("1-2"));
+        s.settings.seed = 9;
+        doc.setScenario(s);
+        QCOMPARE(seeds(), (std::vector<std::uint64_t>{1, 2}));
+    }
+
     void runPanelStoresTwoPoliciesAndHistoryShowsThem()
     {
         const QString wsPath = m_dir.filePath(QStringLiteral("runs.sqlite"));

@@ -54,8 +54,11 @@ RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
     m_weights->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_weights->verticalHeader()->hide();
     m_weights->setToolTip(tr("Weights of the selected policy's scoring plugins; 0 removes one"));
-    m_seeds->setText(QStringLiteral("1"));
-    m_seeds->setToolTip(tr("Seeds: 1, or 1-5, or 1,4,9 — one run per policy and seed"));
+    // The scenario's own seed, as the terminal and Run > Place and Simulate take it.
+    m_defaultSeeds = QString::number(m_document->scenario().settings.seed);
+    m_seeds->setText(m_defaultSeeds);
+    m_seeds->setToolTip(tr("Seeds: 1, or 1-5, or 1,4,9 — one run per policy and seed (at "
+                           "first the scenario's settings.seed)"));
     m_simulate->setToolTip(tr("Run the queue through time on the simulated network (job "
                               "completion times, energy, cost); unchecked, only place it"));
     m_simulate->setChecked(true);
@@ -153,8 +156,13 @@ RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
         }
     });
     connect(m_document, &Document::scenarioReplaced, this, &RunPanel::reloadPolicies);
-    // Another scenario: the last batch's progress and "Done" were of the one before.
+    // Another scenario: the last batch's progress and "Done" were of the one before; the
+    // seeds become its own, unless the user wrote others.
     connect(m_document, &Document::scenarioReplaced, this, [this] {
+        const QString seed = QString::number(m_document->scenario().settings.seed);
+        if (m_seeds->text().trimmed() == m_defaultSeeds)
+            m_seeds->setText(seed);
+        m_defaultSeeds = seed;
         if (isRunning())
             return;
         m_progress->setRange(0, 1);

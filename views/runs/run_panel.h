@@ -91,6 +91,7 @@ private:
     QListWidget *m_policies;
     QTableWidget *m_weights;
     QLineEdit *m_seeds;
+    QString m_defaultSeeds; ///< the scenario's settings.seed, as the seeds box starts
     QCheckBox *m_simulate;
     QCheckBox *m_keepLog;
     QComboBox *m_costModel;
