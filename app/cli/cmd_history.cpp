@@ -191,6 +191,11 @@ void writeForkSide(std::ostream &out, const DecisionLog &log, const std::string 
         out << other << " was ruled out (" << c->filterReason << ")\n";
         return;
     }
+    if (!c->otherHasRow) { // (a top:K log: no score of it to compare)
+        out << pick << " " << wholeOrNumberText(c->pickTotal) << ", " << other << ": "
+            << unkeptNodeText(d) << "\n";
+        return;
+    }
     out << pick << " " << wholeOrNumberText(c->pickTotal) << ", " << other << " "
         << wholeOrNumberText(c->otherTotal);
     if (c->tied()) {
@@ -227,6 +232,16 @@ nlohmann::ordered_json contrastJson(const DecisionLog &log, const std::optional<
         return j;
     }
     j["pick_total"] = jsonNumber(c->pickTotal);
+    if (!c->otherHasRow) {
+        // A top:K log kept no row for it: its score is not known, only the range of the
+        // nodes without a row.
+        const Decision &d = log.decisions.at(std::size_t(c->decision));
+        j["other_total"] = nullptr;
+        j["other_kept"] = false;
+        if (d.omitted.scored > 0)
+            j["unkept_totals"] = {jsonNumber(d.omitted.minTotal), jsonNumber(d.omitted.maxTotal)};
+        return j;
+    }
     j["other_total"] = jsonNumber(c->otherTotal);
     j["deciding"] = c->deciding >= 0
                         ? nlohmann::ordered_json(c->plugins[std::size_t(c->deciding)].name)

@@ -158,7 +158,19 @@ std::string narrateDecision(const Scenario &scenario, const Topology &topology,
     const CandidateRow *pr = d.row(d.pick);
     const int other = defaultContrastNode(log, decision);
     auto contrast = other >= 0 ? contrastDecision(log, decision, other) : Result<Contrast>::failure("", "");
-    if (!contrast || contrast->otherFiltered || !contrast->otherHasRow) {
+    if (d.omitted.scored > 0 && (!contrast || contrast->otherFiltered || !contrast->otherHasRow)) {
+        // A log that keeps the best rows only: the nodes that could take it and have no row.
+        const OmittedRows &o = d.omitted;
+        s << name(d.pick) << " won with a total of " << wholeOrNumberText(pr ? pr->total : 0);
+        if (o.tied > 0)
+            s << ", tied with " << nodesText(o.tied) << " the log kept no row for (the policy's "
+              << "tie-break chose it)";
+        s << "; the log keeps the best rows only: " << nodesText(o.scored)
+          << " that could take it scored " << wholeOrNumberText(o.minTotal);
+        if (o.maxTotal != o.minTotal)
+            s << " to " << wholeOrNumberText(o.maxTotal);
+        s << ".";
+    } else if (!contrast || contrast->otherFiltered || !contrast->otherHasRow) {
         s << name(d.pick) << " was the only node left (total "
           << wholeOrNumberText(pr ? pr->total : 0) << ").";
     } else if (contrast->tied()) {

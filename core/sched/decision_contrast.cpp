@@ -174,6 +174,20 @@ std::string describeFlip(const DecisionLog &log, const WeightFlip &flip)
     return s + ")";
 }
 
+std::string unkeptNodeText(const Decision &d)
+{
+    const OmittedRows &o = d.omitted;
+    std::string s = "no row kept: below the kept rows (the " + std::to_string(o.nodes()) +
+                    " nodes without one ";
+    if (o.scored > 0)
+        s += "scored " + wholeOrNumberText(o.minTotal) +
+             (o.minTotal == o.maxTotal ? "" : " to " + wholeOrNumberText(o.maxTotal));
+    if (o.filteredNodes() > 0)
+        s += std::string(o.scored > 0 ? "; " : "") + std::to_string(o.filteredNodes()) +
+             (o.filteredNodes() == 1 ? " was" : " were") + " ruled out";
+    return s + ")";
+}
+
 } // namespace cb
 
 namespace cb {

@@ -98,6 +98,11 @@ DecisionFlips weightFlips(const DecisionLog &log, int decision);
 /// "the pick would change if dltap weight < 1.5 (now 2; node-b would win)".
 std::string describeFlip(const DecisionLog &log, const WeightFlip &flip);
 
+/// What a log that keeps only the best rows (top:K) says of a node it kept no row for at
+/// decision `d` (Contrast::otherHasRow false): "no row kept: below the kept rows (the 1016
+/// nodes without one scored 0 to 19; 2 were ruled out)".
+std::string unkeptNodeText(const Decision &d);
+
 } // namespace cb
 
 namespace cb {

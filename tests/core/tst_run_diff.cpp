@@ -268,6 +268,43 @@ private slots:
         QCOMPARE(parsed["decisions"]["first_difference"]["b_scores_a_pick"]["pick_total"].get<double>(),
                  2.0);
 
+        // A log that keeps only the pick's row (summary) has no score for the other run's
+        // pick: it says so, with what it knows of the nodes without a row (binpack scores
+        // the two empty nodes 0), rather than a score of 0 and a tie-break.
+        const cbtest::CliOutcome summary =
+            cbtest::runCli({"place", scenario, "--policy", "binpack", "--workspace", ws,
+                            "--log-detail", "summary"});
+        QVERIFY2(summary.code == 0, summary.err.c_str());
+        const cbtest::CliOutcome unkept = cbtest::runCli({"diff", "1", "3", "--workspace", ws});
+        QVERIFY2(unkept.code == 0, unkept.err.c_str());
+        // (the lines wrap at 80 columns: compared with the breaks and indents made spaces)
+        std::string flat;
+        for (std::size_t i = 0; i < unkept.out.size(); ++i) {
+            if (unkept.out[i] != '\n') {
+                flat += unkept.out[i];
+                continue;
+            }
+            flat += ' ';
+            while (i + 1 < unkept.out.size() && unkept.out[i + 1] == ' ')
+                ++i;
+        }
+        QVERIFY2(flat.find("In run 3 (binpack): a 2, b: no row kept: below the kept rows (the 2 "
+                           "nodes without one scored 0) ") != std::string::npos,
+                 unkept.out.c_str());
+        // ... and its narration says the same, not that a was the only node left.
+        QVERIFY2(flat.find("a won with a total of 2; the log keeps the best rows only: 2 nodes "
+                           "that could take it scored 0.") != std::string::npos,
+                 unkept.out.c_str());
+        const cbtest::CliOutcome unkeptJson =
+            cbtest::runCli({"diff", "1", "3", "--workspace", ws, "--json"});
+        QCOMPARE(unkeptJson.code, 0);
+        const json inSummary =
+            json::parse(unkeptJson.out)["decisions"]["first_difference"]["b_scores_a_pick"];
+        QVERIFY2(inSummary["other_total"].is_null(), unkeptJson.out.c_str());
+        QCOMPARE(inSummary["other_kept"].get<bool>(), false);
+        QCOMPARE(inSummary["unkept_totals"].dump(), std::string("[0,0]"));
+        QCOMPARE(inSummary["pick_total"].get<double>(), 2.0);
+
         const cbtest::CliOutcome missing = cbtest::runCli({"diff", "1", "5", "--workspace", ws});
         QCOMPARE(missing.code, 2);
         QVERIFY2(missing.err.find("5") != std::string::npos, missing.err.c_str());

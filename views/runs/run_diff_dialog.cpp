@@ -80,6 +80,9 @@ QString otherPickText(const DecisionLog &log, const std::optional<Contrast> &c)
     const QString other = utf8(log.nodeNames[std::size_t(c->other)]);
     if (c->otherFiltered)
         return QObject::tr("%1: ruled out (%2)").arg(other, utf8(c->filterReason));
+    if (!c->otherHasRow) // (a log that keeps the best rows: its score is not known)
+        return QObject::tr("%1: %2").arg(
+            other, utf8(unkeptNodeText(log.decisions[std::size_t(c->decision)])));
     if (c->tied())
         return QObject::tr("%1: %2, tied (the tie-break decided)")
             .arg(other, formatNumber(c->otherTotal));
@@ -91,6 +94,8 @@ QString decidingText(const std::optional<Contrast> &c)
 {
     if (!c || c->otherFiltered)
         return QObject::tr("the filters");
+    if (!c->otherHasRow)
+        return QObject::tr("(not known: no row kept for the other pick)");
     if (c->deciding < 0)
         return QObject::tr("the tie-break");
     const PluginDifference &p = c->plugins[std::size_t(c->deciding)];
@@ -235,8 +240,10 @@ void RunDiffDialog::fillFork()
             m_fork->setItem(5, side, diffCell(decidingText(contrast)));
             m_fork->setItem(6, side,
                             diffCell(contrast && !contrast->flips.empty()
-                                     ? utf8(describeFlip(log, contrast->flips.front()))
-                                     : tr("no single weight change")));
+                                         ? utf8(describeFlip(log, contrast->flips.front()))
+                                     : contrast && !contrast->otherHasRow
+                                         ? tr("(not known: no row kept for the other pick)")
+                                         : tr("no single weight change")));
         } else {
             m_fork->setItem(4, side, diffCell(tr("(the runs offer different tasks: their queue "
                                              "orders differ)")));
