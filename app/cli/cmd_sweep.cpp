@@ -163,7 +163,9 @@ Command sweepCommand()
     c.description =
         "The grid is every policy x every combination of --param values x seeds S .. S+N-1. "
         "Parameters are policy fields: weight.PLUGIN=W (a plugin's weight), PLUGIN.FIELD=V "
-        "(e.g. dltap.variant=traffic), queue, task_order, tie_break, gang, backfill. Each point "
+        "(e.g. dltap.variant=traffic), queue, task_order, tie_break, gang, backfill. A "
+        "plugin's parameter is not applied to a policy without that plugin: swept beside "
+        "dltap, k8s-default stays the baseline and runs once per seed (a note says so). Each point "
         "places the queue (with --simulate also simulates it) and is stored in the workspace "
         "as a run of kind \"sweep\" with the sweep id; the table gives mean and standard "
         "deviation over the seeds per policy and parameter values. Points run on --jobs "
@@ -254,8 +256,18 @@ Command sweepCommand()
             return int(ExitBadInput);
         }
         const bool simulate = args.flag("simulate");
+        // A parameter of a plugin a policy lacks is not applied to it (said on stderr): the
+        // baseline of "--policies k8s-default,dltap --param weight.dltap=1,4" stays itself.
+        std::vector<std::pair<std::string, std::string>> leftOut;
         const std::vector<GridPoint> points =
-            expandGrid(policies, params, std::uint64_t(seed), int(seeds));
+            applicableGrid(expandGrid(policies, params, std::uint64_t(seed), int(seeds)),
+                           presets.value(), &leftOut);
+        for (const auto &[param, policy] : leftOut)
+            io.err << wrapText("clusterbench sweep: note: --param " + param +
+                                   " is not varied for " + policy +
+                                   ", which has no such plugin: it runs once per seed",
+                               outputColumns(), 2)
+                   << "\n";
         if (points.size() > 100000) {
             io.err << "clusterbench sweep: " << points.size() << " grid points; at most 100000\n";
             return int(ExitBadInput);
@@ -470,11 +482,20 @@ Command sweepCommand()
             io.out << j.dump(2) << "\n";
             return int(ExitOk);
         }
-        io.out << wrapText((s.name.empty() ? path : s.name) + ": " + counted(points.size(), "run") +
-                               " (" + counted(policies.size(), "policy", "policies") + " x " +
-                               counted(groups.size() / policies.size(), "parameter set") + " x " +
-                               counted(seeds, "seed") + "); mean +- std over seeds",
-                           outputColumns(), 2)
+        io.out << wrapText(
+                      (s.name.empty() ? path : s.name) + ": " + counted(points.size(), "run") +
+                          " (" +
+                          (groups.size() % policies.size() == 0 && groups.size() / policies.size() *
+                                                                           policies.size() *
+                                                                           std::size_t(seeds) ==
+                                                                       points.size()
+                               ? counted(policies.size(), "policy", "policies") + " x " +
+                                     counted(groups.size() / policies.size(), "parameter set") +
+                                     " x "
+                               // (a parameter left out for a policy: no product)
+                               : counted(groups.size(), "policy/parameter combination") + " x ") +
+                          counted(seeds, "seed") + "); mean +- std over seeds",
+                      outputColumns(), 2)
                << "\n";
         // Placed only: traffic per iteration; simulated: over the whole run.
         std::vector<std::pair<std::string, std::string>> columns = {

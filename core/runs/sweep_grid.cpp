@@ -19,7 +19,9 @@
 #include <condition_variable>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
+#include <tuple>
 
 namespace cb {
 
@@ -59,6 +61,48 @@ std::vector<GridPoint> expandGrid(const std::vector<std::string> &policies,
             for (int s = 0; s < seeds; ++s)
                 out.push_back({int(out.size()), policy, firstSeed + std::uint64_t(s), values});
         }
+    return out;
+}
+
+namespace {
+
+/// The plugin a parameter sets (weight.PLUGIN, PLUGIN.FIELD), if it names one.
+std::optional<PluginKind> paramPlugin(const std::string &key)
+{
+    const auto dot = key.find('.');
+    if (dot == std::string::npos)
+        return std::nullopt;
+    const std::string head = key.substr(0, dot), tail = key.substr(dot + 1);
+    return pluginKindFromString(head == "weight" ? tail : head);
+}
+
+} // namespace
+
+std::vector<GridPoint> applicableGrid(const std::vector<GridPoint> &points,
+                                      const std::vector<Policy> &userPresets,
+                                      std::vector<std::pair<std::string, std::string>> *leftOut)
+{
+    std::vector<GridPoint> out;
+    std::set<
+        std::tuple<std::string, std::uint64_t, std::vector<std::pair<std::string, std::string>>>>
+        seen;
+    std::set<std::pair<std::string, std::string>> said;
+    for (GridPoint p : points) {
+        if (auto policy = resolvePolicy(p.policy, userPresets)) {
+            std::erase_if(p.params, [&](const std::pair<std::string, std::string> &param) {
+                const auto kind = paramPlugin(param.first);
+                if (!kind || policy->plugin(*kind))
+                    return false;
+                if (leftOut && said.insert({param.first, p.policy}).second)
+                    leftOut->emplace_back(param.first, p.policy);
+                return true;
+            });
+        }
+        if (!seen.insert({p.policy, p.seed, p.params}).second)
+            continue;
+        p.index = int(out.size());
+        out.push_back(std::move(p));
+    }
     return out;
 }
 
@@ -113,6 +157,16 @@ Result<Policy> pointPolicy(const GridPoint &point, const std::vector<Policy> &us
                 std::swap(plugin, field); // weight.dltap -> plugins.dltap.weight
             if (plugin.empty() || field.empty()) {
                 problems.push_back({at, "expected weight.PLUGIN or PLUGIN.FIELD"});
+                continue;
+            }
+            // A preset may add a plugin; a sweep varies the ones the policy has, so that a
+            // baseline swept beside it ("--policies k8s-default,dltap --param weight.dltap")
+            // is not quietly given the plugin and turned into the other policy.
+            const auto kind = pluginKindFromString(plugin);
+            if (kind && !base->plugin(*kind)) {
+                problems.push_back({at, "policy " + point.policy + " has no " + plugin +
+                                            " plugin to vary (sweep it on its own, or give it the "
+                                            "plugin in a preset)"});
                 continue;
             }
             layer["plugins"][plugin][field] = typedValue(value);

@@ -52,6 +52,15 @@ Result<SweepParam> parseSweepParam(const std::string &text);
 std::vector<GridPoint> expandGrid(const std::vector<std::string> &policies,
                                   const std::vector<SweepParam> &params, std::uint64_t firstSeed,
                                   int seeds);
+/// The grid with every parameter applying to its point's policy: a parameter of a plugin the
+/// policy does not have (weight.dltap beside k8s-default) is left out of that policy's points,
+/// so a baseline swept beside the policy that has the plugin stays the baseline and runs
+/// once per seed (its points that would repeat are left out); indices renumbered. Policies
+/// that do not resolve are kept as they are (pointPolicy names them). `leftOut`, when given,
+/// gets each (parameter, policy) pair left out, once.
+std::vector<GridPoint>
+applicableGrid(const std::vector<GridPoint> &points, const std::vector<Policy> &userPresets,
+               std::vector<std::pair<std::string, std::string>> *leftOut = nullptr);
 /// The point's policy: the preset with the parameters applied. Problems name the command
 /// line (--policy, --param) or, when `where` is given (a point of a grid file: "/points/3"),
 /// the point's fields ("/points/3/policy", "/points/3/params/weight.dltap").

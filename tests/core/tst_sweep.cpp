@@ -78,6 +78,61 @@ private slots:
         QVERIFY(expandGrid({"a"}, {}, 1, 3).size() == 3);
     }
 
+    void aBaselineStaysItself()
+    {
+        // weight.dltap swept beside k8s-default (which has no dltap plugin) is left out of its
+        // points: it runs once per seed, as itself, and is not given the plugin; dltap runs
+        // once per weight. pointPolicy refuses the plugin it lacks (a grid file written so).
+        auto w = parseSweepParam("weight.dltap=1,4");
+        auto g = parseSweepParam("tie_break=first");
+        QVERIFY(w.ok() && g.ok());
+        std::vector<std::pair<std::string, std::string>> leftOut;
+        const auto points = applicableGrid(
+            expandGrid({"k8s-default", "dltap"}, {w.value(), g.value()}, 1, 2), {}, &leftOut);
+        QCOMPARE(points.size(), std::size_t(6));
+        std::vector<std::string> shown;
+        for (const GridPoint &p : points)
+            shown.push_back(std::to_string(p.index) + " " + p.policy + " " +
+                            std::to_string(p.seed) + " " + pointParams(p).dump());
+        QCOMPARE(shown,
+                 (std::vector<std::string>{R"(0 k8s-default 1 {"tie_break":"first"})",
+                                           R"(1 k8s-default 2 {"tie_break":"first"})",
+                                           R"(2 dltap 1 {"tie_break":"first","weight.dltap":1})",
+                                           R"(3 dltap 2 {"tie_break":"first","weight.dltap":1})",
+                                           R"(4 dltap 1 {"tie_break":"first","weight.dltap":4})",
+                                           R"(5 dltap 2 {"tie_break":"first","weight.dltap":4})"}));
+        QCOMPARE(leftOut, (std::vector<std::pair<std::string, std::string>>{
+                              {"weight.dltap", "k8s-default"}}));
+        const auto plain = pointPolicy(points[0], {});
+        QVERIFY(plain.ok());
+        QVERIFY(!plain->plugin(PluginKind::Dltap));
+        const auto refused = pointPolicy({0, "k8s-default", 1, {{"weight.dltap", "4"}}}, {});
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error(), std::string("--param weight.dltap=4: policy k8s-default has no "
+                                              "dltap plugin to vary (sweep it on its own, or give "
+                                              "it the plugin in a preset)"));
+
+        // The command: k8s-default's rows are its own placement, the note on stderr.
+        const Cli swept =
+            clusterbench({QStringLiteral("sweep"), kTestbed, QStringLiteral("--policies"),
+                          QStringLiteral("k8s-default,dltap"), QStringLiteral("--param"),
+                          QStringLiteral("weight.dltap=1,4"), QStringLiteral("--json"),
+                          QStringLiteral("--no-save")});
+        QVERIFY2(swept.code == 0, swept.err.c_str());
+        QVERIFY2(swept.err.find("note: --param weight.dltap is not varied for k8s-default") !=
+                     std::string::npos,
+                 swept.err.c_str());
+        const auto grid = nlohmann::json::parse(swept.out)["grid"];
+        QCOMPARE(grid.size(), std::size_t(3));
+        const Cli alone = clusterbench({QStringLiteral("sweep"), kTestbed,
+                                        QStringLiteral("--policies"), QStringLiteral("k8s-default"),
+                                        QStringLiteral("--json"), QStringLiteral("--no-save")});
+        QVERIFY2(alone.code == 0, alone.err.c_str());
+        QCOMPARE(grid[0]["metrics"].dump(),
+                 nlohmann::json::parse(alone.out)["grid"][0]["metrics"].dump());
+        QVERIFY(grid[1]["metrics"]["cross_node_bytes"] != grid[2]["metrics"]["cross_node_bytes"]);
+    }
+
     void paramsChangeThePolicy()
     {
         GridPoint p{0, "dltap", 1, {{"weight.dltap", "7"}, {"tie_break", "first"}}};

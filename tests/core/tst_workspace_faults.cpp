@@ -522,8 +522,10 @@ private slots:
     {
         QTemporaryDir dir;
         const QString emitDir = dir.filePath("emitDir");
-        const Cli made = clusterbench({"sweep", kTiny, "--policies", "dltap,binpack", "--param",
-                                       "weight.dltap=1,2", "--emit", "k8s-indexed-job", emitDir});
+        // (two policies with a dltap plugin: four points)
+        const Cli made =
+            clusterbench({"sweep", kTiny, "--policies", "dltap,dltap-due-energy", "--param",
+                          "weight.dltap=1,2", "--emit", "k8s-indexed-job", emitDir});
         QVERIFY2(made.code == 0, made.err.c_str());
         const std::string grid = (emitDir + "/grid.json").toStdString();
         std::ifstream in(grid);
