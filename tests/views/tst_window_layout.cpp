@@ -197,6 +197,22 @@ private slots:
             QVERIFY(runButton);
             QCOMPARE(runButton->visibleRegion().boundingRect().size(), runButton->size());
         }
+        // Run > Choose Policies brings the policy list into view however the settings were
+        // scrolled (the focus went to a list scrolled out of sight).
+        {
+            runScroll->verticalScrollBar()->setValue(runScroll->verticalScrollBar()->maximum());
+            settle();
+            auto *choose = w.findChild<QAction *>(QStringLiteral("choosePoliciesAction"));
+            QVERIFY(choose);
+            choose->trigger();
+            settle();
+            QVERIFY(policyList->hasFocus());
+            const QRect shown = policyList->visibleRegion().boundingRect();
+            QVERIFY2(shown.height() >= std::min(policyList->height(), 60),
+                     qPrintable(QStringLiteral("policy list shows %1 of %2 px")
+                                    .arg(shown.height())
+                                    .arg(policyList->height())));
+        }
         // Every tab bar of the docks is in the window.
         for (QTabBar *bar : w.findChildren<QTabBar *>(QString(), Qt::FindDirectChildrenOnly))
             if (bar->isVisible())

@@ -278,6 +278,9 @@ QStringList RunPanel::policyNames() const
 
 void RunPanel::focusPolicies()
 {
+    // Scrolled into view: a short dock may have the settings below it shown instead.
+    if (auto *scroll = findChild<QScrollArea *>(QStringLiteral("runPanelScroll")))
+        scroll->ensureWidgetVisible(m_policies, 0, 0);
     m_policies->setFocus(Qt::ShortcutFocusReason);
     if (!m_policies->currentItem() && m_policies->count() > 0)
         m_policies->setCurrentRow(0);
