@@ -362,6 +362,28 @@ private slots:
                                                  "take lowercase letters, digits and '-').")
                                       .arg(QString::fromStdString(exported)));
         QVERIFY(fresh.problem().isEmpty());
+
+        // Where every other job has a due date (a scenario for STS), a new job without one is
+        // said: STS and its baselines refuse to run then.
+        {
+            Document dated;
+            Scenario s = doc.scenario();
+            for (Job &job : s.jobs)
+                job.dueSeconds = job.submitSeconds + 86400;
+            dated.setScenario(s);
+            JobDialog undated(&dated, -1);
+            QCOMPARE(undated.warning(),
+                     QStringLiteral("Every other job has a due date and this one has none: STS "
+                                    "and its baselines need one for every job (they will refuse "
+                                    "to run)."));
+            undated.setDue(QStringLiteral("30:00:00"));
+            QCOMPARE(undated.warning(), QString());
+            // Editing one of them, its own due date aside, is the same question.
+            JobDialog first(&dated, 0);
+            QCOMPARE(first.warning(), QString());
+            first.setDue(QString());
+            QVERIFY(first.warning().startsWith(QStringLiteral("Every other job has a due date")));
+        }
     }
 
     void failedImportLeavesScenarioUntouched()

@@ -18,15 +18,15 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QListWidget>
+#include <QProgressBar>
 #include <QPushButton>
-#include <QTableWidget>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
-#include <QListWidget>
 #include <QtTest>
-
 
 using namespace cb;
 using namespace cb::views;
@@ -187,6 +187,39 @@ private slots:
         s.settings.seed = 9;
         doc.setScenario(s);
         QCOMPARE(seeds(), (std::vector<std::uint64_t>{1, 2}));
+    }
+
+    void runPanelSaysAFailedBatch()
+    {
+        // STS on a scenario without due dates fails: the panel says no run was stored and its
+        // bar says how many failed, in the error colour, rather than ending full as if done.
+        Document doc;
+        doc.setScenario(testbed());
+        RunPanel panel(&doc);
+        panel.setWorkspacePath(m_dir.filePath(QStringLiteral("failed.sqlite")));
+        for (const QString &p : panel.checkedPolicies())
+            panel.setPolicyChecked(p, false);
+        panel.setPolicyChecked(QStringLiteral("sts"), true);
+        QSignalSpy finished(&panel, &RunPanel::batchFinished);
+        QVERIFY(panel.start());
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(panel.statusText().startsWith(
+                     QStringLiteral("Failed: no run stored.\nProblems:\nsts seed 1: ")),
+                 qPrintable(panel.statusText()));
+        auto *bar = panel.findChild<QProgressBar *>();
+        QVERIFY(bar);
+        QCOMPARE(bar->text(), QStringLiteral("1 of 1 runs failed"));
+        QCOMPARE(bar->palette().color(QPalette::Highlight), QColor(0xc6, 0x28, 0x28));
+        // The next batch starts with the usual colour.
+        panel.setPolicyChecked(QStringLiteral("sts"), false);
+        panel.setPolicyChecked(QStringLiteral("binpack"), true);
+        panel.setSimulate(false);
+        QVERIFY(panel.start());
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(panel.statusText().startsWith(QStringLiteral("Done: 1 run(s) stored")),
+                 qPrintable(panel.statusText()));
+        QCOMPARE(bar->text(), QStringLiteral("1 of 1 runs"));
+        QVERIFY(bar->palette().color(QPalette::Highlight) != QColor(0xc6, 0x28, 0x28));
     }
 
     void runPanelStoresTwoPoliciesAndHistoryShowsThem()

@@ -7,6 +7,7 @@
 #include "store/workspace.h"
 
 #include <QCheckBox>
+#include <QColor>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -14,6 +15,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPalette>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -168,6 +170,7 @@ RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
         m_progress->setRange(0, 1);
         m_progress->setValue(0);
         m_progress->resetFormat();
+        m_progress->setPalette(QPalette());
         m_status->clear();
         m_status->setToolTip({});
     });
@@ -418,6 +421,7 @@ void RunPanel::onBatchStarted()
     m_progress->setRange(0, int(batch.size()));
     m_progress->setValue(0);
     m_progress->setFormat(tr("%v of %m runs"));
+    m_progress->setPalette(QPalette()); // (the last batch's failure colour)
     m_status->setText(
         tr("Running %1 …").arg(QString::fromStdString(requestPolicyName(batch.front()))));
     updateButtons();
@@ -459,9 +463,21 @@ void RunPanel::onRunDone(int index, std::shared_ptr<const RunSession> session, q
 void RunPanel::onBatchDone()
 {
     const int stored = int(m_launcher->storedRuns().size());
-    QString text = m_launcher->isCancelled()
-                       ? tr("Cancelled after %n stored run(s).", nullptr, stored)
-                       : tr("Done: %n run(s) stored in the workspace.", nullptr, stored);
+    const int failed = int(m_errors.size());
+    QString text =
+        m_launcher->isCancelled()   ? tr("Cancelled after %n stored run(s).", nullptr, stored)
+        : failed > 0 && stored == 0 ? tr("Failed: no run stored.")
+        : failed > 0
+            ? tr("Done: %n run(s) stored in the workspace, %1 failed.", nullptr, stored).arg(failed)
+            : tr("Done: %n run(s) stored in the workspace.", nullptr, stored);
+    // A batch with failures does not end on a bar that reads as done: it says how many failed,
+    // in the error colour.
+    if (failed > 0) {
+        m_progress->setFormat(tr("%1 of %2 runs failed").arg(failed).arg(m_progress->maximum()));
+        QPalette p = m_progress->palette();
+        p.setColor(QPalette::Highlight, QColor(0xc6, 0x28, 0x28));
+        m_progress->setPalette(p);
+    }
     if (!m_errors.isEmpty())
         text += QLatin1Char('\n') + tr("Problems:") + QLatin1Char('\n') +
                 m_errors.join(QLatin1Char('\n'));

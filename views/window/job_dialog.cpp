@@ -23,6 +23,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -591,6 +592,18 @@ QString JobDialog::warning() const
         return tr("%1: fewer workers, a lower \"Start with at least\", or more nodes would "
                   "let it start.")
             .arg(text);
+    }
+    // STS and its baselines plan every job against its due date and refuse a scenario with
+    // a job without one: where every other job has one, the new one without it is said.
+    if (!j->dueSeconds) {
+        const auto &jobs = m_document->scenario().jobs;
+        const bool othersDue =
+            std::any_of(jobs.begin(), jobs.end(), [&](const Job &o) { return o.id != j->id; }) &&
+            std::all_of(jobs.begin(), jobs.end(),
+                        [&](const Job &o) { return o.id == j->id || o.dueSeconds.has_value(); });
+        if (othersDue)
+            return tr("Every other job has a due date and this one has none: STS and its "
+                      "baselines need one for every job (they will refuse to run).");
     }
     // Kubernetes names objects with DNS-1123 labels and Slurm names jobs after them: an id
     // that is not one is renamed in every export, which is said here rather than there only.
