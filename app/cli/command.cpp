@@ -1,6 +1,7 @@
 #include "cli/command.h"
 #include "cli/output_columns.h"
 #include "cli/terminal_stream.h"
+#include "util/sample_folder.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -210,8 +211,10 @@ std::string mainHelp()
     std::string title = "ClusterBench ";
     title += CB_VERSION;
     title += ": schedule distributed deep-learning training on GPU clusters.";
-    std::string samples = "Sample scenarios: ";
-    samples += CB_SAMPLES_DIR;
+    // (the installed ones beside the program, else the source tree it was built from)
+    const std::string folder = sampleFolder(programFolder(), CB_SAMPLES_DIR);
+    const std::string samples =
+        "Sample scenarios: " + (folder.empty() ? std::string("none installed") : folder);
     s << wrapText(title, helpColumns())
       << "\n\n"
          "Usage: clusterbench [SCENARIO.json]       open the workbench window\n"

@@ -6,11 +6,15 @@
 
 #include "util/result.h"
 #include "util/rng.h"
+#include "util/sample_folder.h"
 #include "util/sparse_sums.h"
 #include "util/stats.h"
 #include "util/text.h"
 
 #include <QtTest>
+
+#include <QDir>
+#include <QTemporaryDir>
 
 #include <algorithm>
 #include <stdexcept>
@@ -204,6 +208,28 @@ private slots:
         QVERIFY(grown == byKey);
         grown.settle();
         QVERIFY(grown == byKey);
+    }
+
+    void sampleFolderPrefersTheInstalledOne()
+    {
+        // PREFIX/bin/clusterbench finds PREFIX/share/clusterbench/samples before the source
+        // tree it was built from; a program that is not installed finds the source tree; a
+        // program with neither finds none.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString prefix = dir.filePath(QStringLiteral("prefix"));
+        const QString source = dir.filePath(QStringLiteral("src/sample-clusters"));
+        QVERIFY(QDir().mkpath(prefix + QStringLiteral("/bin")));
+        QVERIFY(QDir().mkpath(source));
+        const std::string bin = (prefix + QStringLiteral("/bin")).toStdString();
+        QCOMPARE(sampleFolder(bin, source.toStdString()), source.toStdString());
+        QVERIFY(QDir().mkpath(prefix + QStringLiteral("/share/clusterbench/samples")));
+        QCOMPARE(sampleFolder(bin, source.toStdString()),
+                 (prefix + QStringLiteral("/share/clusterbench/samples")).toStdString());
+        QCOMPARE(sampleFolder(dir.filePath(QStringLiteral("elsewhere")).toStdString(),
+                              dir.filePath(QStringLiteral("gone")).toStdString()),
+                 std::string());
+        QVERIFY(!programFolder().empty());
     }
 
     void failedResultValueIsCaught()

@@ -5,26 +5,27 @@
 
 #include "analysis/decision_stepper.h"
 #include "analysis/jobs_at_time_view.h"
+#include "analysis/place_run_dialog.h"
 #include "analysis/run_chooser.h"
+#include "analysis/run_session.h"
+#include "analysis/run_timeline.h"
 #include "analysis/sts_session.h"
 #include "analysis/sts_stepper.h"
-#include "analysis/place_run_dialog.h"
-#include "analysis/run_timeline.h"
-#include "runs/timeline_series.h"
 #include "analysis/traffic_heatmap.h"
-#include "analysis/run_session.h"
 #include "document/document.h"
 #include "io/scenario_json.h"
+#include "models/job_queue_model.h"
 #include "models/quantity_format.h"
 #include "runs/run_comparison.h"
 #include "runs/run_launcher.h"
 #include "runs/run_store.h"
-#include "sched/task_pin.h"
 #include "runs/run_views.h"
+#include "runs/timeline_series.h"
+#include "sched/task_pin.h"
 #include "topology/topology_scene.h"
 #include "topology/topology_view.h"
+#include "util/sample_folder.h"
 #include "window/cluster_panel.h"
-#include "models/job_queue_model.h"
 #include "window/job_queue_panel.h"
 #include "window/problems_dialog.h"
 #include "window/start_page.h"
@@ -147,11 +148,10 @@ bool MainWindow::isRunning() const
 
 QStringList MainWindow::sampleFolders()
 {
-    QStringList folders{QStringLiteral(CB_SAMPLES_DIR)};
-    const QString appDir = QCoreApplication::applicationDirPath();
-    folders << appDir + QStringLiteral("/ClusterBench/samples")
-            << appDir + QStringLiteral("/../share/clusterbench/samples");
-    return folders;
+    // The installed samples beside the program, else the source tree it was built from.
+    const std::string folder =
+        sampleFolder(QCoreApplication::applicationDirPath().toStdString(), CB_SAMPLES_DIR);
+    return folder.empty() ? QStringList() : QStringList{QString::fromStdString(folder)};
 }
 
 void MainWindow::createDocks()
@@ -583,9 +583,11 @@ bool MainWindow::openFile(const QString &path)
 
 void MainWindow::openWithDialog()
 {
-    const QString dir = m_document->filePath().isEmpty()
-                            ? QStringLiteral(CB_SAMPLES_DIR)
-                            : QFileInfo(m_document->filePath()).absolutePath();
+    const QStringList samples = sampleFolders();
+    const QString dir = !m_document->filePath().isEmpty()
+                            ? QFileInfo(m_document->filePath()).absolutePath()
+                        : samples.isEmpty() ? QDir::homePath()
+                                            : samples.front();
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open Scenario"), dir, tr("ClusterBench scenarios (*.json);;All files (*)"));
     if (!path.isEmpty())
