@@ -18,6 +18,8 @@ std::string runSummaryText(const Run &run)
     const RunResult &r = *run.result;
     const auto summary = runSummaryJson(r);
     const bool stochastic = run.family == SchedulerFamily::Stochastic;
+    const std::string &unit = run.placedScenario.settings.currency;
+    const std::string currency = unit.empty() ? std::string() : " " + unit;
     out << "Policy " << r.policy << " (seed " << r.seed << "): " << r.finishedJobs() << " of "
         << r.jobs.size() << " jobs finished\n"
         << "  makespan        " << formatFixed(r.makespanSeconds, 1)
@@ -37,12 +39,15 @@ std::string runSummaryText(const Run &run)
                 ? "  cross-domain    " + bytesText(r.crossDomainBytes()) +
                       " (left their NVLink domain)\n"
                 : std::string())
-        << "  energy          " << formatFixed(r.energyKWh, 3) << " kWh\n"
-        << "  cost            " << formatFixed(r.cost, 2) << " (" << toString(r.costModel)
+        << "  energy          " << formatFixed(r.energyKWh, 3)
+        << " kWh\n"
+        // (in the scenario's currency, as the window says them)
+        << "  cost            " << formatFixed(r.cost, 2) << currency << " ("
+        << toString(r.costModel)
         << (!run.pricesFrom.empty() ? ": " + run.pricesFrom : std::string()) << ")\n"
         << "  tardiness       " << formatFixed(r.totalTardinessSeconds(), 1) << " s, cost "
-        << formatFixed(r.tardinessCost, 2) << "\n"
-        << "  total cost      " << formatFixed(r.totalCost(), 2) << "\n"
+        << formatFixed(r.tardinessCost, 2) << currency << "\n"
+        << "  total cost      " << formatFixed(r.totalCost(), 2) << currency << "\n"
         << "  violations      " << r.violations() << " of " << r.jobs.size()
         << " jobs past their due date\n";
     if (stochastic)

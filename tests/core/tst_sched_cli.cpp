@@ -126,6 +126,20 @@ private slots:
     // with the 30 GiB its parameter server needs. The summary gives no mean over no finished
     // job, and simulate exits 1 saying so. Nine such workers want more GPUs than the cluster
     // has: that is refused as bad input before any simulation.
+    // Costs are said in the scenario's currency (the testbed's is USD), as the window says
+    // them: the cost line, the tardiness cost and the total.
+    void simulateSaysTheCurrency()
+    {
+        const Run r =
+            clusterbench({QStringLiteral("simulate"), kTestbed, QStringLiteral("--policy"),
+                          QStringLiteral("dltap"), QStringLiteral("--no-save")});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("  cost            144.78 USD (energy)\n"
+                                "  tardiness       0.0 s, cost 0.00 USD\n"
+                                "  total cost      144.78 USD\n"),
+                 r.out.constData());
+    }
+
     void simulateWhereNoJobStarts()
     {
         auto scenario = cb::loadScenarioFile(kTestbed.toStdString());
