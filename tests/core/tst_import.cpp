@@ -475,6 +475,9 @@ private slots:
         QCOMPARE(r->jobs[3].gpuCount(), 8);
         QVERIFY(joined(r.value()).contains("older 7-field layout"));
         QVERIFY(!joined(r.value()).contains("not in submit-time order"));
+        // That layout has no priority_weight: the notes do not claim to have read one.
+        QVERIFY(joined(r.value()).contains("total_steps / scale_factor data-parallel iterations"));
+        QVERIFY(!joined(r.value()).contains("priority_weight"));
     }
 
     void paiDetails()

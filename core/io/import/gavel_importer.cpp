@@ -173,9 +173,12 @@ Result<ImportReport> GavelImporter::read(const std::vector<ImportInput> &inputs,
                       " file(s) in the older 7-field layout "
                       "(job_type, command, num_steps_arg, needs_data_dir, total_steps, "
                       "arrival_time, scale_factor)");
-    report.assume("scale_factor read as the job's GPU count; total_steps counts the steps of "
-                  "all its GPUs, so a job runs total_steps / scale_factor data-parallel "
-                  "iterations; priority_weight rounded to the job priority");
+    // (priority_weight only where a file has the 10-field layout: the 7 fields have none)
+    const bool anyTenFields = sevenFieldFiles < inputs.size();
+    report.assume(std::string("scale_factor read as the job's GPU count; total_steps counts the "
+                              "steps of all its GPUs, so a job runs total_steps / scale_factor "
+                              "data-parallel iterations") +
+                  (anyTenFields ? "; priority_weight rounded to the job priority" : ""));
     if (measured > 0) {
         std::string types;
         for (const auto &[worker, model] : workers)
