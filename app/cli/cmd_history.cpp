@@ -635,25 +635,25 @@ Command diffCommand()
             jobLine(nameA, jd.nodesA, bool(da.result), jd.startA, jd.finishA);
             jobLine(nameB, jd.nodesB, bool(db.result), jd.startB, jd.finishB);
         }
-        std::size_t nameWidth = 26;
-        for (const MetricDifference &m : d.metrics)
-            nameWidth = std::max(nameWidth, m.name.size() + 2);
-        out << "\n"
-            << padRight("Metric", nameWidth) << padRight("run " + std::to_string(d.runA), 16)
-            << padRight("run " + std::to_string(d.runB), 16) << "B - A\n";
+        // Every metric of both runs, the difference and its share beside them; a table that
+        // fits the terminal (wider than it, its columns go on in a second block).
+        TextTable table;
+        table.headers = {"Metric", "run " + std::to_string(d.runA), "run " + std::to_string(d.runB),
+                         "B - A", "change"};
+        table.rightAligned = {false, true, true, true, true};
         for (const MetricDifference &m : d.metrics) {
             const auto text = [&](double v) { return metricText(m.name, v); };
-            out << padRight(m.name, nameWidth) << padRight(m.a ? text(*m.a) : "-", 16)
-                << padRight(m.b ? text(*m.b) : "-", 16);
+            std::vector<std::string> row = {m.name, m.a ? text(*m.a) : "-", m.b ? text(*m.b) : "-",
+                                            "", ""};
             if (m.a && m.b) {
                 const double delta = *m.b - *m.a;
-                out << (delta > 0 ? "+" : delta < 0 ? "-" : "") << text(std::abs(delta));
+                row[3] = (delta > 0 ? "+" : delta < 0 ? "-" : "") + text(std::abs(delta));
                 if (*m.a != 0 && delta != 0)
-                    out << " (" << (delta > 0 ? "+" : "") << formatFixed(100 * delta / *m.a, 1)
-                        << " %)";
+                    row[4] = (delta > 0 ? "+" : "") + formatFixed(100 * delta / *m.a, 1) + " %";
             }
-            out << "\n";
+            table.rows.push_back(std::move(row));
         }
+        out << "\n" << table.render(outputColumns());
         return int(ExitOk);
     };
     return c;

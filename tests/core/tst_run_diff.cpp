@@ -257,6 +257,16 @@ private slots:
                  r.out.c_str());
         QVERIFY2(r.out.find("Jobs that differ: 2 of 3\n") != std::string::npos, r.out.c_str());
         QVERIFY2(r.out.find("decided by least-allocated") != std::string::npos, r.out.c_str());
+        // The metrics in a table with the difference and its share in columns of their own,
+        // every line within the 80 columns of a terminal (without one: 80).
+        QVERIFY2(r.out.find("\nMetric ") != std::string::npos &&
+                     r.out.find("B - A  change\n") != std::string::npos,
+                 r.out.c_str());
+        {
+            std::istringstream lines(r.out);
+            for (std::string line; std::getline(lines, line);)
+                QVERIFY2(line.size() <= 80, line.c_str());
+        }
 
         const cbtest::CliOutcome j = cbtest::runCli({"diff", "1", "2", "--workspace", ws, "--json"});
         QCOMPARE(j.code, 0);
