@@ -22,11 +22,13 @@
 #include <qcustomplot.h>
 
 #include <QAbstractItemModelTester>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QUndoStack>
-#include <QScrollBar>
+#include <QWheelEvent>
 #include <QtTest>
 
 #include <fstream>
@@ -197,6 +199,20 @@ private slots:
         view.resize(800, 600);
         QTRY_VERIFY(!view.tableBesideCdf());
         QTRY_COMPARE(view.table()->horizontalScrollBar()->maximum(), 0);
+
+        // A short view scrolls with the wheel over a chart too (the charts do not zoom, and
+        // QCustomPlot had taken the wheel for itself).
+        view.resize(800, 300);
+        auto *scroll = view.findChild<QScrollArea *>(QStringLiteral("comparisonScroll"));
+        QVERIFY(scroll);
+        QTRY_VERIFY(scroll->verticalScrollBar()->maximum() > 0);
+        QCOMPARE(scroll->verticalScrollBar()->value(), 0);
+        QCustomPlot *bars = view.barsPlot();
+        const QPointF at(bars->width() / 2.0, 20);
+        QWheelEvent wheel(at, bars->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(bars, &wheel);
+        QVERIFY(scroll->verticalScrollBar()->value() > 0);
     }
 
     void exportPreviewEqualsWrittenFiles()

@@ -11,10 +11,10 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QSettings>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -24,6 +24,7 @@
 #include <QResizeEvent>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSplitter>
 #include <QTableView>
 #include <QTextDocument>
@@ -157,11 +158,23 @@ ComparisonView::ComparisonView(QWidget *parent)
     layout->addLayout(top);
     layout->addWidget(m_note);
     layout->addWidget(scroll, 1);
+    m_scroll = scroll;
+    m_bars->installEventFilter(this);
+    m_cdf->installEventFilter(this);
 
     connect(m_baseline, &QComboBox::currentIndexChanged, this, [this](int i) {
         if (i >= 0)
             m_model->setBaseline(i);
     });
+}
+
+bool ComparisonView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::Wheel && (watched == m_bars || watched == m_cdf)) {
+        QCoreApplication::sendEvent(m_scroll->viewport(), event);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void ComparisonView::setRuns(std::vector<ComparedRun> runs, int baseline)

@@ -18,6 +18,7 @@ class QComboBox;
 class QLabel;
 class QSplitter;
 class QCustomPlot;
+class QScrollArea;
 class QTableView;
 
 namespace cb::views {
@@ -53,6 +54,9 @@ public:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    /// The wheel over a chart scrolls the view (the charts do not zoom): QCustomPlot takes
+    /// every wheel event, so a short dock could not be scrolled with the mouse over a chart.
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void rebuildBars();
@@ -64,6 +68,7 @@ private:
     QComboBox *m_baseline;
     QCustomPlot *m_bars;
     QCustomPlot *m_cdf;
+    QScrollArea *m_scroll = nullptr; ///< holds the charts and the table
     QTableView *m_table;
     QSplitter *m_lower = nullptr;
     QLabel *m_note;
