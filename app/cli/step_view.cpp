@@ -491,7 +491,7 @@ std::vector<std::string> StsStepView::render(int cursor, const StepScreen &scree
         l.add(padded("  #  " + padded("job", jobWidth) + "pressure   epochs done  chosen",
                      jobWidth + 38),
               "4");
-        l.add(padded("node", 10) + padded("phase", 11) + "why", "4");
+        l.add(padded("node", 10) + padded("phase", 12) + "why", "4");
         push(l);
     }
     const int keysLine = 1;
@@ -503,11 +503,15 @@ std::vector<std::string> StsStepView::render(int cursor, const StepScreen &scree
         const std::string index = std::to_string(k + 1);
         l.add(std::string(index.size() < 3 ? 3 - index.size() : 0, ' ') + index + "  ");
         l.add(padded(j.job, jobWidth), "1");
-        l.add(padded(formatFixed(j.pressure, 0), 11) + padded(formatFixed(j.doneEpochs, 2), 13));
+        // (a pressure that rounds to zero from below reads 0, not -0)
+        const std::string pressure = formatFixed(j.pressure, 0);
+        l.add(padded(pressure == "-0" ? "0" : pressure, 11) +
+              padded(formatFixed(j.doneEpochs, 2), 13));
         const std::string chosen = j.chosen.empty() ? "(waits)" : j.chosen;
         l.add(padded(chosen, 9), j.chosen.empty() ? "33" : "1;32");
         l.add(padded(j.node.empty() ? "-" : j.node, 10) +
-              padded(j.phaseSeconds > 0 ? clockText(j.phaseSeconds) : "to end", 11) + j.reason);
+              // (12: a phase of days, "2d 20:54:36", keeps a space before the reason)
+              padded(j.phaseSeconds > 0 ? clockText(j.phaseSeconds) : "to end", 12) + j.reason);
         push(l);
         --room;
         ++shownJobs;

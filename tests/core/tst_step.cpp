@@ -403,23 +403,37 @@ private slots:
         QCOMPARE(lines[1], std::string("total cost 12.03"));
         QCOMPARE(lines[2], std::string("Event 1/1  at 2:27:50  arrival  4 jobs to schedule"));
         QCOMPARE(lines[4], std::string("  #  job      pressure   epochs done  chosen   node      "
-                                       "phase      why"));
+                                       "phase       why"));
         QCOMPARE(lines[5], std::string("  1  job-000  -4950      54.09        K80 x1   node-0    "
-                                       "3:13:44    cheapest expected cost"));
+                                       "3:13:44     cheapest expected cost"));
         QCOMPARE(lines[6], std::string("              * K80     optimised cost 12.03     running "
                                        "12.03     tardiness 0.00      K80 x1 epochs 54.09-124.98"));
         QCOMPARE(lines[7], std::string("                M60     tardy     cost 40.27     running "
                                        "25.35     tardiness 14.92     M60 x8 epochs 54.09-500.00"));
         QCOMPARE(lines[8], std::string("  2  job-001  -6629      0.00         (waits)  -         "
-                                       "to end     no GPU free"));
+                                       "to end      no GPU free"));
         QCOMPARE(lines[9], std::string("  3  job-001  -6629      0.00         (waits)  -         "
-                                       "to end     no GPU free"));
+                                       "to end      no GPU free"));
         // One more job than the 12 lines hold: counted, and the keys stay on the last line.
         QCOMPARE(lines[10], std::string("  ... 1 more job below (a taller terminal shows them)"));
         QVERIFY(lines[11].starts_with("n/-> next"));
         screen.width = 40;
         for (const std::string &l : view.render(0, screen))
             QVERIFY2(visibleWidth(l) <= 40, l.c_str());
+
+        // A phase of days keeps a space before the reason; a pressure just below zero reads 0.
+        StsJobDecision c = a;
+        c.pressure = -0.3;
+        c.phaseSeconds = 2 * 86400 + 20 * 3600 + 54 * 60 + 36;
+        c.candidates.clear();
+        e.jobs = {c};
+        StsDecisionLog longLog;
+        longLog.add(e);
+        const cli::StsStepView longView("hand", "sts", 1, longLog, "total cost 12.03");
+        screen.width = 120;
+        QCOMPARE(longView.render(0, screen)[5],
+                 std::string("  1  job-000  0          54.09        K80 x1   node-0    "
+                             "2d 20:54:36 cheapest expected cost"));
     }
 
     // `step --policy sts`: the simulated run's events, the keys moving over them; --json
