@@ -170,6 +170,11 @@ private slots:
             << QStringList{kData + "malformed/binary.bin", "--out", "OUT"} << 2
             << "binary.bin: cannot tell which format this is (it is not text: byte 3 is not "
                "UTF-8)";
+        QTest::newRow("2: a Helm template")
+            << QStringList{kData + "handmade/helm_nodes.yaml.tpl", "--out", "OUT"} << 2
+            << "helm_nodes.yaml.tpl: cannot tell which format this is (a Helm or Go template "
+               "({{ ... }}), not the objects it makes: render it first (helm template CHART > "
+               "nodes.yaml) and import what it writes)";
         QTest::newRow("2: format not detected")
             << QStringList{kData + "traces/tiresias/LICENSE.tiresias-Apache-2.0", "--out", "OUT"}
             << 2 << "cannot tell which format this is";

@@ -112,6 +112,12 @@ bool ScenarioImport::resolveFormats(std::vector<Group> &groups)
             continue;
         }
         const Importer *imp = detectFormat(sample.value(), &match);
+        // A Helm (Go) template of nodes is not the nodes: say what to run first, whatever
+        // the text of the template looks like to the detectors (it read as "a CSV file").
+        if (!imp && sample->head.find("{{") != std::string::npos &&
+            sample->head.find("}}") != std::string::npos)
+            match.why = "a Helm or Go template ({{ ... }}), not the objects it makes: render it "
+                        "first (helm template CHART > nodes.yaml) and import what it writes";
         if (!imp && match.why.empty()) { // (every format reads text: say so when it is not)
             if (const std::string why = detection::notText(sample->head); !why.empty())
                 match.why = "it is not text: " + why;
