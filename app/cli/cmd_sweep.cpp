@@ -485,14 +485,11 @@ Command sweepCommand()
         io.out << wrapText(
                       (s.name.empty() ? path : s.name) + ": " + counted(points.size(), "run") +
                           " (" +
-                          (groups.size() % policies.size() == 0 && groups.size() / policies.size() *
-                                                                           policies.size() *
-                                                                           std::size_t(seeds) ==
-                                                                       points.size()
+                          // (a parameter left out for a policy: the grid is no product)
+                          (leftOut.empty()
                                ? counted(policies.size(), "policy", "policies") + " x " +
                                      counted(groups.size() / policies.size(), "parameter set") +
                                      " x "
-                               // (a parameter left out for a policy: no product)
                                : counted(groups.size(), "policy/parameter combination") + " x ") +
                           counted(seeds, "seed") + "); mean +- std over seeds",
                       outputColumns(), 2)
