@@ -30,12 +30,18 @@ public:
     {
         m_segments.push_back({terminalText(text), style});
     }
-    std::string text() const
+    /// The visible characters of the whole line, before any cut.
+    int length() const
     {
         int total = 0;
         for (const auto &[t, style] : m_segments)
             total += visible(t);
-        const bool cut = total > m_width;
+        return total;
+    }
+    bool fits() const { return length() <= m_width; }
+    std::string text() const
+    {
+        const bool cut = length() > m_width;
         int budget = cut ? m_width - 3 : m_width;
         std::string out;
         for (const auto &[t, style] : m_segments) {
@@ -125,6 +131,21 @@ int pushHeader(std::vector<std::string> &lines, int width, const StepScreen &scr
 
 constexpr const char *kKeysHelp =
     "n/-> next  p/<- previous  f/Home first  l/End last  space play/pause  +/- speed  q quit";
+/// The keys for a terminal narrower than kKeysHelp (80 columns): the same keys, fewer words.
+constexpr const char *kKeysHelpShort =
+    "n next  p previous  f first  l last  space play/pause  +/- speed  q quit";
+
+/// The keys line, in the words that fit the width.
+Line keysHelpLine(int width, bool colour)
+{
+    Line l(width, colour);
+    l.add(kKeysHelp, "2");
+    if (l.fits())
+        return l;
+    Line s(width, colour);
+    s.add(kKeysHelpShort, "2");
+    return s;
+}
 
 // Heat levels: 0 = no traffic, 1..5 by share of the maximum.
 constexpr const char *kPlainGlyph[6] = {" .", "::", "--", "==", "##", "@@"};
@@ -203,11 +224,28 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
     // notice), table header (1), heatmap title + header (2), legend (1), keys (1), two blank
     // separators (2).
     const int nodes = int(m_log.nodeNames.size());
-    const int free = std::max(height - 10 - (screen.notice.empty() ? 0 : 1) - (whyLines - 1), 2);
+    const Placement placed = placementUpTo(cursor);
+    const TrafficReport traffic = computeTraffic(m_scenario.jobs, m_scenario.cluster, m_topology,
+                                                 placed, m_scenario.settings.allreduce);
+    // The heatmap's title; on a terminal too narrow for it in one line (80 columns), what it
+    // shows goes on a second line, which the room below counts. (Measured with the longest
+    // the node count can make it.)
+    const std::string heatTitle =
+        "Traffic per iteration after decision " + std::to_string(cursor + 1);
+    const std::string heatWhat = "row sends to column; cross-node " +
+                                 trafficMB(traffic.crossNodeBytes) + ", on-node " +
+                                 trafficMB(traffic.intraNodeBytes);
+    const auto nodesWithTasks = [](int count) {
+        return ", the " + std::to_string(count) + (count == 1 ? " node" : " nodes") + " with tasks";
+    };
+    const bool heatTitleWraps =
+        int(heatTitle.size() + nodesWithTasks(nodes).size() + heatWhat.size()) + 3 > width;
+    const int free = std::max(height - 10 - (screen.notice.empty() ? 0 : 1) - (whyLines - 1) -
+                                  (heatTitleWraps ? 1 : 0),
+                              2);
     // The heatmap needs a row per node, or, when they do not fit in half the room, a row per
     // node holding tasks so far; it gets at most half, the table the rest, and the heatmap
     // what the table leaves (counted once the table is drawn).
-    const Placement placed = placementUpTo(cursor);
     std::set<std::string> busyNodes;
     for (const JobPlacement &jp : placed.jobs)
         for (const TaskAssignment &a : jp.tasks)
@@ -327,8 +365,6 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
     lines.emplace_back();
 
     // Heatmap of the placement so far.
-    const TrafficReport traffic = computeTraffic(m_scenario.jobs, m_scenario.cluster, m_topology,
-                                                 placed, m_scenario.settings.allreduce);
     double max = 0;
     for (const auto &[pair, bytes] : traffic.pairBytes)
         max = std::max(max, bytes);
@@ -357,15 +393,19 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
     }
     const int mapCount = int(mapNodes.size());
     {
+        const std::string title =
+            heatTitle + (mapCount < nodes ? nodesWithTasks(mapCount) : std::string());
         Line l = line();
-        l.add("Traffic per iteration after decision " + std::to_string(cursor + 1) +
-                  (mapCount < nodes ? ", the " + std::to_string(mapCount) +
-                                          (mapCount == 1 ? " node" : " nodes") + " with tasks"
-                                    : std::string()) +
-                  " (row sends to column; cross-node " + trafficMB(traffic.crossNodeBytes) +
-                  ", on-node " + trafficMB(traffic.intraNodeBytes) + ")",
-              "1");
-        push(l);
+        if (heatTitleWraps) {
+            l.add(title, "1");
+            push(l);
+            Line what = line();
+            what.add("  " + heatWhat);
+            push(what);
+        } else {
+            l.add(title + " (" + heatWhat + ")", "1");
+            push(l);
+        }
     }
     const std::size_t heatName = std::min<std::size_t>(nameWidth, 14);
     const int cellsFit = std::max(1, (width - int(heatName) - 2 - 3) / 3);
@@ -414,32 +454,43 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
         push(l);
     }
     {
-        Line l = line();
-        l.add("  legend: ");
-        if (max <= 0) {
-            if (screen.colour)
-                l.add("  ", kBackground[0]);
-            else
-                l.add(kPlainGlyph[0]);
-            l.add(" no traffic yet (the tasks placed so far exchange nothing)");
-        }
-        for (int lv = 0; lv <= 5 && max > 0; ++lv) {
-            if (screen.colour)
-                l.add("  ", kBackground[lv]);
-            else
-                l.add(kPlainGlyph[lv]);
-            l.add(lv == 0 ? " none  " : " <=" + trafficMB(max * lv / 5.0) + "  ");
-        }
-        if (screen.colour && max > 0)
-            l.add("(<> on-node)");
-        push(l);
+        // Each level's glyph and upper bound; on a narrow terminal the unit is said once and
+        // the spaces go, so that all six levels fit 80 columns.
+        auto legend = [&](bool compact) {
+            Line l = line();
+            l.add(compact && max > 0 ? "  legend, MB: " : "  legend: ");
+            auto glyph = [&](int lv) {
+                if (screen.colour)
+                    l.add("  ", kBackground[lv]);
+                else
+                    l.add(kPlainGlyph[lv]);
+            };
+            if (max <= 0) {
+                glyph(0);
+                l.add(" no traffic yet (the tasks placed so far exchange nothing)");
+            }
+            for (int lv = 0; lv <= 5 && max > 0; ++lv) {
+                glyph(lv);
+                const std::string bound = trafficMB(max * lv / 5.0);
+                if (!compact)
+                    l.add(lv == 0 ? " none  " : " <=" + bound + "  ");
+                else
+                    l.add(lv == 0 ? " none " : " <=" + bound.substr(0, bound.size() - 3) + " ");
+            }
+            if (screen.colour && max > 0) {
+                // (the diagonal's mark; left out on a narrow terminal rather than cut)
+                Line noted = l;
+                noted.add("(<> on-node)");
+                if (!compact || noted.fits())
+                    return noted;
+            }
+            return l;
+        };
+        const Line full = legend(false);
+        push(full.fits() ? full : legend(true));
     }
     lines.emplace_back();
-    {
-        Line l = line();
-        l.add(kKeysHelp, "2");
-        push(l);
-    }
+    push(keysHelpLine(width, screen.colour));
     if (int(lines.size()) > height)
         lines.resize(std::size_t(height));
     return lines;
@@ -459,11 +510,27 @@ std::vector<std::string> StsStepView::render(int cursor, const StepScreen &scree
     auto line = [&] { return Line(width, screen.colour); };
     auto push = [&](const Line &l) { lines.push_back(l.text()); };
     const int height = pushHeader(lines, width, screen, m_scenario, m_policy, m_seed);
-    {
-        Line sum = line();
-        sum.add(m_summary);
-        push(sum);
-    }
+    // Text that may not fit the width, broken at spaces onto at most `maxLines` lines indented
+    // by `indent` (the last one cut with "..." when more would follow); returns the lines.
+    auto pushWrapped = [&](const std::string &text, std::size_t indent, const std::string &style,
+                           int maxLines) {
+        const std::string wrapped = wrapText(text, std::size_t(width), indent, indent);
+        std::size_t from = 0;
+        int count = 0;
+        while (from <= wrapped.size() && count < maxLines) {
+            const std::size_t end = std::min(wrapped.find('\n', from), wrapped.size());
+            Line l = line();
+            l.add((count == 0 ? std::string(indent, ' ') : std::string()) +
+                      wrapped.substr(from, end - from) +
+                      (count + 1 == maxLines && end < wrapped.size() ? " ..." : ""),
+                  style);
+            push(l);
+            ++count;
+            from = end + 1;
+        }
+        return count;
+    };
+    pushWrapped(m_summary, 0, {}, 2);
     const int total = eventCount();
     if (total == 0) {
         Line l = line();
@@ -496,6 +563,9 @@ std::vector<std::string> StsStepView::render(int cursor, const StepScreen &scree
     }
     const int keysLine = 1;
     int room = height - int(lines.size()) - keysLine - 1;
+    // Below 120 columns a job's reason and a plan's phases go on lines of their own rather
+    // than past the edge, and the plans are indented less.
+    const bool narrow = width < 120;
     int shownJobs = 0;
     for (std::size_t k = 0; k < e.jobs.size() && room > 0; ++k) {
         const StsJobDecision &j = e.jobs[k];
@@ -511,30 +581,46 @@ std::vector<std::string> StsStepView::render(int cursor, const StepScreen &scree
         l.add(padded(chosen, 9), j.chosen.empty() ? "33" : "1;32");
         l.add(padded(j.node.empty() ? "-" : j.node, 10) +
               // (12: a phase of days, "2d 20:54:36", keeps a space before the reason)
-              padded(j.phaseSeconds > 0 ? clockText(j.phaseSeconds) : "to end", 12) + j.reason);
-        push(l);
-        --room;
+              padded(j.phaseSeconds > 0 ? clockText(j.phaseSeconds) : "to end", 12));
+        Line withWhy = l;
+        withWhy.add(j.reason);
+        if (narrow && !withWhy.fits()) {
+            // (the reason on the lines below the row, rather than cut at the edge)
+            push(l);
+            room -= 1 + pushWrapped(j.reason, 5, "2", room - 1);
+        } else {
+            push(withWhy);
+            --room;
+        }
         ++shownJobs;
         // Its candidates, cheapest first: the chosen one marked.
         for (std::size_t c = 0; c < j.candidates.size() && room > 0; ++c) {
             const StsCandidateRecord &cand = j.candidates[c];
             Line cl = line();
             const bool picked = !j.chosen.empty() && cand.enacted == j.chosen;
-            cl.add(std::string(jobWidth + 5, ' ') + (picked ? "* " : "  "));
+            cl.add(std::string(narrow ? 4 : jobWidth + 5, ' ') + (picked ? "* " : "  "));
             // (running: the phases at the configurations' catalogue prices, as the window's
             // column says; a tardy plan's expected tardiness can be below a cent, not none)
+            const std::size_t amount = narrow ? 9 : 10;
             cl.add(padded(cand.gpuType, 8) + padded(cand.kind, 10) + "cost " +
-                       padded(formatFixed(cand.expectedCost, 2), 10) + "running " +
-                       padded(formatFixed(cand.expectedEnergyCost, 2), 10) + "tardiness " +
-                       padded(formatAmount(cand.expectedTardinessCost, 2), 10),
+                       padded(formatFixed(cand.expectedCost, 2), amount) + "running " +
+                       padded(formatFixed(cand.expectedEnergyCost, 2), amount) + "tardiness " +
+                       padded(formatAmount(cand.expectedTardinessCost, 2), amount),
                    picked ? "1" : "");
             std::string plan;
             for (const StsPhaseRecord &ph : cand.phases)
                 plan += (plan.empty() ? "" : ", ") + ph.config + " epochs " +
                         formatFixed(ph.fromEpoch, 2) + "-" + formatFixed(ph.toEpoch, 2);
-            cl.add(plan);
-            push(cl);
-            --room;
+            Line withPlan = cl;
+            withPlan.add(plan);
+            if (narrow && !withPlan.fits()) {
+                // (the plan's phases on the lines below its costs)
+                push(cl);
+                room -= 1 + pushWrapped(plan, 10, {}, room - 1);
+            } else {
+                push(withPlan);
+                --room;
+            }
         }
     }
     if (shownJobs < int(e.jobs.size())) {
@@ -546,9 +632,7 @@ std::vector<std::string> StsStepView::render(int cursor, const StepScreen &scree
     }
     while (int(lines.size()) < height - keysLine)
         lines.emplace_back();
-    Line keys = line();
-    keys.add(kKeysHelp, "2");
-    push(keys);
+    push(keysHelpLine(width, screen.colour));
     return lines;
 }
 

@@ -218,6 +218,27 @@ private slots:
             QVERIFY(header);
             QVERIFY(legend);
             QVERIFY(row);
+            // The heatmap's title, its legend (all five levels) and the keys are whole at 80
+            // columns: the title's second half goes on a line of its own, the legend says
+            // its unit once, the keys take fewer words. Each was cut with "..." before.
+            int heatWhat = 0, levels = -1, keys = 0;
+            for (const std::string &raw : lines) {
+                const std::string l = stripAnsi(raw);
+                const bool cut = l.size() >= 3 && l.compare(l.size() - 3, 3, "...") == 0;
+                if (l.rfind("  row sends to column; cross-node ", 0) == 0 && !cut)
+                    ++heatWhat;
+                if (l.rfind("  legend, MB: ", 0) == 0 && !cut) {
+                    levels = 0;
+                    for (std::size_t at = l.find("<="); at != std::string::npos;
+                         at = l.find("<=", at + 2))
+                        ++levels;
+                }
+                if (l.rfind("n next  p previous", 0) == 0 && l.find("q quit") != std::string::npos)
+                    ++keys;
+            }
+            QCOMPARE(heatWhat, 1);
+            QCOMPARE(levels, 5);
+            QCOMPARE(keys, 1);
         }
         if (width == 160) {
             // Everything fits: all 8 nodes in the table and in the heatmap, winner marked.
@@ -279,7 +300,7 @@ private slots:
             const auto lines = view.render(k, screen);
             QVERIFY2(lines.size() <= 24, std::to_string(lines.size()).c_str());
             QCOMPARE(lines[1].substr(0, 20), notice.substr(0, 20));
-            QCOMPARE(lines.back().substr(0, 6), std::string("n/-> n")); // the keys still shown
+            QCOMPARE(lines.back().substr(0, 6), std::string("n next")); // the keys still shown
         }
     }
 
@@ -420,6 +441,25 @@ private slots:
         screen.width = 40;
         for (const std::string &l : view.render(0, screen))
             QVERIFY2(visibleWidth(l) <= 40, l.c_str());
+        // At 80 columns the reason and each plan's phases go on lines of their own, whole,
+        // rather than cut at the edge.
+        screen.width = 80;
+        screen.height = 14;
+        const auto narrow = view.render(0, screen);
+        QCOMPARE(int(narrow.size()), 14);
+        QCOMPARE(narrow[5], std::string("  1  job-000  -4950      54.09        K80 x1   node-0    "
+                                        "3:13:44     "));
+        QCOMPARE(narrow[6], std::string("     cheapest expected cost"));
+        QCOMPARE(narrow[7], std::string("    * K80     optimised cost 12.03    running 12.03    "
+                                        "tardiness 0.00     "));
+        QCOMPARE(narrow[8], std::string("          K80 x1 epochs 54.09-124.98"));
+        QCOMPARE(narrow[10], std::string("          M60 x8 epochs 54.09-500.00"));
+        QCOMPARE(narrow[11], std::string("  2  job-001  -6629      0.00         (waits)  -         "
+                                         "to end      no GPU free"));
+        QCOMPARE(narrow[12], std::string("  ... 2 more jobs below (a taller terminal shows them)"));
+        for (const std::string &l : narrow)
+            QVERIFY2(visibleWidth(l) <= 80, l.c_str());
+        screen.height = 12;
 
         // A phase of days keeps a space before the reason; a pressure just below zero reads 0.
         StsJobDecision c = a;
