@@ -314,6 +314,29 @@ private slots:
                  qPrintable(QStringLiteral("decisions: %1 rows").arg(wholeRows(list))));
         QVERIFY2(wholeRows(table) >= 7,
                  qPrintable(QStringLiteral("candidates: %1 rows").arg(wholeRows(table))));
+        // Stepped forward in a tall floating dock, then docked again, the stepper still shows
+        // the decision it is on (the list kept its top row, and the shorter dock left the
+        // decision, which stepping had put at the bottom, below it).
+        {
+            auto *dock = w.findChild<QDockWidget *>(QStringLiteral("stepperDock"));
+            QVERIFY(dock);
+            dock->setFloating(true);
+            dock->resize(dock->width(), 1000);
+            settle();
+            stepper->first();
+            for (int k = 0; k < 30; ++k)
+                stepper->step();
+            settle();
+            auto shownAt = [&] { return list->visualRect(list->model()->index(30, 0)); };
+            QVERIFY(list->viewport()->rect().contains(shownAt()));
+            dock->setFloating(false);
+            settle();
+            QCOMPARE(stepper->cursor(), 30);
+            QVERIFY2(list->viewport()->rect().contains(shownAt()),
+                     qPrintable(QStringLiteral("decision 31 at y %1, list viewport %2 px")
+                                    .arg(shownAt().y())
+                                    .arg(list->viewport()->height())));
+        }
 
         // The topology says what its colours mean.
         QVERIFY(w.topologyView()->scoreLegendShown());
