@@ -272,6 +272,24 @@ private slots:
         QCoreApplication::sendEvent(scene, &press);
         QVERIFY(!scene->isDragging());
         QCOMPARE(dropped.count(), 1);
+
+        // A node clicked to contrast: still contrasted in another run of this cluster ...
+        const int b = nodeIndex(s, "b");
+        emit scene->nodeClicked(b);
+        QCOMPARE(scene->selectedNode(), b);
+        QCOMPARE(window.decisionStepper()->contrastNode(), b);
+        QVERIFY(window.startRun("spread-first", 2, false));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 4, 20000);
+        QTRY_VERIFY(!window.isRunning());
+        QCOMPARE(window.decisionStepper()->contrastNode(), b);
+        QVERIFY(!views->comparisonView()->model()->runs().empty());
+        // ... but another document starts with nothing selected, contrasted or compared
+        // (the node's index had carried over to some node of the next cluster).
+        QVERIFY(
+            window.openFile(QStringLiteral(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json")));
+        QCOMPARE(scene->selectedNode(), -1);
+        QCOMPARE(window.decisionStepper()->contrastNode(), -1);
+        QCOMPARE(views->comparisonView()->model()->runs().size(), std::size_t(0));
     }
 
     void stepBothFromWhereTheyPart()

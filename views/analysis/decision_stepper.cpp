@@ -404,6 +404,10 @@ void DecisionStepper::setSession(std::shared_ptr<const RunSession> session)
     }
     m_stateModel->setReplay(nullptr, nullptr);
     m_replay.reset();
+    // A node clicked to contrast stays contrasted in another run of the same cluster, not in
+    // a run of another (its index names some other node there) or when no run is shown.
+    if (!m_session || !session || m_session->log.nodeNames != session->log.nodeNames)
+        m_contrastNode = -1;
     m_session = std::move(session);
     if (m_session)
         m_replay = std::make_unique<DecisionReplay>(m_session->scenario, m_session->log);

@@ -75,6 +75,9 @@ RunViews::RunViews(MainWindow *window)
             m_window->statusBar()->currentMessage() + tr(" — compared in the Comparison tab"),
             10000);
     });
+    // Another document: the runs compared were of the last one.
+    connect(window->document(), &Document::documentReplaced, this,
+            [this] { m_comparison->setRuns({}); });
     connect(m_history, &HistoryPanel::sessionRequested, window, &MainWindow::showRun);
     connect(m_history, &HistoryPanel::pairRequested, window, &MainWindow::showRunPair);
     connect(m_history, &HistoryPanel::seekRequested, window, [window](int decision) {

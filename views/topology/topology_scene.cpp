@@ -30,6 +30,8 @@ TopologyScene::TopologyScene(Document *document, QObject *parent)
 {
     using P = Document::Part;
     connect(document, &Document::scenarioReplaced, this, &TopologyScene::rebuild);
+    // Another document: the node selected in the last one is not selected in it.
+    connect(document, &Document::documentReplaced, this, [this] { selectNode(-1); });
     auto onRow = [this](P part, int) {
         if (part != P::Jobs)
             scheduleRebuild();
