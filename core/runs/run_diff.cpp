@@ -1,4 +1,5 @@
 #include "runs/run_diff.h"
+#include "runs/run_service.h"
 
 #include <algorithm>
 #include <cmath>
@@ -245,9 +246,10 @@ Result<RunDiff> diffRuns(const StoredRunDetail &a, const StoredRunDetail &b)
         compareLogs(*a.log, *b.log, out);
 
     const auto placedA = placedJobs(a), placedB = placedJobs(b);
+    // Times where a run was simulated; they tell the runs apart only when both were.
     const bool timed = a.result && b.result;
-    const auto runsA = timed ? jobRuns(*a.result) : std::map<std::string, const JobRun *>{};
-    const auto runsB = timed ? jobRuns(*b.result) : std::map<std::string, const JobRun *>{};
+    const auto runsA = a.result ? jobRuns(*a.result) : std::map<std::string, const JobRun *>{};
+    const auto runsB = b.result ? jobRuns(*b.result) : std::map<std::string, const JobRun *>{};
     for (const Job &job : a.scenario.jobs) {
         const auto ia = placedA.find(job.id), ib = placedB.find(job.id);
         const JobPlacement *pa = ia == placedA.end() ? nullptr : ia->second;
@@ -259,7 +261,7 @@ Result<RunDiff> diffRuns(const StoredRunDetail &a, const StoredRunDetail &b)
         d.nodesB = taskNodes(pb);
         d.tasksMoved = movedTasks(pa, pb);
         bool differs = d.tasksMoved > 0;
-        if (timed) {
+        {
             const auto ra = runsA.find(job.id), rb = runsB.find(job.id);
             const JobRun *ja = ra == runsA.end() ? nullptr : ra->second;
             const JobRun *jb = rb == runsB.end() ? nullptr : rb->second;
@@ -273,7 +275,9 @@ Result<RunDiff> diffRuns(const StoredRunDetail &a, const StoredRunDetail &b)
                 d.startB = jb->firstStartSeconds ? jb->firstStartSeconds : jb->startSeconds;
                 d.finishB = jb->finishSeconds;
             }
-            differs = differs || !sameTime(d.startA, d.startB) || !sameTime(d.finishA, d.finishB);
+            if (timed)
+                differs =
+                    differs || !sameTime(d.startA, d.startB) || !sameTime(d.finishA, d.finishB);
         }
         if (differs)
             out.jobs.push_back(std::move(d));
@@ -290,10 +294,16 @@ Result<RunDiff> diffRuns(const StoredRunDetail &a, const StoredRunDetail &b)
                          });
     }
 
+    // A placement's traffic is per iteration; a simulated run names those figures
+    // iteration_*, beside its whole run's: beside a simulated run, a placement's go in the
+    // iteration_* rows (its 16 GB per iteration had been set against the other's 226 TB).
+    const auto aligned = [](const RunRecord &r, const RunRecord &other) {
+        return simulatedMetrics(other.metrics) ? perIterationNamed(r.metrics) : r.metrics;
+    };
     std::map<std::string, MetricDifference> metrics;
-    for (const auto &[name, v] : ra.metrics)
+    for (const auto &[name, v] : aligned(ra, rb))
         metrics[name].a = v;
-    for (const auto &[name, v] : rb.metrics)
+    for (const auto &[name, v] : aligned(rb, ra))
         metrics[name].b = v;
     for (auto &[name, m] : metrics) {
         m.name = name;

@@ -287,18 +287,31 @@ Result<Run> executeRun(const Scenario &scenario, const RunRequest &request)
     return placementRun(scenario, request);
 }
 
+bool simulatedMetrics(const std::map<std::string, double> &metrics)
+{
+    return metrics.count("iteration_cross_node_bytes") > 0;
+}
+
+std::map<std::string, double> perIterationNamed(std::map<std::string, double> metrics)
+{
+    if (simulatedMetrics(metrics))
+        return metrics;
+    for (const char *name : {"cross_node_bytes", "total_bytes", "intra_node_bytes",
+                             "max_link_bytes", "max_link_seconds"})
+        if (const auto it = metrics.find(name); it != metrics.end()) {
+            metrics["iteration_" + std::string(name)] = it->second;
+            metrics.erase(it);
+        }
+    return metrics;
+}
+
 std::map<std::string, double> runMetrics(const Run &run)
 {
     std::map<std::string, double> metrics = placementMetrics(run.placement, run.traffic);
     if (run.result) {
         // The placement's traffic is per iteration; beside the whole run's figures, each
         // says so in its name.
-        for (const char *name : {"cross_node_bytes", "total_bytes", "intra_node_bytes",
-                                 "max_link_bytes", "max_link_seconds"}) {
-            const auto it = metrics.find(name);
-            metrics["iteration_" + std::string(name)] = it->second;
-            metrics.erase(it);
-        }
+        metrics = perIterationNamed(std::move(metrics));
         for (const auto &[name, value] : simulationMetrics(*run.result))
             metrics[name] = value;
     }

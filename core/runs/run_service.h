@@ -119,6 +119,12 @@ Result<Run> executeRun(const Scenario &scenario, const RunRequest &request);
 /// iteration_total_bytes, iteration_intra_node_bytes, iteration_max_link_bytes and
 /// iteration_max_link_seconds.
 std::map<std::string, double> runMetrics(const Run &run);
+/// Whether `metrics` are a simulated run's (its per-iteration figures named iteration_*).
+bool simulatedMetrics(const std::map<std::string, double> &metrics);
+/// A placement's metrics with its per-iteration traffic figures named as a simulated run
+/// names them (iteration_cross_node_bytes, ...), to be set beside a simulated run's; a
+/// simulated run's are returned as they are.
+std::map<std::string, double> perIterationNamed(std::map<std::string, double> metrics);
 
 /// The workspace record of a run (its kind, policy, parameters, metrics, decision log and
 /// timeline; the scenario digest is filled in by the store).

@@ -133,6 +133,57 @@ private slots:
         QCOMPARE(d.metrics[2].a, std::optional<double>());
     }
 
+    // A placement beside a simulated run: the placement's traffic is per iteration, so it
+    // goes beside the simulated run's iteration_* figures, not its whole run's; the simulated
+    // run's jobs keep their times.
+    void placementBesideASimulation()
+    {
+        const Scenario s = cbtest::threeNodeScenario();
+        StoredRunDetail spread =
+            placed(s, cbtest::firstTiePolicy("spread-first", PluginKind::LeastAllocated), 4);
+        StoredRunDetail pack =
+            placed(s, cbtest::firstTiePolicy("pack-first", PluginKind::MostAllocated), 7);
+        spread.record.metrics = {{"cross_node_bytes", 10}, {"total_bytes", 30}, {"placed_jobs", 3}};
+        pack.record.kind = "simulate";
+        pack.record.metrics = {{"cross_node_bytes", 5000},
+                               {"iteration_cross_node_bytes", 8},
+                               {"iteration_total_bytes", 30},
+                               {"placed_jobs", 3}};
+        RunResult result; // (a simulated run's placement is its jobs')
+        for (const JobPlacement &p : pack.placement.jobs) {
+            JobRun run;
+            run.id = p.jobId;
+            run.placement = p;
+            run.firstStartSeconds = run.startSeconds = 2.0;
+            run.finishSeconds = 12.5;
+            result.jobs.push_back(run);
+        }
+        pack.result = result;
+        auto diff = diffRuns(spread, pack);
+        QVERIFY(diff);
+        std::map<std::string, std::pair<std::optional<double>, std::optional<double>>> m;
+        for (const MetricDifference &d : diff->metrics)
+            m[d.name] = {d.a, d.b};
+        using Pair = std::pair<std::optional<double>, std::optional<double>>;
+        QCOMPARE(m.size(), std::size_t(4));
+        QCOMPARE(m["iteration_cross_node_bytes"], Pair(10.0, 8.0));
+        QCOMPARE(m["iteration_total_bytes"], Pair(30.0, 30.0));
+        QCOMPARE(m["cross_node_bytes"], Pair(std::nullopt, 5000.0));
+        QCOMPARE(m["placed_jobs"], Pair(3.0, 3.0));
+        // (the same the other way round)
+        auto back = diffRuns(pack, spread);
+        QVERIFY(back);
+        for (const MetricDifference &d : back->metrics)
+            if (d.name == "iteration_cross_node_bytes")
+                QCOMPARE(Pair(d.a, d.b), Pair(8.0, 10.0));
+        // j2 moved (b against a); the simulated run's times are there, the placement has none.
+        QCOMPARE(diff->jobs.size(), std::size_t(2));
+        QCOMPARE(diff->jobs[0].jobId, std::string("j2"));
+        QCOMPARE(diff->jobs[0].startA, std::optional<double>());
+        QCOMPARE(diff->jobs[0].startB, std::optional<double>(2.0));
+        QCOMPARE(diff->jobs[0].finishB, std::optional<double>(12.5));
+    }
+
     void sameRunsAgree()
     {
         const Scenario s = cbtest::threeNodeScenario();

@@ -127,6 +127,22 @@ private slots:
         QCOMPARE(model.index(1, b + 2).data(ComparisonModel::ValueRole).toDouble(), 100.0 / 3.0);
         QCOMPARE(model.index(1, b + 2).data().toString(), QStringLiteral("+33.3 %"));
 
+        // A placed run beside a simulated one: its cross-node bytes are per iteration, so
+        // they are not set against the simulated run's whole run (no bar, no delta).
+        ComparedRun placedRun = handRun(3, 0, 16e9, {});
+        placedRun.metrics.erase("mean_jct_s");
+        placedRun.metrics.erase("makespan_s");
+        ComparedRun simulatedRun = handRun(4, 150, 226e12, {150});
+        simulatedRun.metrics["iteration_cross_node_bytes"] = 11e9;
+        ComparisonModel mixed;
+        mixed.setRuns({placedRun, simulatedRun}, 0);
+        QCOMPARE(mixed.runs()[0].metrics.count("cross_node_bytes"), std::size_t(0));
+        QCOMPARE(mixed.runs()[0].metrics.at("iteration_cross_node_bytes"), 16e9);
+        QCOMPARE(mixed.runs()[1].metrics.at("cross_node_bytes"), 226e12);
+        QCOMPARE(mixed.index(0, mixed.valueColumn(0)).data().toString(), QStringLiteral("—"));
+        QVERIFY(
+            !mixed.index(0, mixed.valueColumn(1) + 1).data(ComparisonModel::ValueRole).isValid());
+
         const auto cdf = empiricalCdf({300, 50, 100});
         QCOMPARE(cdf.size(), std::size_t(3));
         QCOMPARE(cdf[0], std::make_pair(50.0, 1.0 / 3.0));

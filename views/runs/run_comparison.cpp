@@ -110,6 +110,12 @@ ComparisonModel::ComparisonModel(QObject *parent) : QAbstractTableModel(parent) 
 
 void ComparisonModel::setRuns(std::vector<ComparedRun> runs, int baseline)
 {
+    // Beside a simulated run, a placement's traffic (per iteration) is not set against the
+    // whole run's: it goes under the per-iteration names a simulated run gives it.
+    if (std::any_of(runs.begin(), runs.end(),
+                    [](const ComparedRun &r) { return simulatedMetrics(r.metrics); }))
+        for (ComparedRun &r : runs)
+            r.metrics = perIterationNamed(std::move(r.metrics));
     beginResetModel();
     m_runs = std::move(runs);
     m_baseline = m_runs.empty() ? 0 : std::clamp(baseline, 0, int(m_runs.size()) - 1);
