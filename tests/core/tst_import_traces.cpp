@@ -187,6 +187,25 @@ private slots:
                                 "submit time (--pending wait)"));
     }
 
+    // A Helios job cancelled before it started has no start_time and a duration of 0: it
+    // never ran, so it is left out like one with no duration at all (it had been kept as a
+    // job of one iteration).
+    void heliosCancelledBeforeStart()
+    {
+        auto r = importData("helios", {"malformed/helios_cancelled.csv"});
+        QVERIFY2(r.ok(), r.error().c_str());
+        QCOMPARE(r->jobs.size(), std::size_t(1));
+        QCOMPARE(r->jobs[0].id, std::string("1"));
+        QCOMPARE(r->skippedCount, std::size_t(1));
+        QVERIFY(importNotesHave(r.value(), "helios_cancelled.csv:3: job \"4\" never started (no "
+                                           "start_time): left out (--pending wait keeps it)"));
+        ImportOptions wait;
+        wait.pending = PendingJobs::Wait;
+        auto kept = importData("helios", {"malformed/helios_cancelled.csv"}, wait);
+        QVERIFY2(kept.ok(), kept.error().c_str());
+        QCOMPARE(kept->jobs.size(), std::size_t(2));
+    }
+
     // The pod lists without time columns (multigpu20/30/40/50) import with every pod at 0 s.
     void alibabaPodsWithoutTimes()
     {

@@ -57,8 +57,9 @@ Result<ImportReport> HeliosImporter::read(const std::vector<ImportInput> &inputs
                 rec.durationSeconds = *en - *st;
             if (!r.ok())
                 return;
-            if (hasStart && !st && !rec.durationSeconds) {
-                // Never started: no start time and no duration.
+            if (hasStart && !st && (!rec.durationSeconds || *rec.durationSeconds <= 0)) {
+                // Never started: no start time, and no duration or one of 0 (Helios writes a
+                // cancelled job's as 0).
                 if (options.pending == PendingJobs::Skip) {
                     r.leaveOut("job " + importtext::shown(rec.id) +
                                    " never started (no start_time): left out (--pending wait "
