@@ -240,12 +240,13 @@ Command explainCommand()
                 out << table.render(outputColumns());
                 if (ct.deciding >= 0) {
                     const PluginDifference &pd = ct.plugins[std::size_t(ct.deciding)];
-                    out << "  Decided by " << pd.name << ": " << signedText(pd.weightedDifference())
-                        << " of the " << numberText(ct.margin()) << "-point lead";
+                    std::string decided = "Decided by " + pd.name + ": " +
+                                          signedText(pd.weightedDifference()) + " of the " +
+                                          numberText(ct.margin()) + "-point lead";
                     if (ct.decisive())
-                        out << " (without it " << o << " would lead by "
-                            << numberText(pd.weightedDifference() - ct.margin()) << ")";
-                    out << "\n";
+                        decided += " (without it " + o + " would lead by " +
+                                   numberText(pd.weightedDifference() - ct.margin()) + ")";
+                    out << "  " << wrapText(decided, outputColumns(), 4, 2) << "\n";
                 }
                 if (!ct.flips.empty()) {
                     out << "  " << o << " would beat " << p << " if (one weight changed):\n";

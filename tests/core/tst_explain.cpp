@@ -23,6 +23,7 @@
 #include "runs/decision_explanation.h"
 #include "sched/decision_contrast.h"
 #include "sched/placer.h"
+#include "util/text.h"
 
 #include <QtTest>
 
@@ -267,6 +268,25 @@ private slots:
         QCOMPARE(run({"explain", testbed, "--policy", "dltap", "--decision", "1", "--versus",
                       "no-such-node"}, &text), 2);
         QVERIFY2(text.find("no-such-node") != std::string::npos, text.c_str());
+
+        // Every line fits 80 columns: "Decided by" with its "(without it ... would lead by
+        // 13)" was 81 wide on leaf-spine-gpu, and a terminal put the ")" on a line alone.
+        const std::string leafSpine =
+            std::string(CB_SOURCE_DIR) + "/sample-clusters/leaf-spine-gpu.json";
+        qputenv("COLUMNS", "80");
+        QCOMPARE(run({"explain", leafSpine, "--policy", "dltap", "--decision", "6", "--versus",
+                      "node-20"},
+                     &text),
+                 0);
+        qunsetenv("COLUMNS");
+        std::istringstream lines(text);
+        int decided = 0;
+        for (std::string l; std::getline(lines, l);) {
+            QVERIFY2(displayWidth(l) <= 80, l.c_str());
+            decided += l.starts_with("  Decided by dltap: +20 of the 7-point lead (without it");
+        }
+        QCOMPARE(decided, 1);
+        QVERIFY2(text.find("would lead by\n    13)") != std::string::npos, text.c_str());
     }
 
     void narration()
