@@ -196,6 +196,23 @@ private slots:
             }
         }
     }
+
+    // `kubectl get nodes -o json` cut short: said in JSON's words, with its line and column,
+    // not the YAML parser's ("end of sequence flow not found") that reads it.
+    void truncatedJsonNodeList()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = dir.filePath(QStringLiteral("nodes.json")).toStdString();
+        writeBytes(path, "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"List\",\n  \"items\": [\n"
+                         "    {\"kind\": \"Node\", \"metadata\": {\"name\": \"gpu-1\"}},\n");
+        const Outcome o = importFile("k8s-nodes", path);
+        QVERIFY(!o.ok);
+        QCOMPARE(o.failure, ImportFailure::BadInput);
+        QCOMPARE(o.problems, path + ": not valid JSON: line 6, column 1: syntax error while "
+                                    "parsing value - unexpected end of input; expected '[', "
+                                    "'{', or a literal\n");
+    }
 };
 
 QTEST_GUILESS_MAIN(TestImportMalformed)

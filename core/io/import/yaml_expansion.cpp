@@ -1,4 +1,5 @@
 #include "io/import/yaml_expansion.h"
+#include "io/json_reader.h"
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
@@ -164,6 +165,13 @@ Status checkYamlExpansion(const std::string &text, const std::string &file)
                 std::to_string(kYamlExpansionAllowance) +
                 ": refused (an alias bomb?); write the nodes out instead of aliasing them");
     } catch (const YAML::Exception &e) {
+        // A JSON document (JSON is YAML: `kubectl get nodes -o json`) that is broken is said
+        // in JSON's words, "unexpected end of input", not the YAML parser's ("end of sequence
+        // flow not found").
+        if (const auto first = text.find_first_not_of(" \t\r\n");
+            first != std::string::npos && (text[first] == '{' || text[first] == '['))
+            if (auto asJson = parseJsonText(text); !asJson)
+                return Status::failure(file, asJson.problems().front().message);
         return Status::failure(file + ":" + std::to_string(e.mark.line + 1),
                                "column " + std::to_string(e.mark.column + 1) + ": " + e.msg);
     }
