@@ -36,9 +36,10 @@ std::string megabytes(double bytes)
 void printLog(const DecisionLog &log, std::ostream &out)
 {
     for (const Decision &d : log.decisions) {
-        out << "#" << d.index << " " << d.jobId << "/" << d.task() << " -> "
-            << (d.pick >= 0 ? log.nodeNames[std::size_t(d.pick)] : std::string("(none)"))
-            << ": " << d.why << "\n";
+        out << "#" << d.index + 1 << " "
+            << d.jobId // (numbered from 1, as the steppers) << "/" << d.task() << " -> "
+            << (d.pick >= 0 ? log.nodeNames[std::size_t(d.pick)] : std::string("(none)")) << ": "
+            << d.why << "\n";
         std::ostringstream header;
         header << "    " << padRight("node", 14);
         for (const std::string &p : log.pluginNames)

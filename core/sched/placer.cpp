@@ -1233,10 +1233,11 @@ struct Placer::Impl
                 s += ", tied on " + std::to_string(ties.size()) + " nodes";
                 if (policy.tieBreak == TieBreak::Random) {
                     const auto pos = std::find(ties.begin(), ties.end(), chosen) - ties.begin();
+                    // (the draw depends on the decision's place in the run too; the text
+                    // left out its 0-based index, which read as another decision's number)
                     s += "; tie broken by seeded draw (seed " + std::to_string(seed) +
-                         ", decision " + std::to_string(decisions) + "): number " +
-                         std::to_string(pos + 1) + " of " + std::to_string(ties.size()) +
-                         " in cluster order";
+                         "): number " + std::to_string(pos + 1) + " of " +
+                         std::to_string(ties.size()) + " in cluster order";
                 } else {
                     s += "; tie broken by cluster order (first)";
                 }
