@@ -691,6 +691,66 @@ private slots:
         QCOMPARE(plain->files[0].content.find("--account="), std::string::npos);
     }
 
+    // The job's time limit, which Slurm gets as --time, is each Kubernetes kind's
+    // activeDeadlineSeconds (seconds, rounded up): a Pod's and a Volcano task's pod spec, a
+    // Kubeflow job's runPolicy, a JobSet's (and Kueue's) Job spec. (The schemas are checked
+    // in tst_export_schema.)
+    void kubernetesTimeLimit_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("where");
+        QTest::addColumn<int>("count");
+        // The fixture's 4 jobs: PS jobs of 1 PS + 2 workers and 2 PS + 3 workers, a ring of
+        // 2 workers, a single task: 11 pods, 6 roles (a JobSet's replicated Jobs).
+        QTest::newRow("k8s-pods") << "k8s-pods"
+                                  << "  activeDeadlineSeconds: 5400\n"
+                                  << 11;
+        QTest::newRow("volcano") << "volcano"
+                                 << "activeDeadlineSeconds: 5400\n"
+                                 << 11;
+        QTest::newRow("tfjob") << "tfjob"
+                               << "    activeDeadlineSeconds: 5400\n"
+                               << 4;
+        QTest::newRow("pytorchjob") << "pytorchjob"
+                                    << "    activeDeadlineSeconds: 5400\n"
+                                    << 4;
+        QTest::newRow("mpijob") << "mpijob"
+                                << "    activeDeadlineSeconds: 5400\n"
+                                << 4;
+        QTest::newRow("jobset") << "jobset"
+                                << "activeDeadlineSeconds: 5400\n"
+                                << 6;
+        QTest::newRow("kueue") << "kueue"
+                               << "activeDeadlineSeconds: 5400\n"
+                               << 6;
+    }
+    void kubernetesTimeLimit()
+    {
+        QFETCH(QString, format);
+        QFETCH(QString, where);
+        QFETCH(int, count);
+        Scenario s = cbtest::exportScenario();
+        for (Job &j : s.jobs)
+            j.timeLimitSeconds = 5399.5;
+        const Exporter *e = ExporterRegistry::find(format.toStdString());
+        QVERIFY(e);
+        auto r = e->exportPlacement(s, cbtest::exportPlacement(), {});
+        QVERIFY2(r.ok(), r.error().c_str());
+        int found = 0;
+        std::string all;
+        for (const ExportedFile &f : r->files)
+            all += f.content;
+        for (std::size_t at = all.find(where.toStdString()); at != std::string::npos;
+             at = all.find(where.toStdString(), at + 1))
+            ++found;
+        QVERIFY2(found == count, all.c_str());
+        // Without a limit no object has a deadline.
+        auto plain = e->exportPlacement(cbtest::exportScenario(), cbtest::exportPlacement(), {});
+        QVERIFY(plain.ok());
+        for (const ExportedFile &f : plain->files)
+            QCOMPARE(f.content.find("activeDeadlineSeconds"), std::string::npos);
+    }
+
     void slurmClusterFiles()
     {
         const ExportResult r = exportFixture("slurm-cluster");

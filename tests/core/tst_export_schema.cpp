@@ -219,6 +219,8 @@ class TestExportSchema : public QObject
                 "x'; rm -rf ~ #", "yes", "*a", ": x", "Job_1\nline2", "$(touch /tmp/cb-pwned)"};
             for (std::size_t i = 0; i < scenario.jobs.size(); ++i) {
                 scenario.jobs[i].id = ids[i];
+                // (and a time limit: activeDeadlineSeconds where each kind keeps it)
+                scenario.jobs[i].timeLimitSeconds = 3600.0 * double(i + 1) - 0.5;
                 scenario.jobs[i].command = {"sh", "-c", "echo 'a: b' # no", "yes",
                                             "*a", "-",  "multi\nline",      "\"dq\""};
             }

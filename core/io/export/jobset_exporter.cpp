@@ -68,6 +68,8 @@ Json JobSetExporter::jobSet(const JobContext &ctx, const std::string &format,
         jobSpec["parallelism"] = int(tasks.size());
         jobSpec["completions"] = int(tasks.size());
         jobSpec["completionMode"] = "Indexed";
+        if (const auto deadline = KubernetesObjects::activeDeadlineSeconds(job))
+            jobSpec["activeDeadlineSeconds"] = *deadline;
         jobSpec["backoffLimit"] = 0;
         jobSpec["template"] = pod;
         Json rj = Json::object();

@@ -76,12 +76,14 @@ KubeflowReplicas::Json KubeflowReplicas::replicaSpec(const KubernetesJobExporter
     return r;
 }
 
-KubeflowReplicas::Json KubeflowReplicas::runPolicy(int gang)
+KubeflowReplicas::Json KubeflowReplicas::runPolicy(int gang, const Job &job)
 {
     Json scheduling = Json::object();
     scheduling["minAvailable"] = gang;
     Json run = Json::object();
     run["cleanPodPolicy"] = "Running";
+    if (const auto deadline = KubernetesObjects::activeDeadlineSeconds(job))
+        run["activeDeadlineSeconds"] = *deadline;
     run["schedulingPolicy"] = scheduling;
     return run;
 }

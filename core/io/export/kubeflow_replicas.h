@@ -42,8 +42,9 @@ public:
                             const Group &group, const Container &container,
                             const std::string &image, std::vector<std::string> &warnings);
 
-    /// runPolicy with schedulingPolicy.minAvailable = `gang` (all pods start together).
-    static Json runPolicy(int gang);
+    /// runPolicy with schedulingPolicy.minAvailable = `gang` (all pods start together) and the
+    /// job's time limit as activeDeadlineSeconds.
+    static Json runPolicy(int gang, const Job &job);
 };
 
 } // namespace cb

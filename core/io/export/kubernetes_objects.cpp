@@ -10,6 +10,14 @@ std::string tfConfigRole(TaskRole role)
     return role == TaskRole::Single ? "worker" : toString(role);
 }
 
+std::optional<std::int64_t> KubernetesObjects::activeDeadlineSeconds(const Job &job)
+{
+    if (!job.timeLimitSeconds || !std::isfinite(*job.timeLimitSeconds))
+        return std::nullopt;
+    // (at least 1: Kubernetes wants a positive integer)
+    return std::max<std::int64_t>(1, std::int64_t(std::ceil(*job.timeLimitSeconds)));
+}
+
 std::string KubernetesObjects::cpuQuantity(double cpus)
 {
     const double milli = std::ceil(cpus * 1000.0 - 1e-6);

@@ -7,8 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,6 +43,11 @@ public:
     /// The job's image, or the default for its kind (with a warning).
     static std::string image(const Job &job, const ExportOptions &options,
                              std::vector<std::string> &warnings);
+    /// The job's time limit (time_limit_s) as a Kubernetes activeDeadlineSeconds, a whole
+    /// number of seconds rounded up, as Slurm's --time is rounded up to a minute; none without
+    /// a limit. Each exporter puts it where its kind keeps it (a Pod's spec, a Job's spec, a
+    /// Kubeflow runPolicy), so that a job stops where its batch script would.
+    static std::optional<std::int64_t> activeDeadlineSeconds(const Job &job);
     /// A container: name, image, command (when the job has one), env, ports, resources.
     static Json container(const std::string &name, const std::string &image, const Job &job,
                           const std::vector<std::pair<std::string, std::string>> &env,

@@ -100,7 +100,7 @@ std::vector<Json> MpiJobExporter::jobObjects(const JobContext &ctx,
                                                   job, ctx.options);
     Json spec = Json::object();
     spec["slotsPerWorker"] = slots;
-    spec["runPolicy"] = KubeflowReplicas::runPolicy(ctx.job.gangMinAvailable() + 1);
+    spec["runPolicy"] = KubeflowReplicas::runPolicy(ctx.job.gangMinAvailable() + 1, job);
     spec["mpiReplicaSpecs"] = specs;
     obj["spec"] = spec;
     return {obj};

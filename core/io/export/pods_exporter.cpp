@@ -54,6 +54,8 @@ std::vector<Json> PodsExporter::jobObjects(const JobContext &ctx,
         else
             podSpec["affinity"] = KubernetesObjects::hostnameAffinity({ctx.nodes.hostname(t.node)});
         podSpec["restartPolicy"] = "Never";
+        if (const auto deadline = KubernetesObjects::activeDeadlineSeconds(job))
+            podSpec["activeDeadlineSeconds"] = *deadline;
         podSpec["containers"] = Json::array({KubernetesObjects::container(
             KubernetesObjects::containerName(job.kind), image, job,
             KubernetesObjects::trainingEnv(ctx.job, t, address),

@@ -54,7 +54,7 @@ std::vector<Json> TfJobExporter::jobObjects(const JobContext &ctx,
     obj["metadata"] = KubernetesObjects::metadata(ctx.name, KubernetesObjects::labels(ctx.name),
                                                   job, ctx.options);
     Json spec = Json::object();
-    spec["runPolicy"] = KubeflowReplicas::runPolicy(ctx.job.gangMinAvailable());
+    spec["runPolicy"] = KubeflowReplicas::runPolicy(ctx.job.gangMinAvailable(), job);
     spec["tfReplicaSpecs"] = specs;
     obj["spec"] = spec;
     return {obj};

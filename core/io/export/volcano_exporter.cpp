@@ -27,6 +27,9 @@ std::vector<Json> VolcanoJobExporter::jobObjects(const JobContext &ctx,
         podSpec["affinity"] = KubernetesObjects::hostnameAffinity(
             {ctx.nodes.hostname(t.node)});
         podSpec["restartPolicy"] = "Never";
+        // (a Volcano Job has no deadline of its own: each of its pods gets the job's)
+        if (const auto deadline = KubernetesObjects::activeDeadlineSeconds(job))
+            podSpec["activeDeadlineSeconds"] = *deadline;
         podSpec["containers"] = Json::array({KubernetesObjects::container(
             KubernetesObjects::containerName(job.kind), image, job,
             KubernetesObjects::trainingEnv(ctx.job, t, address),
