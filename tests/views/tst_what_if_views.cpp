@@ -275,8 +275,16 @@ private slots:
 
         // A node clicked to contrast: still contrasted in another run of this cluster ...
         const int b = nodeIndex(s, "b");
+        TopologyView *view = window.topologyView();
+        view->fitAll();
+        const QPointF centre = view->mapToScene(view->viewport()->rect().center());
+        const double zoom = view->zoom();
         emit scene->nodeClicked(b);
         QCOMPARE(scene->selectedNode(), b);
+        // (the view stays where it was: the click had scrolled the fitted cluster under the
+        // summary box, or zoomed in on a large one)
+        QCOMPARE(view->mapToScene(view->viewport()->rect().center()), centre);
+        QCOMPARE(view->zoom(), zoom);
         QCOMPARE(window.decisionStepper()->contrastNode(), b);
         QVERIFY(window.startRun("spread-first", 2, false));
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 4, 20000);

@@ -144,6 +144,10 @@ void TopologyView::centerOnNode(int nodeIndex)
     const QRectF rect = m_scene->selectNode(nodeIndex);
     if (rect.isEmpty())
         return;
+    // A node in view and large enough to read stays where it is: a click on it (to contrast
+    // it with a decision) had scrolled the fitted cluster under the summary box.
+    if (zoom() >= 0.8 && viewport()->rect().contains(mapFromScene(rect).boundingRect()))
+        return;
     if (zoom() < 0.8) {
         m_autoFit = false;
         setTransform(QTransform::fromScale(1.0, 1.0));

@@ -112,7 +112,13 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_document, &Document::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_document, &Document::scenarioReplaced, this, &MainWindow::updateTitle);
     connect(m_scene, &TopologyScene::rebuilt, this, &MainWindow::updateOverlay);
-    connect(m_scene, &TopologyScene::nodeClicked, m_clusterPanel, &ClusterPanel::selectNode);
+    // A node clicked in the view is selected in the cluster panel too; the view stays where
+    // it is (it centres a node the panel selects, which is for finding one).
+    connect(m_scene, &TopologyScene::nodeClicked, this, [this](int n) {
+        m_nodeFromView = true;
+        m_clusterPanel->selectNode(n);
+        m_nodeFromView = false;
+    });
     // While stepping a run of this cluster, a click also contrasts the node with the pick.
     connect(m_scene, &TopologyScene::nodeClicked, this, [this](int n) {
         if (m_runMatchesCluster && m_stepper->session())
@@ -129,7 +135,10 @@ MainWindow::MainWindow(QWidget *parent)
     // What if I put it here: the pick of the decision at the cursor dragged onto another node.
     connect(m_scene, &TopologyScene::taskDropped, this, [this](int, int to) { whatIfHere(to); });
     connect(m_clusterPanel, &ClusterPanel::nodeSelected, this, [this](int n) {
-        m_view->centerOnNode(n);
+        if (m_nodeFromView)
+            m_scene->selectNode(n);
+        else
+            m_view->centerOnNode(n);
     });
 
     readSettings();

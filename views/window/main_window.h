@@ -151,6 +151,7 @@ private:
     RunTimeline *m_timeline = nullptr;
     JobsAtTimeView *m_jobsAtTime = nullptr;
     bool m_runMatchesCluster = false;
+    bool m_nodeFromView = false; ///< the cluster panel selects a node clicked in the view
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     QAction *m_saveAction = nullptr;
