@@ -27,7 +27,7 @@ Command exportCommand()
     Command c;
     c.name = "export";
     c.synopsis = "export SCENARIO --format FORMAT --out DIR (--placement FILE | --policy P) "
-                 "[--at SECONDS] [--json]";
+                 "[--simulate] [--at SECONDS] [--json]";
     c.summary = "Write a placement as Kubernetes manifests or Slurm batch scripts";
     c.description =
         "FORMAT is one of " + ExporterRegistry::names() +
@@ -42,11 +42,14 @@ Command exportCommand()
         "\"tasks\": [{\"role\": \"ps\"|\"worker\"|..., \"index\": I, \"node\": NODE, "
         "\"gpus\": [..]}]}], \"waiting\": [IDs]} (what `clusterbench place --json` gives "
         "as its \"placement\": jq .placement), or from placing the scenario with a policy "
-        "preset (--policy P, as `clusterbench place` does: " + builtinPolicyList() +
-        ", or a user preset). Jobs that do not fit are reported as waiting and not exported. A "
-        "stochastic policy (sts, sts-net, sts-fifo, ...) plans every job's GPUs over time: "
-        "the scenario is simulated and each job exported as it first runs (or as it runs at "
-        "--at SECONDS), one task per node with that node's GPUs.\n"
+        "preset (--policy P, as `clusterbench place` does: " +
+        builtinPolicyList() +
+        ", or a user preset). Jobs that do not fit are reported as waiting and not exported; "
+        "with --simulate the queue is simulated with the policy instead and every job is "
+        "exported where it first runs (or what runs at --at SECONDS), as a Slurm queue would "
+        "run them. A stochastic policy (sts, sts-net, sts-fifo, ...) plans every job's GPUs "
+        "over time: the scenario is always simulated and each job exported as it first runs "
+        "(or as it runs at --at SECONDS), one task per node with that node's GPUs.\n"
         "Warnings (what a format could not express exactly) go to stderr, or into the "
         "--json report.";
     c.options = {
@@ -56,14 +59,19 @@ Command exportCommand()
         {"policy", "P", "place the scenario with this policy preset and export that"},
         {"policy-file", "F", "JSON file with more policy presets (with --policy)"},
         {"seed", "S", "seed for --policy (default: the scenario's)"},
-        {"at", "SECONDS", "stochastic policies: export the configurations running at this "
-                          "time (default: every job's first configuration)"},
+        {"simulate", "",
+         "placement policies: simulate the queue and export every job where "
+         "it first runs, not only the jobs that fit at once"},
+        {"at", "SECONDS",
+         "with --simulate or a stochastic policy: export what runs at this "
+         "time (default: every job as it first runs)"},
         {"pinning", "MODE", "k8s-pods: nodename (default) or affinity"},
         {"namespace", "NS", "metadata.namespace of Kubernetes objects"},
         {"image", "IMAGE", "container image for jobs that have none"},
-        {"blocks", "", "Slurm topology/block: slurm-cluster writes topology.conf as blocks by "
-                       "rack (Slurm 23.11+) and makes them topology.yaml's default; slurm adds "
-                       "--segment to batch scripts (not in Slurm 22.05)"},
+        {"blocks", "",
+         "Slurm topology/block: slurm-cluster writes topology.conf as blocks by "
+         "rack (Slurm 23.11+) and makes them topology.yaml's default; slurm adds "
+         "--segment to batch scripts (not in Slurm 22.05)"},
         {"json", "", "print a JSON report"},
     };
     c.run = [](const Args &args, Io &io) {
@@ -102,17 +110,23 @@ Command exportCommand()
         Placement placement;
         Scenario exportedScenario = scenario.value();
         std::vector<std::string> notes; // warnings about the schedule, with the exporter's
-        if (args.has("at") && !stochasticMethod(args.value("policy")).size())
-            return usage("--at needs a stochastic --policy (sts, sts-net, sts-fifo, ...): a "
-                         "placement policy's placement does not change over time");
+        const bool stochastic = !stochasticMethod(args.value("policy")).empty();
+        // Over time: simulated, every job as it first runs (or what runs at --at).
+        const bool overTime = args.has("policy") && (stochastic || args.flag("simulate"));
+        if (args.has("simulate") && !args.has("policy"))
+            return usage("--simulate needs --policy P: a placement file is one moment");
+        if (args.has("at") && !overTime)
+            return usage("--at needs --simulate or a stochastic --policy (sts, sts-net, "
+                         "sts-fifo, ...): one placement does not change over time");
         if (exporter->needsPlacement()) {
             if (args.has("placement") && args.has("policy"))
                 return usage("give either --placement or --policy, not both");
             if (!args.has("placement") && !args.has("policy"))
                 return usage("missing --placement FILE or --policy P");
-            if (args.has("policy") && !stochasticMethod(args.value("policy")).empty()) {
-                // A stochastic scheduler decides over time: simulate, then take every job's
-                // configuration at --at (default: each job's first), one task per node.
+            if (overTime) {
+                // A stochastic scheduler decides over time, and a placement policy's queue
+                // does once simulated: take every job as it runs at --at (default: as it
+                // first runs); a stochastic job one task per node.
                 const Scenario &s = scenario.value();
                 auto seed = args.integer("seed", (long long)s.settings.seed);
                 if (!seed || seed.value() < 0)
@@ -129,7 +143,10 @@ Command exportCommand()
                 }
                 RunRequest request;
                 request.policy = args.value("policy");
+                request.policyFile = args.value("policy-file");
                 request.seed = std::uint64_t(seed.value());
+                request.simulate = true;
+                request.decisionLog = false;
                 auto run = executeRun(s, request);
                 if (!run) {
                     io.err << "clusterbench export: " << run.error() << "\n";
@@ -137,7 +154,8 @@ Command exportCommand()
                                                                         : ExitFailure);
                 }
                 auto [shaped, scheduled] = stochasticScheduleAt(s, *run->result, at);
-                oneTaskPerNode(shaped, scheduled);
+                if (stochastic) // (a placement policy's tasks are as the job has them)
+                    oneTaskPerNode(shaped, scheduled);
                 if (at) {
                     // Not running at --at: finished, not yet submitted, or waiting.
                     const std::set<std::string> notRunning(scheduled.waiting.begin(),

@@ -139,9 +139,10 @@ Result<std::pair<Run, Scenario>> readRun(const Workspace &workspace, std::int64_
 /// scheduling events) and the simulation.
 Result<StoredRunDetail> readRunDetail(const Workspace &workspace, std::int64_t id);
 
-/// The scenario and placement to export from a stochastic run: every job that runs at
-/// `atSeconds` (all jobs at their first configuration when empty) shaped as it runs then,
-/// one task per node with that node's GPUs; the others are listed as waiting.
+/// The scenario and placement to export from a simulated run: every job that runs at
+/// `atSeconds` (every job as it first runs when empty; a stochastic job at its first
+/// configuration) shaped as it runs then; the others are listed as waiting. (For a stochastic
+/// run, oneTaskPerNode() then gives one task per node with that node's GPUs.)
 std::pair<Scenario, Placement> stochasticScheduleAt(const Scenario &scenario,
                                                     const RunResult &result,
                                                     std::optional<double> atSeconds = {});

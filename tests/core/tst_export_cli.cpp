@@ -1,9 +1,11 @@
 // `clusterbench export`: writes the files of a format from a scenario and a placement file,
 // prints warnings or a --json report, and fails cleanly (exit 2) on bad input.
 
+#include "io/export/exporter_registry.h"
 #include "io/export/placement_json.h"
 #include "io/file_io.h"
 #include "io/scenario_json.h"
+#include "runs/run_service.h"
 
 #include "tst_export_fixtures.h"
 
@@ -115,6 +117,51 @@ private slots:
         QVERIFY2(unknown.err.contains("no-such-policy"), qPrintable(unknown.err));
     }
 
+    // With --simulate a placement policy's queue is simulated and every job is exported where
+    // it first ran: on leaf-spine-gpu dltap places only some of the jobs at once, the others
+    // wait (left out, with a warning each); simulated, every job runs and every job is
+    // written, byte for byte what exporting the run's schedule in-process gives.
+    void simulateExportsEveryJob()
+    {
+        const QString path = CB_SOURCE_DIR "/sample-clusters/leaf-spine-gpu.json";
+        auto s = loadScenarioFile(path.toStdString());
+        QVERIFY(s.ok());
+        const QString once = m_dir.filePath("once"), simulated = m_dir.filePath("simulated");
+        const Run r1 = clusterbench(
+            {"export", path, "--format", "slurm", "--out", once, "--policy", "dltap", "--json"});
+        QVERIFY2(r1.exitCode == 0, qPrintable(r1.err));
+        const auto atOnce = nlohmann::json::parse(r1.out.toStdString());
+        QVERIFY(atOnce["files"].size() < s->jobs.size());
+        const Run r2 = clusterbench({"export", path, "--format", "slurm", "--out", simulated,
+                                     "--policy", "dltap", "--simulate", "--json"});
+        QVERIFY2(r2.exitCode == 0, qPrintable(r2.err));
+        const auto report = nlohmann::json::parse(r2.out.toStdString());
+        QCOMPARE(report["files"].size(), s->jobs.size());
+
+        RunRequest request;
+        request.policy = "dltap";
+        request.seed = s->settings.seed;
+        auto run = executeRun(s.value(), request);
+        QVERIFY(run.ok());
+        auto [shaped, schedule] = stochasticScheduleAt(s.value(), *run->result);
+        QCOMPARE(schedule.jobs.size(), s->jobs.size());
+        auto expected = ExporterRegistry::find("slurm")->exportPlacement(shaped, schedule, {});
+        QVERIFY(expected.ok());
+        for (const ExportedFile &f : expected->files) {
+            auto written =
+                readTextFile((simulated + "/" + QString::fromStdString(f.path)).toStdString());
+            QVERIFY2(written.ok(), f.path.c_str());
+            QVERIFY2(written.value() == f.content, f.path.c_str());
+        }
+        // --at picks one moment of the simulated queue: only what runs then.
+        const Run r3 =
+            clusterbench({"export", path, "--format", "slurm", "--out", m_dir.filePath("at"),
+                          "--policy", "dltap", "--simulate", "--at", "0", "--json"});
+        QVERIFY2(r3.exitCode == 0, qPrintable(r3.err));
+        const std::size_t atZero = nlohmann::json::parse(r3.out.toStdString())["files"].size();
+        QVERIFY2(atZero >= 1 && atZero < s->jobs.size(), std::to_string(atZero).c_str());
+    }
+
     // A file an earlier export left (another job's) would be submitted with this export's
     // (`kubectl apply -f DIR`): it is said, named, and left alone; files of other kinds are
     // not the export's business.
@@ -174,6 +221,12 @@ private slots:
         QTest::newRow("bad pinning")
             << QStringList{"--format", "k8s-pods", "--out", "x", "--pinning", "maybe"}
             << "--pinning expects nodename or affinity";
+        QTest::newRow("--at of one placement")
+            << QStringList{"--format", "slurm", "--out", "x", "--policy", "dltap", "--at", "5"}
+            << "--at needs --simulate or a stochastic --policy";
+        QTest::newRow("--simulate a placement file")
+            << QStringList{"--format", "slurm", "--out", "x", "--placement", "p.json", "--simulate"}
+            << "--simulate needs --policy P";
         QTest::newRow("missing placement file")
             << QStringList{"--format", "volcano", "--out", "x", "--placement", "/nonexistent.json"}
             << "/nonexistent.json";

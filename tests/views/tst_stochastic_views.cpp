@@ -20,6 +20,7 @@
 #include <QtTest>
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QTemporaryDir>
 
 #include <qcustomplot.h>
@@ -215,6 +216,47 @@ private slots:
         for (const ExportedFile &f : atAfter.files)
             all1 += f.content;
         QVERIFY(all0 != all1);
+    }
+
+    // A placement policy's simulated run is offered as its schedule too, every job as it
+    // first ran by default: its placement has only the jobs that fit at once (on
+    // leaf-spine-gpu dltap leaves some waiting), the schedule every job.
+    void exportDialogExportsEveryJobOfASimulatedRun()
+    {
+        auto loaded = loadScenarioFile(CB_SOURCE_DIR "/sample-clusters/leaf-spine-gpu.json");
+        QVERIFY(loaded.ok());
+        auto r = computeRunSession(loaded.value(), "dltap", loaded->settings.seed, true);
+        QVERIFY(r.ok());
+        auto session = std::make_shared<const RunSession>(std::move(r.value()));
+        QVERIFY(!session->placement.waiting.empty());
+        ExportDialog dialog(session->scenario, session->placement, session->label);
+        dialog.setFormat(QStringLiteral("slurm"));
+        dialog.setShownSchedule(
+            session->label,
+            [session](double t) {
+                return stochasticScheduleAt(
+                    session->scenario, *session->result,
+                    t <= ExportDialog::kFirstRuns ? std::nullopt : std::optional<double>(t));
+            },
+            session->result->makespanSeconds, ExportDialog::kFirstRuns);
+        auto *at = dialog.findChild<QDoubleSpinBox *>(QStringLiteral("exportScheduleTime"));
+        QVERIFY(at);
+        QCOMPARE(at->text(), QStringLiteral("every job as it first runs"));
+        QVERIFY2(dialog.error().isEmpty(), qPrintable(dialog.error()));
+        QCOMPARE(dialog.fileNames().size(), qsizetype(session->scenario.jobs.size()));
+        // Applied at once on Kubernetes they would overask nodes: said.
+        dialog.setFormat(QStringLiteral("k8s-pods"));
+        bool said = false;
+        for (const QString &w : dialog.warnings())
+            said = said || w.contains(QStringLiteral("applied at once they do not fit"));
+        QVERIFY2(said, qPrintable(dialog.warnings().join(QLatin1Char('\n'))));
+        // The run's own placement (one moment) is still offered: fewer jobs.
+        auto *source = dialog.findChild<QComboBox *>(QStringLiteral("exportSource"));
+        QVERIFY(source);
+        QCOMPARE(source->count() >= 2, true);
+        dialog.setFormat(QStringLiteral("slurm"));
+        source->setCurrentIndex(1);
+        QCOMPARE(dialog.fileNames().size(), qsizetype(session->placement.jobs.size()));
     }
 
     void reopenedEqualsFresh()

@@ -4,9 +4,10 @@
 
 #include "io/export/export_writer.h"
 #include "io/export/exporter_registry.h"
+#include "io/export/placed_job.h"
+#include "io/policy_json.h"
 #include "net/topology.h"
 #include "sched/placer.h"
-#include "io/policy_json.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -128,7 +129,9 @@ ExportDialog::ExportDialog(const Scenario &scenario, std::optional<Placement> sh
     m_at->setSuffix(tr(" s"));
     m_at->setDecimals(1);
     m_at->setToolTip(tr("Export the jobs as the schedule runs them at this time; the jobs not "
-                        "running then are listed as waiting"));
+                        "running then are listed as waiting. At its lowest value: every job "
+                        "as it first runs (a Slurm queue then runs them in turn)."));
+    m_at->setSpecialValueText(tr("every job as it first runs"));
     m_atLabel->setVisible(false);
     m_at->setVisible(false);
 
@@ -209,8 +212,8 @@ void ExportDialog::setShownSchedule(const QString &label, ScheduleAt scheduleAt,
     m_scheduleAt = std::move(scheduleAt);
     {
         const QSignalBlocker block(m_at);
-        m_at->setRange(0, std::max(0.0, endSeconds));
-        m_at->setValue(std::clamp(atSeconds, 0.0, std::max(0.0, endSeconds)));
+        m_at->setRange(kFirstRuns, std::max(0.0, endSeconds));
+        m_at->setValue(std::clamp(atSeconds, kFirstRuns, std::max(0.0, endSeconds)));
     }
     int i = m_source->findData(kShownSchedule);
     if (i < 0) {
@@ -322,6 +325,12 @@ std::optional<Placement> ExportDialog::currentPlacement(QString *problem)
     if (source.userType() == QMetaType::Int && source.toInt() == kShownSchedule) {
         auto [scenario, placement] = m_scheduleAt(m_at->value());
         m_exported = std::move(scenario);
+        // Every job as it first runs: they start at different times; applied at once (a
+        // Kubernetes format) they may ask a node for more than it has.
+        m_scheduleOverloads.clear();
+        if (m_at->value() <= kFirstRuns)
+            for (const Problem &p : nodeOverloads(m_exported, placement))
+                m_scheduleOverloads.push_back(p.message);
         return placement;
     }
     auto presets = userPresets(m_scenario, {});
@@ -386,6 +395,17 @@ void ExportDialog::refresh()
             if (exported && shownRun && exporter->name() == "slurm")
                 for (const std::string &w : m_shownRunWarnings)
                     m_result.warnings.push_back("slurm: " + w);
+            if (exported && schedule && !m_scheduleOverloads.empty() &&
+                exporter->name().rfind("slurm", 0) != 0)
+                m_result.warnings.push_back(
+                    exporter->name() +
+                    ": the jobs start at different times; applied at once "
+                    "they do not fit (" +
+                    m_scheduleOverloads.front() +
+                    (m_scheduleOverloads.size() > 1
+                         ? "; " + std::to_string(m_scheduleOverloads.size() - 1) + " more"
+                         : std::string()) +
+                    "): apply each job at its start, or export one moment");
         }
     }
 

@@ -37,11 +37,15 @@ public:
     ExportDialog(const Scenario &scenario, std::optional<Placement> shown = {},
                  const QString &shownLabel = {}, QWidget *parent = nullptr);
 
-    /// The jobs as a stochastic run has them at a time (seconds): the scenario shaped as they
-    /// run then and their placement.
+    /// The jobs as a simulated run has them at a time (seconds; kFirstRuns: every job as it
+    /// first runs): the scenario shaped as they run then and their placement.
     using ScheduleAt = std::function<std::pair<Scenario, Placement>(double)>;
-    /// Offers a stochastic run (STS or a baseline) first: its schedule at `atSeconds` (the
-    /// scrubber's time), editable between 0 and `endSeconds`. Selects it.
+    /// The schedule time that stands for every job as it first runs (the time field's
+    /// lowest value, shown in words).
+    static constexpr double kFirstRuns = -1;
+    /// Offers a simulated run first: its schedule at `atSeconds` (a stochastic run's: the
+    /// scrubber's time; a placement policy's: kFirstRuns), editable between kFirstRuns and
+    /// `endSeconds`. Selects it.
     void setShownSchedule(const QString &label, ScheduleAt scheduleAt, double endSeconds,
                           double atSeconds);
     /// The time of the shown stochastic schedule (seconds).
@@ -94,6 +98,7 @@ private:
     std::optional<Placement> m_shown;
     std::vector<std::string> m_shownRunWarnings;
     ScheduleAt m_scheduleAt;
+    std::vector<std::string> m_scheduleOverloads; ///< nodes overasked by every job at once
     /// The scenario the preview exports (the open one, or a stochastic run's reshaped jobs).
     Scenario m_exported;
     ExportResult m_result;

@@ -228,14 +228,21 @@ void RunViews::exportPlacement()
         dialog.setSeed(int(run->seed)); // (the scenario's own seed is not the run's)
     if (run && !run->sts && (run->scenario.cluster != open.cluster || run->scenario.jobs != open.jobs))
         dialog.setShownScenario(run->scenario);
-    // A stochastic run's configurations change over time: it is exported as it runs at the
-    // scrubber's time (editable in the dialog), with the jobs as it ran them.
-    if (run && run->sts && run->result) {
+    // A simulated run is offered first as its schedule: a stochastic run's configurations
+    // change over time, so it is exported as it runs at the scrubber's time; a placement
+    // policy's with every job as it first runs (its placement above has only the jobs that
+    // fit at once). The time is editable in the dialog; the jobs are as the run ran them.
+    if (run && run->result) {
         auto kept = run;
         dialog.setShownSchedule(
             run->label,
-            [kept](double t) { return cb::stochasticScheduleAt(kept->scenario, *kept->result, t); },
-            run->result->makespanSeconds, m_window->runTimeline()->time());
+            [kept](double t) {
+                return cb::stochasticScheduleAt(
+                    kept->scenario, *kept->result,
+                    t <= ExportDialog::kFirstRuns ? std::nullopt : std::optional<double>(t));
+            },
+            run->result->makespanSeconds,
+            run->sts ? m_window->runTimeline()->time() : ExportDialog::kFirstRuns);
     }
     if (run && run->result) {
         std::vector<std::string> overruns;
