@@ -125,31 +125,10 @@ const Command *findCommand(const std::string &name)
 
 std::string nearestCommand(const std::string &word)
 {
-    // Levenshtein distance, one row at a time; a name within two edits is a likely typo.
-    auto distance = [](const std::string &a, const std::string &b) {
-        std::vector<std::size_t> row(b.size() + 1);
-        for (std::size_t j = 0; j <= b.size(); ++j)
-            row[j] = j;
-        for (std::size_t i = 1; i <= a.size(); ++i) {
-            std::size_t diagonal = row[0];
-            row[0] = i;
-            for (std::size_t j = 1; j <= b.size(); ++j) {
-                const std::size_t above = row[j];
-                row[j] = std::min(
-                    {row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-                diagonal = above;
-            }
-        }
-        return row[b.size()];
-    };
-    std::string best;
-    std::size_t bestDistance = 3;
+    std::vector<std::string> names;
     for (const Command &c : commands())
-        if (const std::size_t d = distance(word, c.name); d < bestDistance) {
-            best = c.name;
-            bestDistance = d;
-        }
-    return best;
+        names.push_back(c.name);
+    return nearestName(word, names);
 }
 
 namespace {
@@ -236,9 +215,13 @@ int runCommand(const std::vector<std::string> &args, Io &io)
     if (!c) {
         const std::string word = args.empty() ? "" : args[0];
         io.err << "clusterbench: unknown command \"" << terminalText(word) << "\"";
+        // A likely typo gets the command it resembles, not a screen of help above it.
         if (const std::string near = nearestCommand(word); !near.empty())
-            io.err << " (did you mean \"" << near << "\"?)";
-        io.err << "\n\n" << mainHelp();
+            io.err << " (did you mean \"" << near
+                   << "\"?)\nRun 'clusterbench --help' for "
+                      "every command.\n";
+        else
+            io.err << "\n\n" << mainHelp();
         return ExitBadInput;
     }
     auto parsed = Args::parse(std::vector<std::string>(args.begin() + 1, args.end()), c->options);

@@ -3,6 +3,7 @@
 #include "io/file_io.h"
 #include "io/json_reader.h"
 #include "io/scenario_json.h"
+#include "util/text.h"
 
 #include <algorithm>
 
@@ -261,11 +262,16 @@ Result<Policy> resolvePolicy(const std::string &name, const std::vector<Policy> 
     if (auto builtin = builtinPolicy(name))
         return *builtin;
     std::string users;
-    for (const Policy &u : userPresets)
+    std::vector<std::string> names = builtinPolicyNames();
+    for (const Policy &u : userPresets) {
         users += ", " + u.name;
-    return Result<Policy>::failure("--policy", "unknown policy \"" + name +
-                                                   "\" (available: " + builtinList() + users +
-                                                   ")");
+        names.push_back(u.name);
+    }
+    const std::string near = nearestName(name, names);
+    return Result<Policy>::failure(
+        "--policy", "unknown policy \"" + name + "\"" +
+                        (near.empty() ? std::string() : " (did you mean \"" + near + "\"?)") +
+                        " (available: " + builtinList() + users + ")");
 }
 
 ordered_json policyToJson(const Policy &policy)

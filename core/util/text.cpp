@@ -205,4 +205,33 @@ std::vector<std::string> commaList(std::string_view text, bool keepEmpty)
     return out;
 }
 
+std::string nearestName(std::string_view word, const std::vector<std::string> &names)
+{
+    // Levenshtein distance, one row at a time.
+    auto distance = [](std::string_view a, std::string_view b) {
+        std::vector<std::size_t> row(b.size() + 1);
+        for (std::size_t j = 0; j <= b.size(); ++j)
+            row[j] = j;
+        for (std::size_t i = 1; i <= a.size(); ++i) {
+            std::size_t diagonal = row[0];
+            row[0] = i;
+            for (std::size_t j = 1; j <= b.size(); ++j) {
+                const std::size_t above = row[j];
+                row[j] = std::min(
+                    {row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+                diagonal = above;
+            }
+        }
+        return row[b.size()];
+    };
+    std::string best;
+    std::size_t bestDistance = 3;
+    for (const std::string &name : names)
+        if (const std::size_t d = distance(word, name); d < bestDistance) {
+            best = name;
+            bestDistance = d;
+        }
+    return best;
+}
+
 } // namespace cb

@@ -59,6 +59,10 @@ double roundTo(double v, double perUnit);
 /// `keepEmpty` (for callers that refuse them).
 std::vector<std::string> commaList(std::string_view text, bool keepEmpty = false);
 
+/// Of `names`, the one closest to `word` within two edits (insertions, deletions,
+/// substitutions: a likely typo, "dltapp" -> "dltap"), the first of equals; empty when none is.
+std::string nearestName(std::string_view word, const std::vector<std::string> &names);
+
 /// The 64-bit FNV-1a hash of `s`: stable across platforms and runs (seeds, tie-breaks).
 std::uint64_t fnv1a(std::string_view s);
 

@@ -90,7 +90,8 @@ private slots:
                                          << QStringLiteral("unknown command \"frobnicate\"\n");
         QTest::newRow("mistyped command")
             << QStringList{QStringLiteral("sweeep"), QStringLiteral("x.json")} << 2
-            << QStringLiteral("unknown command \"sweeep\" (did you mean \"sweep\"?)");
+            << QStringLiteral("unknown command \"sweeep\" (did you mean \"sweep\"?)\nRun "
+                              "'clusterbench --help' for every command.\n");
         QTest::newRow("validate without file") << QStringList{QStringLiteral("validate")} << 2
                                                << QStringLiteral("expected at least one FILE");
         QTest::newRow("unknown option")

@@ -304,6 +304,10 @@ private slots:
             << QStringList{QStringLiteral("place"), kTestbed, QStringLiteral("--policy"),
                            QStringLiteral("kube")}
             << 2 << "unknown policy \"kube\"";
+        QTest::newRow("mistyped policy")
+            << QStringList{QStringLiteral("place"), kTestbed, QStringLiteral("--policy"),
+                           QStringLiteral("dltapp")}
+            << 2 << "unknown policy \"dltapp\" (did you mean \"dltap\"?) (available: ";
         QTest::newRow("no policy") << QStringList{QStringLiteral("place"), kTestbed} << 2
                                    << "expected SCENARIO and --policy P";
         QTest::newRow("bad seed") << QStringList{QStringLiteral("place"), kTestbed,
