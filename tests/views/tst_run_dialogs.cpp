@@ -22,10 +22,14 @@
 #include <qcustomplot.h>
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHeaderView>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QWheelEvent>
@@ -153,6 +157,12 @@ private slots:
         view.setRuns({handRun(1, 200, 0, {100, 300}), handRun(2, 150, 4e9, {50, 100, 300})});
         QCOMPARE(view.cdfPlot()->graphCount(), 2);
         QCOMPARE(view.barsPlot()->axisRectCount(), 10);
+        {
+            // The table is tall enough for every metric's row; the view scrolls, not it.
+            auto *table = view.findChild<QTableView *>(QStringLiteral("comparisonTable"));
+            QVERIFY(table);
+            QVERIFY(table->minimumHeight() >= 10 * table->verticalHeader()->defaultSectionSize());
+        }
         // Empty charts say why: neither run records tardiness, energy or cost here.
         auto noteOf = [&view](const char *key) {
             auto *note = view.barsPlot()->findChild<QCPItemText *>(QStringLiteral("note:") +
@@ -166,12 +176,36 @@ private slots:
         for (ComparedRun &r : onTime)
             r.metrics["tardiness_s"] = 0;
         view.setRuns(onTime);
-        QCOMPARE(noteOf("tardiness_s"), QStringLiteral("no tardiness: every job met its due date"));
+        QCOMPARE(noteOf("tardiness_s"),
+                 QStringLiteral("no tardiness:\nevery job met its due date"));
         QCOMPARE(noteOf("cross_node_bytes"), QStringLiteral("zero in every run"));
         QCOMPARE(noteOf("violations"), QStringLiteral("not recorded"));
         QCOMPARE(noteOf("tardiness_cost"), QStringLiteral("not recorded"));
         QCOMPARE(noteOf("total_cost"), QStringLiteral("not recorded"));
         QCOMPARE(noteOf("stranded_gpu_h"), QStringLiteral("not recorded"));
+        // A chart of zeros has no tick labels (0 ... 1 of nothing); one with values has them;
+        // the note fits its chart (it was cut at both ends on a laptop).
+        auto rectOf = [&view](int index) { return view.barsPlot()->axisRect(index); };
+        for (int i = 0; i < view.barsPlot()->axisRectCount(); ++i) {
+            const QString label = rectOf(i)->axis(QCPAxis::atBottom)->label();
+            if (label == QStringLiteral("Tardiness") ||
+                label == QStringLiteral("Cross-node traffic"))
+                QVERIFY2(!rectOf(i)->axis(QCPAxis::atLeft)->tickLabels(), qPrintable(label));
+            if (label == QStringLiteral("Mean JCT"))
+                QVERIFY(rectOf(i)->axis(QCPAxis::atLeft)->tickLabels());
+        }
+        {
+            auto *note =
+                view.barsPlot()->findChild<QCPItemText *>(QStringLiteral("note:tardiness_s"));
+            QVERIFY(note);
+            // (against the least width a chart is given, which a laptop's dock shows)
+            const int least = note->clipAxisRect()->minimumSize().width();
+            const int width =
+                QFontMetrics(note->font()).boundingRect(QRect(), 0, note->text()).width();
+            QVERIFY2(width < least,
+                     qPrintable(
+                         QStringLiteral("note %1 px, chart at least %2 px").arg(width).arg(least)));
+        }
         // tardiness, traffic, energy, cost, violations, tardiness cost, total cost, stranded
         QCOMPARE(view.barsPlot()->itemCount(), 8);
         view.setRuns({handRun(1, 200, 0, {100, 300}), handRun(2, 150, 4e9, {50, 100, 300})});
@@ -296,6 +330,28 @@ private slots:
         dialog.setFormat(QStringLiteral("slurm"));
         dialog.setPolicy(QStringLiteral("dltap"), 1);
         QVERIFY(!dialog.warnings().join('\n').contains(QStringLiteral("time limit")));
+    }
+
+    // The model list opens on the job's model (it opened on the first, alexnet, with the
+    // job's name only typed in its box).
+    void jobEditorModelListOpensOnTheJobsModel()
+    {
+        Document doc;
+        Scenario s = testing::leafSpineScenario(2, 1, 4);
+        QVERIFY(!s.jobs.empty());
+        s.jobs[0].model.name = "resnet50";
+        doc.setScenario(s);
+        JobDialog dialog(&doc, 0);
+        auto *model = dialog.findChild<QComboBox *>(QStringLiteral("jobModel"));
+        QVERIFY(model);
+        QVERIFY(model->findText(QStringLiteral("resnet50")) > 0);
+        QCOMPARE(model->currentIndex(), model->findText(QStringLiteral("resnet50")));
+        QCOMPARE(model->currentText(), QStringLiteral("resnet50"));
+        dialog.setModel(QStringLiteral("vgg16"));
+        QCOMPARE(model->currentIndex(), model->findText(QStringLiteral("vgg16")));
+        // A name the catalogue does not have is kept as typed.
+        dialog.setModel(QStringLiteral("my-own-net"));
+        QCOMPARE(model->currentText(), QStringLiteral("my-own-net"));
     }
 
     // The editor rounds what it shows (0.1 MB, 0.1 ms), never what it keeps: a job opened and

@@ -14,6 +14,7 @@
 #include "analysis/run_timeline.h"
 #include "analysis/sts_stepper.h"
 #include "analysis/traffic_heatmap.h"
+#include "commands/add_job_command.h"
 #include "document/document.h"
 #include "io/scenario_json.h"
 #include "model/model_catalog.h"
@@ -49,6 +50,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QUndoStack>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -507,6 +509,23 @@ private slots:
             (group.role == TaskRole::Ps ? ps : workers) += group.replicas;
         QCOMPARE(ps, 2);
         QCOMPARE(workers, 4);
+        {
+            // A job with a longer id than the queue's others widens the Id column (it was
+            // elided, "my-be...", until the queue was reloaded).
+            QTableView *queue = w.jobQueuePanel()->table();
+            Job longer = made;
+            longer.id = "my-bert-train-w2";
+            w.document()->undoStack()->push(new AddJobCommand(w.document(), longer));
+            settle();
+            const int needed =
+                queue->fontMetrics().horizontalAdvance(QStringLiteral("my-bert-train-w2"));
+            QVERIFY2(queue->columnWidth(JobQueueModel::Id) > needed,
+                     qPrintable(QStringLiteral("Id column %1 px, the id needs %2")
+                                    .arg(queue->columnWidth(JobQueueModel::Id))
+                                    .arg(needed)));
+            w.document()->undoStack()->undo();
+            QCOMPARE(scenario.jobs.size(), jobsBefore + 1);
+        }
 
         // Run it: dltap, simulated.
         auto *views = w.findChild<RunViews *>();

@@ -127,9 +127,9 @@ ComparisonView::ComparisonView(QWidget *parent)
     keepMinimumSizeKnown(m_cdf);
     keepMinimumSizeKnown(m_bars);
     m_note->setWordWrap(true);
-    m_kindsNote = tr("Runs of both kinds are compared: for placement-only runs cross-node "
-                     "traffic is bytes per training iteration, for simulated runs the bytes "
-                     "of the whole run; times, energy and cost exist only for simulated runs.");
+    m_kindsNote = tr("Runs of both kinds are compared: a placement-only run's cross-node "
+                     "traffic is per training iteration, not a whole run's, so it has no bar "
+                     "there; times, energy and cost exist only for simulated runs.");
     m_note->setStyleSheet(QStringLiteral("color: #8a5300"));
     m_note->hide();
 
@@ -145,7 +145,7 @@ ComparisonView::ComparisonView(QWidget *parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setSizes({600, 400}); // bars first: the table scrolls
-    m_table->setMinimumHeight(80);
+    m_table->setObjectName(QStringLiteral("comparisonTable"));
 
     // The charts keep readable sizes; a small dock scrolls them.
     auto *scroll = new QScrollArea(this);
@@ -231,6 +231,12 @@ void ComparisonView::setRuns(std::vector<ComparedRun> runs, int baseline)
                      .arg(modelOfRun.join(QStringLiteral(", ")));
     m_note->setText(notes.join(QStringLiteral("\n")));
     m_note->setVisible(!notes.isEmpty());
+    // Every metric's row in view: the charts above scroll with it (a laptop's dock left the
+    // table one and a half rows in a scroller of its own).
+    m_table->setMinimumHeight(
+        m_table->horizontalHeader()->sizeHint().height() +
+        m_model->rowCount() * m_table->verticalHeader()->defaultSectionSize() +
+        m_table->horizontalScrollBar()->sizeHint().height() + 2 * m_table->frameWidth());
     placeTable();
 }
 
@@ -284,6 +290,8 @@ void ComparisonView::rebuildBars()
                         : title);
         y->setTicker(metricTicker(metric.unit));
         y->setRange(0, maxValue > 0 ? maxValue * 1.12 : 1);
+        // (nothing above zero: the axis's 0 ... 1 would be ticks of nothing, "0:00:00.20")
+        y->setTickLabels(maxValue > 0);
         if (maxValue == 0) {
             // An empty chart says why: nothing to draw is a result too.
             auto *note = new QCPItemText(m_bars);
@@ -296,7 +304,7 @@ void ComparisonView::rebuildBars()
             if (!recorded)
                 note->setText(tr("not recorded"));
             else if (std::string_view(metric.key) == "tardiness_s")
-                note->setText(tr("no tardiness: every job met its due date"));
+                note->setText(tr("no tardiness:\nevery job met its due date"));
             else
                 note->setText(tr("zero in every run"));
         }

@@ -197,6 +197,7 @@ JobDialog::JobDialog(Document *document, int jobIndex, int insertAt, QWidget *pa
     m_problem->setObjectName(QStringLiteral("jobProblem"));
     m_id->setObjectName(QStringLiteral("jobId"));
     m_modelMb->setObjectName(QStringLiteral("jobModelSize"));
+    m_model->setObjectName(QStringLiteral("jobModel"));
     m_problem->setWordWrap(true);
 
     auto *tasks = new QGroupBox(tr("Tasks"), this);
@@ -330,7 +331,7 @@ void JobDialog::load(const Job &job)
     m_memory->setValue(worker ? worker->memoryGiB : 1);
     {
         const QSignalBlocker block(m_model); // keep the job's own size and step time
-        m_model->setCurrentText(QString::fromStdString(job.model.name));
+        showModelName(QString::fromStdString(job.model.name));
     }
     showModel(job.model.parameterBytes, job.model.computeSecondsPerIteration);
     m_trainFor->setCurrentIndex(0);
@@ -400,7 +401,17 @@ void JobDialog::setGpusPerWorker(int gpus)
 
 void JobDialog::setModel(const QString &name)
 {
-    m_model->setCurrentText(name);
+    showModelName(name);
+}
+
+void JobDialog::showModelName(const QString &name)
+{
+    // A catalogue model is made the current item, so that the list opens on it (setting the
+    // editable box's text left the first item, alexnet, current); another name is typed in.
+    if (const int i = m_model->findText(name); i >= 0)
+        m_model->setCurrentIndex(i);
+    else
+        m_model->setCurrentText(name);
 }
 
 void JobDialog::setIterations(long long iterations)

@@ -68,6 +68,8 @@ public:
 private:
     void load(const Job &job);
     void modelChosen();
+    /// Shows `name` in the model box: the catalogue's item when it is one.
+    void showModelName(const QString &name);
     /// Shows the model's size and step time and remembers them exactly: the spin boxes round
     /// (0.1 MB, 0.1 ms), and a value the user did not touch must not change the job.
     void showModel(std::int64_t parameterBytes, double stepSeconds);

@@ -84,11 +84,15 @@ JobQueuePanel::JobQueuePanel(Document *document, QWidget *parent)
             m_userSized.insert(column);
     });
     connect(m_model, &QAbstractItemModel::modelReset, this, &JobQueuePanel::fitColumns);
-    connect(m_model, &QAbstractItemModel::dataChanged, this,
-            [this](const QModelIndex &from, const QModelIndex &to) {
-                if (from.column() <= JobQueueModel::Reason && to.column() >= JobQueueModel::Status)
-                    fitColumns();
-            });
+    // (a job added or renamed by hand: its id was elided, "my-be...")
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &JobQueuePanel::fitColumns);
+    connect(
+        m_model, &QAbstractItemModel::dataChanged, this,
+        [this](const QModelIndex &from, const QModelIndex &to) {
+            if ((from.column() <= JobQueueModel::Reason && to.column() >= JobQueueModel::Status) ||
+                from.column() <= JobQueueModel::Name)
+                fitColumns();
+        });
     fitColumns();
 }
 
