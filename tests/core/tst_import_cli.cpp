@@ -278,6 +278,28 @@ private slots:
         QVERIFY2(!known.err.contains("GPU type A100"), qPrintable(known.err));
     }
 
+    // A row left out is said once: the reason, then the row's own words where it has more
+    // ("found "sixteen""), not the reason twice.
+    void skippedRowSaidOnce()
+    {
+        const QString csv = path("helios-bad-gpus.csv");
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,"
+                "duration\n"
+                "1,u,v,8,48,1,COMPLETED,2020-04-01 00:00:00,2020-04-01 00:00:10,"
+                "2020-04-01 01:00:10,3600\n"
+                "2,u,v,sixteen,48,1,COMPLETED,2020-04-01 00:01:00,2020-04-01 00:01:10,"
+                "2020-04-01 01:01:10,3600\n");
+        f.close();
+        const Run r = cli({csv, "--out", path("bad-gpus.json")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString expected = QStringLiteral("skipped 1 row: column gpu_num: expected an "
+                                                "integer (%1:3: found \"sixteen\")\n")
+                                     .arg(csv);
+        QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+    }
+
     // A scenario is named after its first input; through a CSV mapping (given first),
     // after the trace.
     void scenarioNamedAfterTheTrace()

@@ -141,10 +141,17 @@ std::string ImportReport::toText(bool allSkipped) const
     } else if (skippedCount > 0) {
         for (const SkipGroup &g : skipGroups) {
             s << "skipped " << counted(g.count, "row") << ": " << g.reason;
-            if (g.count == 1 && g.first.size() == 1 && g.first.front().message != g.reason)
-                s << " (" << g.first.front().toString() << ")\n";
-            else
+            if (g.count == 1 && g.first.size() == 1 && g.first.front().message != g.reason) {
+                // The row's own words after the reason's ("column gpu_num: expected an
+                // integer" + ", found "sixteen""), not the reason said twice.
+                ImportNote only = g.first.front();
+                const std::size_t rest = only.message.find_first_not_of(",;: ", g.reason.size());
+                if (only.message.starts_with(g.reason) && rest != std::string::npos)
+                    only.message = only.message.substr(rest);
+                s << " (" << only.toString() << ")\n";
+            } else {
                 s << " (" << firstLines(g) << ")\n";
+            }
         }
     }
     for (const std::string &a : assumptions)
