@@ -135,7 +135,9 @@ std::optional<Policy> builtinPolicy(const std::string &name)
                      plugin(PluginKind::BalancedAllocation, 1)};
         if (name == "dltap") {
             p.description = "DLTAP: the k8s-default priorities plus the aggregation degree of "
-                            "the job's PS and worker tasks (variant counterpart, weight 2)";
+                            "the job's PS and worker tasks (variant counterpart, weight 2); "
+                            "SelectorSpread, one of those priorities, pushes a job's tasks "
+                            "apart, and wins where the degree is low";
             p.plugins.push_back(plugin(PluginKind::Dltap, kDltapDefaultWeight));
         }
         return p;
