@@ -751,6 +751,38 @@ private slots:
             QCOMPARE(f.content.find("activeDeadlineSeconds"), std::string::npos);
     }
 
+    // A batch script keeps a job id that is a Slurm name (a trace's "2", "Job_1"): it had been
+    // given a Kubernetes name with a hash ("job-2-0cabd5"). Others are named as Kubernetes
+    // names them; all distinct.
+    void slurmJobNamesKeepSlurmIds()
+    {
+        const std::vector<std::string> ids = {"2", "Job_1", "tf-disjoint", "My Job", "2", "a,b"};
+        const std::vector<std::string> names = SlurmNames::jobNames(ids);
+        QCOMPARE(names.size(), ids.size());
+        QCOMPARE(names[0], std::string("2"));
+        QCOMPARE(names[1], std::string("Job_1"));
+        QCOMPARE(names[2], std::string("tf-disjoint"));
+        const std::vector<std::string> k8s = KubernetesNames::jobNames({"My Job", "2", "a,b"});
+        QCOMPARE(names[3], k8s[0]);
+        QCOMPARE(names[4], k8s[1]);
+        QCOMPARE(names[5], k8s[2]);
+        QCOMPARE(std::set<std::string>(names.begin(), names.end()).size(), names.size());
+
+        Scenario s = cbtest::exportScenario();
+        s.jobs = {cbtest::exportJob("2", JobKind::AllReduce,
+                                    {cbtest::exportGroup(TaskRole::Worker, 2, 8, 32, 2)})};
+        Placement p;
+        p.jobs.push_back({"2",
+                          {cbtest::exportTask(TaskRole::Worker, 0, 0, "gpu-01"),
+                           cbtest::exportTask(TaskRole::Worker, 0, 1, "gpu-02")},
+                          0});
+        auto r = ExporterRegistry::find("slurm")->exportPlacement(s, p, {});
+        QVERIFY2(r.ok(), r.error().c_str());
+        QCOMPARE(r->files[0].path, std::string("2.sbatch"));
+        QVERIFY2(r->files[0].content.find("#SBATCH --job-name=2\n") != std::string::npos,
+                 r->files[0].content.c_str());
+    }
+
     void slurmClusterFiles()
     {
         const ExportResult r = exportFixture("slurm-cluster");

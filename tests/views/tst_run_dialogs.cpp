@@ -450,6 +450,13 @@ private slots:
                                                  "take lowercase letters, digits and '-').")
                                       .arg(QString::fromStdString(exported)));
         QVERIFY(fresh.problem().isEmpty());
+        // An id that is a Slurm name (a trace's "Job_1") is kept by Slurm's exports.
+        id->setText(QStringLiteral("Job_1"));
+        const std::string k8s = KubernetesNames::jobNames({"Job_1"}).front();
+        QCOMPARE(fresh.warning(), QStringLiteral("Kubernetes exports name this job \"%1\" (their "
+                                                 "names take lowercase letters, digits and '-'); "
+                                                 "Slurm's keep its id.")
+                                      .arg(QString::fromStdString(k8s)));
 
         // Where every other job has a due date (a scenario for STS), a new job without one is
         // said: STS and its baselines refuse to run then.

@@ -1,6 +1,7 @@
 #include "window/job_dialog.h"
 
 #include "io/export/kubernetes_names.h"
+#include "io/export/slurm_names.h"
 
 #include "commands/add_job_command.h"
 #include "commands/edit_job_command.h"
@@ -616,12 +617,17 @@ QString JobDialog::warning() const
             return tr("Every other job has a due date and this one has none: STS and its "
                       "baselines need one for every job (they will refuse to run).");
     }
-    // Kubernetes names objects with DNS-1123 labels and Slurm names jobs after them: an id
-    // that is not one is renamed in every export, which is said here rather than there only.
+    // Kubernetes names objects with DNS-1123 labels: an id that is not one is renamed in its
+    // exports (Slurm's keep an id that is a Slurm name), which is said here rather than there
+    // only.
     if (!KubernetesNames::isDns1123Label(j->id)) {
         const std::string exported = KubernetesNames::jobNames({j->id}).front();
-        return tr("Exports name this job \"%1\" (Kubernetes names take lowercase letters, "
-                  "digits and '-').")
+        const std::string slurm = SlurmNames::jobNames({j->id}).front();
+        return (slurm == j->id
+                    ? tr("Kubernetes exports name this job \"%1\" (their names take lowercase "
+                         "letters, digits and '-'); Slurm's keep its id.")
+                    : tr("Exports name this job \"%1\" (Kubernetes names take lowercase "
+                         "letters, digits and '-')."))
             .arg(QString::fromStdString(exported));
     }
     return {};

@@ -37,18 +37,6 @@ long long nodeMemMb(const Node &n)
     return std::max(1LL, (long long)std::floor(n.memoryGiB * 1024.0 + 1e-6));
 }
 
-/// Slurm's time format for --time, rounded up to whole seconds: "H:MM:SS", or "D-HH:MM:SS"
-/// from a day on (sbatch(1), -t).
-std::string slurmTimeLimit(double seconds)
-{
-    const auto total = (long long)std::ceil(std::max(1.0, seconds) - 1e-9);
-    const long long d = total / 86400, h = total % 86400 / 3600, m = total % 3600 / 60,
-                    sec = total % 60;
-    auto two = [](long long v) { return (v < 10 ? "0" : "") + std::to_string(v); };
-    return (d > 0 ? std::to_string(d) + "-" + two(h) : std::to_string(h)) + ":" + two(m) + ":" +
-           two(sec);
-}
-
 /// One allocation component: the same request on each of its nodes.
 struct Component
 {
@@ -274,7 +262,7 @@ std::string script(const Scenario &scenario, const PlacedJob &job, const std::st
         if (c.gpusPerNode > 0)
             s << "#SBATCH --gres=" << gres(c.gresType, c.gpusPerNode) << "\n";
         if (j.timeLimitSeconds)
-            s << "#SBATCH --time=" << slurmTimeLimit(*j.timeLimitSeconds) << "\n";
+            s << "#SBATCH --time=" << SlurmNames::timeText(*j.timeLimitSeconds) << "\n";
         if (!j.account.empty())
             s << "#SBATCH --account=" << j.account << "\n";
         if (const int k = leafSwitches(tree, c.nodes); k > 0) {
@@ -355,7 +343,7 @@ Result<ExportResult> SlurmBatchExporter::exportPlacement(const Scenario &scenari
     std::vector<std::string> ids;
     for (const PlacedJob &j : resolved.value())
         ids.push_back(j.job->id);
-    const std::vector<std::string> names = KubernetesNames::jobNames(ids);
+    const std::vector<std::string> names = SlurmNames::jobNames(ids);
     ExportResult result;
     const SlurmTree tree = SlurmTopology::tree(scenario.cluster);
     std::optional<SlurmBlocks> blocks;

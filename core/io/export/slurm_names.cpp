@@ -3,6 +3,8 @@
 #include "io/export/kubernetes_names.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <map>
 #include <set>
 #include <tuple>
@@ -95,6 +97,99 @@ std::string SlurmNames::hostlist(const std::vector<std::string> &names)
     for (const std::string &p : parts)
         out += (out.empty() ? "" : ",") + p;
     return out;
+}
+
+std::vector<std::string> SlurmNames::jobNames(const std::vector<std::string> &ids)
+{
+    std::vector<std::string> names(ids.size());
+    std::set<std::string> taken;
+    std::vector<std::size_t> others;
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        if (isValidName(ids[i]) && ids[i].size() <= kMaxJobName && !taken.count(ids[i])) {
+            names[i] = ids[i];
+            taken.insert(ids[i]);
+        } else {
+            others.push_back(i);
+        }
+    std::vector<std::string> rest;
+    for (std::size_t i : others)
+        rest.push_back(ids[i]);
+    const std::vector<std::string> made = KubernetesNames::jobNames(rest);
+    for (std::size_t k = 0; k < others.size(); ++k) {
+        std::string name = made[k];
+        for (int n = 2; taken.count(name); ++n) // (a kept id may be another's made name)
+            name = made[k].substr(0, kMaxJobName - 4) + "-" + std::to_string(n);
+        taken.insert(name);
+        names[others[k]] = name;
+    }
+    return names;
+}
+
+std::string SlurmNames::timeText(double seconds)
+{
+    const auto total = (long long)std::ceil(std::max(1.0, seconds) - 1e-9);
+    const long long d = total / 86400, h = total % 86400 / 3600, m = total % 3600 / 60,
+                    sec = total % 60;
+    auto two = [](long long v) { return (v < 10 ? "0" : "") + std::to_string(v); };
+    return (d > 0 ? std::to_string(d) + "-" + two(h) : std::to_string(h)) + ":" + two(m) + ":" +
+           two(sec);
+}
+
+Result<std::optional<double>> SlurmNames::parseTime(const std::string &text)
+{
+    std::string lower;
+    for (char c : text)
+        lower += char(std::tolower(static_cast<unsigned char>(c)));
+    if (lower == "infinite" || lower == "unlimited")
+        return std::optional<double>();
+    const auto fail = [&] {
+        return Result<std::optional<double>>::failure(
+            "", "expected a time such as 60 (minutes), 2:00:00, 2-00:00:00 or INFINITE, found \"" +
+                    text + "\"");
+    };
+    // Whole numbers only, each at most 9 digits (no overflow).
+    auto numbers = [](const std::string &s, char sep) {
+        std::vector<long long> out;
+        std::size_t from = 0;
+        while (true) {
+            const std::size_t to = s.find(sep, from);
+            const std::string part = s.substr(from, to == std::string::npos ? to : to - from);
+            if (part.empty() || part.size() > 9 ||
+                part.find_first_not_of("0123456789") != std::string::npos)
+                return std::vector<long long>{};
+            out.push_back(std::stoll(part));
+            if (to == std::string::npos)
+                return out;
+            from = to + 1;
+        }
+    };
+    long long days = 0;
+    std::string rest = lower;
+    const std::size_t dash = lower.find('-');
+    if (dash != std::string::npos) {
+        const auto d = numbers(lower.substr(0, dash), '-');
+        if (d.size() != 1)
+            return fail();
+        days = d.front();
+        rest = lower.substr(dash + 1);
+    }
+    const std::vector<long long> parts = numbers(rest, ':');
+    if (parts.empty() || parts.size() > 3)
+        return fail();
+    long long seconds = 0;
+    if (dash != std::string::npos) // days-hours[:minutes[:seconds]]
+        seconds = parts[0] * 3600 + (parts.size() > 1 ? parts[1] * 60 : 0) +
+                  (parts.size() > 2 ? parts[2] : 0);
+    else if (parts.size() == 1) // minutes
+        seconds = parts[0] * 60;
+    else if (parts.size() == 2) // minutes:seconds
+        seconds = parts[0] * 60 + parts[1];
+    else // hours:minutes:seconds
+        seconds = parts[0] * 3600 + parts[1] * 60 + parts[2];
+    seconds += days * 86400;
+    if (seconds <= 0)
+        return fail();
+    return std::optional<double>(double(seconds));
 }
 
 } // namespace cb

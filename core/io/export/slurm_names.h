@@ -5,6 +5,7 @@
 #include "model/cluster.h"
 #include "util/result.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,18 @@ public:
     /// Sorted, deduplicated, compressed: names ending in digits with the same prefix and digit
     /// count become prefix[a-b,c]; others are listed as they are. Comma separated.
     static std::string hostlist(const std::vector<std::string> &names);
+    /// A batch script's job name (and file name) per job id, in order, all distinct: the id
+    /// itself where it is a valid Slurm name of at most kMaxJobName characters (a trace's
+    /// "2", "Job_1"), else a Kubernetes-style name with a hash of the id (KubernetesNames).
+    static std::vector<std::string> jobNames(const std::vector<std::string> &ids);
+    static constexpr std::size_t kMaxJobName = 63;
+    /// Slurm's time format (sbatch --time, slurm.conf MaxTime), rounded up to whole seconds:
+    /// "H:MM:SS", or "D-HH:MM:SS" from a day on.
+    static std::string timeText(double seconds);
+    /// A time in Slurm's formats (slurm.conf(5) MaxTime): minutes, minutes:seconds,
+    /// hours:minutes:seconds, days-hours, days-hours:minutes, days-hours:minutes:seconds, in
+    /// seconds; INFINITE or UNLIMITED is none; anything else fails saying what it expected.
+    static Result<std::optional<double>> parseTime(const std::string &text);
 };
 
 } // namespace cb
