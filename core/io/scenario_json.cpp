@@ -137,6 +137,18 @@ NvlinkDomain readNvlinkDomain(const json &v, const std::string &ptr, Problems &p
     return d;
 }
 
+Partition readPartition(const json &v, const std::string &ptr, Problems &p)
+{
+    ObjectReader r(v, ptr, p);
+    Partition part;
+    part.name = r.string("name", Req);
+    if (r.has("max_time_s"))
+        part.maxTimeSeconds = r.number("max_time_s", Req, 0, 1, kMaxSeconds);
+    part.isDefault = r.boolean("default", Opt, false);
+    r.finish();
+    return part;
+}
+
 TaskGroup readTaskGroup(const json &v, const std::string &ptr, Problems &p)
 {
     ObjectReader r(v, ptr, p);
@@ -423,6 +435,10 @@ Result<Scenario> scenarioFromJson(const json &doc)
                   [&](const json &v, const std::string &ptr) {
                       s.cluster.nvlinkDomains.push_back(readNvlinkDomain(v, ptr, p));
                   });
+        forEachIn(cr.array("partitions", Opt), "/cluster/partitions",
+                  [&](const json &v, const std::string &ptr) {
+                      s.cluster.partitions.push_back(readPartition(v, ptr, p));
+                  });
         cr.finish();
     }
     if (const json *d = r.object("distributions", Opt)) {
@@ -708,6 +724,18 @@ ordered_json scenarioToJson(const Scenario &s, bool withJobs)
             if (d.latencyUs != 0)
                 j["latency_us"] = jsonNumber(d.latencyUs);
             cluster["nvlink_domains"].push_back(j);
+        }
+    }
+    if (!s.cluster.partitions.empty()) { // (absent when empty, as nvlink_domains)
+        cluster["partitions"] = ordered_json::array();
+        for (const Partition &part : s.cluster.partitions) {
+            ordered_json j;
+            j["name"] = part.name;
+            if (part.maxTimeSeconds)
+                j["max_time_s"] = jsonNumber(*part.maxTimeSeconds);
+            if (part.isDefault)
+                j["default"] = true;
+            cluster["partitions"].push_back(j);
         }
     }
     doc["cluster"] = cluster;

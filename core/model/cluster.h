@@ -87,6 +87,16 @@ struct NvlinkDomain
     bool operator==(const NvlinkDomain &) const = default;
 };
 
+/// A Slurm partition's own settings (its nodes name it: Node::partition), as slurm.conf gives
+/// them, so that a cluster read from one is written back with them.
+struct Partition
+{
+    std::string name;
+    std::optional<double> maxTimeSeconds; ///< MaxTime; empty: INFINITE
+    bool isDefault = false;               ///< Default=YES: jobs without -p go here
+    bool operator==(const Partition &) const = default;
+};
+
 struct Cluster
 {
     std::vector<GpuType> gpuTypes;
@@ -94,6 +104,7 @@ struct Cluster
     std::vector<Switch> switches;
     std::vector<Link> links;
     std::vector<NvlinkDomain> nvlinkDomains; ///< multi-node domains; nodes in at most one
+    std::vector<Partition> partitions;       ///< settings of the nodes' partitions, if known
 
     const GpuType *gpuType(const std::string &name) const;
     const Node *node(const std::string &id) const;

@@ -417,6 +417,26 @@ Problems validateScenario(const Scenario &s)
             p.push_back({ptr + "/latency_us", "expected a latency >= 0 us"});
     }
 
+    // Partitions' settings: one entry per name, at most one default.
+    std::unordered_map<std::string, std::string> partitionAt;
+    std::string defaultAt;
+    for (std::size_t k = 0; k < c.partitions.size(); ++k) {
+        const Partition &part = c.partitions[k];
+        const std::string ptr = idx("/cluster/partitions", k);
+        if (part.name.empty())
+            p.push_back({ptr + "/name", "expected a non-empty partition name"});
+        else if (auto [it, fresh] = partitionAt.emplace(part.name, ptr); !fresh)
+            p.push_back({ptr + "/name", "duplicate partition \"" + part.name +
+                                            "\" (first given at " + it->second + ")"});
+        if (part.isDefault) {
+            if (!defaultAt.empty())
+                p.push_back({ptr + "/default", "a second default partition (the first at " +
+                                                   defaultAt + "); Slurm has one"});
+            else
+                defaultAt = ptr;
+        }
+    }
+
     if (c.nodes.size() > 1 && ids.size() == c.nodes.size() + c.switches.size()) {
         const std::vector<int> comp = linkComponents(c);
         for (std::size_t i = 1; i < c.nodes.size(); ++i)

@@ -20,11 +20,12 @@
 //   on top of its own.
 
 #include "io/export/exporter_registry.h"
-#include "io/export/kubernetes_names.h"
 #include "io/export/k8s_nodes_exporter.h"
+#include "io/export/kubernetes_names.h"
 #include "io/export/slurm_names.h"
 #include "io/import/importer_registry.h"
 #include "io/scenario_json.h"
+#include "model/validation.h"
 
 #include "tst_export_fixtures.h"
 
@@ -196,6 +197,87 @@ private slots:
             QVERIFY2(gotSwitches.count(sw.id), sw.id.c_str());
         for (const std::string &id : gotSwitches)
             QVERIFY2(switchIds.count(id) || id.rfind("cb-", 0) == 0, id.c_str());
+    }
+
+    // A slurm.conf's partitions keep their MaxTime and which one is the default through an
+    // import and an export (they had come back INFINITE, with a new "all" as the default, so
+    // that jobs submitted without -p went elsewhere); read again, the same settings.
+    void partitionSettingsRoundTrip()
+    {
+        const std::string conf = "ClusterName=lab\n"
+                                 "NodeName=dgx[01-02] CPUs=128 RealMemory=1000000 Gres=gpu:a100:8\n"
+                                 "NodeName=gpu[01-02] CPUs=64 RealMemory=512000 Gres=gpu:v100:4\n"
+                                 "PartitionName=DEFAULT MaxTime=12:00:00\n"
+                                 "PartitionName=dgx Nodes=dgx[01-02] MaxTime=2-00:00:00 State=UP\n"
+                                 "PartitionName=gpu Nodes=gpu[01-02] Default=YES State=UP\n"
+                                 "PartitionName=debug Nodes=gpu01 MaxTime=30 State=UP\n";
+        static const ImportOptions defaults;
+        auto read = findImporter("slurm")->read({{"slurm.conf", conf}}, defaults);
+        QVERIFY2(read.ok(), read.error().c_str());
+        QVERIFY(read->cluster.has_value());
+        const std::vector<Partition> expected = {
+            {"dgx", 172800.0, false}, {"gpu", 43200.0, true}, {"debug", 1800.0, false}};
+        QCOMPARE(read->cluster->partitions.size(), expected.size());
+        for (std::size_t k = 0; k < expected.size(); ++k)
+            QVERIFY2(read->cluster->partitions[k] == expected[k],
+                     read->cluster->partitions[k].name.c_str());
+        Scenario s;
+        s.name = "lab";
+        s.cluster = *read->cluster;
+        auto exported = ExporterRegistry::find("slurm-cluster")->exportPlacement(s, {}, {});
+        QVERIFY2(exported.ok(), exported.error().c_str());
+        std::string slurmConf;
+        for (const ExportedFile &f : exported->files)
+            if (f.path == "slurm.conf")
+                slurmConf = f.content;
+        for (const char *line : {"PartitionName=dgx Nodes=dgx[01-02] Default=NO "
+                                 "MaxTime=2-00:00:00 State=UP\n",
+                                 "PartitionName=gpu Nodes=gpu[01-02] Default=YES "
+                                 "MaxTime=12:00:00 State=UP\n",
+                                 "PartitionName=all Nodes=ALL Default=NO MaxTime=INFINITE "
+                                 "State=UP\n"})
+            QVERIFY2(slurmConf.find(line) != std::string::npos, slurmConf.c_str());
+        // ("debug" lists gpu01 second: a node keeps its first partition, so no node names it)
+        auto back = reimport("slurm", exported.value());
+        QVERIFY2(back.ok(), back.error().c_str());
+        QVERIFY(back->cluster->partitions.size() >= 2);
+        QVERIFY(back->cluster->partitions[0] == expected[0]);
+        QVERIFY(back->cluster->partitions[1] == expected[1]);
+        // The scenario file keeps them too, and a second default is refused.
+        const auto json = scenarioToJson(s);
+        QCOMPARE(json["cluster"]["partitions"][0]["max_time_s"].get<double>(), 172800.0);
+        QCOMPARE(json["cluster"]["partitions"][1]["default"].get<bool>(), true);
+        auto reread = scenarioFromJson(nlohmann::json::parse(json.dump()));
+        QVERIFY2(reread.ok(), reread.error().c_str());
+        QVERIFY(reread->cluster.partitions == s.cluster.partitions);
+        Scenario twoDefaults = s;
+        twoDefaults.cluster.partitions[0].isDefault = true;
+        const Problems problems = validateScenario(twoDefaults);
+        QVERIFY(std::any_of(problems.begin(), problems.end(), [](const Problem &p) {
+            return p.where == "/cluster/partitions/1/default";
+        }));
+    }
+
+    // Slurm's time formats (slurm.conf(5) MaxTime), and what is not one.
+    void slurmTimes()
+    {
+        const std::pair<const char *, double> good[] = {
+            {"60", 3600},     {"30:15", 1815},   {"2:00:00", 7200}, {"2-00:00:00", 172800},
+            {"1-12", 129600}, {"1-2:30", 95400}, {"0-0:0:1", 1}};
+        for (const auto &[text, seconds] : good) {
+            auto t = SlurmNames::parseTime(text);
+            QVERIFY2(t.ok() && t.value() == std::optional<double>(seconds), text);
+        }
+        for (const char *none : {"INFINITE", "unlimited"}) {
+            auto t = SlurmNames::parseTime(none);
+            QVERIFY2(t.ok() && !t.value(), none);
+        }
+        for (const char *bad : {"", "2h", "-5", "1-", "0", "1:2:3:4", "1.5", "x-1"}) {
+            auto t = SlurmNames::parseTime(bad);
+            QVERIFY2(!t.ok(), bad);
+        }
+        QCOMPARE(SlurmNames::timeText(172800), std::string("2-00:00:00"));
+        QCOMPARE(SlurmNames::timeText(59.2), std::string("0:01:00"));
     }
 
     void k8sNodes_data() { sources(); }

@@ -45,12 +45,30 @@ std::string slurmConf(const Scenario &scenario, std::vector<std::string> &warnin
             partitions[n.partition].push_back(n.id);
     }
     // The nodes' own partitions first, then "all": a reader that keeps the first partition
-    // listing a node (as the slurm importer does) gets each node's own partition back.
-    for (const auto &[p, nodes] : partitions)
+    // listing a node (as the slurm importer does) gets each node's own partition back. A
+    // partition's own settings (read from a slurm.conf) are written back: its MaxTime, and
+    // whether it is the default (then "all" is not, so jobs without -p go where they went).
+    const auto settings = [&](const std::string &name) -> const Partition * {
+        for (const Partition &p : scenario.cluster.partitions)
+            if (p.name == name)
+                return &p;
+        return nullptr;
+    };
+    const bool anyDefault =
+        std::any_of(scenario.cluster.partitions.begin(), scenario.cluster.partitions.end(),
+                    [&](const Partition &p) { return p.isDefault && partitions.count(p.name); });
+    for (const auto &[p, nodes] : partitions) {
+        const Partition *own = settings(p);
+        const bool isDefault = own ? own->isDefault : (p == "all" && !anyDefault);
         s << "PartitionName=" << p << " Nodes=" << SlurmNames::hostlist(nodes)
-          << " Default=" << (p == "all" ? "YES" : "NO") << " MaxTime=INFINITE State=UP\n";
+          << " Default=" << (isDefault ? "YES" : "NO") << " MaxTime="
+          << (own && own->maxTimeSeconds ? SlurmNames::timeText(*own->maxTimeSeconds)
+                                         : std::string("INFINITE"))
+          << " State=UP\n";
+    }
     if (!partitions.count("all"))
-        s << "PartitionName=all Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n";
+        s << "PartitionName=all Nodes=ALL Default=" << (anyDefault ? "NO" : "YES")
+          << " MaxTime=INFINITE State=UP\n";
     return s.str();
 }
 

@@ -1,5 +1,6 @@
 #include "io/import/slurm_conf_importer.h"
 
+#include "io/export/slurm_names.h"
 #include "io/import/cluster_links.h"
 #include "io/import/format_detection.h"
 #include "io/import/hostlist.h"
@@ -204,14 +205,40 @@ Status readSlurmConf(const ImportInput &in, const Lines &lines, Builder &b)
                         " NodeName lines list several GPU types; "
                         "a node holds one type in this model: all its GPUs take the first "
                         "listed type (the full list is kept in the label slurm.gres/gpu)");
-    // Partitions, after all nodes are known.
+    // Partitions, after all nodes are known: their nodes, and their own settings (MaxTime,
+    // Default), kept so that an export writes them back (PartitionName=DEFAULT gives later
+    // lines' MaxTime).
     std::size_t inSeveral = 0;
+    std::optional<double> defaultMaxTime;
     for (const SlurmConfigLine &l : lines) {
         if (l.firstKey() != "partitionname")
             continue;
         const std::string part = l.value("partitionname");
-        if (importtext::lower(part) == "default" || !l.has("nodes"))
+        std::optional<double> maxTime = defaultMaxTime;
+        if (l.has("maxtime")) {
+            auto parsed = SlurmNames::parseTime(l.value("maxtime"));
+            if (!parsed)
+                return Status::failure(where(in, l.line), "MaxTime: " + parsed.error());
+            maxTime = parsed.value();
+        }
+        if (importtext::lower(part) == "default") {
+            defaultMaxTime = maxTime;
             continue;
+        }
+        if (!l.has("nodes"))
+            continue;
+        if (std::none_of(b.cluster.partitions.begin(), b.cluster.partitions.end(),
+                         [&](const Partition &p) { return p.name == part; })) {
+            bool isDefault = importtext::lower(l.value("default")) == "yes";
+            if (isDefault && std::any_of(b.cluster.partitions.begin(), b.cluster.partitions.end(),
+                                         [](const Partition &p) { return p.isDefault; })) {
+                // (Slurm takes the last Default=YES; the first is kept here, and said)
+                b.report.assume(where(in, l.line) + ": partition " + part +
+                                " is a second Default=YES; the first default partition is kept");
+                isDefault = false;
+            }
+            b.cluster.partitions.push_back({part, maxTime, isDefault});
+        }
         std::vector<std::string> members;
         if (importtext::lower(l.value("nodes")) == "all") {
             for (const Node &n : b.cluster.nodes)
