@@ -223,10 +223,13 @@ Command stepCommand()
                                                                     : ExitFailure);
             }
             const RunResult &r = *run->result;
+            // (in the scenario's currency, as simulate and the window say them)
+            const std::string currency =
+                s.settings.currency.empty() ? std::string() : " " + s.settings.currency;
             const std::string summary =
-                "total cost " + formatFixed(r.totalCost(), 2) + " (resource " +
-                formatFixed(r.cost, 2) + ", tardiness " + formatFixed(r.tardinessCost, 2) +
-                "), " + std::to_string(r.violations()) + " due-date violation(s), " +
+                "total cost " + formatFixed(r.totalCost(), 2) + currency + " (resource " +
+                formatFixed(r.cost, 2) + ", tardiness " + formatFixed(r.tardinessCost, 2) + "), " +
+                std::to_string(r.violations()) + " due-date violation(s), " +
                 std::to_string(r.finishedJobs()) + " of " + std::to_string(r.jobs.size()) +
                 " jobs finished";
             stsView = std::make_unique<StsStepView>(s.name, input->policy.name, input->seed,

@@ -314,7 +314,14 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
     };
     // The nodes without a row (detail top:K) take the table's last line.
     const std::string omitted = m_log.omittedSummary(d);
-    if (!omitted.empty() && tableRows > 1)
+    // (two lines when one does not hold it: "+ 991 more nodes: 2 filtered (...), 989 fit: ...")
+    const std::string omittedText =
+        omitted.empty() ? std::string() : wrapText("  " + omitted, std::size_t(width), 4);
+    const int omittedLines =
+        omitted.empty()
+            ? 0
+            : std::min(2, 1 + int(std::count(omittedText.begin(), omittedText.end(), '\n')));
+    for (int k = 0; k < omittedLines && tableRows > 1; ++k)
         --tableRows;
     if (numbered && tableRows > 1) // the plugins' names take a line
         --tableRows;
@@ -350,9 +357,14 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
         push(l);
     }
     if (!omitted.empty()) {
-        Line l = line();
-        l.add("  " + omitted, "2");
-        push(l);
+        std::size_t from = 0;
+        for (int k = 0; k < omittedLines; ++k) {
+            const std::size_t end = std::min(omittedText.find('\n', from), omittedText.size());
+            Line l = line();
+            l.add(omittedText.substr(from, end - from), "2");
+            push(l);
+            from = end + 1;
+        }
     }
     if (numbered) {
         Line l = line();

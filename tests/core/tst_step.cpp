@@ -257,6 +257,43 @@ private slots:
             QVERIFY(view.render(3, screen)[1].find("\x1b[") != std::string::npos);
     }
 
+    // The nodes a summary log keeps no row for are said under the table, on two lines when
+    // one does not hold them (the line was cut with "..." at 80 columns on the fat-tree).
+    void omittedNodesWrapped()
+    {
+        const Scenario s = testbed();
+        const Topology topo(s.cluster);
+        auto p = resolvePolicy("dltap", {});
+        DecisionLog log;
+        log.detail = LogDetail::topK(1);
+        (void)placeScenario(s, topo, p.value(), 1, &log);
+        const cli::StepView view(s, topo, log);
+        const std::string omitted = log.omittedSummary(log.decisions[5]);
+        QVERIFY(omitted.size() + 2 > 40); // (too long for one line of 40)
+        cli::StepScreen screen{40, 30, false, false, 1, {}};
+        const auto lines = view.render(5, screen);
+        std::string said;
+        int at = -1;
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            QVERIFY2(visibleWidth(lines[i]) <= 40, lines[i].c_str());
+            if (lines[i].rfind("  + ", 0) == 0) {
+                at = int(i);
+                said = lines[i].substr(2) + " " + lines[i + 1].substr(4);
+            }
+        }
+        QVERIFY(at >= 0);
+        if (omitted.size() + 2 <= 2 * 40 - 4) // (whole on two lines)
+        {
+            // (the words, whatever spaces the wrap left at the break)
+            std::string words;
+            for (char c : said)
+                if (c != ' ' || (!words.empty() && words.back() != ' '))
+                    words += c;
+            QVERIFY2(words == omitted, (words + " | " + omitted).c_str());
+        }
+        QVERIFY(int(lines.size()) <= 30);
+    }
+
     // A job that can never start is said under the title (the alternate screen hides stderr
     // until the stepper quits); the frame stays within its height.
     void noticeUnderTheTitle()
@@ -505,6 +542,10 @@ private slots:
         const std::string n = std::to_string(events.size());
         QVERIFY(frames.out.find("Event " + n + "/" + n + "  at ") != std::string::npos);
         QVERIFY(frames.out.find("highest total") == std::string::npos); // (no placement screen)
+        // The run's cost in the scenario's currency, as simulate says it.
+        const std::string cost =
+            "total cost " + formatFixed(run->result->totalCost(), 2) + " EUR (resource ";
+        QVERIFY2(frames.out.find(cost) != std::string::npos, frames.out.c_str());
     }
 
     void throughTmux()
