@@ -16,6 +16,24 @@ namespace cb::cli {
 
 namespace {
 
+// `text` broken at spaces for a terminal `width` columns wide: the first line starts at
+// column `firstColumn`, the others are indented by `indent` spaces (included). At most
+// `maxLines` lines; the last ends in " ..." when more would follow.
+std::vector<std::string> wrappedLines(const std::string &text, int width, std::size_t indent,
+                                      std::size_t firstColumn, int maxLines)
+{
+    const std::string wrapped = wrapText(text, std::size_t(width), indent, firstColumn);
+    std::vector<std::string> lines;
+    std::size_t from = 0;
+    while (from <= wrapped.size() && int(lines.size()) < maxLines) {
+        const std::size_t end = std::min(wrapped.find('\n', from), wrapped.size());
+        lines.push_back(wrapped.substr(from, end - from) +
+                        (int(lines.size()) + 1 == maxLines && end < wrapped.size() ? " ..." : ""));
+        from = end + 1;
+    }
+    return lines;
+}
+
 // A line under construction: segments of visible text, each with optional ANSI styling.
 // text() cuts it at the width, ending in "..." when something was cut.
 class Line
@@ -207,16 +225,11 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
         l.add(winner, "1;32");
         push(l);
         // The reason wrapped, up to three lines (a tie-break's seed and draw come last).
-        const std::string wrapped = wrapText(d.why, std::size_t(width), 2, 2);
-        std::size_t from = 0;
-        for (int k = 0; k < kWhyLines && from <= wrapped.size(); ++k) {
-            const std::size_t end = std::min(wrapped.find('\n', from), wrapped.size());
+        for (const std::string &text : wrappedLines(d.why, width, 2, 2, kWhyLines)) {
             Line why = line();
-            why.add((k == 0 ? "  " : "") + wrapped.substr(from, end - from) +
-                    (k + 1 == kWhyLines && end < wrapped.size() ? " ..." : ""));
+            why.add((whyLines == 0 ? "  " : "") + text);
             push(why);
             ++whyLines;
-            from = end + 1;
         }
     }
 
@@ -315,12 +328,9 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
     // The nodes without a row (detail top:K) take the table's last line.
     const std::string omitted = m_log.omittedSummary(d);
     // (two lines when one does not hold it: "+ 991 more nodes: 2 filtered (...), 989 fit: ...")
-    const std::string omittedText =
-        omitted.empty() ? std::string() : wrapText("  " + omitted, std::size_t(width), 4);
-    const int omittedLines =
-        omitted.empty()
-            ? 0
-            : std::min(2, 1 + int(std::count(omittedText.begin(), omittedText.end(), '\n')));
+    const std::vector<std::string> omittedText =
+        omitted.empty() ? std::vector<std::string>() : wrappedLines("  " + omitted, width, 4, 0, 2);
+    const int omittedLines = int(omittedText.size());
     for (int k = 0; k < omittedLines && tableRows > 1; ++k)
         --tableRows;
     if (numbered && tableRows > 1) // the plugins' names take a line
@@ -356,15 +366,10 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
               " (a taller terminal shows them)");
         push(l);
     }
-    if (!omitted.empty()) {
-        std::size_t from = 0;
-        for (int k = 0; k < omittedLines; ++k) {
-            const std::size_t end = std::min(omittedText.find('\n', from), omittedText.size());
-            Line l = line();
-            l.add(omittedText.substr(from, end - from), "2");
-            push(l);
-            from = end + 1;
-        }
+    for (const std::string &text : omittedText) {
+        Line l = line();
+        l.add(text, "2");
+        push(l);
     }
     if (numbered) {
         Line l = line();
@@ -526,21 +531,13 @@ std::vector<std::string> StsStepView::render(int cursor, const StepScreen &scree
     // by `indent` (the last one cut with "..." when more would follow); returns the lines.
     auto pushWrapped = [&](const std::string &text, std::size_t indent, const std::string &style,
                            int maxLines) {
-        const std::string wrapped = wrapText(text, std::size_t(width), indent, indent);
-        std::size_t from = 0;
-        int count = 0;
-        while (from <= wrapped.size() && count < maxLines) {
-            const std::size_t end = std::min(wrapped.find('\n', from), wrapped.size());
+        const std::vector<std::string> texts = wrappedLines(text, width, indent, indent, maxLines);
+        for (std::size_t k = 0; k < texts.size(); ++k) {
             Line l = line();
-            l.add((count == 0 ? std::string(indent, ' ') : std::string()) +
-                      wrapped.substr(from, end - from) +
-                      (count + 1 == maxLines && end < wrapped.size() ? " ..." : ""),
-                  style);
+            l.add((k == 0 ? std::string(indent, ' ') : std::string()) + texts[k], style);
             push(l);
-            ++count;
-            from = end + 1;
         }
-        return count;
+        return int(texts.size());
     };
     pushWrapped(m_summary, 0, {}, 2);
     const int total = eventCount();
