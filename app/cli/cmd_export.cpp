@@ -178,22 +178,10 @@ Command exportCommand()
                                         (done == 1 ? " job had" : " jobs had") + " finished and " +
                                         std::to_string(later) + (later == 1 ? " was" : " were") +
                                         " not yet submitted: not exported");
-                } else if (const Problems over = nodeOverloads(shaped, scheduled); !over.empty()) {
-                    // Each job at its first configuration: they start at different times.
-                    const auto [first, last] =
-                        std::minmax_element(scheduled.jobs.begin(), scheduled.jobs.end(),
-                                            [](const JobPlacement &a, const JobPlacement &b) {
-                                                return a.startSeconds < b.startSeconds;
-                                            });
-                    notes.push_back(
-                        "the jobs are exported as each first runs, from " +
-                        formatFixed(first->startSeconds, 1) + " s to " +
-                        formatFixed(last->startSeconds, 1) +
-                        " s; applied at once they do not fit (" + over.front().message +
-                        (over.size() > 1
-                             ? "; " + std::to_string(over.size() - 1) + " more such problems"
-                             : std::string()) +
-                        "): submit each job at its start, or export one moment with --at SECONDS");
+                } else if (const std::string note = firstRunsOverloadNote(shaped, scheduled);
+                           !note.empty()) {
+                    notes.push_back(note + ": submit each job at its start, or export one moment "
+                                           "with --at SECONDS");
                 }
                 if (scheduled.jobs.empty()) {
                     io.err << "clusterbench export: no job runs at " << args.value("at")

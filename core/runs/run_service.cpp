@@ -1,5 +1,6 @@
 #include "runs/run_service.h"
 
+#include "io/export/placed_job.h"
 #include "io/policy_json.h"
 #include "io/run_json.h"
 #include "io/scenario_json.h"
@@ -467,6 +468,24 @@ std::pair<Scenario, Placement> stochasticScheduleAt(const Scenario &scenario,
         placement.jobs.push_back(std::move(jp));
     }
     return {std::move(placed), std::move(placement)};
+}
+
+std::string firstRunsOverloadNote(const Scenario &shaped, const Placement &placement)
+{
+    const Problems over = nodeOverloads(shaped, placement);
+    if (over.empty())
+        return {};
+    const auto [first, last] =
+        std::minmax_element(placement.jobs.begin(), placement.jobs.end(),
+                            [](const JobPlacement &a, const JobPlacement &b) {
+                                return a.startSeconds < b.startSeconds;
+                            });
+    return "the jobs are exported as each first runs, from " + formatFixed(first->startSeconds, 1) +
+           " s to " + formatFixed(last->startSeconds, 1) + " s; applied at once they do not fit (" +
+           over.front().message +
+           (over.size() > 1 ? "; " + std::to_string(over.size() - 1) + " more such problems"
+                            : std::string()) +
+           ")";
 }
 
 TrafficReport stochasticTrafficAt(const Scenario &scenario, const RunResult &result,

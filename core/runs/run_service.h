@@ -147,6 +147,12 @@ std::pair<Scenario, Placement> stochasticScheduleAt(const Scenario &scenario,
                                                     const RunResult &result,
                                                     std::optional<double> atSeconds = {});
 
+/// For a schedule of every job as it first runs (stochasticScheduleAt with no moment): when
+/// its jobs, applied at once, would ask a node for more than it has, says so: "the jobs are
+/// exported as each first runs, from A s to B s; applied at once they do not fit (the first
+/// problem; N more such problems)". Empty when they fit.
+std::string firstRunsOverloadNote(const Scenario &shaped, const Placement &placement);
+
 /// Per-iteration traffic of the configurations a stochastic run has running at `atSeconds`
 /// (what its "decision" heatmap shows at the scrubber); empty before the first start.
 TrafficReport stochasticTrafficAt(const Scenario &scenario, const RunResult &result,

@@ -7,6 +7,7 @@
 #include "io/export/placed_job.h"
 #include "io/policy_json.h"
 #include "net/topology.h"
+#include "runs/run_service.h"
 #include "sched/placer.h"
 
 #include <QCheckBox>
@@ -327,10 +328,8 @@ std::optional<Placement> ExportDialog::currentPlacement(QString *problem)
         m_exported = std::move(scenario);
         // Every job as it first runs: they start at different times; applied at once (a
         // Kubernetes format) they may ask a node for more than it has.
-        m_scheduleOverloads.clear();
-        if (m_at->value() <= kFirstRuns)
-            for (const Problem &p : nodeOverloads(m_exported, placement))
-                m_scheduleOverloads.push_back(p.message);
+        m_scheduleOverloads =
+            m_at->value() <= kFirstRuns ? firstRunsOverloadNote(m_exported, placement) : "";
         return placement;
     }
     auto presets = userPresets(m_scenario, {});
@@ -397,15 +396,8 @@ void ExportDialog::refresh()
                     m_result.warnings.push_back("slurm: " + w);
             if (exported && schedule && !m_scheduleOverloads.empty() &&
                 exporter->name().rfind("slurm", 0) != 0)
-                m_result.warnings.push_back(
-                    exporter->name() +
-                    ": the jobs start at different times; applied at once "
-                    "they do not fit (" +
-                    m_scheduleOverloads.front() +
-                    (m_scheduleOverloads.size() > 1
-                         ? "; " + std::to_string(m_scheduleOverloads.size() - 1) + " more"
-                         : std::string()) +
-                    "): apply each job at its start, or export one moment");
+                m_result.warnings.push_back(exporter->name() + ": " + m_scheduleOverloads +
+                                            ": apply each job at its start, or export one moment");
         }
     }
 

@@ -98,7 +98,7 @@ private:
     std::optional<Placement> m_shown;
     std::vector<std::string> m_shownRunWarnings;
     ScheduleAt m_scheduleAt;
-    std::vector<std::string> m_scheduleOverloads; ///< nodes overasked by every job at once
+    std::string m_scheduleOverloads; ///< why every job at once does not fit (firstRunsOverloadNote)
     /// The scenario the preview exports (the open one, or a stochastic run's reshaped jobs).
     Scenario m_exported;
     ExportResult m_result;
