@@ -12,7 +12,8 @@
 // (opt-in, hours): 1,000,000 jobs of the same Philly shape on a k = 32 fat-tree with 32
 // hosts per edge switch (its uplinks oversubscribed 2:1) and 8 GPUs per host (16,384 hosts,
 // 131,072 GPUs; `generate fat-tree --k 32 --hosts-per-edge 32`): its time, cost per job
-// against the 1k run and peak resident memory (CB_BENCH_BIG_JOBS=N: N jobs instead, to profile it briefly). Asserts
+// against the 1k run and peak resident memory (CB_BENCH_BIG_JOBS=N: N jobs instead, to
+// profile it briefly; CB_BENCH_MIX=N: only the sample's mix, N jobs). Asserts
 // nothing about time. Each size also prints what a network re-solve works on: the jobs with
 // flows running at a start or finish, on average, the time per solve, and that time per
 // such job against the 1k run's (below x1: a solve costs no more per job it works on).
@@ -127,6 +128,10 @@ int main()
     const char *full = std::getenv("CB_BENCH_FULL");
     if (full && std::string(full) == "1")
         sizes.push_back(100000);
+    // CB_BENCH_MIX=N: only the sample's mix, N jobs (to profile it briefly).
+    const char *mixOnly = std::getenv("CB_BENCH_MIX");
+    if (mixOnly)
+        sizes.clear();
     std::printf("bench_sim: fat-tree k=16, %zu hosts, %d GPUs; policy k8s-default\n",
                 cluster->nodes.size(), cluster->totalGpus());
     double base = 0, baseRunning = 0, baseAllRunning = 0, basePerSolve = 0;
@@ -207,6 +212,8 @@ int main()
     std::vector<int> mix = {2000};
     if (full && std::string(full) == "1")
         mix = {2000, 20000, 100000};
+    if (mixOnly)
+        mix = {std::max(1, std::atoi(mixOnly))};
     double mixBase = 0;
     for (int n : mix) {
         const Scenario s = repeated(sample.value(), n);
