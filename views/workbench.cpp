@@ -1,5 +1,6 @@
 #include "workbench.h"
 
+#include "window/english_plurals.h"
 #include "window/main_window.h"
 
 #include <QApplication>
@@ -16,6 +17,8 @@ int runWorkbench(int argc, char **argv)
     QApplication::setApplicationDisplayName(QStringLiteral("ClusterBench"));
     QApplication::setApplicationVersion(QStringLiteral(CB_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("clusterbench"));
+    EnglishPlurals plurals; // ("%n run(s)": "1 run", "3 runs")
+    QApplication::installTranslator(&plurals);
 
     MainWindow window;
     QApplication::setWindowIcon(window.windowIcon());

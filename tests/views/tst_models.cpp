@@ -21,6 +21,7 @@
 #include "topology/link_layer_item.h"
 #include "topology/topology_scene.h"
 #include "topology/topology_view.h"
+#include "window/english_plurals.h"
 #include "window/switch_dialog.h"
 
 #include <QAbstractItemModelTester>
@@ -41,6 +42,7 @@ private slots:
     void jobQueueSetDataPushesCommand_data();
     void jobQueueSetDataPushesCommand();
     void clusterTreeModelPassesTester();
+    void englishPlurals();
     void clusterTreeStructure();
     void clusterTreeSetDataPushesCommand();
     void clusterTreeSwitchEdits();
@@ -202,6 +204,28 @@ void TestModels::jobQueueSetDataPushesCommand()
     QCOMPARE(changed.count(), 2);
 }
 
+void TestModels::englishPlurals()
+{
+    EnglishPlurals plurals;
+    QCoreApplication::installTranslator(&plurals);
+    const auto tr = [](const char *text, int n) {
+        return QCoreApplication::translate("Test", text, nullptr, n);
+    };
+    QCOMPARE(tr("%n run(s) in %1", 1), QStringLiteral("1 run in %1"));
+    QCOMPARE(tr("%n run(s) in %1", 3), QStringLiteral("3 runs in %1"));
+    QCOMPARE(tr("%n run(s) in %1", 0), QStringLiteral("0 runs in %1"));
+    // Words between the count and its noun; a "(s)" not counted by %n stays.
+    QCOMPARE(tr("Cancelled after %n stored run(s).", 1),
+             QStringLiteral("Cancelled after 1 stored run."));
+    QCOMPARE(tr("at %6, %n due-date violation(s)", 2),
+             QStringLiteral("at %6, 2 due-date violations"));
+    QCOMPARE(tr("%n file(s), %1, %2 warning(s)", 1), QStringLiteral("1 file, %1, %2 warning(s)"));
+    // No count: untouched.
+    QCOMPARE(QCoreApplication::translate("Test", "file(s)"), QStringLiteral("file(s)"));
+    QCoreApplication::removeTranslator(&plurals);
+    QCOMPARE(tr("%n run(s) in %1", 1), QStringLiteral("1 run(s) in %1"));
+}
+
 void TestModels::clusterTreeModelPassesTester()
 {
     Document doc;
@@ -286,6 +310,13 @@ void TestModels::clusterTreeSwitchEdits()
     const QModelIndex leaf = model.indexOfSwitch(3); // leaf002
     QCOMPARE(leaf.data().toString(), QStringLiteral("leaf002"));
     QCOMPARE(leaf.data(Qt::EditRole).toString(), QStringLiteral("leaf002"));
+    {
+        // As the window shows it, with its English plurals installed (and "(s)" without).
+        EnglishPlurals plurals;
+        QCoreApplication::installTranslator(&plurals);
+        QCOMPARE(leaf.data(Qt::ToolTipRole).toString(), QStringLiteral("leaf002 (leaf): 4 links"));
+        QCoreApplication::removeTranslator(&plurals);
+    }
     QCOMPARE(leaf.data(Qt::ToolTipRole).toString(), QStringLiteral("leaf002 (leaf): 4 link(s)"));
     QVERIFY(!model.setData(leaf, QStringLiteral("spine01")));  // another switch's
     QVERIFY(!model.setData(leaf, QStringLiteral("r001-n01"))); // a node's
