@@ -8,11 +8,13 @@
 #include "io/scenario_json.h"
 #include "runs/run_service.h"
 #include "sched/traffic.h"
+#include "util/terminal_text.h"
 #include "util/text.h"
 #include "util/text_table.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <map>
@@ -175,6 +177,21 @@ Command compareCommand()
             rows.push_back(row);
         }
         bar.finish();
+        // Nothing placed under any policy: nothing to compare (no table of zeros, exit 1, as
+        // place and simulate do).
+        if (!s.jobs.empty() && std::all_of(rows.begin(), rows.end(),
+                                           [](const Row &r) { return r.at("placed_jobs") == 0; })) {
+            const std::string &first = firstSeed.front().placement.waiting.empty()
+                                           ? s.jobs.front().id
+                                           : firstSeed.front().placement.waiting.front();
+            const std::size_t waiting = firstSeed.front().placement.waiting.size();
+            io.err << "clusterbench compare: no policy placed any job on this cluster (" << waiting
+                   << (waiting == 1 ? " job waits" : " jobs wait")
+                   << " under each); `clusterbench why " << terminalText(path) << " "
+                   << terminalText(first) << " --policy " << terminalText(policies.front().name)
+                   << "` says why; nothing stored\n";
+            return int(ExitFailure);
+        }
         const Row &base = rows.front();
         // None where the baseline moves no bytes and the policy does: no fraction of 0 says it.
         auto reduction = [](double value, double baseline) -> std::optional<double> {

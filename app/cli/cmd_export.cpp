@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <ostream>
 #include <set>
 
@@ -233,7 +234,8 @@ Command exportCommand()
         if (exporter->needsPlacement() && placement.jobs.empty()) {
             // Nothing to deploy: an empty folder and exit 0 would read as success.
             io.err << "clusterbench export: no job is placed, so there is nothing to export; "
-                   << placement.waiting.size() << " job(s) wait";
+                   << counted((long long)placement.waiting.size(), "job")
+                   << (placement.waiting.size() == 1 ? " waits" : " wait");
             if (!placement.waiting.empty())
                 io.err << " (" << terminalText(placement.waiting.front())
                        << (placement.waiting.size() > 1 ? ", ..." : "")
@@ -271,7 +273,7 @@ Command exportCommand()
             io.out << report.dump(2) << "\n";
         } else {
             for (const ExportedFile &f : exported->files)
-                io.out << "wrote " << out << "/" << f.path << "\n";
+                io.out << "wrote " << (std::filesystem::path(out) / f.path).string() << "\n";
             for (const std::string &w : exported->warnings)
                 io.err << "warning: " << w << "\n";
         }

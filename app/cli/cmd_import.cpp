@@ -1,6 +1,7 @@
 #include "cli/command.h"
 #include "cli/output_columns.h"
 #include "cli/progress.h"
+#include "io/file_io.h"
 #include "io/import/importer_registry.h"
 #include "io/import/scenario_import.h"
 #include "io/import/text_fields.h"
@@ -177,6 +178,12 @@ Command importCommand()
             return failImport(io, json, ExitBadInput, "expected at least one FILE after " + pos[0]);
         if (!args.has("out"))
             return failImport(io, json, ExitBadInput, "--out FILE is required");
+        // (refused before the work: a trace may take a while to read)
+        if (const Status out = checkOutputFile(args.value("out")); !out) {
+            ImportReport named; // (the format, when named: as any failure once it is known)
+            named.format = request.format;
+            return failImport(io, json, ExitFailure, out.error() + "; nothing read", &named);
+        }
         ImportOptions &options = request.options;
         if (args.has("default-model"))
             options.defaultModel = args.value("default-model");

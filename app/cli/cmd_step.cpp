@@ -4,6 +4,7 @@
 // the frames for a key sequence instead, which is what tests and pipes see.
 
 #include "cli/command.h"
+#include "cli/output_columns.h"
 #include "cli/policy_input.h"
 #include "cli/step_view.h"
 #include "io/file_io.h"
@@ -185,19 +186,19 @@ Command stepCommand()
         "the job runs to its most epochs: its expected tardiness, over when the job stops, can "
         "be small or none).";
     c.options = policyInputOptions();
-    c.options.insert(c.options.end(), {
-                 {"script", "KEYS", "print the frames for these keys instead of reading keys"},
-                 {"width", "W", "frame width without a terminal (default $COLUMNS or 100)"},
-                 {"height", "H", "frame height without a terminal (default $LINES or 40)"},
-                 {"color", "", "ANSI colours even without a terminal"},
-                 {"no-color", "", "no ANSI colours even on a terminal"},
-                 {"json", "", "with --script: print the final decision as JSON"},
-                 logDetailOption()});
+    c.options.insert(c.options.end(),
+                     {{"script", "KEYS", "print the frames for these keys instead of reading keys"},
+                      {"width", "W", "frame width without a terminal (default $COLUMNS, else 80)"},
+                      {"height", "H", "frame height without a terminal (default $LINES or 40)"},
+                      {"color", "", "ANSI colours even without a terminal"},
+                      {"no-color", "", "no ANSI colours even on a terminal"},
+                      {"json", "", "with --script: print the final decision as JSON"},
+                      logDetailOption()});
     c.run = [](const Args &args, Io &io) {
         auto input = readPolicyInput(args, io, "step");
         if (!input)
             return int(ExitBadInput);
-        auto width = args.integer("width", envInt("COLUMNS", 100));
+        auto width = args.integer("width", (long long)outputColumns());
         auto height = args.integer("height", envInt("LINES", 40));
         if (!width || !height || width.value() < 20 || height.value() < 10 ||
             width.value() > 10000 || height.value() > 10000) {

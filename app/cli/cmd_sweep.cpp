@@ -807,8 +807,8 @@ Command mergeCommand()
                    << "\n";
             return int(ExitOk);
         }
-        io.out << "Merged " << added << " new run(s), " << present << " already present, into "
-               << ws.value()->path() << "\n";
+        io.out << "Merged " << counted((long long)added, "new run") << ", " << present
+               << " already present, into " << ws.value()->path() << "\n";
         return int(ExitOk);
     };
     return c;

@@ -2,6 +2,7 @@
 #include "cli/policy_input.h"
 #include "io/scenario_json.h"
 #include "model/validation.h"
+#include "util/text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -47,8 +48,9 @@ Command validateCommand()
                 if (loaded) {
                     for (const Problem &p : warnings)
                         io.out << path << ": " << p.where << ": warning: " << p.message << "\n";
-                    io.out << path << ": valid (" << loaded->cluster.nodes.size() << " nodes, "
-                           << loaded->jobs.size() << " jobs)";
+                    io.out << path << ": valid ("
+                           << counted((long long)loaded->cluster.nodes.size(), "node") << ", "
+                           << counted((long long)loaded->jobs.size(), "job") << ")";
                     if (!warnings.empty())
                         io.out << "; " << warnings.size() << " warning"
                                << (warnings.size() == 1 ? "" : "s");

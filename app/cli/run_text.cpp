@@ -5,6 +5,7 @@
 #include "util/json_number.h"
 #include "util/text.h"
 
+#include <algorithm>
 #include <sstream>
 #include <vector>
 
@@ -21,9 +22,15 @@ std::string runSummaryText(const Run &run)
     const std::string &unit = run.placedScenario.settings.currency;
     const std::string currency = unit.empty() ? std::string() : " " + unit;
     out << "Policy " << r.policy << " (seed " << r.seed << "): " << r.finishedJobs() << " of "
-        << r.jobs.size() << " jobs finished\n"
-        << "  makespan        " << formatFixed(r.makespanSeconds, 1)
-        << " s\n"
+        << r.jobs.size()
+        << " jobs finished\n"
+        // (no job started: the run's end is only its last arrival, not a makespan)
+        << "  makespan        "
+        << (std::any_of(r.jobs.begin(), r.jobs.end(),
+                        [](const JobRun &j) { return j.startSeconds.has_value(); })
+                ? formatFixed(r.makespanSeconds, 1) + " s"
+                : std::string("- (no job started)"))
+        << "\n"
         // (over the finished jobs: with none, there is no mean to give)
         << "  mean JCT        "
         << (r.finishedJobs() > 0 ? formatFixed(r.meanJctSeconds(), 1) + " s"
@@ -51,7 +58,7 @@ std::string runSummaryText(const Run &run)
         << "  violations      " << r.violations() << " of " << r.jobs.size()
         << " jobs past their due date\n";
     if (stochastic)
-        out << "  reconfigurations " << r.reconfigurations << " (" << r.multiNodePlacements
+        out << "  reconfigured    " << r.reconfigurations << " times (" << r.multiNodePlacements
             << " decisions split a job over nodes)\n";
     if (!stochastic && r.strandedGpuSeconds > 0 && r.makespanSeconds > 0) {
         // Free GPUs a waiting job's task could have used while its job (a gang) could not

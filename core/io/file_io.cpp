@@ -91,6 +91,21 @@ Result<std::string> readTextFile(const std::string &path)
     return s.str();
 }
 
+Status checkOutputFile(const std::string &path)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+        return Status::failure(path, "is a directory, expected a file");
+    const fs::path target(path);
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    if (!fs::is_directory(dir, ec))
+        return Status::failure(path,
+                               "cannot write here: the folder " + dir.string() +
+                                   (fs::exists(dir, ec) ? " is not a folder" : " does not exist"));
+    return Ok{};
+}
+
 Status writeFileAtomically(const std::string &path, const std::string &content)
 {
     AtomicFileWriter w(path);
@@ -123,6 +138,8 @@ Status AtomicFileWriter::open()
     namespace fs = std::filesystem;
     const fs::path target(m_path);
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    if (std::error_code ec; fs::is_directory(target, ec))
+        return Status::failure(m_path, "is a directory, expected a file");
     std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
     std::vector<char> name(tmpl.begin(), tmpl.end());
     name.push_back('\0');

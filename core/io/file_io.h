@@ -16,6 +16,11 @@ Result<std::string> readTextFile(const std::string &path);
 /// old file is untouched and the temporary file removed.
 Status writeFileAtomically(const std::string &path, const std::string &content);
 
+/// Whether a file can be written at `path` as far as can be told before writing: not when it
+/// is a folder ("is a directory, expected a file") or its folder does not exist. For a command
+/// to refuse its output path before it does the work.
+Status checkOutputFile(const std::string &path);
+
 /// Removes every temporary file an AtomicFileWriter is writing now. Async-signal-safe: a
 /// handler of a signal that ends the process calls it, so that an interrupted write (Ctrl-C
 /// during an import of a large trace) leaves no hidden partial file beside its target.

@@ -112,7 +112,7 @@ private slots:
             << QStringList{QStringLiteral("import"),
                            QStringLiteral(CB_TEST_DATA "/import/traces/tiresias/60_job.csv"),
                            QStringLiteral("--cluster"), QStringLiteral("/no/file.json"),
-                           QStringLiteral("--out"), QStringLiteral("/no/dir/never.json")}
+                           QStringLiteral("--out"), QDir::tempPath() + "/never-written.json"}
             << 2 << QStringLiteral("/no/file.json: cannot open");
     }
     void usageErrors()

@@ -201,7 +201,7 @@ private slots:
             {"export", m_scenario, "--format", "slurm", "--out", out, "--placement", empty});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("clusterbench export: no job is placed, so there is nothing to "
-                                "export; 1 job(s) wait (ring; `clusterbench why "),
+                                "export; 1 job waits (ring; `clusterbench why "),
                  qPrintable(r.err));
         QVERIFY2(r.err.endsWith("nothing written\n"), qPrintable(r.err));
         QVERIFY(!QFileInfo::exists(out));

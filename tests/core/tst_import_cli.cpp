@@ -118,7 +118,10 @@ private slots:
         QTest::newRow("1: cannot write")
             << QStringList{"tiresias", kData + "traces/tiresias/60_job.csv", "--out",
                            "NODIR/s.json"}
-            << 1 << "/no/such/dir does not exist";
+            << 1 << "/no/such/dir does not exist; nothing read";
+        QTest::newRow("1: --out is a folder")
+            << QStringList{"tiresias", kData + "traces/tiresias/60_job.csv", "--out", "DIR"} << 1
+            << "is a directory, expected a file; nothing read";
         QTest::newRow("2: no file") << QStringList{"tiresias", "--out", "OUT"} << 2
                                     << "expected at least one FILE after tiresias";
         QTest::newRow("2: neither format nor file")
@@ -175,6 +178,12 @@ private slots:
             << "helm_nodes.yaml.tpl: cannot tell which format this is (a Helm or Go template "
                "({{ ... }}), not the objects it makes: render it first (helm template CHART > "
                "nodes.yaml) and import what it writes)";
+        QTest::newRow("2: a JSON file is not taken for a CSV file")
+            << QStringList{kData + "malformed/json_of_no_format.json", "--out", "OUT"} << 2
+            << "json_of_no_format.json: cannot tell which format this is; name it";
+        QTest::newRow("1: a JSON object that is no Kubernetes Node")
+            << QStringList{"k8s-nodes", kData + "malformed/json_of_no_format.json", "--out", "OUT"}
+            << 1 << "json_of_no_format.json:1: not a Kubernetes Node: no kind and no metadata";
         QTest::newRow("2: format not detected")
             << QStringList{kData + "traces/tiresias/LICENSE.tiresias-Apache-2.0", "--out", "OUT"}
             << 2 << "cannot tell which format this is";
@@ -470,7 +479,10 @@ private slots:
         write(out, "old content\n");
         QStringList a;
         for (const QString &s : args)
-            a << (s == "OUT" ? out : s.startsWith("NODIR/") ? path("no/such/dir/s.json") : s);
+            a << (s == "OUT"               ? out
+                  : s == "DIR"             ? m_dir.path()
+                  : s.startsWith("NODIR/") ? path("no/such/dir/s.json")
+                                           : s);
         const Run r = cli(a);
         QVERIFY2(r.code == code, qPrintable(QString::number(r.code) + "\n" + r.err));
         QVERIFY2(r.err.contains(message), qPrintable(r.err));

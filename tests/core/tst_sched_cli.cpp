@@ -168,7 +168,8 @@ private slots:
                                     QStringLiteral("dltap"), QStringLiteral("--no-save")});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.out.contains("0 of 1 jobs finished"), r.out.constData());
-        QVERIFY2(r.out.contains("  mean JCT        - (no job finished)\n  mean slowdown   -\n"),
+        QVERIFY2(r.out.contains("  makespan        - (no job started)\n  mean JCT        - (no "
+                                "job finished)\n  mean slowdown   -\n"),
                  r.out.constData());
         QVERIFY2(r.err.contains("no job could start on this cluster (1 waiting); `clusterbench "
                                 "why " + path.toUtf8() + " too-big --policy dltap` says why"),
@@ -188,6 +189,17 @@ private slots:
                                             path.toUtf8() + " too-big --policy dltap` says why\n"));
         }
 
+        // compare has nothing to compare: no table of zeros, exit 1, nothing stored.
+        const Run compared =
+            clusterbench({QStringLiteral("compare"), path, QStringLiteral("--policies"),
+                          QStringLiteral("k8s-default,dltap"), QStringLiteral("--no-save")});
+        QCOMPARE(compared.code, 1);
+        QCOMPARE(compared.out, QByteArray());
+        QVERIFY2(compared.err.contains("clusterbench compare: no policy placed any job on this "
+                                       "cluster (1 job waits under each); `clusterbench why " +
+                                       path.toUtf8() + " too-big --policy k8s-default` says why"),
+                 compared.err.constData());
+
         // Nine such workers want more GPUs than the cluster has: the file still loads (the
         // cluster may be a what-if being edited), validate warns, simulate warns and runs.
         scenario->jobs.front().tasks[1].replicas = 9;
@@ -200,7 +212,7 @@ private slots:
                      ": /jobs/0/tasks: warning: job too-big: the job can never start: it "
                      "needs 36 GPUs at once (every task), the cluster has 32"),
                  validated.out.constData());
-        QVERIFY2(validated.out.contains("valid (8 nodes, 1 jobs); 1 warning\n"),
+        QVERIFY2(validated.out.contains("valid (8 nodes, 1 job); 1 warning\n"),
                  validated.out.constData());
         const Run simulated =
             clusterbench({QStringLiteral("simulate"), nine, QStringLiteral("--policy"),

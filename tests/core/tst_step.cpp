@@ -397,6 +397,23 @@ private slots:
         QVERIFY(frames.out.find("Decision " + n + "/" + n) != std::string::npos);
         QVERIFY(frames.out.find("\x1b[") == std::string::npos); // no colour into a pipe
 
+        // Without --width or $COLUMNS, frames into a pipe are 80 columns wide, as every
+        // command's piped output is.
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("COLUMNS"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(CB_CLUSTERBENCH),
+                {QStringLiteral("step"), QString::fromStdString(kTestbed),
+                 QStringLiteral("--policy"), QStringLiteral("dltap"), QStringLiteral("--script"),
+                 QStringLiteral("l")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        int widest = 0;
+        for (const QString &line : QString::fromUtf8(p.readAllStandardOutput()).split('\n'))
+            widest = std::max(widest, int(line.size()));
+        QCOMPARE(widest, 80);
+
         const Cli unknown = clusterbench({QStringLiteral("step"), QString::fromStdString(kTestbed),
                                           QStringLiteral("--policy"), QStringLiteral("dltap"),
                                           QStringLiteral("--script"), QStringLiteral("nxn")});

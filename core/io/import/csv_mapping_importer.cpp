@@ -99,6 +99,8 @@ FormatMatch CsvMappingImporter::detect(const ImportSample &sample) const
     const std::string &h = sample.head;
     if (!detection::notText(h).empty() || !detection::yamlTopKeys(h).empty())
         return {}; // (a YAML mapping is not a CSV file)
+    if (const char c = detection::firstSignificant(h); c == '{' || c == '[')
+        return {}; // (nor is a JSON document)
     if (!detection::firstRow(h).empty())
         return {1, "a CSV file"};
     return {};

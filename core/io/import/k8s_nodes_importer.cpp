@@ -47,6 +47,11 @@ void readNode(const YAML::Node &doc, const std::string &file, Cluster &c,
         report.skip(file, line, "a " + kind + " object, not a Node", "not a Node object");
         return;
     }
+    if (kind.empty() && !child(doc, "metadata")) {
+        report.skip(file, line, "not a Kubernetes Node: no kind and no metadata",
+                    "not a Node object");
+        return;
+    }
     Node n;
     n.id = scalar(child(child(doc, "metadata"), "name"));
     if (n.id.empty()) {
