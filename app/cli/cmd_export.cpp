@@ -154,6 +154,9 @@ Command exportCommand()
                     return int(run.problems().front().where == "policy" ? ExitBadInput
                                                                         : ExitFailure);
                 }
+                // Jobs that ran past their time limit: deployed, they would be ended there.
+                for (const Problem &p : timeLimitOverruns(s, *run->result))
+                    notes.push_back(p.message);
                 auto [shaped, scheduled] = stochasticScheduleAt(s, *run->result, at);
                 if (stochastic) // (a placement policy's tasks are as the job has them)
                     oneTaskPerNode(shaped, scheduled);

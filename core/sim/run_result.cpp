@@ -146,8 +146,8 @@ Problems timeLimitOverruns(const Scenario &scenario, const RunResult &run)
                            "job \"" + job.id + "\" ran " + clockText(ran) +
                                " in the simulation, past its time limit of " +
                                clockText(*job.timeLimitSeconds) +
-                               ": Slurm ends a job at its limit (the simulation lets it "
-                               "finish)"});
+                               ": deployed, it is ended there (Slurm's --time, Kubernetes' "
+                               "activeDeadlineSeconds); the simulation lets it finish"});
     }
     return out;
 }

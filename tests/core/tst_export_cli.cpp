@@ -160,6 +160,26 @@ private slots:
         QVERIFY2(r3.exitCode == 0, qPrintable(r3.err));
         const std::size_t atZero = nlohmann::json::parse(r3.out.toStdString())["files"].size();
         QVERIFY2(atZero >= 1 && atZero < s->jobs.size(), std::to_string(atZero).c_str());
+
+        // A job that ran past its time limit in the run: the export says so (deployed, it
+        // would be ended there), in a Kubernetes format as in Slurm's.
+        Scenario limited = s.value();
+        const JobRun &first = run->result->jobs[0];
+        const double ran =
+            *first.finishSeconds - first.firstStartSeconds.value_or(*first.startSeconds);
+        limited.jobs[0].timeLimitSeconds = std::floor(ran / 2);
+        const QString limitedPath = m_dir.filePath("limited.json");
+        QVERIFY(saveScenarioFile(limitedPath.toStdString(), limited).ok());
+        const Run r4 =
+            clusterbench({"export", limitedPath, "--format", "pytorchjob", "--out",
+                          m_dir.filePath("limited"), "--policy", "dltap", "--simulate", "--json"});
+        QVERIFY2(r4.exitCode == 0, qPrintable(r4.err));
+        const auto warnings = nlohmann::json::parse(r4.out.toStdString())["warnings"];
+        QVERIFY2(!warnings.empty() && warnings[0].get<std::string>().rfind(
+                                          "job \"" + limited.jobs[0].id + "\" ran ", 0) == 0,
+                 qPrintable(r4.out));
+        QVERIFY2(warnings[0].get<std::string>().find("activeDeadlineSeconds") != std::string::npos,
+                 qPrintable(r4.out));
     }
 
     // A file an earlier export left (another job's) would be submitted with this export's

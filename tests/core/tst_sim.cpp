@@ -704,8 +704,9 @@ void TestSim::timeLimitOverrunsAreSaid()
     QCOMPARE(int(p.size()), 1);
     QCOMPARE(p[0].where, std::string("/jobs/0/time_limit_s"));
     QCOMPARE(p[0].message, "job \"" + s.jobs[0].id + "\" ran " + clockText(ran0) +
-                               " in the simulation, past its time limit of 0:10:00: Slurm ends "
-                               "a job at its limit (the simulation lets it finish)");
+                               " in the simulation, past its time limit of 0:10:00: deployed, it "
+                               "is ended there (Slurm's --time, Kubernetes' "
+                               "activeDeadlineSeconds); the simulation lets it finish");
 }
 
 QTEST_APPLESS_MAIN(TestSim)

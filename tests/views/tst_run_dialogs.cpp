@@ -303,8 +303,8 @@ private slots:
         QVERIFY(QFileInfo::exists(QDir(out).filePath(QStringLiteral("old-job.sbatch"))));
     }
 
-    // A shown run whose job went past its time limit: the Slurm export says a batch script
-    // would not run it to the end; a placement placed anew (no run) says nothing of it.
+    // A shown run whose job went past its time limit: every job format says the deployed job
+    // would not run to the end; a placement placed anew (no run) says nothing of it.
     void exportOfARunPastItsTimeLimitWarns()
     {
         Scenario s = testbed();
@@ -325,8 +325,14 @@ private slots:
         QVERIFY(dialog.exportsShownRun());
         const QString expected = QStringLiteral("slurm: ") + QString::fromStdString(messages[0]);
         QVERIFY2(dialog.warnings().contains(expected), qPrintable(dialog.warnings().join('\n')));
-        dialog.setFormat(QStringLiteral("volcano"));
-        QVERIFY(!dialog.warnings().join('\n').contains(QStringLiteral("time limit")));
+        // Every Kubernetes kind writes it as activeDeadlineSeconds: the same warning.
+        for (const char *format : {"k8s-pods", "volcano", "pytorchjob", "jobset"}) {
+            dialog.setFormat(QString::fromLatin1(format));
+            QVERIFY2(dialog.warnings().contains(QString::fromLatin1(format) + QStringLiteral(": ") +
+                                                QString::fromStdString(messages[0])),
+                     qPrintable(dialog.warnings().join('\n')));
+        }
+        QVERIFY(messages[0].find("activeDeadlineSeconds") != std::string::npos);
         dialog.setFormat(QStringLiteral("slurm"));
         dialog.setPolicy(QStringLiteral("dltap"), 1);
         QVERIFY(!dialog.warnings().join('\n').contains(QStringLiteral("time limit")));

@@ -391,9 +391,10 @@ void ExportDialog::refresh()
                 m_result = std::move(exported).value();
             else
                 m_error = QString::fromStdString(exported.error());
-            if (exported && shownRun && exporter->name() == "slurm")
+            // (every job format writes the limit: Slurm's --time, activeDeadlineSeconds)
+            if (exported && shownRun)
                 for (const std::string &w : m_shownRunWarnings)
-                    m_result.warnings.push_back("slurm: " + w);
+                    m_result.warnings.push_back(exporter->name() + ": " + w);
             if (exported && schedule && !m_scheduleOverloads.empty() &&
                 exporter->name().rfind("slurm", 0) != 0)
                 m_result.warnings.push_back(exporter->name() + ": " + m_scheduleOverloads +

@@ -53,9 +53,9 @@ public:
     void setScheduleTime(double seconds);
     /// The shown run ran on another version of the scenario (edited since): export it as it ran.
     void setShownScenario(const Scenario &scenario);
-    /// What the shown run did that a batch script would not (jobs past their time limit:
-    /// timeLimitOverruns), listed with the Slurm formats' warnings when the shown run is
-    /// exported.
+    /// What the shown run did that a deployed job would not (jobs past their time limit:
+    /// timeLimitOverruns), listed with the warnings of every job format (each writes the
+    /// limit) when the shown run is exported.
     void setShownRunWarnings(const std::vector<std::string> &warnings);
     void setFormat(const QString &name);
     QString format() const;
