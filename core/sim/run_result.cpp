@@ -130,20 +130,24 @@ std::optional<RunEventKind> runEventKindFromString(const std::string &name)
     return std::nullopt;
 }
 
+std::optional<double> ranPastTimeLimit(const Job &job, const JobRun &run)
+{
+    const std::optional<double> start =
+        run.firstStartSeconds ? run.firstStartSeconds : run.startSeconds;
+    if (!job.timeLimitSeconds || run.id != job.id || !start || !run.finishSeconds)
+        return std::nullopt;
+    const double ran = *run.finishSeconds - *start;
+    return ran > *job.timeLimitSeconds + 1e-6 ? std::optional<double>(ran) : std::nullopt;
+}
+
 Problems timeLimitOverruns(const Scenario &scenario, const RunResult &run)
 {
     Problems out;
     for (std::size_t i = 0; i < scenario.jobs.size() && i < run.jobs.size(); ++i) {
         const Job &job = scenario.jobs[i];
-        const JobRun &jr = run.jobs[i];
-        const std::optional<double> start =
-            jr.firstStartSeconds ? jr.firstStartSeconds : jr.startSeconds;
-        if (!job.timeLimitSeconds || jr.id != job.id || !start || !jr.finishSeconds)
-            continue;
-        const double ran = *jr.finishSeconds - *start;
-        if (ran > *job.timeLimitSeconds + 1e-6)
+        if (const std::optional<double> ran = ranPastTimeLimit(job, run.jobs[i]))
             out.push_back({"/jobs/" + std::to_string(i) + "/time_limit_s",
-                           "job \"" + job.id + "\" ran " + clockText(ran) +
+                           "job \"" + job.id + "\" ran " + clockText(*ran) +
                                " in the simulation, past its time limit of " +
                                clockText(*job.timeLimitSeconds) +
                                ": deployed, it is ended there (Slurm's --time, Kubernetes' "

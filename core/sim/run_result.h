@@ -152,9 +152,14 @@ struct RunResult
     bool operator==(const RunResult &) const = default;
 };
 
+/// How long job `run` ran from its first start to its finish, when that is past the job's
+/// time limit (a deployed job is ended at its limit; the simulation lets it finish).
+std::optional<double> ranPastTimeLimit(const Job &job, const JobRun &run);
+
 /// Jobs of `scenario` whose simulated run, from first start to finish, went past their
-/// time_limit_s: the simulation lets them finish, but Slurm ends a job at its limit, so an
-/// exported batch script would not run them to the end. Problems at /jobs/i/time_limit_s.
+/// time_limit_s (ranPastTimeLimit): the simulation lets them finish, but a deployed job is
+/// ended at its limit (Slurm's --time, Kubernetes' activeDeadlineSeconds), so an exported
+/// job would not run to the end. Problems at /jobs/i/time_limit_s.
 Problems timeLimitOverruns(const Scenario &scenario, const RunResult &run);
 
 } // namespace cb

@@ -3,6 +3,8 @@
 // files, trace import (a failed or cancelled import leaves the scenario untouched; a good
 // one is one undo step) and the cluster generator as an undoable replacement.
 
+#include "analysis/job_states.h"
+#include "analysis/run_session.h"
 #include "document/document.h"
 #include "io/export/kubernetes_names.h"
 #include "io/scenario_json.h"
@@ -315,6 +317,15 @@ private slots:
         QVERIFY2(run.ok(), run.error().c_str());
         const Problems overruns = timeLimitOverruns(s, run.value());
         QCOMPARE(int(overruns.size()), 1);
+        // The job queue's reason says it too.
+        RunSession session;
+        session.scenario = s;
+        session.result = run.value();
+        const auto states = jobStates(session);
+        QVERIFY2(states.at(s.jobs[0].id)
+                     .reason.endsWith(QStringLiteral(", past its time limit of 0:10:00")),
+                 qPrintable(states.at(s.jobs[0].id).reason));
+        QVERIFY(!states.at(s.jobs[1].id).reason.contains(QStringLiteral("time limit")));
         const Topology topology(s.cluster);
         ExportDialog dialog(s, placeScenario(s, topology, o.policy, 1), QStringLiteral("dltap"));
         std::vector<std::string> messages;

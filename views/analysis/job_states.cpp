@@ -182,6 +182,10 @@ std::map<std::string, JobState> jobStates(const RunSession &session)
                     what += QObject::tr(", reconfigured %1 times").arg(r->reconfigurations);
                 else if (!session.sts && r->attempts > 1)
                     what += QObject::tr(", %n attempts", nullptr, r->attempts);
+                // Deployed, such a job is ended at its limit (the simulation lets it finish).
+                if (ranPastTimeLimit(job, *r))
+                    what += QObject::tr(", past its time limit of %1")
+                                .arg(formatDuration(*job.timeLimitSeconds));
                 st = {K::Finished, QObject::tr("finished"), what};
             } else if (r && r->startSeconds) {
                 QString where = hostlistOf(r->placement);
