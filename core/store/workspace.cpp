@@ -590,6 +590,11 @@ Result<std::vector<std::string>> Workspace::integrityCheck() const
     return problems;
 }
 
+std::string Workspace::digestOf(const Scenario &scenario)
+{
+    return Sha256::hex(scenarioToText(scenario));
+}
+
 Result<StoredScenario> Workspace::addScenario(const Scenario &scenario)
 {
     const std::string text = scenarioToText(scenario);

@@ -92,6 +92,8 @@ public:
     std::size_t maxValueBytes() const;
     void setMaxValueBytes(std::size_t bytes);
 
+    /// The digest a scenario is stored under (of its canonical text): runs of it carry it.
+    static std::string digestOf(const Scenario &scenario);
     /// Stores the scenario if its content is new; returns its digest.
     Result<StoredScenario> addScenario(const Scenario &scenario);
     Result<std::vector<StoredScenario>> scenarios() const;

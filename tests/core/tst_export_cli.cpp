@@ -172,7 +172,7 @@ private slots:
         QVERIFY(saveScenarioFile(limitedPath.toStdString(), limited).ok());
         const Run r4 =
             clusterbench({"export", limitedPath, "--format", "pytorchjob", "--out",
-                          m_dir.filePath("limited"), "--policy", "dltap", "--simulate", "--json"});
+                          m_dir.filePath("past-limit"), "--policy", "dltap", "--simulate", "--json"});
         QVERIFY2(r4.exitCode == 0, qPrintable(r4.err));
         const auto warnings = nlohmann::json::parse(r4.out.toStdString())["warnings"];
         QVERIFY2(!warnings.empty() && warnings[0].get<std::string>().rfind(

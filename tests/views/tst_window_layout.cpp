@@ -26,7 +26,10 @@
 #include "runs/history_panel.h"
 #include "runs/link_dialog.h"
 #include "runs/run_panel.h"
+#include "runs/run_service.h"
+#include "runs/run_store.h"
 #include "runs/run_views.h"
+#include "store/workspace.h"
 #include "topology/topology_view.h"
 #include "window/job_dialog.h"
 #include "window/job_queue_panel.h"
@@ -448,6 +451,51 @@ private slots:
     void jobEditorRunExport_data() { window_data(); }
 
     /// A user's real job, end to end: made in the editor, run, exported, the files read.
+    // A document opened again shows the newest stored run of exactly its scenario (the runs
+    // were still in the workspace, the window showed none); an edited copy shows none.
+    void reopenedDocumentShowsItsNewestRun()
+    {
+        const QString path = QStringLiteral(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json");
+        auto s = loadScenarioFile(path.toStdString());
+        QVERIFY(s.ok());
+        const QString wsPath = m_dir.filePath(QStringLiteral("reopen.sqlite"));
+        std::int64_t newest = 0;
+        {
+            auto ws = Workspace::open(wsPath.toStdString());
+            QVERIFY2(ws.ok(), ws.error().c_str());
+            for (const char *policy : {"k8s-default", "dltap"}) {
+                RunRequest request;
+                request.policy = policy;
+                request.seed = 1;
+                request.simulate = false;
+                request.decisionLog = true;
+                auto run = executeRun(s.value(), request);
+                QVERIFY2(run.ok(), run.error().c_str());
+                auto id = saveRecord(*ws.value(), s.value(), runRecord(run.value(), s.value()));
+                QVERIFY2(id.ok(), id.error().c_str());
+                newest = id.value();
+            }
+        }
+        Scenario edited = s.value();
+        edited.jobs.pop_back();
+        const QString editedPath = m_dir.filePath(QStringLiteral("edited.json"));
+        QVERIFY(saveScenarioFile(editedPath.toStdString(), edited).ok());
+
+        MainWindow w;
+        w.findChild<RunViews *>()->setWorkspacePath(wsPath);
+        QVERIFY(w.openFile(path));
+        QTRY_VERIFY(w.currentRun() != nullptr);
+        QCOMPARE(w.currentRun()->id, newest);
+        QCOMPARE(w.currentRun()->policy, std::string("dltap"));
+        QVERIFY2(
+            w.statusBar()->currentMessage().contains(
+                QStringLiteral("showing run #%1, the newest of its 2 stored runs").arg(newest)),
+            qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY(w.openFile(editedPath));
+        QTest::qWait(50);
+        QVERIFY(w.currentRun() == nullptr);
+    }
+
     void jobEditorRunExport()
     {
         QFETCH(QSize, screen);

@@ -12,6 +12,7 @@
 #include "runs/generator_dialog.h"
 #include "runs/history_panel.h"
 #include "runs/link_dialog.h"
+#include "runs/run_history_model.h"
 #include "runs/run_launcher.h"
 #include "runs/run_panel.h"
 #include "runs/run_service.h"
@@ -23,10 +24,12 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 #include <QUndoStack>
 
 namespace cb::views {
@@ -76,8 +79,11 @@ RunViews::RunViews(MainWindow *window)
             10000);
     });
     // Another document: the runs compared were of the last one.
-    connect(window->document(), &Document::documentReplaced, this,
-            [this] { m_comparison->setRuns({}); });
+    connect(window->document(), &Document::documentReplaced, this, [this] {
+        m_comparison->setRuns({});
+        // (once the window has taken the document in: fitted it, said it opened)
+        QTimer::singleShot(0, this, &RunViews::reopenStoredRun);
+    });
     connect(m_history, &HistoryPanel::sessionRequested, window, &MainWindow::showRun);
     connect(m_history, &HistoryPanel::pairRequested, window, &MainWindow::showRunPair);
     connect(m_history, &HistoryPanel::seekRequested, window, [window](int decision) {
@@ -184,6 +190,36 @@ QMenu *RunViews::menu(const QString &title)
     auto *m = new QMenu(title, bar);
     bar->insertMenu(help, m);
     return m;
+}
+
+void RunViews::reopenStoredRun()
+{
+    const Document *document = m_window->document();
+    if (document->filePath().isEmpty() || !QFileInfo::exists(m_history->workspacePath()))
+        return;
+    m_history->reload();
+    const std::string digest = Workspace::digestOf(document->scenario());
+    std::int64_t newest = 0;
+    int count = 0;
+    for (const RunRecord &r : m_history->model()->runs())
+        if (r.scenarioDigest == digest && (r.kind == "place" || r.kind == "simulate")) {
+            newest = std::max(newest, r.id);
+            ++count;
+        }
+    if (newest == 0)
+        return;
+    m_history->setScenarioFilter(QString::fromStdString(document->scenario().name));
+    m_history->selectRuns({newest});
+    if (!m_history->showRun(newest))
+        return;
+    const QString opened = m_window->statusBar()->currentMessage();
+    const QString shown =
+        count == 1 ? tr("showing its stored run #%1").arg(newest)
+                   : tr("showing run #%1, the newest of its %2 stored runs (History lists them)")
+                         .arg(newest)
+                         .arg(count);
+    m_window->statusBar()->showMessage(
+        opened.isEmpty() ? shown : opened + QStringLiteral("; ") + shown, 10000);
 }
 
 void RunViews::setWorkspacePath(const QString &path)

@@ -36,6 +36,9 @@ public:
 
 private:
     QMenu *menu(const QString &title);
+    /// A document opened from a file whose scenario has stored runs: the newest placement or
+    /// simulation of exactly this scenario is shown again, and the history lists its runs.
+    void reopenStoredRun();
 
     MainWindow *m_window;
     RunPanel *m_runPanel;
