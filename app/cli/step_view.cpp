@@ -273,7 +273,8 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
         nameWidth = std::max(nameWidth, n.size() + 2);
     nameWidth = std::min<std::size_t>(nameWidth, 24);
     // The total first, then a column per plugin: headers "plugin xW", cells "raw -> weighted".
-    // A terminal too narrow for that gets only the weighted scores, then plugins numbered
+    // A terminal too narrow for that gets only the weighted scores ("=weighted"), then plugins
+    // numbered
     // ("#1 x1") with their names in a line below the table; what is still too wide is cut
     // at the right edge, the total kept.
     constexpr std::size_t kTotalWidth = 10;
@@ -319,7 +320,8 @@ std::vector<std::string> StepView::render(int cursor, const StepScreen &screen) 
         }
         l.add(padded(cellNumber(r.total, 3), kTotalWidth), win ? "1;32" : "1");
         for (std::size_t p = 0; p < colWidth.size(); ++p)
-            l.add(padded((withRaw ? cellNumber(d.rawScore(r, p), 2) + " -> " : std::string()) +
+            // (weighted only: "=10" under "dltap x2", so that it reads as the product)
+            l.add(padded((withRaw ? cellNumber(d.rawScore(r, p), 2) + " -> " : std::string("=")) +
                              cellNumber(m_log.weighted(d, r, p), 2),
                          colWidth[p]));
         if (win)

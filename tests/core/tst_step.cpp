@@ -213,6 +213,11 @@ private slots:
                 if (l.rfind("> " + winner, 0) == 0) {
                     row = true;
                     QVERIFY2(l.find(" -> ") == std::string::npos, l.c_str());
+                    // Each plugin's cell is its weighted score, written "=S" under "#N xW"
+                    // so that it does not read as a raw score to multiply by W.
+                    const std::string total = l.substr(2 + winner.size());
+                    QCOMPARE(int(std::count(total.begin(), total.end(), '=')),
+                             int(log.pluginNames.size()));
                 }
             }
             QVERIFY(header);
