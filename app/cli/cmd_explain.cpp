@@ -199,7 +199,7 @@ Command explainCommand()
         std::ostream &out = io.out;
         out << "Decision " << index + 1 << "/" << total << " (" << input->policy.name << ", seed "
             << input->seed << "): job " << d.jobId << " " << d.task() << " -> " << name(d.pick)
-            << "\n  " << d.why << "\n";
+            << "\n  " << wrapText(d.why, outputColumns(), 2, 2) << "\n";
         if (!groups.empty()) {
             int n = 0;
             for (const auto &g : groups)
@@ -238,7 +238,19 @@ Command explainCommand()
                                       wholeOrNumberText(ct.otherTotal),
                                       signedText(ct.pickTotal - ct.otherTotal)});
                 out << table.render(outputColumns());
-                if (ct.deciding >= 0) {
+                if (ct.tied()) {
+                    // No plugin decided: what one gives, another takes back.
+                    std::string cancel;
+                    for (const PluginDifference &pd : ct.plugins)
+                        if (pd.weightedDifference() != 0)
+                            cancel += (cancel.empty() ? "" : ", ") + pd.name + " " +
+                                      signedText(pd.weightedDifference());
+                    const std::string tied =
+                        (cancel.empty() ? std::string("Tied: every plugin scores them alike")
+                                        : "Tied: the differences cancel (" + cancel + ")") +
+                        "; the tie-break decided";
+                    out << "  " << wrapText(tied, outputColumns(), 4, 2) << "\n";
+                } else if (ct.deciding >= 0) {
                     const PluginDifference &pd = ct.plugins[std::size_t(ct.deciding)];
                     std::string decided = "Decided by " + pd.name + ": " +
                                           signedText(pd.weightedDifference()) + " of the " +

@@ -287,6 +287,25 @@ private slots:
         }
         QCOMPARE(decided, 1);
         QVERIFY2(text.find("would lead by\n    13)") != std::string::npos, text.c_str());
+
+        // Versus a node tied with the pick, no plugin decided: the differences cancel and the
+        // tie-break chose (it read "Decided by dltap: +10 of the 0-point lead"). The reason
+        // line is wrapped at 80 columns too (it was 125 wide).
+        qputenv("COLUMNS", "80");
+        QCOMPARE(run({"explain", testbed, "--policy", "dltap", "--decision", "42", "--versus",
+                      "node-05"},
+                     &text),
+                 0);
+        qunsetenv("COLUMNS");
+        QVERIFY2(text.find("Versus node-05: total 22, tied with the pick") != std::string::npos,
+                 text.c_str());
+        QVERIFY2(text.find("  Tied: the differences cancel (selector-spread -10, dltap +10); the "
+                           "tie-break\n    decided\n") != std::string::npos,
+                 text.c_str());
+        QVERIFY2(text.find("Decided by") == std::string::npos, text.c_str());
+        std::istringstream tied(text);
+        for (std::string l; std::getline(tied, l);)
+            QVERIFY2(displayWidth(l) <= 80, l.c_str());
     }
 
     void narration()
