@@ -472,6 +472,27 @@ void TestStsStepper::placeAndSimulateRunsSts()
     });
     action->trigger();
     QVERIFY(checked);
+
+    // The next session (another window, a scenario without runs) opens on the policy last
+    // run, as it does on the simulate box (the policy went back to dltap).
+    Scenario other = handCheckedScenario();
+    other.name += " (copy)";
+    const QString otherPath = dir.filePath(QStringLiteral("other.json"));
+    QVERIFY(saveScenarioFile(otherPath.toStdString(), other).ok());
+    MainWindow next;
+    QVERIFY(next.openFile(otherPath));
+    QTest::qWait(20);
+    QVERIFY(!next.currentRun());
+    bool remembered = false;
+    QTimer::singleShot(0, &next, [&remembered] {
+        auto *dialog = qobject_cast<PlaceRunDialog *>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        QCOMPARE(dialog->policy(), std::string("sts"));
+        remembered = true;
+        dialog->reject();
+    });
+    next.findChild<QAction *>(QStringLiteral("placeAndSimulateAction"))->trigger();
+    QVERIFY(remembered);
 }
 
 void TestStsStepper::candidateCostsShowWhatOrdersThem()

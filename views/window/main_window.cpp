@@ -781,7 +781,11 @@ void MainWindow::placeAndSimulate()
     PlaceRunDialog dialog(m_document->scenario(), this);
     // Defaults: what the user did last (the shown run; else the last choice, kept).
     const char *const simulateKey = "placeRun/simulate";
+    const char *const policyKey = "placeRun/policy";
     dialog.setSimulate(QSettings().value(QLatin1String(simulateKey), true).toBool());
+    if (const QString last = QSettings().value(QLatin1String(policyKey)).toString();
+        !last.isEmpty())
+        dialog.setPolicy(last.toStdString()); // (not offered here: the dialog's default stays)
     if (m_run) {
         dialog.setPolicy(m_run->policy);
         dialog.setSeed(m_run->seed);
@@ -791,6 +795,7 @@ void MainWindow::placeAndSimulate()
     if (dialog.exec() == QDialog::Accepted) {
         if (!dialog.stochastic()) // the box of a stochastic pick is forced on, not chosen
             QSettings().setValue(QLatin1String(simulateKey), dialog.simulate());
+        QSettings().setValue(QLatin1String(policyKey), QString::fromStdString(dialog.policy()));
         startRun(dialog.policy(), dialog.seed(), dialog.simulate());
     }
 }
