@@ -544,6 +544,26 @@ private slots:
         QVERIFY(clean.scenario() == original);
         clean.undoStack()->redo();
         QCOMPARE(clean.scenario().jobs.size(), original.jobs.size() + added);
+
+        // By default the format is told from the file, as the terminal's import does; a
+        // format named wrongly is refused naming the one the file looks like (it said only
+        // which columns were missing).
+        Document detect;
+        detect.setScenario(testing::leafSpineScenario(2, 1, 4));
+        TraceImportDialog detected(&detect);
+        detected.setFiles({QStringLiteral(CB_TEST_DATA "/import/traces/tiresias/60_job.csv")});
+        QVERIFY2(detected.runImport(), qPrintable(detected.error()));
+        QCOMPARE(detect.scenario().jobs.size(), original.jobs.size() + added);
+        QVERIFY2(detected.statusText().contains(QStringLiteral("(read as tiresias)")),
+                 qPrintable(detected.statusText()));
+        TraceImportDialog wrong(&detect);
+        wrong.setFormat(QStringLiteral("alibaba-gpu2023"));
+        wrong.setFiles({QStringLiteral(CB_TEST_DATA "/import/traces/tiresias/60_job.csv")});
+        QVERIFY(!wrong.runImport());
+        QVERIFY2(wrong.error().contains(
+                     QStringLiteral("this is not alibaba-gpu2023 input; it looks like tiresias")),
+                 qPrintable(wrong.error()));
+        QCOMPARE(detect.undoStack()->count(), 1);
     }
 
     void generatorReplacesClusterUndoably()

@@ -26,15 +26,49 @@ Result<PreparedImport> prepareTraceImport(const Scenario &base, const std::strin
                                           const std::vector<std::string> &paths,
                                           const ImportOptions &options)
 {
-    const Importer *importer = findImporter(format);
+    using R = Result<PreparedImport>;
+    const Importer *importer = format.empty() ? nullptr : findImporter(format);
+    if (!format.empty() && !importer)
+        return R::failure({}, "unknown trace format \"" + format + "\"");
+    std::string detected;
+    for (const std::string &path : paths) {
+        auto sample = sampleFile(path);
+        if (!sample)
+            return R(sample.problems());
+        if (importer && importer->detect(sample.value()).score > 0)
+            continue;
+        FormatMatch match;
+        const Importer *looks = detectFormat(sample.value(), &match);
+        if (importer && looks && looks != importer)
+            return R::failure(path, "this is not " + format + " input; it looks like " +
+                                        looks->name() + " (" + match.why + "): choose " +
+                                        looks->name() + " as the format");
+        if (importer)
+            continue;
+        if (!looks)
+            return R::failure(path,
+                              "cannot tell which format this is" +
+                                  (match.why.empty() ? std::string() : " (" + match.why + ")") +
+                                  ": choose the format");
+        if (looks->produces() == Importer::Produces::Cluster)
+            return R::failure(path, "this is a cluster (" + looks->name() +
+                                        "), not a job trace: import it with Import Cluster");
+        if (!detected.empty() && detected != looks->name())
+            return R::failure(path, "looks like " + looks->name() +
+                                        " where the files before it "
+                                        "look like " +
+                                        detected + ": import one format at a time");
+        detected = looks->name();
+        importer = looks;
+    }
     if (!importer)
-        return Result<PreparedImport>::failure({}, "unknown trace format \"" + format + "\"");
+        return R::failure({}, "no file to import");
     if (importer->produces() == Importer::Produces::Cluster)
-        return Result<PreparedImport>::failure({}, format + " imports a cluster, not jobs");
+        return R::failure({}, importer->name() + " imports a cluster, not jobs");
     auto report = importFiles(*importer, paths, options);
     if (!report)
-        return Result<PreparedImport>(report.problems());
-    PreparedImport prepared{base, std::move(report).value()};
+        return R(report.problems());
+    PreparedImport prepared{base, std::move(report).value(), format.empty() ? detected : ""};
     addImportedJobs(prepared.scenario, prepared.report);
     return prepared;
 }
@@ -51,6 +85,9 @@ TraceImportDialog::TraceImportDialog(Document *document, QWidget *parent)
 {
     setObjectName(QStringLiteral("traceImportDialog"));
     setWindowTitle(tr("Import Job Trace"));
+    // (the default: the format the files look like, as the terminal's import does)
+    m_format->addItem(tr("Detect from the files"), QString());
+    m_format->setItemData(0, tr("Tell the trace format from the files' contents"), Qt::ToolTipRole);
     for (const Importer *i : importers())
         if (i->produces() != Importer::Produces::Cluster) {
             m_format->addItem(QString::fromStdString(i->name()), QString::fromStdString(i->name()));
@@ -104,6 +141,11 @@ void TraceImportDialog::setFiles(const QStringList &paths)
     m_files->setText(paths.join(QLatin1Char(';')));
 }
 
+QString TraceImportDialog::statusText() const
+{
+    return m_status->text();
+}
+
 QStringList TraceImportDialog::skippedRows() const
 {
     return m_skipped;
@@ -155,15 +197,17 @@ bool TraceImportDialog::runImport()
     }
     for (const std::string &a : result.report.assumptions)
         m_report->addItem(QStringLiteral("assumed  %1").arg(QString::fromStdString(a)));
-    m_status->setText(tr("Added %1 job(s) from %2; %3 row(s) skipped.")
-                          .arg(added)
-                          .arg(m_files->text())
-                          .arg(m_skipped.size()));
+    const QString read = result.detected.empty()
+                             ? QString()
+                             : tr(" (read as %1)").arg(QString::fromStdString(result.detected));
+    m_status->setText(tr("Added %n job(s) from %1%2; ", nullptr, added).arg(m_files->text(), read) +
+                      tr("%n row(s) skipped.", nullptr, int(m_skipped.size())));
     if (added == 0)
         return false;
     m_document->undoStack()->push(new ReplaceScenarioCommand(
         m_document, std::move(result.scenario),
-        tr("Import %1 job(s) from %2").arg(added).arg(QString::fromStdString(format))));
+        tr("Import %n job(s) from %1", nullptr, added)
+            .arg(QString::fromStdString(format.empty() ? result.detected : format))));
     return true;
 }
 

@@ -27,10 +27,12 @@ struct PreparedImport
 {
     Scenario scenario;
     ImportReport report;
+    std::string detected; ///< the format told from the files, when none was named
 };
 
-/// Reads `paths` with the importer named `format` and adds the jobs to a copy of `base`.
-/// No Qt, no shared state: safe on a worker thread.
+/// Reads `paths` with the importer named `format` (empty: the one the files look like) and
+/// adds the jobs to a copy of `base`. A named format the files cannot be, where they look like
+/// another, is refused naming that one. No Qt, no shared state: safe on a worker thread.
 Result<PreparedImport> prepareTraceImport(const Scenario &base, const std::string &format,
                                           const std::vector<std::string> &paths,
                                           const ImportOptions &options);
@@ -49,6 +51,8 @@ public:
     /// error() says why and the document is unchanged.
     bool runImport();
     QString error() const { return m_error; }
+    /// The line under the report: what was added (and the format read, when detected).
+    QString statusText() const;
     /// The skipped rows of the last import, "file:line: reason".
     QStringList skippedRows() const;
     /// Set by tests to cancel the running import as soon as it starts.
