@@ -251,6 +251,17 @@ private slots:
         view.resize(800, 600);
         QTRY_VERIFY(!view.tableBesideCdf());
         QTRY_COMPARE(view.table()->horizontalScrollBar()->maximum(), 0);
+        // Narrower than the table: the view scrolls sideways, the table keeps every column
+        // whole and has no scroll bar of its own (two stacked bars cut the deltas).
+        view.resize(300, 600);
+        auto *outer = view.findChild<QScrollArea *>(QStringLiteral("comparisonScroll"));
+        QVERIFY(outer);
+        QTRY_VERIFY(outer->horizontalScrollBar()->maximum() > 0);
+        QCOMPARE(view.table()->horizontalScrollBarPolicy(), Qt::ScrollBarAlwaysOff);
+        QVERIFY2(view.table()->viewport()->width() >= view.table()->horizontalHeader()->length(),
+                 qPrintable(QStringLiteral("%1 < %2")
+                                .arg(view.table()->viewport()->width())
+                                .arg(view.table()->horizontalHeader()->length())));
 
         // A short view scrolls with the wheel over a chart too (the charts do not zoom, and
         // QCustomPlot had taken the wheel for itself).

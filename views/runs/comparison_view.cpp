@@ -105,6 +105,7 @@ ComparisonView::ComparisonView(QWidget *parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // (as wide as its columns)
     // Its columns fit their contents once laid out: then it is placed.
     connect(m_table->horizontalHeader(), &QHeaderView::sectionResized, this,
             &ComparisonView::placeTable);
@@ -233,10 +234,10 @@ void ComparisonView::setRuns(std::vector<ComparedRun> runs, int baseline)
     m_note->setVisible(!notes.isEmpty());
     // Every metric's row in view: the charts above scroll with it (a laptop's dock left the
     // table one and a half rows in a scroller of its own).
-    m_table->setMinimumHeight(
-        m_table->horizontalHeader()->sizeHint().height() +
-        m_model->rowCount() * m_table->verticalHeader()->defaultSectionSize() +
-        m_table->horizontalScrollBar()->sizeHint().height() + 2 * m_table->frameWidth());
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
+                              m_model->rowCount() *
+                                  m_table->verticalHeader()->defaultSectionSize() +
+                              2 * m_table->frameWidth());
     placeTable();
 }
 
@@ -253,7 +254,9 @@ void ComparisonView::rebuildBars()
     }
     QStringList names;
     for (const ComparedRun &run : runs)
-        names << run.label.section(QLatin1Char(' '), 0, 0); // "#12": the colours say the rest
+        // "#12 dltap" (the policy: there is no legend beside the bars); "#12" with more
+        // runs than the bars have room to name.
+        names << run.label.section(QLatin1Char(' '), 0, runs.size() <= 3 ? 1 : 0);
     const int columns = barColumns();
     m_barColumnsShown = columns;
     for (int m = 0; m < int(metrics.size()); ++m) {
@@ -374,13 +377,18 @@ void ComparisonView::placeTable()
     // it at the dock's full width: a laptop's dock scrolled two runs' table sideways.
     const int table = m_table->horizontalHeader()->length() + 2 * m_table->frameWidth() +
                       m_table->verticalScrollBar()->sizeHint().width();
-    const int room = m_lower->width() - m_lower->handleWidth() -
+    // (the room the dock gives, not the splitter's width: the table's least width below
+    // would widen that and keep it beside)
+    const int room = m_scroll->viewport()->width() - m_lower->handleWidth() -
                      static_cast<QWidget *>(m_cdf)->minimumSizeHint().width();
     const Qt::Orientation want = table <= room ? Qt::Horizontal : Qt::Vertical;
     if (m_lower->orientation() != want)
         m_lower->setOrientation(want);
-    // Beside: the table no wider than it is, the CDF takes the rest.
+    // Beside: the table no wider than it is, the CDF takes the rest. Never narrower than
+    // its columns either: a narrow dock scrolls the whole view sideways, once (the table's
+    // own scroll bar under the view's cut the deltas: "+95.5 TI").
     m_table->setMaximumWidth(want == Qt::Horizontal ? table : QWIDGETSIZE_MAX);
+    m_table->setMinimumWidth(table);
 }
 
 QString ComparisonView::currencyOf(const std::vector<ComparedRun> &runs)
