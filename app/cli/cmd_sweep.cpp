@@ -202,7 +202,9 @@ Command sweepCommand()
         }
         const long long hw = std::max(1u, std::thread::hardware_concurrency());
         auto jobs = args.integer("jobs", hw);
-        auto input = readScenarioSeeds(args, io, "sweep", "--jobs in 1..1024",
+        auto input = readScenarioSeeds(args, io, "sweep",
+                                       "--jobs: expected a whole number from 1 to 1024, found \"" +
+                                           args.value("jobs") + "\"",
                                        jobs && jobs.value() >= 1 && jobs.value() <= 1024);
         if (!input)
             return int(ExitBadInput);
@@ -276,7 +278,11 @@ Command sweepCommand()
         for (std::size_t i = 0; i < points.size(); i += std::size_t(seeds)) {
             auto p = pointPolicy(points[i], presets.value());
             if (!p) {
-                io.err << "clusterbench sweep: " << p.error() << "\n";
+                // (the policy came from --policies: named so, as compare does)
+                const Problem &first = p.problems().front();
+                io.err << "clusterbench sweep: "
+                       << (first.where == "--policy" ? "--policies: " + first.message : p.error())
+                       << "\n";
                 return int(ExitBadInput);
             }
         }

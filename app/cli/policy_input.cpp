@@ -92,7 +92,12 @@ std::optional<PolicyInput> readPolicyInput(const Args &args, Io &io, const std::
     }
     auto policy = resolvePolicy(args.value("policy"), presets.value());
     if (!policy) {
-        io.err << prefix << policy.error() << "\n";
+        // (the stochastic policies are taken above: name them too)
+        std::string stochastic;
+        for (const std::string &n : stochasticPolicyNames())
+            stochastic += (stochastic.empty() ? "" : ", ") + n;
+        io.err << prefix << policy.error()
+               << "; stochastic, for jobs with due dates: " << stochastic << "\n";
         return std::nullopt;
     }
     return PolicyInput{std::move(loaded.value()), std::move(policy.value()),
@@ -177,11 +182,20 @@ std::optional<ScenarioSeeds> readScenarioSeeds(const Args &args, Io &io, const s
     warnJobsThatNeverStart(loaded.value(), out.path, io, command);
     auto seed = args.integer("seed", (long long)loaded->settings.seed);
     auto seeds = args.integer("seeds", 1);
-    if (!seed || seed.value() < 0 || !seeds || seeds.value() < 1 || seeds.value() > 100000 ||
-        !extraOk) {
-        io.err << "clusterbench " << command << ": --seed must be >= 0"
-               << (extra.empty() ? " and --seeds in 1..100000" : ", --seeds in 1..100000 and " + extra)
-               << "\n";
+    // (each option said on its own: "--seeds 0" was answered with all three rules)
+    const std::string prefix = "clusterbench " + command + ": ";
+    if (!seed || seed.value() < 0) {
+        io.err << prefix << "--seed: expected an integer >= 0, found \"" << args.value("seed")
+               << "\"\n";
+        return std::nullopt;
+    }
+    if (!seeds || seeds.value() < 1 || seeds.value() > 100000) {
+        io.err << prefix << "--seeds: expected a whole number from 1 to 100000, found \""
+               << args.value("seeds") << "\"\n";
+        return std::nullopt;
+    }
+    if (!extraOk) {
+        io.err << prefix << extra << "\n";
         return std::nullopt;
     }
     out.scenario = std::move(loaded.value());

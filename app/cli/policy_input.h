@@ -78,9 +78,8 @@ struct ScenarioSeeds
 
 /// Loads SCENARIO (the first positional argument; the caller checks their count) and reads
 /// --seed (>= 0) and --seeds (1..100000, default 1); on bad input prints the problems to
-/// io.err and returns nullopt. `extra`, when not empty, is one more check message the
-/// command adds to the seed message ("--jobs in 1..1024") and `extraOk` its result, so the
-/// command keeps one message for all its numeric options.
+/// io.err and returns nullopt, naming the option. `extra` is the message of one more check
+/// the command makes ("--jobs: expected ..."), said when `extraOk` is false.
 std::optional<ScenarioSeeds> readScenarioSeeds(const Args &args, Io &io, const std::string &command,
                                                const std::string &extra = {}, bool extraOk = true);
 

@@ -320,6 +320,32 @@ private slots:
             << QStringList{QStringLiteral("place"), kTestbed, QStringLiteral("--policy"),
                            QStringLiteral("dltapp")}
             << 2 << "unknown policy \"dltapp\" (did you mean \"dltap\"?) (available: ";
+        // The stochastic policies step, simulate and export take are named too.
+        QTest::newRow("unknown policy, stochastic named")
+            << QStringList{QStringLiteral("step"), kTestbed, QStringLiteral("--policy"),
+                           QStringLiteral("nosuch")}
+            << 2 << "; stochastic, for jobs with due dates: sts, sts-net, ";
+        QTest::newRow("sweep: unknown policy in list")
+            << QStringList{QStringLiteral("sweep"), kTestbed, QStringLiteral("--policies"),
+                           QStringLiteral("k8s-default,nosuch"), QStringLiteral("--no-save")}
+            << 2 << "clusterbench sweep: --policies: unknown policy \"nosuch\"";
+        // Each numeric option is named alone (it said all three rules at once).
+        QTest::newRow("sweep: --seeds 0")
+            << QStringList{QStringLiteral("sweep"),      kTestbed,
+                           QStringLiteral("--policies"), QStringLiteral("dltap"),
+                           QStringLiteral("--seeds"),    QStringLiteral("0"),
+                           QStringLiteral("--no-save")}
+            << 2
+            << "clusterbench sweep: --seeds: expected a whole number from 1 to 100000, "
+               "found \"0\"";
+        QTest::newRow("sweep: --jobs 0")
+            << QStringList{QStringLiteral("sweep"),      kTestbed,
+                           QStringLiteral("--policies"), QStringLiteral("dltap"),
+                           QStringLiteral("--jobs"),     QStringLiteral("0"),
+                           QStringLiteral("--no-save")}
+            << 2
+            << "clusterbench sweep: --jobs: expected a whole number from 1 to 1024, found "
+               "\"0\"";
         QTest::newRow("no policy") << QStringList{QStringLiteral("place"), kTestbed} << 2
                                    << "expected SCENARIO and --policy P";
         QTest::newRow("bad seed") << QStringList{QStringLiteral("place"), kTestbed,
