@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <iomanip>
+#include <map>
 #include <ostream>
 #include <sstream>
 
@@ -337,8 +338,22 @@ Command historyCommand()
             used += w + 2;
         const std::size_t width = outputColumns();
         const std::size_t room = width > used + 12 ? width - used : 12;
-        for (std::size_t i = 0; i < runs->size(); ++i)
-            table.rows[i].push_back(clipped(runs.value()[i].scenarioName, room));
+        // A name stored in several versions (the scenario edited between runs) is told apart
+        // by its version first, which clipping keeps: "v2 DLTAP testb...".
+        std::map<std::string, int> version, versions;
+        if (auto stored = ws.value()->scenarios(); stored)
+            for (const StoredScenario &sc : stored.value()) {
+                version[sc.digest] = sc.version;
+                ++versions[sc.name];
+            }
+        for (std::size_t i = 0; i < runs->size(); ++i) {
+            const RunRecord &r = runs.value()[i];
+            const auto v = version.find(r.scenarioDigest);
+            const bool several = versions[r.scenarioName] > 1 && v != version.end();
+            table.rows[i].push_back(clipped(
+                (several ? "v" + std::to_string(v->second) + " " : std::string()) + r.scenarioName,
+                room));
+        }
         io.out << table.render(width);
         return int(ExitOk);
     };

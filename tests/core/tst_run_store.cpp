@@ -301,6 +301,22 @@ private slots:
         QVERIFY2(list.out.find("simulate  dltap   1     complete  DLTAP testbed (8...\n") !=
                      std::string::npos,
                  list.out.c_str());
+        // A run of an edited version of the scenario (same name): each run's version comes
+        // first, kept by the cut, so the two are told apart.
+        Scenario edited = s;
+        edited.jobs.pop_back();
+        const QString editedPath = dir.filePath(QStringLiteral("edited.json"));
+        QVERIFY(saveScenarioFile(editedPath.toStdString(), edited).ok());
+        QCOMPARE(clusterbench({QStringLiteral("simulate"), editedPath, QStringLiteral("--policy"),
+                               QStringLiteral("dltap"), QStringLiteral("--workspace"), ws})
+                     .code,
+                 0);
+        const Cli versions =
+            clusterbench({QStringLiteral("history"), QStringLiteral("--workspace"), ws});
+        QVERIFY2(versions.out.find("complete  v1 DLTAP testbed") != std::string::npos,
+                 versions.out.c_str());
+        QVERIFY2(versions.out.find("complete  v2 DLTAP testbed") != std::string::npos,
+                 versions.out.c_str());
 
         // show prints the stored metrics, as text and JSON.
         const Cli show = clusterbench({QStringLiteral("show"), QStringLiteral("1"),
