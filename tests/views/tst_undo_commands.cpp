@@ -168,6 +168,10 @@ void TestUndoCommands::undoRedoExact_data()
         [](const Scenario &s) {
             Job copy = s.jobs[1];
             copy.id = s.jobs[0].id;
+            // (a display name of its own: the original's and " (copy)", when it has one)
+            if (!s.jobs[0].name.empty() && copy.name != s.jobs[0].name + " (copy)")
+                return false;
+            copy.name = s.jobs[0].name;
             return s.jobs.size() == 4 && s.jobs[1].id == "resnet50-ps-2" && copy == s.jobs[0];
         }};
 }
@@ -219,6 +223,16 @@ void TestUndoCommands::longSequenceUndoesToStart()
         stack->redo();
     QVERIFY(doc.scenario() == end);
     QCOMPARE(end.jobs.size(), std::size_t(3));
+    // The copy has an id and a display name of its own.
+    {
+        Document copies;
+        Scenario named = testing::leafSpineScenario(3, 2, 3);
+        named.jobs[0].name = "AlexNet, 1 PS + 2 workers";
+        copies.setScenario(named);
+        copies.undoStack()->push(new DuplicateJobCommand(&copies, 0));
+        QCOMPARE(copies.scenario().jobs[1].name, std::string("AlexNet, 1 PS + 2 workers (copy)"));
+        QVERIFY(copies.scenario().jobs[1].id != named.jobs[0].id);
+    }
     QCOMPARE(end.cluster.nodes.size(), std::size_t(8));
     QCOMPARE(end.cluster.links.back().a, std::string("renamed"));
 }

@@ -12,6 +12,9 @@ DuplicateJobCommand::DuplicateJobCommand(Document *document, int index, QUndoCom
 {
     const std::string original = m_copy.id;
     m_copy.id = document->uniqueJobId(original);
+    // (a display name of its own too: the queue showed two jobs of one name)
+    if (!m_copy.name.empty())
+        m_copy.name += " (copy)";
     setText(QObject::tr("Duplicate job %1").arg(QString::fromStdString(original)));
 }
 
