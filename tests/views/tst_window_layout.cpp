@@ -311,6 +311,13 @@ private slots:
             QVERIFY2(x >= table->columnWidth(0) && x + table->columnWidth(deciding) <= table->viewport()->width(),
                      qPrintable(QStringLiteral("deciding column at %1, width %2, viewport %3")
                                     .arg(x).arg(table->columnWidth(deciding)).arg(table->viewport()->width())));
+            // Its raw column (the plugin's name) beside it: a lone "×1" header read as
+            // nothing.
+            const int raw = table->columnViewportPosition(deciding - 1);
+            QVERIFY2(raw >= table->columnWidth(0),
+                     qPrintable(QStringLiteral("raw column at %1, frozen %2")
+                                    .arg(raw)
+                                    .arg(table->columnWidth(0))));
         }
         save(w.grab(), size, QStringLiteral("stepper"));
         // The stepper's column is as tall as the window at both sizes: the decisions and the

@@ -480,6 +480,9 @@ void DecisionStepper::showDecidingColumn()
     // Keep the vertical position (the chosen node leads the sorted table): only scroll sideways.
     const QModelIndex top = m_tableView->indexAt(QPoint(1, 1));
     const int row = top.isValid() ? top.row() : 0;
+    // The plugin's raw column (its name) first, then its weighted one ("×2"): both in view
+    // where they fit, not a lone "×2" header beside the frozen columns.
+    m_tableView->scrollTo(m_tableProxy->index(row, column - 1), QAbstractItemView::EnsureVisible);
     m_tableView->scrollTo(m_tableProxy->index(row, column), QAbstractItemView::EnsureVisible);
 }
 
