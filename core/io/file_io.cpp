@@ -138,8 +138,8 @@ Status AtomicFileWriter::open()
     namespace fs = std::filesystem;
     const fs::path target(m_path);
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    if (std::error_code ec; fs::is_directory(target, ec))
-        return Status::failure(m_path, "is a directory, expected a file");
+    if (Status writable = checkOutputFile(m_path); !writable)
+        return writable;
     std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
     std::vector<char> name(tmpl.begin(), tmpl.end());
     name.push_back('\0');
