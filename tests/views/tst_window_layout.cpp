@@ -99,6 +99,28 @@ int wholeRows(const QTableView *view)
     return view->viewport()->height() / view->verticalHeader()->defaultSectionSize();
 }
 
+/// Qt's warnings of painting into an empty buffer (a plot replotted at 0 pixels), collected
+/// while an instance lives; other messages go on to the handler before it.
+class PaintWarnings
+{
+public:
+    PaintWarnings() { s_previous = qInstallMessageHandler(&PaintWarnings::handle); }
+    ~PaintWarnings() { qInstallMessageHandler(s_previous); }
+    QStringList take() { return std::exchange(s_seen, {}); }
+
+private:
+    static void handle(QtMsgType type, const QMessageLogContext &context, const QString &text)
+    {
+        if (type == QtWarningMsg && (text.startsWith(QLatin1String("QPainter::")) ||
+                                     text.contains(QLatin1String("paint buffer"))))
+            s_seen.append(text);
+        else if (s_previous)
+            s_previous(type, context, text);
+    }
+    static inline QtMessageHandler s_previous = nullptr;
+    static inline QStringList s_seen;
+};
+
 } // namespace
 
 class TestWindowLayout : public QObject
@@ -132,6 +154,7 @@ private slots:
         QFETCH(QSize, screen);
         QFETCH(QSize, window);
         const QString size = QStringLiteral("%1x%2").arg(screen.width()).arg(screen.height());
+        PaintWarnings paintWarnings;
         MainWindow w;
         w.setWindowState(Qt::WindowNoState); // the offscreen screen is small: not maximised
         w.resize(window);
@@ -414,6 +437,23 @@ private slots:
                size, QStringLiteral("export"));
         dialog(new ClusterImportDialog(w.document(), &w), size, QStringLiteral("cluster-import"));
         dialog(new LinkDialog(w.document(), &w), size, QStringLiteral("links"));
+        // No plot was painted at 0 pixels on the way (Qt warns on the terminal for each).
+        QCOMPARE(paintWarnings.take(), QStringList());
+    }
+
+    void openedBeforeShown()
+    {
+        // As `clusterbench FILE` starts: the document opened, then the window shown. No plot
+        // is painted at 0 pixels (Qt warns on the terminal for each: 12 warnings before).
+        PaintWarnings paintWarnings;
+        MainWindow w;
+        w.setWindowState(Qt::WindowNoState);
+        w.resize(1366, 720);
+        QVERIFY(w.openFile(QStringLiteral(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json")));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        settle();
+        QCOMPARE(paintWarnings.take(), QStringList());
     }
 
     void stsStepper_data() { window_data(); }

@@ -4,6 +4,7 @@
 #include "analysis/readable_ticker.h"
 
 #include <QFontMetricsF>
+#include <QResizeEvent>
 #include <qcustomplot.h>
 
 #include <cmath>
@@ -12,6 +13,21 @@
 namespace cb::views {
 
 namespace {
+
+/// Eats a plot's resize events to an empty size (see ignoreEmptyResizes).
+class EmptyResizeFilter : public QObject
+{
+public:
+    using QObject::QObject;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::Resize && static_cast<QResizeEvent *>(event)->size().isEmpty())
+            return true;
+        return QObject::eventFilter(watched, event);
+    }
+};
 
 bool vertical(const QCPAxis *axis)
 {
@@ -114,6 +130,11 @@ void keepMinimumSizeKnown(QCustomPlot *plot)
             plot->updateGeometry();
         }
     });
+}
+
+void ignoreEmptyResizes(QCustomPlot *plot)
+{
+    plot->installEventFilter(new EmptyResizeFilter(plot));
 }
 
 } // namespace cb::views

@@ -23,5 +23,10 @@ void keepTicksReadable(QCustomPlot *plot);
 /// Connects `plot` so that a change of its minimum size (its charts' minimum sizes plus the
 /// margins, known only after a replot) reaches the layout or scroll area holding it.
 void keepMinimumSizeKnown(QCustomPlot *plot);
+/// Keeps `plot` from taking an empty size as its viewport: a plot laid out at 0 pixels (a
+/// dock or tab not yet sized) would replot into empty buffers, which Qt reports as warnings
+/// ("QPainter::begin: Paint device returned engine == 0"). It is replotted at its next real
+/// size, as every resize does.
+void ignoreEmptyResizes(QCustomPlot *plot);
 
 } // namespace cb::views

@@ -95,6 +95,7 @@ RunTimeline::RunTimeline(QWidget *parent)
                 connect(a->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
                         b->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
     keepTicksReadable(m_plot);
+    ignoreEmptyResizes(m_plot);
     keepMinimumSizeKnown(m_plot);
 
     m_gantt = new GanttPlottable(m_ganttRect->axis(QCPAxis::atBottom),

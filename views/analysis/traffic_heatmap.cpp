@@ -86,6 +86,7 @@ TrafficHeatmap::TrafficHeatmap(QWidget *parent)
     m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     m_plot->yAxis->setRangeReversed(true);
     keepTicksReadable(m_plot);
+    ignoreEmptyResizes(m_plot);
     m_timeLine = new QCPItemStraightLine(m_plot);
     m_timeLine->setPen(QPen(QColor(0x15, 0x65, 0xc0), 2, Qt::DashLine));
     m_timeLine->setVisible(false);

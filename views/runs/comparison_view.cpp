@@ -124,7 +124,9 @@ ComparisonView::ComparisonView(QWidget *parent)
     m_cdf->yAxis->setTicker(QSharedPointer<ReadableTicker>::create(
         ReadableTicker::Steps::Decimal, [](double v) { return formatPercent(v); }));
     keepTicksReadable(m_cdf);
+    ignoreEmptyResizes(m_cdf);
     keepTicksReadable(m_bars);
+    ignoreEmptyResizes(m_bars);
     keepMinimumSizeKnown(m_cdf);
     keepMinimumSizeKnown(m_bars);
     m_note->setWordWrap(true);
