@@ -9,6 +9,7 @@
 #include "io/export/kubernetes_names.h"
 #include "io/scenario_json.h"
 #include "model/model_catalog.h"
+#include "runs/cluster_import_dialog.h"
 #include "runs/comparison_view.h"
 #include "runs/export_dialog.h"
 #include "runs/generator_dialog.h"
@@ -19,6 +20,7 @@
 #include "sched/policy.h"
 #include "sim/simulator.h"
 #include "test_scenarios.h"
+#include "window/english_plurals.h"
 #include "window/job_dialog.h"
 
 #include <qcustomplot.h>
@@ -507,6 +509,38 @@ private slots:
             first.setDue(QString());
             QVERIFY(first.warning().startsWith(QStringLiteral("Every other job has a due date")));
         }
+    }
+
+    void clusterImportSaysItsCounts()
+    {
+        // The window's texts as the application shows them, with its English plurals.
+        EnglishPlurals plurals;
+        QCoreApplication::installTranslator(&plurals);
+        Document doc;
+        doc.setScenario(testing::leafSpineScenario(2, 1, 4));
+        ClusterImportDialog dialog(&doc);
+        dialog.setFormat(QStringLiteral("k8s-nodes"));
+        dialog.setFiles({QStringLiteral(CB_TEST_DATA "/import/handmade/k8s_nodes_list.json")});
+        const bool imported = dialog.runImport();
+        QCoreApplication::removeTranslator(&plurals);
+        QVERIFY2(imported, qPrintable(dialog.error()));
+        // Each count with its own noun: "(0 skipped lines, 1 assumption)", not "line(s)".
+        const QStringList lines = dialog.reportLines();
+        const auto count = [&](const QString &kind) {
+            return int(std::count_if(lines.begin(), lines.end(),
+                                     [&](const QString &l) { return l.startsWith(kind); }));
+        };
+        const int skipped = count(QStringLiteral("skipped")),
+                  assumed = count(QStringLiteral("assumed"));
+        const auto noun = [](int n, const char *one, const char *many) {
+            return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
+        };
+        QVERIFY2(
+            dialog.statusText().contains(QStringLiteral("(%1, %2).")
+                                             .arg(noun(skipped, "skipped line", "skipped lines"),
+                                                  noun(assumed, "assumption", "assumptions"))),
+            qPrintable(dialog.statusText() + QStringLiteral(" / ") + lines.join(QLatin1Char('|'))));
+        QVERIFY(!dialog.statusText().contains(QStringLiteral("(s)")));
     }
 
     void failedImportLeavesScenarioUntouched()

@@ -248,10 +248,10 @@ bool ClusterImportDialog::runImport()
             m_document, std::move(scenario),
             tr("Import cluster from %1").arg(QString::fromStdString(fmt))));
     }
-    m_status->setText(tr("Imported %1 from %2 (%3 skipped line(s), %4 assumption(s)).")
-                          .arg(what, m_files->text())
-                          .arg(report.skipped.size())
-                          .arg(report.assumptions.size()));
+    m_status->setText(tr("Imported %1 from %2 (%3, %4).")
+                          .arg(what, m_files->text(),
+                               tr("%n skipped line(s)", nullptr, int(report.skipped.size())),
+                               tr("%n assumption(s)", nullptr, int(report.assumptions.size()))));
     emit imported(nodes, m_files->text());
     return true;
 }
