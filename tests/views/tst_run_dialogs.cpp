@@ -311,8 +311,8 @@ private slots:
         }
         QVERIFY(dialog.writeFiles(false));
         QVERIFY2(dialog.statusText().contains(
-                     QStringLiteral("1 file(s) left from an earlier export are not part of this "
-                                    "one; remove them before submitting the folder:</b> "
+                     QStringLiteral("Not part of this export, 1 file(s) left from an earlier "
+                                    "one (remove before submitting the folder):</b> "
                                     "old-job.sbatch")),
                  qPrintable(dialog.statusText()));
         QVERIFY(QFileInfo::exists(QDir(out).filePath(QStringLiteral("old-job.sbatch"))));

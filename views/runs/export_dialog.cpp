@@ -471,8 +471,9 @@ bool ExportDialog::writeFiles(bool confirmOverwrite)
         for (const std::string &f : stray)
             names << QString::fromStdString(f).toHtmlEscaped();
         text = text.toHtmlEscaped() + QStringLiteral("<br><b>") +
-               tr("%n file(s) left from an earlier export are not part of this one; remove "
-                  "them before submitting the folder:", nullptr, int(stray.size())) +
+               tr("Not part of this export, %n file(s) left from an earlier one (remove "
+                  "before submitting the folder):",
+                  nullptr, int(stray.size())) +
                QStringLiteral("</b> ") + names.join(QStringLiteral(", "));
     }
     m_status->setText(text);
