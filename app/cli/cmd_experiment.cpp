@@ -134,6 +134,11 @@ int runExperiment(const Args &args, Io &io)
         usage.push_back({"--prices", "expected cloud or energy, found \"" + prices + "\""});
     if (params.jobsPerNode < 1 || params.jobsPerNode > 1000)
         usage.push_back({"--jobs-per-node", "expected 1..1000"});
+    if (args.has("log") && !params.scenarioFile.empty())
+        if (const Status log =
+                checkNotAnInput(args.value("log"), {params.scenarioFile}, "the decision log");
+            !log)
+            usage.push_back({"--log", log.error()});
     auto data = usageThenData(args, io, usage);
     if (!data)
         return ExitBadInput;

@@ -3,6 +3,7 @@
 #include "cli/progress.h"
 #include "cli/run_saving.h"
 #include "cli/run_text.h"
+#include "io/file_io.h"
 #include "io/run_json.h"
 #include "io/scenario_json.h"
 #include "net/topology.h"
@@ -85,6 +86,18 @@ Command simulateCommand()
             return int(ExitBadInput);
         const Scenario &s = input->scenario;
         const std::string &scenarioPath = args.positional().front(); // (read by readPolicyInput)
+        // (refused before the run: `--out` the scenario itself would replace it by the run)
+        if (args.has("out")) {
+            const std::string &out = args.value("out");
+            if (const Status usable = checkOutputFile(out); !usable) {
+                io.err << "clusterbench simulate: " << usable.error() << "; nothing run\n";
+                return int(ExitFailure);
+            }
+            if (const Status other = checkNotAnInput(out, {scenarioPath}, "the run file"); !other) {
+                io.err << "clusterbench simulate: --out " << other.error() << "; nothing run\n";
+                return int(ExitBadInput);
+            }
+        }
         RunRequest request;
         request.policy = input->policy.name;
         if (!input->stochastic)

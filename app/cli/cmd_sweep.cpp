@@ -561,6 +561,11 @@ Command sweepPointCommand()
             io.err << text.error(path) << "\n";
             return int(ExitBadInput);
         }
+        if (const Status out = checkNotAnInput(args.value("out"), {path}, "the result file");
+            !out) {
+            io.err << "clusterbench sweep-point: --out " << out.error() << "; nothing run\n";
+            return int(ExitBadInput);
+        }
         auto doc = parseJsonText(text.value());
         if (!doc) {
             io.err << doc.error(path) << "\n";

@@ -106,6 +106,18 @@ Status checkOutputFile(const std::string &path)
     return Ok{};
 }
 
+Status checkNotAnInput(const std::string &path, const std::vector<std::string> &inputs,
+                       const std::string &what)
+{
+    for (const std::string &in : inputs) {
+        std::error_code ec;
+        if (std::filesystem::equivalent(in, path, ec) && !ec)
+            return Status::failure(path, "is the input " + in + ", which " + what +
+                                             " would replace; give another path");
+    }
+    return Ok{};
+}
+
 Status writeFileAtomically(const std::string &path, const std::string &content)
 {
     AtomicFileWriter w(path);

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cb {
 
@@ -20,6 +21,10 @@ Status writeFileAtomically(const std::string &path, const std::string &content);
 /// is a folder ("is a directory, expected a file") or its folder does not exist. For a command
 /// to refuse its output path before it does the work.
 Status checkOutputFile(const std::string &path);
+/// Whether `path` is none of the files a command reads (`inputs`): writing `what` there
+/// would replace what the user gave ("is the input X, which the run file would replace").
+Status checkNotAnInput(const std::string &path, const std::vector<std::string> &inputs,
+                       const std::string &what);
 
 /// Removes every temporary file an AtomicFileWriter is writing now. Async-signal-safe: a
 /// handler of a signal that ends the process calls it, so that an interrupted write (Ctrl-C

@@ -464,7 +464,7 @@ private slots:
         const Run r = cli({trace, "--out", trace});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--out " + trace + ": is the input " + trace +
-                                ", which the scenario would overwrite"),
+                                ", which the scenario would replace"),
                  qPrintable(r.err));
         QCOMPARE(readAll(trace), bytes);
     }

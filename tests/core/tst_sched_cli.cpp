@@ -307,6 +307,67 @@ private slots:
         QVERIFY2(text.out.contains("(n/a: baseline 0)"), text.out.constData());
     }
 
+    void outputNeverReplacesAnInput()
+    {
+        // A mistyped --out naming the command's own input is refused before any work, and the
+        // input is left as it was (simulate replaced the scenario with its run file, exit 0).
+        QTemporaryDir dir;
+        const QString scenario = dir.filePath(QStringLiteral("mine.json"));
+        QVERIFY(QFile::copy(kTestbed, scenario));
+        const QByteArray before = [&] {
+            QFile f(scenario);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        }();
+        QVERIFY(!before.isEmpty());
+        auto unchanged = [&] {
+            QFile f(scenario);
+            return f.open(QIODevice::ReadOnly) && f.readAll() == before;
+        };
+        // (the same file by another name: a "./" in front)
+        const QString sameFile = dir.path() + QStringLiteral("/./mine.json");
+        const Run simulated =
+            clusterbench({QStringLiteral("simulate"), scenario, QStringLiteral("--policy"),
+                          QStringLiteral("dltap"), QStringLiteral("--no-save"),
+                          QStringLiteral("--out"), sameFile});
+        QCOMPARE(simulated.code, 2);
+        QCOMPARE(QString::fromUtf8(simulated.err),
+                 QStringLiteral("clusterbench simulate: --out %1: is the input %2, which the run "
+                                "file would replace; give another path; nothing run\n")
+                     .arg(sameFile, scenario));
+        QCOMPARE(simulated.out, QByteArray());
+        QVERIFY(unchanged());
+
+        const Run logged = clusterbench({QStringLiteral("experiment"), QStringLiteral("sts"),
+                                         QStringLiteral("--scenario"), scenario,
+                                         QStringLiteral("--log"), scenario});
+        QCOMPARE(logged.code, 2);
+        QVERIFY2(logged.err.contains("--log: " + scenario.toUtf8() + ": is the input " +
+                                     scenario.toUtf8() + ", which the decision log would replace"),
+                 logged.err.constData());
+        QVERIFY(unchanged());
+
+        // An emitted sweep point whose result would replace its grid file.
+        const QString array = dir.filePath(QStringLiteral("array"));
+        const Run emitted =
+            clusterbench({QStringLiteral("sweep"), scenario, QStringLiteral("--policies"),
+                          QStringLiteral("dltap"), QStringLiteral("--emit"),
+                          QStringLiteral("slurm-array"), array});
+        QCOMPARE(emitted.code, 0);
+        const QString grid = array + QStringLiteral("/grid.json");
+        QFile gridFile(grid);
+        QVERIFY(gridFile.open(QIODevice::ReadOnly));
+        const QByteArray gridBytes = gridFile.readAll();
+        gridFile.close();
+        const Run point = clusterbench({QStringLiteral("sweep-point"), grid, QStringLiteral("0"),
+                                        QStringLiteral("--out"), grid});
+        QCOMPARE(point.code, 2);
+        QVERIFY2(point.err.contains("is the input " + grid.toUtf8() +
+                                    ", which the result file would replace"),
+                 point.err.constData());
+        QVERIFY(gridFile.open(QIODevice::ReadOnly));
+        QCOMPARE(gridFile.readAll(), gridBytes);
+    }
+
     void badInput_data()
     {
         QTest::addColumn<QStringList>("args");

@@ -524,14 +524,9 @@ bool ScenarioImport::write(const std::string &path)
         inputs.push_back(m_request.clusterFile);
     if (!m_request.nodeTemplate.empty())
         inputs.push_back(m_request.nodeTemplate);
-    for (const std::string &in : inputs) {
-        std::error_code ec;
-        if (std::filesystem::equivalent(in, path, ec) && !ec)
-            return fail(ImportFailure::BadInput,
-                        {{"--out " + path, "is the input " + in +
-                                               ", which the scenario would overwrite; give "
-                                               "another path"}});
-    }
+    if (const Status notInput = checkNotAnInput(path, inputs, "the scenario"); !notInput)
+        return fail(ImportFailure::BadInput,
+                    {{"--out " + path, notInput.problems().front().message}});
     const double from = kImportReadShare + kImportCheckShare;
     const std::size_t jobs = std::max<std::size_t>(m_scenario.jobs.size(), 1);
     bool cancelled = false;
