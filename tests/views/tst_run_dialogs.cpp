@@ -541,6 +541,52 @@ private slots:
                                                   noun(assumed, "assumption", "assumptions"))),
             qPrintable(dialog.statusText() + QStringLiteral(" / ") + lines.join(QLatin1Char('|'))));
         QVERIFY(!dialog.statusText().contains(QStringLiteral("(s)")));
+
+        // A slurm.conf none of whose node lines can be read gives no cluster: refused, as the
+        // terminal's import refuses it, with the skipped lines listed and the scenario as it
+        // was (it opened an empty scenario of 0 nodes and said "Imported").
+        QFile conf(QStringLiteral(CB_TEST_DATA
+                                  "/import/slurm/giovtorres_docker-centos7-slurm_slurm.conf"));
+        QVERIFY(conf.open(QIODevice::ReadOnly));
+        QStringList confLines = QString::fromUtf8(conf.readAll()).split(QLatin1Char('\n'));
+        int broken = 0;
+        for (QString &line : confLines)
+            if (line.startsWith(QLatin1String("NodeName="))) {
+                line += QStringLiteral(" CPUs=abc");
+                ++broken;
+            }
+        QCOMPARE(broken, 4);
+        const QString badConf = m_dir.filePath(QStringLiteral("all-nodes-bad.conf"));
+        QFile out(badConf);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(confLines.join(QLatin1Char('\n')).toUtf8());
+        out.close();
+        const Scenario before = doc.scenario();
+        const int steps = doc.undoStack()->count();
+        for (const bool asNew : {true, false}) {
+            ClusterImportDialog bad(&doc);
+            bad.setFormat(QStringLiteral("slurm"));
+            bad.setFiles({badConf});
+            bad.setReplaceOpenCluster(!asNew);
+            QVERIFY(!bad.runImport());
+            // (the partitions naming those nodes are skipped with them)
+            const QStringList report = bad.reportLines();
+            const int skipped =
+                int(std::count_if(report.begin(), report.end(), [](const QString &l) {
+                    return l.startsWith(QLatin1String("skipped"));
+                }));
+            QCOMPARE(skipped, 8);
+            QCOMPARE(bad.error(),
+                     QStringLiteral("%1: no node could be imported (8 skipped line(s): "
+                                    "see the list); the scenario is unchanged.")
+                         .arg(badConf));
+            QVERIFY2(bad.reportLines()
+                             .filter(QStringLiteral("CPUs: expected a positive number"))
+                             .size() == 4,
+                     qPrintable(bad.reportLines().join(QLatin1Char('|'))));
+            QVERIFY(doc.scenario() == before);
+            QCOMPARE(doc.undoStack()->count(), steps);
+        }
     }
 
     void failedImportLeavesScenarioUntouched()

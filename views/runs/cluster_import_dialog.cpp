@@ -214,6 +214,19 @@ bool ClusterImportDialog::runImport()
         return false;
     }
     ImportReport report = std::move(outcome->value());
+    for (const ImportNote &note : report.skipped)
+        m_report->addItem(
+            QStringLiteral("skipped  %1").arg(QString::fromStdString(note.toString())));
+    for (const std::string &a : report.assumptions)
+        m_report->addItem(QStringLiteral("assumed  %1").arg(QString::fromStdString(a)));
+    if (report.cluster->nodes.empty()) {
+        // Nothing usable, as the terminal's import refuses it: the open scenario stays.
+        m_error = tr("%1: no node could be imported (%2: see the list); the scenario is unchanged.")
+                      .arg(QString::fromStdString(paths.empty() ? std::string() : paths.front()),
+                           tr("%n skipped line(s)", nullptr, int(report.skipped.size())));
+        m_status->setText(QStringLiteral("<b>%1</b>").arg(m_error.toHtmlEscaped()));
+        return false;
+    }
     Scenario scenario = m_newScenario->isChecked() ? Scenario{} : m_document->scenario();
     scenario.cluster = *report.cluster;
     if (m_newScenario->isChecked()) {
@@ -224,10 +237,6 @@ bool ClusterImportDialog::runImport()
     const std::size_t jobsBefore = scenario.jobs.size();
     if (jobs)
         addImportedJobs(scenario, report);
-    for (const ImportNote &note : report.skipped)
-        m_report->addItem(QStringLiteral("skipped  %1").arg(QString::fromStdString(note.toString())));
-    for (const std::string &a : report.assumptions)
-        m_report->addItem(QStringLiteral("assumed  %1").arg(QString::fromStdString(a)));
     const int nodes = int(scenario.cluster.nodes.size());
     const QString what = tr("%n node(s)", nullptr, nodes) +
                          (jobs ? tr(" and %n job(s)", nullptr, int(scenario.jobs.size() - jobsBefore))
