@@ -285,6 +285,9 @@ int run(const Args &args, Io &io)
         p.host.gpus = 1;
         r.integer("k", p.k);
         r.integer("hosts-per-edge", p.hostsPerEdge);
+        // (0 is the generator's "k/2", which leaving the option out gives: given, it is a count)
+        if (args.has("hosts-per-edge") && p.hostsPerEdge == 0)
+            r.add({{"--hosts-per-edge", "expected 1 to 256 hosts per edge switch, found 0"}});
         r.number("link-gbps", p.linkGbps);
         r.number("latency", p.latencyUs);
         readHost(r, p.host);

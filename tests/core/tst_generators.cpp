@@ -738,6 +738,19 @@ private slots:
         QCOMPARE(fa.readAll(), fc.readAll());
     }
 
+    void hostsPerEdgeZeroIsRefused()
+    {
+        // The help says 1..256; 0 was taken silently as the default k/2.
+        const QString out = QDir::temp().filePath(QStringLiteral("cb-hosts-per-edge-0.json"));
+        QFile::remove(out);
+        const CliRun r = generate({"fat-tree", "--k", "4", "--hosts-per-edge", "0", "--out", out});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("--hosts-per-edge: expected 1 to 256 hosts per edge switch, found 0") !=
+                     std::string::npos,
+                 r.err.c_str());
+        QVERIFY(!QFile::exists(out));
+    }
+
     void generateHelp()
     {
         const CliRun r = generate({"--help"});
