@@ -13,6 +13,7 @@
 #include "commands/remove_node_command.h"
 #include "commands/remove_switch_command.h"
 #include "document/document.h"
+#include "model/validation.h"
 #include "models/cluster_tree_model.h"
 #include "models/job_queue_model.h"
 #include "models/quantity_format.h"
@@ -45,6 +46,7 @@ private slots:
     void englishPlurals();
     void clusterTreeStructure();
     void clusterTreeSetDataPushesCommand();
+    void clusterTreeBuildsAValidGpuNode();
     void clusterTreeSwitchEdits();
     void switchDialogAddsAndEdits();
     void formatting_data();
@@ -283,7 +285,8 @@ void TestModels::clusterTreeSetDataPushesCommand()
     QVERIFY(!model.setData(node.siblingAtColumn(ClusterTreeModel::Name),
                            QStringLiteral("r002-n01"))); // taken
     QVERIFY(!model.setData(node.siblingAtColumn(ClusterTreeModel::Type),
-                           QStringLiteral("H100"))); // not in the catalogue
+                           QStringLiteral("GTX-9999"))); // in neither the cluster nor the catalogue
+    QVERIFY(!model.setData(node.siblingAtColumn(ClusterTreeModel::Type), QString())); // it has GPUs
     QVERIFY(!model.setData(node.siblingAtColumn(ClusterTreeModel::Cpus), 0));
     QCOMPARE(doc.undoStack()->count(), 0);
     QVERIFY(model.setData(node.siblingAtColumn(ClusterTreeModel::Cpus), 12.5));
@@ -295,6 +298,74 @@ void TestModels::clusterTreeSetDataPushesCommand()
     doc.undoStack()->undo();
     doc.undoStack()->undo();
     QVERIFY(doc.scenario() == before);
+}
+
+void TestModels::clusterTreeBuildsAValidGpuNode()
+{
+    // A cluster made in the window from nothing: two nodes without GPUs on one switch (no
+    // racks: the tree groups them by their switch).
+    Document doc;
+    Scenario s;
+    s.name = "built";
+    Node a;
+    a.id = "node";
+    a.cpus = 8;
+    a.memoryGiB = 32;
+    Node b = a;
+    b.id = "node-2";
+    s.cluster.nodes = {a, b};
+    s.cluster.switches = {Switch{"switch", "tor"}};
+    s.cluster.links = {Link{"switch", "node", 100, 1}, Link{"switch", "node-2", 100, 1}};
+    doc.setScenario(s);
+    ClusterTreeModel model(&doc);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto type = [&](int n) {
+        return model.indexOfNode(n).siblingAtColumn(ClusterTreeModel::Type);
+    };
+
+    // The Type cell offers "no GPUs" and the catalogue (the cluster has no type yet).
+    const QStringList choices = type(0).data(ClusterTreeModel::GpuTypeChoicesRole).toStringList();
+    QCOMPARE(choices.value(0), QString());
+    QVERIFY(choices.contains(QStringLiteral("V100")));
+    QVERIFY(choices.contains(QStringLiteral("A100-80GB")));
+
+    // GPUs given without a type take the generators' default one, added to the cluster: the
+    // scenario is valid at once (it saved "gpus": 4 with no gpu_type, which validate refused).
+    QVERIFY(model.setData(type(0).siblingAtColumn(ClusterTreeModel::Gpus), 4));
+    QCOMPARE(doc.scenario().cluster.nodes[0].gpuType, std::string("A100-40GB"));
+    QCOMPARE(doc.scenario().cluster.gpuTypes.size(), std::size_t(1));
+    QCOMPARE(validateScenario(doc.scenario()), Problems{});
+    QCOMPARE(doc.undoStack()->text(0), QStringLiteral("Set node's GPUs to 4 A100-40GB"));
+    QCOMPARE(type(0).data().toString(), QStringLiteral("A100-40GB"));
+    // Now the cluster's own type comes first, and a node with GPUs cannot be "CPU only".
+    QCOMPARE(type(0).data(ClusterTreeModel::GpuTypeChoicesRole).toStringList().value(0),
+             QStringLiteral("A100-40GB"));
+
+    // A catalogue type by any spelling: its catalogue name, added to the cluster.
+    QVERIFY(model.setData(type(0), QStringLiteral("v100")));
+    QCOMPARE(doc.scenario().cluster.nodes[0].gpuType, std::string("V100"));
+    QCOMPARE(doc.scenario().cluster.gpuTypes.size(), std::size_t(2));
+    QCOMPARE(doc.scenario().cluster.gpuTypes[1].name, std::string("V100"));
+    QCOMPARE(validateScenario(doc.scenario()), Problems{});
+    QCOMPARE(doc.undoStack()->text(1), QStringLiteral("Set node's GPU type to V100"));
+    // Undone, the type goes with it; redone, it is back.
+    doc.undoStack()->undo();
+    QCOMPARE(doc.scenario().cluster.gpuTypes.size(), std::size_t(1));
+    QCOMPARE(doc.scenario().cluster.nodes[0].gpuType, std::string("A100-40GB"));
+    doc.undoStack()->redo();
+    QCOMPARE(doc.scenario().cluster.gpuTypes.size(), std::size_t(2));
+
+    // Renamed, a node stays in its switch's group (it went to a group of nodes on no switch
+    // until another edit), and the undo step says what it did.
+    const QString groupBefore = model.indexOfNode(0).parent().data().toString();
+    QVERIFY(model.setData(model.indexOfNode(0), QStringLiteral("gpu-a")));
+    QCOMPARE(model.indexOfNode(0).data().toString(), QStringLiteral("gpu-a"));
+    QCOMPARE(model.indexOfNode(0).parent().data().toString(), groupBefore);
+    QCOMPARE(model.rowCount(), 2); // the switches and the one group
+    QCOMPARE(doc.undoStack()->text(2), QStringLiteral("Rename node to gpu-a"));
+    while (doc.undoStack()->canUndo())
+        doc.undoStack()->undo();
+    QVERIFY(doc.scenario() == s);
 }
 
 void TestModels::clusterTreeSwitchEdits()

@@ -112,8 +112,15 @@ void Document::replaceNode(int index, Node node)
     const std::string oldId = slot.id;
     const std::string newId = node.id;
     slot = std::move(node);
-    emit rowChanged(Part::Nodes, index);
+    // The links first, so that the node's signal finds its links under its new name (a tree
+    // grouping nodes by their switch put a renamed node under no switch).
     renameLinkEndpoints(oldId, newId);
+    emit rowChanged(Part::Nodes, index);
+}
+
+void Document::setGpuTypes(std::vector<GpuType> types)
+{
+    m_scenario.cluster.gpuTypes = std::move(types);
 }
 
 void Document::insertSwitch(int index, Switch sw)
@@ -132,28 +139,29 @@ void Document::replaceSwitch(int index, Switch sw)
     const std::string oldId = slot.id;
     const std::string newId = sw.id;
     slot = std::move(sw);
+    renameLinkEndpoints(oldId, newId); // (first: see replaceNode)
     emit rowChanged(Part::Switches, index);
-    renameLinkEndpoints(oldId, newId);
 }
 
 void Document::renameLinkEndpoints(const std::string &oldId, const std::string &newId)
 {
     if (oldId == newId)
         return;
+    // Every link first, then the signals: a view reading the cluster at a signal sees no link
+    // still naming the old id.
     auto &links = m_scenario.cluster.links;
+    std::vector<int> touched;
     for (std::size_t i = 0; i < links.size(); ++i) {
-        bool touched = false;
-        if (links[i].a == oldId) {
+        const bool a = links[i].a == oldId, b = links[i].b == oldId;
+        if (a)
             links[i].a = newId;
-            touched = true;
-        }
-        if (links[i].b == oldId) {
+        if (b)
             links[i].b = newId;
-            touched = true;
-        }
-        if (touched)
-            emit rowChanged(Part::Links, int(i));
+        if (a || b)
+            touched.push_back(int(i));
     }
+    for (int i : touched)
+        emit rowChanged(Part::Links, i);
 }
 
 void Document::insertLink(int index, Link link)

@@ -48,6 +48,9 @@ public:
     Node removeNode(int index);
     /// Replaces a node; when its id changes, link endpoints naming the old id follow.
     void replaceNode(int index, Node node);
+    /// Replaces the cluster's GPU types (no row signal: views read them through the nodes
+    /// naming them, which an EditNodeCommand replaces after this).
+    void setGpuTypes(std::vector<GpuType> types);
     void insertSwitch(int index, Switch sw);
     Switch removeSwitch(int index);
     /// Replaces a switch; when its id changes, link endpoints naming the old id follow.

@@ -3,6 +3,8 @@
 #include "commands/edit_node_command.h"
 #include "commands/edit_switch_command.h"
 #include "document/document.h"
+#include "model/gen_host.h"
+#include "model/gpu_catalog.h"
 #include "model/node_labels.h"
 #include "models/quantity_format.h"
 #include "topology/cluster_layout.h"
@@ -12,12 +14,41 @@
 #include <QUndoStack>
 
 #include <cmath>
+#include <optional>
 
 namespace cb::views {
 
 namespace {
 constexpr quintptr kTopLevel = 0;
+
+/// The name under which `cluster` knows the GPU type `name` (any case, a product name too),
+/// or "" when neither it nor the catalogue has one. A catalogue type the cluster lacks is
+/// added to `types` (the cluster's types after the edit).
+std::string resolveGpuType(const Cluster &cluster, const std::string &name,
+                           std::optional<std::vector<GpuType>> &types)
+{
+    if (cluster.gpuType(name))
+        return name;
+    const GpuRecognition r = recogniseGpu(name);
+    if (!r.entry)
+        return {};
+    const GpuType &type = r.entry->type;
+    if (!cluster.gpuType(type.name)) {
+        types = cluster.gpuTypes;
+        types->push_back(type);
+    }
+    return type.name;
 }
+
+/// The type a node given GPUs without one takes: the cluster's first, else the catalogue's
+/// A100-40GB (the generators' default host).
+std::string defaultGpuType(const Cluster &cluster, std::optional<std::vector<GpuType>> &types)
+{
+    if (!cluster.gpuTypes.empty())
+        return cluster.gpuTypes.front().name;
+    return resolveGpuType(cluster, HostParams{}.gpuType, types);
+}
+} // namespace
 
 ClusterTreeModel::ClusterTreeModel(Document *document, QObject *parent)
     : QAbstractItemModel(parent)
@@ -48,6 +79,8 @@ ClusterTreeModel::ClusterTreeModel(Document *document, QObject *parent)
     connect(document, &Document::rowChanged, this, [this](P part, int row) {
         if (part == P::Nodes || part == P::Switches)
             onRowChanged(part == P::Switches, row);
+        else if (part == P::Links)
+            regroup(); // (a link moved to another switch moves its node to that group)
     });
     rebuild();
 }
@@ -72,22 +105,28 @@ void ClusterTreeModel::rebuild()
                 m_nodeRow[std::size_t(m_groups[g].members[r])] = {int(g), int(r)};
 }
 
-void ClusterTreeModel::onRowChanged(bool isSwitch, int memberIndex)
+bool ClusterTreeModel::regroup()
 {
-    // A rack or id change may regroup nodes (groups without a rack are named after their
-    // switch): compare the grouping before signalling.
     const std::vector<Group> before = m_groups;
     rebuild();
     bool same = before.size() == m_groups.size();
     for (std::size_t g = 0; same && g < before.size(); ++g)
         same = before[g].title == m_groups[g].title && before[g].members == m_groups[g].members;
-    if (!same) {
-        m_groups = before; // views see the old structure until the reset begins
-        beginResetModel();
-        rebuild();
-        endResetModel();
+    if (same)
+        return false;
+    m_groups = before; // views see the old structure until the reset begins
+    beginResetModel();
+    rebuild();
+    endResetModel();
+    return true;
+}
+
+void ClusterTreeModel::onRowChanged(bool isSwitch, int memberIndex)
+{
+    // A rack or id change may regroup nodes (groups without a rack are named after their
+    // switch): compare the grouping before signalling.
+    if (regroup())
         return;
-    }
     const QModelIndex row = isSwitch ? indexOfSwitch(memberIndex) : indexOfNode(memberIndex);
     if (!row.isValid())
         return;
@@ -200,6 +239,17 @@ QVariant ClusterTreeModel::data(const QModelIndex &index, int role) const
         return member;
     if (role == Qt::DecorationRole && column == Name)
         return QIcon(QStringLiteral(":/icons/node.svg"));
+    if (role == GpuTypeChoicesRole && column == Type) {
+        QStringList choices;
+        if (node.gpus == 0)
+            choices << QString();
+        for (const GpuType &t : cluster.gpuTypes)
+            choices << QString::fromStdString(t.name);
+        for (const GpuCatalogEntry &e : gpuCatalog())
+            if (!cluster.gpuType(e.type.name))
+                choices << QString::fromStdString(e.type.name);
+        return choices;
+    }
     const bool edit = role == Qt::EditRole;
     if (role == Qt::ToolTipRole && column == Name)
         return QStringLiteral("%1\n%2 CPUs, %3 GiB, %4 GPUs %5")
@@ -263,6 +313,7 @@ bool ClusterTreeModel::setData(const QModelIndex &index, const QVariant &value, 
     const int nodeIndex = g.members[std::size_t(index.row())];
     const Cluster &cluster = m_document->scenario().cluster;
     Node node = cluster.nodes[std::size_t(nodeIndex)];
+    std::optional<std::vector<GpuType>> types; // set when the edit adds a catalogue type
     bool ok = true;
     switch (index.column()) {
     case Name: {
@@ -274,9 +325,15 @@ bool ClusterTreeModel::setData(const QModelIndex &index, const QVariant &value, 
     }
     case Type: {
         const std::string type = value.toString().trimmed().toStdString();
-        if (!type.empty() && !cluster.gpuType(type))
+        if (type.empty()) {
+            if (node.gpus > 0)
+                return false; // (a node with GPUs needs a type)
+            node.gpuType.clear();
+            break;
+        }
+        node.gpuType = resolveGpuType(cluster, type, types);
+        if (node.gpuType.empty())
             return false;
-        node.gpuType = type;
         break;
     }
     case Cpus: {
@@ -298,16 +355,26 @@ bool ClusterTreeModel::setData(const QModelIndex &index, const QVariant &value, 
         if (!ok || v < 0)
             return false;
         node.gpus = v;
+        if (v > 0 && node.gpuType.empty())
+            node.gpuType =
+                defaultGpuType(cluster, types); // (valid at once; the Type cell changes it)
         break;
     }
     case Partition: node.partition = value.toString().trimmed().toStdString(); break;
     default: return false;
     }
     // Labels that describe the node follow it: hostname, GPU count and type, rack.
-    syncNodeLabels(node, cluster.nodes[std::size_t(nodeIndex)], cluster);
+    if (types) { // (a type new to the cluster: its memory is read from the types after)
+        Cluster after = cluster;
+        after.gpuTypes = *types;
+        syncNodeLabels(node, cluster.nodes[std::size_t(nodeIndex)], after);
+    } else {
+        syncNodeLabels(node, cluster.nodes[std::size_t(nodeIndex)], cluster);
+    }
     if (node == cluster.nodes[std::size_t(nodeIndex)])
         return true;
-    m_document->undoStack()->push(new EditNodeCommand(m_document, nodeIndex, std::move(node)));
+    m_document->undoStack()->push(
+        new EditNodeCommand(m_document, nodeIndex, std::move(node), std::move(types)));
     return true;
 }
 

@@ -20,7 +20,10 @@ class ClusterTreeModel : public QAbstractItemModel
 public:
     enum Column { Name, Type, Cpus, Memory, Gpus, Partition, ColumnCount };
     /// Custom roles: the node index (int) of a node row, or the switch index of a switch row.
-    enum Role { NodeIndexRole = Qt::UserRole + 1, SwitchIndexRole };
+    /// GpuTypeChoicesRole: on a node's Type cell, the GPU types it may take (QStringList):
+    /// the cluster's own, then the catalogue's others; "" (no GPUs) first on a node without
+    /// GPUs. A catalogue type the cluster lacks is added to it with the edit (one undo step).
+    enum Role { NodeIndexRole = Qt::UserRole + 1, SwitchIndexRole, GpuTypeChoicesRole };
 
     explicit ClusterTreeModel(Document *document, QObject *parent = nullptr);
 
@@ -49,6 +52,8 @@ private:
 
     void rebuild();
     void onRowChanged(bool isSwitch, int memberIndex);
+    /// Rebuilds the groups and resets the model when they changed; returns whether they did.
+    bool regroup();
     bool setSwitchData(int switchIndex, int column, const QVariant &value);
 
     Document *m_document;

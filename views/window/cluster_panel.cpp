@@ -9,15 +9,58 @@
 #include "models/quantity_format.h"
 #include "window/switch_dialog.h"
 
+#include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
+#include <QStyledItemDelegate>
 #include <QToolBar>
 #include <QTreeView>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
 namespace cb::views {
+
+namespace {
+
+/// Edits a cell that lists its choices (ClusterTreeModel::GpuTypeChoicesRole: a node's GPU
+/// type) with a list to pick from, where a text field took only a type the cluster had.
+class ChoiceDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    QWidget *createEditor(QWidget *parent, const QStyleOptionViewItem &option,
+                          const QModelIndex &index) const override
+    {
+        const QVariant choices = index.data(ClusterTreeModel::GpuTypeChoicesRole);
+        if (!choices.isValid())
+            return QStyledItemDelegate::createEditor(parent, option, index);
+        auto *box = new QComboBox(parent);
+        for (const QString &c : choices.toStringList())
+            box->addItem(c.isEmpty() ? tr("CPU only") : c, c);
+        return box;
+    }
+    void setEditorData(QWidget *editor, const QModelIndex &index) const override
+    {
+        if (auto *box = qobject_cast<QComboBox *>(editor)) {
+            box->setCurrentIndex(std::max(0, box->findData(index.data(Qt::EditRole).toString())));
+            return;
+        }
+        QStyledItemDelegate::setEditorData(editor, index);
+    }
+    void setModelData(QWidget *editor, QAbstractItemModel *model,
+                      const QModelIndex &index) const override
+    {
+        if (auto *box = qobject_cast<QComboBox *>(editor)) {
+            model->setData(index, box->currentData());
+            return;
+        }
+        QStyledItemDelegate::setModelData(editor, model, index);
+    }
+};
+
+} // namespace
 
 ClusterPanel::ClusterPanel(Document *document, QWidget *parent)
     : QWidget(parent)
@@ -47,6 +90,7 @@ ClusterPanel::ClusterPanel(Document *document, QWidget *parent)
     layout->addWidget(tools);
 
     m_tree->setModel(m_model);
+    m_tree->setItemDelegateForColumn(ClusterTreeModel::Type, new ChoiceDelegate(m_tree));
     m_tree->setObjectName(QStringLiteral("clusterTree"));
     m_tree->setAlternatingRowColors(true);
     m_tree->setUniformRowHeights(true);
