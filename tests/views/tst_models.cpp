@@ -22,6 +22,7 @@
 #include "topology/link_layer_item.h"
 #include "topology/topology_scene.h"
 #include "topology/topology_view.h"
+#include "window/cluster_panel.h"
 #include "window/english_plurals.h"
 #include "window/switch_dialog.h"
 
@@ -47,6 +48,7 @@ private slots:
     void clusterTreeStructure();
     void clusterTreeSetDataPushesCommand();
     void clusterTreeBuildsAValidGpuNode();
+    void addNodeNumbersFromOne();
     void clusterTreeSwitchEdits();
     void switchDialogAddsAndEdits();
     void formatting_data();
@@ -366,6 +368,19 @@ void TestModels::clusterTreeBuildsAValidGpuNode()
     while (doc.undoStack()->canUndo())
         doc.undoStack()->undo();
     QVERIFY(doc.scenario() == s);
+}
+
+void TestModels::addNodeNumbersFromOne()
+{
+    // In an empty cluster Add node makes node-1, then node-2 (it made "node", then "node-2").
+    Document doc;
+    doc.setScenario(Scenario{});
+    ClusterPanel panel(&doc);
+    panel.addNodeAction()->trigger();
+    panel.addNodeAction()->trigger();
+    QCOMPARE(doc.scenario().cluster.nodes.size(), std::size_t(2));
+    QCOMPARE(doc.scenario().cluster.nodes[0].id, std::string("node-1"));
+    QCOMPARE(doc.scenario().cluster.nodes[1].id, std::string("node-2"));
 }
 
 void TestModels::clusterTreeSwitchEdits()

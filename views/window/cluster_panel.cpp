@@ -251,7 +251,7 @@ void ClusterPanel::addNodeLikeSelected()
             links.push_back(link);
         }
     } else {
-        node.id = "node";
+        node.id = "node-1"; // (the next one is node-2)
         node.cpus = 32;
         node.memoryGiB = 128;
     }

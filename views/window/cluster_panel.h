@@ -35,6 +35,7 @@ public:
     void showContextMenu(int nodeIndex, int switchIndex, const QPoint &globalPos,
                          const QList<QAction *> &leading = {});
 
+    QAction *addNodeAction() const { return m_addNode; }
     QAction *addSwitchAction() const { return m_addSwitch; }
     QAction *editSwitchAction() const { return m_editSwitch; }
     QAction *removeAction() const { return m_remove; }
