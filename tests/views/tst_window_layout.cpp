@@ -37,6 +37,8 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QHeaderView>
@@ -224,6 +226,16 @@ private slots:
             auto *runButton = panel->findChild<QPushButton *>(QStringLiteral("runButton"));
             QVERIFY(runButton);
             QCOMPARE(runButton->visibleRegion().boundingRect().size(), runButton->size());
+            // So are the seeds and what to run, outside the scrolled settings (they were
+            // below the fold at 1366 x 768).
+            for (QWidget *field : {static_cast<QWidget *>(panel->findChild<QComboBox *>(
+                                       QStringLiteral("runCostModel"))),
+                                   static_cast<QWidget *>(panel->findChild<QCheckBox *>(
+                                       QStringLiteral("runKeepLog")))}) {
+                QVERIFY(field);
+                QVERIFY(!runScroll->isAncestorOf(field));
+                QCOMPARE(field->visibleRegion().boundingRect().size(), field->size());
+            }
         }
         // Run > Choose Policies brings the policy list into view however the settings were
         // scrolled (the focus went to a list scrolled out of sight).

@@ -97,8 +97,10 @@ RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
     buttons->addStretch(1);
-    // The settings scroll in a short dock; Run, the progress and the status stay in view
-    // below them (only down: a form scrolled sideways hides the start of every line).
+    // The policies and their weights scroll in a short dock; the seeds, the cost, what to
+    // run, Run, the progress and the status stay in view below them (at 1366 x 768 the seeds
+    // were below the fold, where nothing said they were). Only down: a form scrolled sideways
+    // hides the start of every line.
     auto *settings = new QWidget(this);
     auto *settingsLayout = new QVBoxLayout(settings);
     settingsLayout->setContentsMargins(0, 0, 0, 0);
@@ -112,9 +114,6 @@ RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
     settingsLayout->addWidget(weightsLabel);
     settingsLayout->addWidget(m_weights, 2);
     settingsLayout->addWidget(resetWeights, 0, Qt::AlignRight);
-    settingsLayout->addLayout(form);
-    settingsLayout->addWidget(m_simulate);
-    settingsLayout->addWidget(m_keepLog);
     auto *scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("runPanelScroll"));
     scroll->setWidget(settings);
@@ -124,6 +123,12 @@ RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
     m_run->setObjectName(QStringLiteral("runButton"));
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(scroll, 1);
+    layout->addLayout(form);
+    auto *what = new QHBoxLayout;
+    what->addWidget(m_simulate);
+    what->addWidget(m_keepLog);
+    what->addStretch(1);
+    layout->addLayout(what);
     layout->addLayout(buttons);
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
