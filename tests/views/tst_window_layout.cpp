@@ -468,6 +468,18 @@ private slots:
         QCOMPARE(paintWarnings.take(), QStringList());
     }
 
+    void saveAsHasAShortcut()
+    {
+        // Save As answers Ctrl+Shift+S where the platform binds nothing to it (no desktop
+        // theme: the key did nothing).
+        MainWindow w;
+        auto *saveAs = w.findChild<QAction *>(QStringLiteral("saveAsAction"));
+        QVERIFY(saveAs);
+        QVERIFY(!saveAs->shortcuts().isEmpty());
+        if (QKeySequence::keyBindings(QKeySequence::SaveAs).isEmpty())
+            QCOMPARE(saveAs->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    }
+
     void stsStepper_data() { window_data(); }
 
     /// An STS run stepped in the window: its events, jobs and candidates each show rows.

@@ -424,7 +424,12 @@ void MainWindow::createActions()
     m_saveAction = file->addAction(icon("save"), tr("&Save"), this, &MainWindow::save);
     m_saveAction->setShortcut(QKeySequence::Save);
     QAction *saveAsAction = file->addAction(tr("Save &As…"), this, &MainWindow::saveAs);
-    saveAsAction->setShortcut(QKeySequence::SaveAs);
+    saveAsAction->setObjectName(QStringLiteral("saveAsAction"));
+    // The platform's, else Ctrl+Shift+S (a desktop without a theme binds none to Save As).
+    const QList<QKeySequence> saveAsKeys = QKeySequence::keyBindings(QKeySequence::SaveAs);
+    saveAsAction->setShortcuts(
+        saveAsKeys.isEmpty() ? QList<QKeySequence>{QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)}
+                             : saveAsKeys);
     file->addSeparator();
     file->addAction(icon("home"), tr("Start &Page"), this, &MainWindow::showStartPage);
     file->addSeparator();
