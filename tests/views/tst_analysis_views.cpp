@@ -26,10 +26,13 @@
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QWheelEvent>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -57,6 +60,7 @@ private slots:
     void timelineSeriesMatchesRun();
     void ganttBarsAndRows();
     void scrubberDrivesHeatmap();
+    void timelineZoomStaysInTheRun();
     void linkUtilisation();
     void layoutWrapsManyRacks();
     void mainWindowRunsPolicy();
@@ -559,6 +563,47 @@ void TestAnalysisViews::scrubberDrivesHeatmap()
     timeline.setTime(1e18); // clamped to the end of the run
     QCOMPARE(timeline.time(), run->result->makespanSeconds);
     QCOMPARE(heatmap.bucket(), int(run->result->series.pairBytes.size()) - 1);
+}
+
+void TestAnalysisViews::timelineZoomStaysInTheRun()
+{
+    auto run = session(testing::leafSpineScenario(2, 1, 2), true);
+    RunTimeline timeline;
+    timeline.resize(600, 300); // shorter than the charts: the dock scrolls
+    timeline.setSession(run);
+    timeline.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+    QCustomPlot *plot = timeline.plot();
+    QCPAxis *time = plot->axisRect(0)->axis(QCPAxis::atBottom);
+    const double end = run->result->makespanSeconds;
+    QCOMPARE(time->range(), QCPRange(0, end));
+    QScrollBar *scroll = timeline.scrollArea()->verticalScrollBar();
+    QVERIFY(scroll->maximum() > 0);
+    QCOMPARE(scroll->value(), 0);
+    const QPointF at = plot->axisRect(0)->rect().center();
+    auto wheel = [&](Qt::KeyboardModifiers modifiers, int notches) {
+        QWheelEvent e(at, plot->mapToGlobal(at), QPoint(), QPoint(0, -120 * notches), Qt::NoButton,
+                      modifiers, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(plot, &e);
+    };
+    // A plain wheel scrolls the dock down to the power and cost charts; the time stays.
+    wheel(Qt::NoModifier, 3);
+    QVERIFY(scroll->value() > 0);
+    QCOMPARE(time->range(), QCPRange(0, end));
+    // Ctrl+wheel zooms; out, it stops at the whole run (it went on into negative time).
+    wheel(Qt::ControlModifier, -2);
+    QVERIFY(time->range().size() < end);
+    QVERIFY(time->range().lower >= 0 && time->range().upper <= end);
+    wheel(Qt::ControlModifier, 10);
+    QCOMPARE(time->range(), QCPRange(0, end));
+    // Panned past the start, it stops at 0; every chart shows the same time.
+    time->setRange(QCPRange(-0.4 * end, 0.1 * end));
+    QCOMPARE(time->range().lower, 0.0);
+    QVERIFY(std::abs(time->range().upper - 0.5 * end) <= 1e-9 * end); // (its width kept)
+    QCOMPARE(plot->axisRect(2)->axis(QCPAxis::atBottom)->range(), time->range());
+    // A double-click shows the whole run again.
+    QTest::mouseDClick(plot, Qt::LeftButton, Qt::NoModifier, at.toPoint());
+    QCOMPARE(time->range(), QCPRange(0, end));
 }
 
 void TestAnalysisViews::linkUtilisation()

@@ -14,6 +14,7 @@
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 #include <qcustomplot.h>
 
 #include <cmath>
@@ -177,11 +178,63 @@ RunTimeline::RunTimeline(QWidget *parent)
         setTime(m_costRect->axis(QCPAxis::atBottom)->pixelToCoord(e->pos().x()));
     });
     connect(m_plot, &QCustomPlot::mouseMove, this, &RunTimeline::showToolTip);
+    connect(m_plot, &QCustomPlot::mouseDoubleClick, this, &RunTimeline::showWholeRun);
+    m_plot->installEventFilter(this);
+    for (QCPAxis *axis : {m_ganttRect->axis(QCPAxis::atBottom), m_ganttRect->axis(QCPAxis::atLeft)})
+        connect(axis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
+                &RunTimeline::keepInRun);
     connect(exportButton, &QToolButton::clicked, this, &RunTimeline::exportWithDialog);
     rebuild();
 }
 
 RunTimeline::~RunTimeline() = default;
+
+bool RunTimeline::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_plot && event->type() == QEvent::Wheel &&
+        !(static_cast<QWheelEvent *>(event)->modifiers() & Qt::ControlModifier)) {
+        QCoreApplication::sendEvent(m_scroll->viewport(), event);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+namespace {
+
+/// `range` moved inside [lo, hi], its size kept where it fits, else the whole of [lo, hi].
+QCPRange clampedRange(QCPRange range, double lo, double hi)
+{
+    if (!(range.size() < hi - lo))
+        return QCPRange(lo, hi);
+    if (range.lower < lo)
+        return QCPRange(lo, lo + range.size());
+    if (range.upper > hi)
+        return QCPRange(hi - range.size(), hi);
+    return range;
+}
+
+} // namespace
+
+void RunTimeline::keepInRun()
+{
+    QCPAxis *time = m_ganttRect->axis(QCPAxis::atBottom);
+    const QCPRange t = clampedRange(time->range(), 0, m_endSeconds);
+    if (t != time->range())
+        time->setRange(t); // (the other charts follow it)
+    QCPAxis *rows = m_ganttRect->axis(QCPAxis::atLeft);
+    const double last = std::max(0.5, double(m_rowNodes.size()) - 0.5);
+    const QCPRange r = clampedRange(rows->range(), -0.5, last);
+    if (r != rows->range())
+        rows->setRange(r);
+}
+
+void RunTimeline::showWholeRun()
+{
+    m_ganttRect->axis(QCPAxis::atBottom)->setRange(0, m_endSeconds);
+    m_ganttRect->axis(QCPAxis::atLeft)
+        ->setRange(-0.5, std::max(0.5, double(m_rowNodes.size()) - 0.5));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
 
 void RunTimeline::setSession(std::shared_ptr<const RunSession> session)
 {
@@ -210,7 +263,7 @@ void RunTimeline::rebuild()
                                            .arg(m_session->label)
                                      : tr("No run yet: Run > Place and Simulate"));
         m_nodeRow.clear();
-        m_endSeconds = 1;
+        m_endSeconds = 3600; // (an empty hour)
         for (QCPAxisRect *r : {m_ganttRect, m_useRect, m_costRect})
             r->axis(QCPAxis::atBottom)->setRange(0, 3600);
         updateScrubber();

@@ -44,10 +44,17 @@ public:
     /// Tooltip text at a widget position of the plot (a Gantt bar or a series value).
     QString toolTipAt(const QPoint &plotPos) const;
 
+    /// Shows the whole run: every row, from 0 to the makespan (a double-click does it).
+    void showWholeRun();
+
 public slots:
     /// Moves the scrubber (seconds, clamped to the run); emits timeChanged when it moved.
     void setTime(double seconds);
     void exportWithDialog();
+
+protected:
+    /// A plain wheel scrolls the dock; Ctrl+wheel zooms the charts' time.
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 signals:
     void timeChanged(double seconds);
@@ -56,6 +63,9 @@ private:
     void rebuild();
     void updateScrubber();
     void showToolTip(QMouseEvent *event);
+    /// Keeps the time axes within [0, the run's end] and the rows within the rows (a zoom
+    /// or pan went on into negative time, with nothing to bring the run back).
+    void keepInRun();
 
     std::shared_ptr<const RunSession> m_session;
     std::vector<GanttBar> m_bars;
