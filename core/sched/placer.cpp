@@ -1218,6 +1218,11 @@ struct Placer::Impl
         const auto name = [&](int i) { return cluster.nodes[std::size_t(i)].id; };
         if (chosen < 0) {
             d.why = "no feasible node: all " + std::to_string(n) + " filtered out";
+        } else if (chosen == pinnedNode) {
+            // (the other nodes were left out by the pin, not found unable: "only feasible
+            // node" told a reader none other could take the task)
+            d.why = "pinned here by what-if (total " +
+                    wholeOrNumberText(total[std::size_t(chosen)]) + "); the policy was not asked";
         } else if (feasible == 1) {
             d.why =
                 "only feasible node (total " + wholeOrNumberText(total[std::size_t(chosen)]) + ")";

@@ -115,6 +115,10 @@ private slots:
         QCOMPARE(log.reason(d.rows[1]), std::string("pinned to c (what-if)"));
         QVERIFY(d.rows[2].feasible());
         QCOMPARE(d.rows[2].total, 8.0); // the empty node: trunc((9 + 9 + 7) / 3)
+        // Its reason names the pin: the other nodes were not found unable (it said "only
+        // feasible node").
+        QCOMPARE(d.why, std::string("pinned here by what-if (total 8); the policy was not asked"));
+        QVERIFY(log.decisions.at(1).why.rfind("pinned", 0) != 0);
         // The next decision is free again: all three rows feasible.
         for (const CandidateRow &r : log.decisions.at(1).rows)
             QVERIFY(r.feasible());
