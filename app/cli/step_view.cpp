@@ -619,9 +619,14 @@ std::vector<std::string> StsStepView::render(int cursor, const StepScreen &scree
                        padded(formatAmount(cand.expectedTardinessCost, 2), amount),
                    picked ? "1" : "");
             std::string plan;
-            for (const StsPhaseRecord &ph : cand.phases)
-                plan += (plan.empty() ? "" : ", ") + ph.config + " epochs " +
-                        formatFixed(ph.fromEpoch, 2) + "-" + formatFixed(ph.toEpoch, 2);
+            for (const StsPhaseRecord &ph : cand.phases) {
+                const std::string from = formatFixed(ph.fromEpoch, 2),
+                                  to = formatFixed(ph.toEpoch, 2);
+                // (a phase too short to show as a range: "124.98-124.98" read as none)
+                plan +=
+                    (plan.empty() ? "" : ", ") + ph.config +
+                    (from == to ? " under 0.01 epochs at " + from : " epochs " + from + "-" + to);
+            }
             Line withPlan = cl;
             withPlan.add(plan);
             if (narrow && !withPlan.fits()) {

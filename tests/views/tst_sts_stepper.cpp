@@ -108,6 +108,7 @@ private slots:
     void handCheckedRun();
     void modelsPassTesterWhileStepping();
     void stepperShowsCandidates();
+    void phasesTooShortForARange();
     void baselineLogsNoCandidates();
     void unknownMethodFails();
     void agreesWithTerminalLog();
@@ -201,6 +202,19 @@ void TestStsStepper::modelsPassTesterWhileStepping()
     QCOMPARE(stepper.cursor(), -1);
     stepper.setSession(shared);
     QCOMPARE(stepper.cursor(), 0);
+}
+
+void TestStsStepper::phasesTooShortForARange()
+{
+    // A phase under 0.01 epochs (the optimiser's switch at the job's own progress) is said as
+    // such; "K80 x2 epochs 124.98–124.98" read as a phase of nothing. "epochs" goes with the
+    // first range shown.
+    const std::vector<StsPhaseRecord> phases = {{"K80 x2", 124.976, 124.9801},
+                                                {"K80 x8", 124.9801, 500}};
+    QCOMPARE(formatStsPhases(phases),
+             QStringLiteral("K80 x2 under 0.01 epochs at 124.98, K80 x8 epochs 124.98–500"));
+    QCOMPARE(formatStsPhases({{"M60 x1", 0, 5.8333}, {"M60 x2", 5.8333, 10}}),
+             QStringLiteral("M60 x1 epochs 0–5.83, M60 x2 5.83–10"));
 }
 
 void TestStsStepper::stepperShowsCandidates()

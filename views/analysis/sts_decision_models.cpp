@@ -42,11 +42,18 @@ QString formatStsCost(double cost, int decimals)
 QString formatStsPhases(const std::vector<StsPhaseRecord> &phases)
 {
     QStringList parts;
-    for (std::size_t i = 0; i < phases.size(); ++i)
+    bool named = false; // ("epochs" said once, on the first range)
+    for (const StsPhaseRecord &ph : phases) {
+        const QString config = QString::fromStdString(ph.config);
+        const QString from = epochs(ph.fromEpoch), to = epochs(ph.toEpoch);
+        if (from == to) { // (a phase too short to show as a range: "124.98–124.98" read as none)
+            parts << QObject::tr("%1 under 0.01 epochs at %2").arg(config, from);
+            continue;
+        }
         parts << QStringLiteral("%1 %2%3–%4")
-                     .arg(QString::fromStdString(phases[i].config),
-                          i == 0 ? QObject::tr("epochs ") : QString(),
-                          epochs(phases[i].fromEpoch), epochs(phases[i].toEpoch));
+                     .arg(config, named ? QString() : QObject::tr("epochs "), from, to);
+        named = true;
+    }
     return parts.join(QStringLiteral(", "));
 }
 
