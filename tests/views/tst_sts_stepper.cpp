@@ -34,11 +34,12 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
-#include <QStandardItemModel>
 #include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -469,6 +470,12 @@ void TestStsStepper::placeAndSimulateRunsSts()
     QVERIFY(qAbs(run->result->totalCost() - 0.559722222) < 1e-8);
     // The forced box of the STS pick is not remembered as the user's choice.
     QCOMPARE(QSettings().value(QStringLiteral("placeRun/simulate")).toBool(), false);
+    // A what-if on it says why an STS run has nothing to pin (it said "step a placement run
+    // first", as if the user had not stepped one).
+    QVERIFY(!window.whatIfHere(0));
+    QVERIFY2(window.statusBar()->currentMessage().contains(
+                 QStringLiteral("an STS run chooses configurations over time")),
+             qPrintable(window.statusBar()->currentMessage()));
 
     // Opened again, the dialog defaults to what the user just ran; a placement policy gets
     // the remembered choice (placed only) back.

@@ -845,7 +845,11 @@ bool MainWindow::whatIfHere(int node)
         return false;
     };
     const int c = m_stepper->cursor();
-    if (!m_run || m_run->sts || c < 0 || !m_runMatchesCluster)
+    if (m_run && m_run->sts)
+        return refuse(tr("What if pins a task of a placement run (dltap, k8s-default, …) to a "
+                         "node; an STS run chooses configurations over time, so it has no "
+                         "task to pin"));
+    if (!m_run || c < 0 || !m_runMatchesCluster)
         return refuse(tr("What if: step a placement run of this cluster first"));
     if (isRunning())
         return refuse(tr("What if: a run is going; try again when it ends"));
