@@ -480,6 +480,33 @@ private slots:
             QCOMPARE(saveAs->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     }
 
+    void runPanelUsesTheScenariosSeed()
+    {
+        // leaf-spine-gpu.json's settings.seed is 7: the run panel runs with it, as the
+        // terminal does (a user saw the window's runs stored with seed 1).
+        MainWindow w;
+        w.resize(1366, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // (after another document, as a user goes from one sample to the next)
+        QVERIFY(w.openFile(QStringLiteral(CB_SOURCE_DIR "/sample-clusters/sts-datacenter.json")));
+        settle();
+        QVERIFY(w.openFile(QStringLiteral(CB_SOURCE_DIR "/sample-clusters/leaf-spine-gpu.json")));
+        settle();
+        QCOMPARE(w.document()->scenario().settings.seed, std::uint64_t(7));
+        RunPanel *panel = w.findChild<RunViews *>()->runPanel();
+        for (const QString &p : panel->checkedPolicies())
+            panel->setPolicyChecked(p, false);
+        panel->setPolicyChecked(QStringLiteral("k8s-default"), true);
+        panel->setSimulate(false);
+        QSignalSpy finished(panel, &RunPanel::batchFinished);
+        QVERIFY(panel->start());
+        QVERIFY(finished.wait(60000));
+        settle();
+        QVERIFY(w.currentRun());
+        QCOMPARE(w.currentRun()->seed, std::uint64_t(7));
+    }
+
     void stsStepper_data() { window_data(); }
 
     /// An STS run stepped in the window: its events, jobs and candidates each show rows.
