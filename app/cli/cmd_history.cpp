@@ -84,6 +84,22 @@ std::string clipped(const std::string &name, std::size_t width)
     return s.substr(0, end) + (width > 3 ? "..." : "");
 }
 
+/// What tells a run apart from others of its policy and seed, for the history table: a sweep
+/// point's parameters ("weight.dltap=4") and what-if pins ("pin j1/worker-0=node-05").
+std::string distinguishingParams(const nlohmann::json &parameters)
+{
+    std::string out;
+    const auto add = [&](const std::string &part) { out += (out.empty() ? "" : " ") + part; };
+    if (const nlohmann::json *params = childField(parameters, "params");
+        params && params->is_object())
+        for (const auto &[name, value] : params->items())
+            add(name + "=" + (value.is_string() ? value.get<std::string>() : value.dump()));
+    if (const nlohmann::json *pins = childField(parameters, "pins"); pins && pins->is_array())
+        for (const auto &pin : *pins)
+            add("pin " + (pin.is_string() ? pin.get<std::string>() : pin.dump()));
+    return terminalText(out);
+}
+
 /// The size of an array at `key` of an object, 0 when there is none.
 std::size_t arraySize(const nlohmann::json &object, const std::string &key)
 {
@@ -320,24 +336,35 @@ Command historyCommand()
             io.out << "No runs in " << ws.value()->path() << "\n";
             return int(ExitOk);
         }
-        // The scenario's name last, cut to what the terminal has left (12 columns at least).
+        // The scenario's name last, cut to the room it has where the table puts it: beside
+        // the other columns, or in a block of its own under them (with the run's number)
+        // when fewer than 24 columns are left there (it was cut to 12 with 70 free).
         TextTable table;
-        table.headers = {"RUN", "CREATED", "KIND", "POLICY", "SEED", "STATUS", "SCENARIO"};
+        table.headers = {"RUN",  "CREATED", "KIND",   "POLICY",
+                         "SEED", "STATUS",  "PARAMS", "SCENARIO"};
         table.rightAligned = {true};
         std::vector<std::size_t> widths(table.headers.size() - 1);
         for (std::size_t c = 0; c < widths.size(); ++c)
             widths[c] = table.headers[c].size();
+        std::size_t longestName = 0;
         for (const RunRecord &r : runs.value()) {
+            const std::string params = distinguishingParams(r.parameters);
             table.rows.push_back({std::to_string(r.id), r.created, r.kind, clipped(r.policy, 24),
-                                  std::to_string(r.seed), r.status});
+                                  std::to_string(r.seed), r.status,
+                                  params.empty() ? "-" : clipped(params, 40)});
             for (std::size_t c = 0; c < widths.size(); ++c)
                 widths[c] = std::max(widths[c], displayWidth(table.rows.back()[c]));
+            longestName = std::max(longestName, displayWidth(terminalText(r.scenarioName)) + 4);
         }
-        std::size_t used = 0;
-        for (std::size_t w : widths)
-            used += w + 2;
         const std::size_t width = outputColumns();
-        const std::size_t room = width > used + 12 ? width - used : 12;
+        // (the blocks as TextTable packs them: as many columns as fit after the run's number)
+        std::size_t used = widths[0];
+        for (std::size_t c = 1; c < widths.size(); ++c)
+            used = used + 2 + widths[c] <= width ? used + 2 + widths[c] : widths[0] + 2 + widths[c];
+        const std::size_t beside = width > used + 2 ? width - used - 2 : 0;
+        const std::size_t alone = width > widths[0] + 2 ? width - widths[0] - 2 : 0;
+        const std::size_t room = std::max<std::size_t>(
+            12, beside >= std::min<std::size_t>(longestName, 24) ? beside : alone);
         // A name stored in several versions (the scenario edited between runs) is told apart
         // by its version first, which clipping keeps: "v2 DLTAP testb...".
         std::map<std::string, int> version, versions;

@@ -294,11 +294,13 @@ private slots:
         for (std::size_t i = 0; i < placement.jobs.size(); ++i)
             QVERIFY(detail->placement.jobs[i].tasks == placement.jobs[i].tasks);
 
-        // history lists it, the long scenario name cut where it says so.
+        // history lists it; at 80 columns the scenario's name goes under the other columns,
+        // whole (it was cut to 12 characters with 60 columns free there).
         const Cli list = clusterbench({QStringLiteral("history"), QStringLiteral("--workspace"),
                                        ws});
         QCOMPARE(list.code, 0);
-        QVERIFY2(list.out.find("simulate  dltap   1     complete  DLTAP testbed (8...\n") !=
+        QVERIFY2(list.out.find("simulate  dltap   1     complete  -\n\nRUN  SCENARIO\n  1  DLTAP "
+                               "testbed (8 low-end K80 servers, 9 PS/worker jobs)\n") !=
                      std::string::npos,
                  list.out.c_str());
         // A run of an edited version of the scenario (same name): each run's version comes
@@ -313,10 +315,22 @@ private slots:
                  0);
         const Cli versions =
             clusterbench({QStringLiteral("history"), QStringLiteral("--workspace"), ws});
-        QVERIFY2(versions.out.find("complete  v1 DLTAP testbed") != std::string::npos,
+        QVERIFY2(versions.out.find("  1  v1 DLTAP testbed") != std::string::npos,
                  versions.out.c_str());
-        QVERIFY2(versions.out.find("complete  v2 DLTAP testbed") != std::string::npos,
+        QVERIFY2(versions.out.find("  2  v2 DLTAP testbed") != std::string::npos,
                  versions.out.c_str());
+        // A what-if run says its pin: it read like the run without one.
+        QCOMPARE(clusterbench({QStringLiteral("simulate"), editedPath, QStringLiteral("--policy"),
+                               QStringLiteral("dltap"), QStringLiteral("--pin"),
+                               QStringLiteral("alexnet-a/ps-0=node-05"),
+                               QStringLiteral("--workspace"), ws})
+                     .code,
+                 0);
+        const Cli pinned =
+            clusterbench({QStringLiteral("history"), QStringLiteral("--workspace"), ws});
+        QVERIFY2(pinned.out.find("  3  pin alexnet-a/ps-0=node-05  v2 DLTAP testbed") !=
+                     std::string::npos,
+                 pinned.out.c_str());
 
         // show prints the stored metrics, as text and JSON.
         const Cli show = clusterbench({QStringLiteral("show"), QStringLiteral("1"),
