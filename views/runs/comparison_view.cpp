@@ -234,12 +234,6 @@ void ComparisonView::setRuns(std::vector<ComparedRun> runs, int baseline)
                      .arg(modelOfRun.join(QStringLiteral(", ")));
     m_note->setText(notes.join(QStringLiteral("\n")));
     m_note->setVisible(!notes.isEmpty());
-    // Every metric's row in view: the charts above scroll with it (a laptop's dock left the
-    // table one and a half rows in a scroller of its own).
-    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
-                              m_model->rowCount() *
-                                  m_table->verticalHeader()->defaultSectionSize() +
-                              2 * m_table->frameWidth());
     placeTable();
 }
 
@@ -386,11 +380,23 @@ void ComparisonView::placeTable()
     const Qt::Orientation want = table <= room ? Qt::Horizontal : Qt::Vertical;
     if (m_lower->orientation() != want)
         m_lower->setOrientation(want);
-    // Beside: the table no wider than it is, the CDF takes the rest. Never narrower than
-    // its columns either: a narrow dock scrolls the whole view sideways, once (the table's
-    // own scroll bar under the view's cut the deltas: "+95.5 TI").
-    m_table->setMaximumWidth(want == Qt::Horizontal ? table : QWIDGETSIZE_MAX);
-    m_table->setMinimumWidth(table);
+    // Beside: the table no wider than it is, the CDF takes the rest. Below, in a dock
+    // narrower than the table, the table scrolls sideways by itself: the charts keep the
+    // dock's width (when the whole view scrolled, the charts grew past it, a third run's
+    // bars and the axis titles out of sight).
+    const bool beside = want == Qt::Horizontal;
+    const bool scrolls = !beside && table > m_scroll->viewport()->width();
+    m_table->setMaximumWidth(beside ? table : QWIDGETSIZE_MAX);
+    m_table->setMinimumWidth(beside ? table : 0);
+    m_table->setHorizontalScrollBarPolicy(scrolls ? Qt::ScrollBarAlwaysOn : Qt::ScrollBarAlwaysOff);
+    // Every metric's row in view, and the table's own scroll bar below them, not over the
+    // last row: the charts above scroll with it (a laptop's dock left the table one and a
+    // half rows in a scroller of its own).
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
+                              m_model->rowCount() *
+                                  m_table->verticalHeader()->defaultSectionSize() +
+                              2 * m_table->frameWidth() +
+                              (scrolls ? m_table->horizontalScrollBar()->sizeHint().height() : 0));
 }
 
 QString ComparisonView::currencyOf(const std::vector<ComparedRun> &runs)
