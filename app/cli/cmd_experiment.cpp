@@ -162,7 +162,8 @@ int runExperiment(const Args &args, Io &io)
     if (!first) {
         // (a file's problems name it, as every command's do)
         if (params.scenarioFile.empty())
-            io.err << "clusterbench experiment: " << first.error() << "\n";
+            io.err << "clusterbench experiment: " << formatProblems(asOptions(first.problems()))
+                   << "\n";
         else
             io.err << first.error(params.scenarioFile) << "\n";
         return ExitBadInput;

@@ -197,17 +197,6 @@ void readJobs(OptionReader &r, JobSetParams &p, const Args &args)
     r.seed(p.seed);
 }
 
-/// Generator problems name parameters ("leaves"); on the command line they are options.
-Problems asOptions(const Problems &problems)
-{
-    Problems out;
-    for (const Problem &p : problems) {
-        const bool isParam = !p.where.empty() && p.where.find_first_of(":/ ") == std::string::npos;
-        out.push_back({isParam ? "--" + p.where : p.where, p.message});
-    }
-    return out;
-}
-
 std::string hostText(const HostParams &h)
 {
     if (h.gpus == 0)
@@ -453,7 +442,7 @@ int run(const Args &args, Io &io)
     }
     const std::string out = args.value("out");
     if (auto saved = saveScenarioFile(out, scenario); !saved) {
-        io.err << saved.error() << "\n";
+        io.err << "clusterbench generate: " << saved.error() << "\n";
         return ExitFailure;
     }
 

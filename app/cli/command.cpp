@@ -184,6 +184,18 @@ std::string commandHelp(const Command &c)
 
 } // namespace
 
+Problems asOptions(const Problems &problems)
+{
+    Problems out;
+    for (const Problem &p : problems) {
+        const bool isParam = !p.where.empty() &&
+                             p.where.find_first_of(":/ ") == std::string::npos &&
+                             p.where.rfind("--", 0) != 0;
+        out.push_back({isParam ? "--" + p.where : p.where, p.message});
+    }
+    return out;
+}
+
 std::string mainHelp()
 {
     std::ostringstream s;

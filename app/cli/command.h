@@ -81,6 +81,9 @@ std::string nearestCommand(const std::string &word);
 int runCommand(const std::vector<std::string> &args, Io &io);
 /// The top-level help text.
 std::string mainHelp();
+/// Problems that name a parameter ("leaves", "nodes") as the command line names it: an
+/// option ("--leaves"). Pointers and file names stay as they are.
+Problems asOptions(const Problems &problems);
 
 // Subcommand factories, one per file.
 Command validateCommand();

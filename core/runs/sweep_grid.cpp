@@ -139,6 +139,8 @@ Result<Policy> pointPolicy(const GridPoint &point, const std::vector<Policy> &us
         return base;
     nlohmann::json layer = {{"name", point.policy}, {"base", point.policy}};
     Problems problems;
+    // (the place in the policy each parameter sets, to name it when the policy refuses it)
+    std::vector<std::pair<std::string, std::string>> setAt; // (pointer, where)
     for (const auto &[key, value] : point.params) {
         const std::string at = where.empty() ? "--param " + key + "=" + value
                                              : where + "/params/" + jsonPointerToken(key);
@@ -151,6 +153,7 @@ Result<Policy> pointPolicy(const GridPoint &point, const std::vector<Policy> &us
                 continue;
             }
             layer[key] = typedValue(value);
+            setAt.emplace_back("/" + jsonPointerToken(key), at);
         } else {
             std::string plugin = key.substr(0, dot), field = key.substr(dot + 1);
             if (plugin == "weight")
@@ -170,6 +173,8 @@ Result<Policy> pointPolicy(const GridPoint &point, const std::vector<Policy> &us
                 continue;
             }
             layer["plugins"][plugin][field] = typedValue(value);
+            setAt.emplace_back(
+                "/plugins/" + jsonPointerToken(plugin) + "/" + jsonPointerToken(field), at);
         }
     }
     if (!problems.empty())
@@ -178,11 +183,19 @@ Result<Policy> pointPolicy(const GridPoint &point, const std::vector<Policy> &us
     known.push_back(base.value());
     auto policy = policyFromJson(layer, "", known);
     if (!policy) {
-        for (const Problem &p : policy.problems())
-            problems.push_back({(where.empty() ? "--param (policy " + point.policy + ")"
-                                               : where + "/params") +
-                                    p.where,
+        for (const Problem &p : policy.problems()) {
+            // Named by the parameter that set it ("--param weight.dltap=abc"), not by where
+            // it landed in the policy ("(policy dltap)/plugins/dltap/weight").
+            const auto named = std::find_if(setAt.begin(), setAt.end(), [&](const auto &s) {
+                return p.where == s.first || p.where.rfind(s.first + "/", 0) == 0;
+            });
+            problems.push_back({named != setAt.end()
+                                    ? named->second
+                                    : (where.empty() ? "--param (policy " + point.policy + ")"
+                                                     : where + "/params") +
+                                          p.where,
                                 p.message});
+        }
         return Result<Policy>(problems);
     }
     return policy;

@@ -386,6 +386,26 @@ private slots:
             << QStringList{QStringLiteral("step"), kTestbed, QStringLiteral("--policy"),
                            QStringLiteral("nosuch")}
             << 2 << "; stochastic, for jobs with due dates: sts, sts-net, ";
+        // A sweep parameter the policy refuses is named as the user wrote it, not by the
+        // JSON pointer it landed on ("--param (policy dltap)/plugins/dltap/weight").
+        QTest::newRow("sweep: parameter not a number")
+            << QStringList{QStringLiteral("sweep"),      kTestbed,
+                           QStringLiteral("--policies"), QStringLiteral("dltap"),
+                           QStringLiteral("--param"),    QStringLiteral("weight.dltap=abc"),
+                           QStringLiteral("--no-save")}
+            << 2
+            << "clusterbench sweep: --param weight.dltap=abc: expected a number, found a string";
+        // A generator's parameter is named as the option it is ("nodes: expected" before).
+        QTest::newRow("experiment: --nodes 0")
+            << QStringList{QStringLiteral("experiment"), QStringLiteral("sts"),
+                           QStringLiteral("--nodes"), QStringLiteral("0")}
+            << 2
+            << "clusterbench experiment: --nodes: expected an integer from 1 to 10000, found 0";
+        QTest::newRow("generate: --out a folder")
+            << QStringList{QStringLiteral("generate"), QStringLiteral("fat-tree"),
+                           QStringLiteral("--out"), QDir::tempPath()}
+            << 1
+            << "clusterbench generate: " + QDir::tempPath() + ": is a directory, expected a file";
         QTest::newRow("sweep: unknown policy in list")
             << QStringList{QStringLiteral("sweep"), kTestbed, QStringLiteral("--policies"),
                            QStringLiteral("k8s-default,nosuch"), QStringLiteral("--no-save")}
