@@ -25,6 +25,7 @@
 #include "runs/export_dialog.h"
 #include "runs/history_panel.h"
 #include "runs/link_dialog.h"
+#include "runs/run_history_model.h"
 #include "runs/run_panel.h"
 #include "runs/run_service.h"
 #include "runs/run_store.h"
@@ -206,6 +207,23 @@ private slots:
                      qPrintable(QStringLiteral("%1: %2x%3").arg(QLatin1String(name))
                                     .arg(dock->widget()->width()).arg(dock->widget()->height())));
             save(w.grab(), size, QStringLiteral("dock-%1").arg(QLatin1String(name)));
+            if (QLatin1String(name) == QLatin1String("historyDock")) {
+                // The policy and seed of each run in view, the long scenario name after them
+                // (it pushed them out of a laptop's dock).
+                QTableView *history = w.findChild<HistoryPanel *>()->table();
+                QHeaderView *header = history->horizontalHeader();
+                for (int column : {int(RunHistoryModel::Policy), int(RunHistoryModel::Seed)})
+                    QVERIFY2(header->sectionViewportPosition(column) +
+                                     header->sectionSize(column) <=
+                                 history->viewport()->width(),
+                             qPrintable(QStringLiteral("column %1 ends at %2 of %3")
+                                            .arg(column)
+                                            .arg(header->sectionViewportPosition(column) +
+                                                 header->sectionSize(column))
+                                            .arg(history->viewport()->width())));
+                QCOMPARE(header->visualIndex(RunHistoryModel::Scenario),
+                         RunHistoryModel::ColumnCount - 1);
+            }
         }
         // The run panel fits its dock's width (nothing of it hides sideways), and its Run
         // button is in view below the settings however short the dock.

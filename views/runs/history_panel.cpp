@@ -56,6 +56,11 @@ HistoryPanel::HistoryPanel(QWidget *parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
+    // The scenario's (long) name last: the filter above names it too, and in a laptop's dock
+    // it pushed the policy, seed and metrics out of sight.
+    m_table->horizontalHeader()->moveSection(
+        m_table->horizontalHeader()->visualIndex(RunHistoryModel::Scenario),
+        RunHistoryModel::ColumnCount - 1);
     m_scenario->setObjectName(QStringLiteral("historyScenarioFilter"));
     m_scenario->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_show->setToolTip(tr("Show the selected run in the stepper, heatmaps and timelines "
