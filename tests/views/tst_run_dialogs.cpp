@@ -547,6 +547,39 @@ private slots:
             qPrintable(dialog.statusText() + QStringLiteral(" / ") + lines.join(QLatin1Char('|'))));
         QVERIFY(!dialog.statusText().contains(QStringLiteral("(s)")));
 
+        // The terminal's --gpu-type is the dialog's GPU type choice, and the report says so
+        // (it told a window user to pass --gpu-type).
+        {
+            Document nodes;
+            nodes.setScenario(testing::leafSpineScenario(2, 1, 4));
+            ClusterImportDialog yaml(&nodes);
+            yaml.setFormat(QStringLiteral("k8s-nodes"));
+            yaml.setFiles({QStringLiteral(
+                CB_TEST_DATA "/import/k8s-nodes/alibaba_openb2023_gpu_nodes_sample.yaml")});
+            QVERIFY2(yaml.runImport(), qPrintable(yaml.error()));
+            const QString report = yaml.reportLines().join(QLatin1Char('\n'));
+            QVERIFY2(!report.contains(QLatin1String("--gpu-type")), qPrintable(report));
+            QVERIFY2(report.contains(QLatin1String(
+                         "the GPU type choice names the model of GPUs a source does not name")),
+                     qPrintable(report));
+            // A slurm.conf whose GPUs are counted, not named: "unknown-gpu", or the choice.
+            ClusterImportDialog conf(&nodes);
+            conf.setFormat(QStringLiteral("slurm"));
+            conf.setFiles({QStringLiteral(CB_TEST_DATA
+                                          "/import/slurm/slurm-testsuite_test7.17.1_slurm.conf")});
+            conf.setReplaceOpenCluster(true);
+            QVERIFY2(conf.runImport(), qPrintable(conf.error()));
+            QVERIFY(conf.reportLines()
+                        .join(QLatin1Char('\n'))
+                        .contains(QLatin1String(
+                            "name no GPU type: \"unknown-gpu\" (the GPU type choice names it)")));
+            QCOMPARE(nodes.scenario().cluster.gpuTypes.front().name, std::string("unknown-gpu"));
+            conf.setGpuType(QStringLiteral("V100"));
+            QVERIFY2(conf.runImport(), qPrintable(conf.error()));
+            QCOMPARE(nodes.scenario().cluster.gpuTypes.size(), std::size_t(1));
+            QCOMPARE(nodes.scenario().cluster.gpuTypes.front().name, std::string("V100"));
+        }
+
         // A slurm.conf none of whose node lines can be read gives no cluster: refused, as the
         // terminal's import refuses it, with the skipped lines listed and the scenario as it
         // was (it opened an empty scenario of 0 nodes and said "Imported").

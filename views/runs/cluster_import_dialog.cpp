@@ -4,6 +4,7 @@
 #include "document/document.h"
 #include "io/import/import_into_scenario.h"
 #include "io/import/importer_registry.h"
+#include "model/gpu_catalog.h"
 #include "runs/import_worker.h"
 
 #include <QCheckBox>
@@ -49,7 +50,7 @@ QStringList clusterImportFormats()
 
 Result<ImportReport> readClusterImport(const std::string &format,
                                        const std::vector<std::string> &paths,
-                                       const std::string &date)
+                                       const std::string &date, const std::string &gpuType)
 {
     const Importer *importer = findImporter(format);
     if (!importer)
@@ -58,6 +59,7 @@ Result<ImportReport> readClusterImport(const std::string &format,
         return Result<ImportReport>::failure({}, format + " imports jobs, not a cluster");
     ImportOptions options;
     options.date = date;
+    options.gpuType = gpuType;
     auto report = importFiles(*importer, paths, options);
     if (report && !report->cluster)
         return Result<ImportReport>::failure(format, "the files describe no cluster");
@@ -65,17 +67,12 @@ Result<ImportReport> readClusterImport(const std::string &format,
 }
 
 ClusterImportDialog::ClusterImportDialog(Document *document, QWidget *parent)
-    : QDialog(parent)
-    , m_document(document)
-    , m_format(new QComboBox(this))
-    , m_formatInfo(new QLabel(this))
-    , m_files(new QLineEdit(this))
-    , m_date(new QLineEdit(this))
-    , m_replace(new QRadioButton(tr("Replace the open scenario's cluster (its jobs stay)"), this))
-    , m_newScenario(new QRadioButton(tr("Open it as a new scenario"), this))
-    , m_withJobs(new QCheckBox(tr("Also add the jobs the files hold"), this))
-    , m_report(new QListWidget(this))
-    , m_status(new QLabel(this))
+    : QDialog(parent), m_document(document), m_format(new QComboBox(this)),
+      m_formatInfo(new QLabel(this)), m_files(new QLineEdit(this)), m_date(new QLineEdit(this)),
+      m_replace(new QRadioButton(tr("Replace the open scenario's cluster (its jobs stay)"), this)),
+      m_newScenario(new QRadioButton(tr("Open it as a new scenario"), this)),
+      m_withJobs(new QCheckBox(tr("Also add the jobs the files hold"), this)),
+      m_report(new QListWidget(this)), m_status(new QLabel(this)), m_gpuType(new QComboBox(this))
 {
     setObjectName(QStringLiteral("clusterImportDialog"));
     setWindowTitle(tr("Import Cluster"));
@@ -89,6 +86,12 @@ ClusterImportDialog::ClusterImportDialog(Document *document, QWidget *parent)
     m_formatInfo->setWordWrap(true);
     m_files->setPlaceholderText(tr("one or more files, separated by ;"));
     m_date->setPlaceholderText(tr("YYYY-MM-DD (default: the last day in the file)"));
+    m_gpuType->setObjectName(QStringLiteral("clusterImportGpuType"));
+    m_gpuType->addItem(tr("as the files say (else assumed, see the report)"), QString());
+    for (const GpuCatalogEntry &e : gpuCatalog())
+        m_gpuType->addItem(QString::fromStdString(e.type.name),
+                           QString::fromStdString(e.type.name));
+    m_gpuType->setToolTip(tr("The model of GPUs the files count but do not name"));
     m_replace->setChecked(true);
     m_withJobs->setChecked(true);
     auto *browseButton = new QPushButton(tr("Browse…"), this);
@@ -100,6 +103,7 @@ ClusterImportDialog::ClusterImportDialog(Document *document, QWidget *parent)
     form->addRow(QString(), m_formatInfo);
     form->addRow(tr("Files:"), filesRow);
     form->addRow(tr("Day:"), m_date);
+    form->addRow(tr("GPU type:"), m_gpuType);
     form->addRow(tr("Into:"), m_replace);
     form->addRow(QString(), m_newScenario);
     form->addRow(QString(), m_withJobs);
@@ -143,6 +147,11 @@ QString ClusterImportDialog::format() const
 void ClusterImportDialog::setFiles(const QStringList &paths)
 {
     m_files->setText(paths.join(QLatin1Char(';')));
+}
+
+void ClusterImportDialog::setGpuType(const QString &type)
+{
+    m_gpuType->setCurrentIndex(std::max(0, m_gpuType->findData(type)));
 }
 
 void ClusterImportDialog::setReplaceOpenCluster(bool replace)
@@ -197,10 +206,12 @@ bool ClusterImportDialog::runImport()
         paths.push_back(p.trimmed().toStdString());
     const std::string fmt = format().toStdString();
     const std::string date = m_date->isEnabled() ? m_date->text().trimmed().toStdString() : "";
+    const std::string gpuType = m_gpuType->currentData().toString().toStdString();
     QSettings().setValue(QLatin1String(kClusterFormatKey), format());
     auto outcome = runWithProgress<Result<ImportReport>>(
         this, tr("Reading %1…").arg(m_files->text()),
-        [fmt, paths, date] { return readClusterImport(fmt, paths, date); }, m_cancelImmediately);
+        [fmt, paths, date, gpuType] { return readClusterImport(fmt, paths, date, gpuType); },
+        m_cancelImmediately);
     if (!outcome) {
         m_error = tr("Import cancelled; the scenario is unchanged.");
         m_status->setText(m_error);
@@ -218,7 +229,10 @@ bool ClusterImportDialog::runImport()
         m_report->addItem(
             QStringLiteral("skipped  %1").arg(QString::fromStdString(note.toString())));
     for (const std::string &a : report.assumptions)
-        m_report->addItem(QStringLiteral("assumed  %1").arg(QString::fromStdString(a)));
+        // (the terminal's option is this dialog's GPU type choice)
+        m_report->addItem(QStringLiteral("assumed  %1")
+                              .arg(QString::fromStdString(a).replace(QLatin1String("--gpu-type"),
+                                                                     tr("the GPU type choice"))));
     if (report.cluster->nodes.empty()) {
         // Nothing usable, as the terminal's import refuses it: the open scenario stays.
         m_error = tr("%1: no node could be imported (%2: see the list); the scenario is unchanged.")

@@ -31,7 +31,7 @@ QStringList clusterImportFormats();
 /// shared state: safe on a worker thread.
 Result<ImportReport> readClusterImport(const std::string &format,
                                        const std::vector<std::string> &paths,
-                                       const std::string &date);
+                                       const std::string &date, const std::string &gpuType = {});
 
 class ClusterImportDialog : public QDialog
 {
@@ -43,6 +43,9 @@ public:
     void setFormat(const QString &format);
     QString format() const;
     void setFiles(const QStringList &paths);
+    /// The GPU type of nodes whose files name none ("" : as the importer assumes, said in the
+    /// report); the terminal's --gpu-type.
+    void setGpuType(const QString &type);
     /// Replace the open scenario's cluster (default), or open it as a new scenario.
     void setReplaceOpenCluster(bool replace);
     /// Runs the import on a worker thread with a progress dialog; on success changes the
@@ -74,6 +77,7 @@ private:
     QCheckBox *m_withJobs;
     QListWidget *m_report;
     QLabel *m_status;
+    QComboBox *m_gpuType;
     QString m_error;
     bool m_cancelImmediately = false;
 };
