@@ -180,15 +180,8 @@ private slots:
         auto *views = w.findChild<RunViews *>();
         QVERIFY(views);
         RunPanel *panel = views->runPanel();
-        for (const QString &p : panel->checkedPolicies())
-            panel->setPolicyChecked(p, false);
-        panel->setPolicyChecked(QStringLiteral("k8s-default"), true);
-        panel->setPolicyChecked(QStringLiteral("dltap"), true);
-        panel->setSimulate(true);
-        QSignalSpy finished(panel, &RunPanel::batchFinished);
-        QVERIFY(panel->start());
-        QVERIFY(finished.wait(60000));
-        settle();
+        QVERIFY(
+            runFromPanel(panel, {QStringLiteral("k8s-default"), QStringLiteral("dltap")}, true));
         // The batch landed in the comparison without asking.
         QCOMPARE(views->comparisonView()->model()->runs().size(), std::size_t(2));
         QVERIFY(w.currentRun() && w.currentRun()->result);
@@ -513,14 +506,7 @@ private slots:
         settle();
         QCOMPARE(w.document()->scenario().settings.seed, std::uint64_t(7));
         RunPanel *panel = w.findChild<RunViews *>()->runPanel();
-        for (const QString &p : panel->checkedPolicies())
-            panel->setPolicyChecked(p, false);
-        panel->setPolicyChecked(QStringLiteral("k8s-default"), true);
-        panel->setSimulate(false);
-        QSignalSpy finished(panel, &RunPanel::batchFinished);
-        QVERIFY(panel->start());
-        QVERIFY(finished.wait(60000));
-        settle();
+        QVERIFY(runFromPanel(panel, {QStringLiteral("k8s-default")}, false));
         QVERIFY(w.currentRun());
         QCOMPARE(w.currentRun()->seed, std::uint64_t(7));
     }
@@ -694,14 +680,7 @@ private slots:
         // Run it: dltap, simulated.
         auto *views = w.findChild<RunViews *>();
         RunPanel *panel = views->runPanel();
-        for (const QString &p : panel->checkedPolicies())
-            panel->setPolicyChecked(p, false);
-        panel->setPolicyChecked(QStringLiteral("dltap"), true);
-        panel->setSimulate(true);
-        QSignalSpy finished(panel, &RunPanel::batchFinished);
-        QVERIFY(panel->start());
-        QVERIFY(finished.wait(60000));
-        settle();
+        QVERIFY(runFromPanel(panel, {QStringLiteral("dltap")}, true));
         const auto run = w.currentRun();
         QVERIFY(run && run->result);
         QStringList placedNodes; // where the new job's six tasks were placed
@@ -788,6 +767,22 @@ private:
             QCoreApplication::processEvents();
             QTest::qWait(10);
         }
+    }
+
+    /// Runs exactly `policies` from the run panel, as a user ticks them; whether the batch
+    /// finished within a minute.
+    static bool runFromPanel(RunPanel *panel, const QStringList &policies, bool simulate)
+    {
+        for (const QString &p : panel->checkedPolicies())
+            panel->setPolicyChecked(p, false);
+        for (const QString &p : policies)
+            panel->setPolicyChecked(p, true);
+        panel->setSimulate(simulate);
+        QSignalSpy finished(panel, &RunPanel::batchFinished);
+        if (!panel->start() || !finished.wait(60000))
+            return false;
+        settle();
+        return true;
     }
 
     void dialog(QDialog *d, const QString &size, const QString &name)
