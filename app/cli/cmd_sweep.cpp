@@ -497,7 +497,7 @@ Command sweepCommand()
                                      counted(groups.size() / policies.size(), "parameter set") +
                                      " x "
                                : counted(groups.size(), "policy/parameter combination") + " x ") +
-                          counted(seeds, "seed") + "); mean +- std over seeds",
+                          counted(seeds, "seed") + "); mean +/- std over seeds",
                       outputColumns(), 2)
                << "\n";
         // Placed only: traffic per iteration; simulated: over the whole run.
@@ -528,7 +528,7 @@ Command sweepCommand()
                 const double scale =
                     key == "cross_node_bytes" ? (simulate ? 1e-9 : 1e-6) : 1.0;
                 const int digits = key == "mean_hops" ? 3 : (key == "waiting_jobs" ? 2 : 1);
-                cells.push_back(formatFixed(mean * scale, digits) + " +- " +
+                cells.push_back(formatFixed(mean * scale, digits) + " +/- " +
                                 formatFixed(sd * scale, digits));
             }
             table.rows.push_back(std::move(cells));

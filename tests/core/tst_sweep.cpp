@@ -244,6 +244,10 @@ private slots:
                  qPrintable(title));
         QVERIFY(text.out.find("mean JCT s") != std::string::npos);
         QVERIFY(text.out.find("\ndltap ") != std::string::npos);
+        // Mean and spread written as `experiment` writes them ("+-" here, "+/-" there).
+        QVERIFY2(title.contains(QStringLiteral("mean +/- std over seeds")), qPrintable(title));
+        QVERIFY(text.out.find(" +/- ") != std::string::npos);
+        QVERIFY(text.out.find(" +- ") == std::string::npos);
     }
 
     void policyFileSweepsLikeScenarioPresets()
