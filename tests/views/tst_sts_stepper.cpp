@@ -256,6 +256,12 @@ void TestStsStepper::stepperShowsCandidates()
     QCOMPARE(jobs->index(0, J::Phase).data().toString(), QStringLiteral("0:29:10"));
     // Pressure: now + fastest time (1800 s) - due date (2500 s).
     QCOMPARE(jobs->index(0, J::Pressure).data().toString(), QStringLiteral("-700"));
+    // Its header says what it is, as its cells do (a student asked about the negative numbers).
+    QCOMPARE(jobs->headerData(J::Pressure, Qt::Horizontal, Qt::ToolTipRole).toString(),
+             jobs->index(0, J::Pressure).data(Qt::ToolTipRole).toString());
+    QVERIFY(jobs->headerData(J::Pressure, Qt::Horizontal, Qt::ToolTipRole)
+                .toString()
+                .startsWith(QStringLiteral("Pressure, in seconds: when the job would finish")));
     QCOMPARE(jobs->index(0, J::Reason).data().toString(),
              QStringLiteral("cheapest expected cost"));
 

@@ -176,8 +176,7 @@ QVariant StsJobListModel::data(const QModelIndex &index, int role) const
         }
     }
     if (role == Qt::ToolTipRole && column == Pressure)
-        return tr("Pressure: finishing now on the fastest configuration minus the due date "
-                  "(s); higher goes first");
+        return pressureToolTip();
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
     switch (column) {
@@ -203,8 +202,18 @@ QVariant StsJobListModel::data(const QModelIndex &index, int role) const
     }
 }
 
+QString StsJobListModel::pressureToolTip()
+{
+    return tr("Pressure, in seconds: when the job would finish if it ran from now on its "
+              "fastest configuration, minus its due date. Above 0 it is late even so; the "
+              "higher, the sooner STS takes it");
+}
+
 QVariant StsJobListModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    // (the header explains the column too: a student asked what the negative numbers were)
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Pressure)
+        return pressureToolTip();
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
