@@ -43,6 +43,8 @@
 #include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -509,6 +511,17 @@ private slots:
         QVERIFY(runFromPanel(panel, {QStringLiteral("k8s-default")}, false));
         QVERIFY(w.currentRun());
         QCOMPARE(w.currentRun()->seed, std::uint64_t(7));
+        // The field says it holds seeds, not a count of them (a user wrote 1 over the 3 of
+        // fat-tree-1024.json, meaning one seed, and ran everything with seed 1).
+        auto *seeds = panel->findChild<QLineEdit *>(QStringLiteral("runSeeds"));
+        QVERIFY(seeds);
+        QCOMPARE(seeds->text(), QStringLiteral("7"));
+        QStringList labels; // (a form row's label has its field as buddy)
+        for (QLabel *l : panel->findChildren<QLabel *>())
+            if (l->buddy() == seeds)
+                labels << l->text();
+        QCOMPARE(labels, QStringList{QStringLiteral("Seed list:")});
+        QVERIFY(seeds->toolTip().startsWith(QStringLiteral("The seeds to run, not how many")));
     }
 
     void stsStepper_data() { window_data(); }

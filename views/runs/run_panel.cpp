@@ -59,8 +59,9 @@ RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
     // The scenario's own seed, as the terminal and Run > Place and Simulate take it.
     m_defaultSeeds = QString::number(m_document->scenario().settings.seed);
     m_seeds->setText(m_defaultSeeds);
-    m_seeds->setToolTip(tr("Seeds: 1, or 1-5, or 1,4,9 — one run per policy and seed (at "
-                           "first the scenario's settings.seed)"));
+    m_seeds->setObjectName(QStringLiteral("runSeeds"));
+    m_seeds->setToolTip(tr("The seeds to run, not how many: 3, or 1-5, or 1,4,9 — one run per "
+                           "policy and seed (at first the scenario's own seed, settings.seed)"));
     m_simulate->setToolTip(tr("Run the queue through time on the simulated network (job "
                               "completion times, energy, cost); unchecked, only place it"));
     m_simulate->setChecked(true);
@@ -91,7 +92,9 @@ RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
 
     auto *resetWeights = new QPushButton(tr("Reset Weights"), this);
     auto *form = new QFormLayout;
-    form->addRow(tr("Seeds:"), m_seeds);
+    // "Seed list", not "Seeds": a user read the scenario's seed 3 as a count of seeds and
+    // wrote 1, which ran every policy with seed 1 from then on.
+    form->addRow(tr("Seed list:"), m_seeds);
     form->addRow(tr("Cost:"), m_costModel);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
