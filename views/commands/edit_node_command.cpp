@@ -13,14 +13,12 @@ EditNodeCommand::EditNodeCommand(Document *document, int index, Node after,
 {
     // Named by what changed, as the Edit menu shows it ("Undo Rename node-1 to gpu-a").
     const QString id = QString::fromStdString(m_before.id);
-    Node sameButId = m_after;
-    sameButId.id = m_before.id;
     Node sameButGpus = m_after;
     sameButGpus.gpus = m_before.gpus;
     sameButGpus.gpuType = m_before.gpuType;
     sameButGpus.labels = m_before.labels; // (the GPU labels follow the count and type)
-    if (m_after.id != m_before.id && sameButId.gpus == m_before.gpus &&
-        sameButId.gpuType == m_before.gpuType)
+    if (m_after.id != m_before.id && m_after.gpus == m_before.gpus &&
+        m_after.gpuType == m_before.gpuType)
         setText(QObject::tr("Rename %1 to %2").arg(id, QString::fromStdString(m_after.id)));
     else if (sameButGpus == m_before && m_after.gpus == m_before.gpus)
         setText(QObject::tr("Set %1's GPU type to %2")
