@@ -101,6 +101,7 @@ MaxMinNetwork::MaxMinNetwork(std::vector<double> linkCapacity)
     m_late.assign(n, 0);
     m_compLinks.reserve(n);
     m_roseMark.assign(n, 0);
+    m_newOn.assign(n, 0);
     m_stack.reserve(n);
 }
 
@@ -618,7 +619,7 @@ bool MaxMinNetwork::fillRegion()
         heap.add({r, 0, b});
     }
     for (int l : m_regionLinks)
-        startLink(heap, l, 0);
+        startLink(heap, l, m_link[std::size_t(l)].keepPrefix);
     drain<Scope::Region>(heap);
     return true;
 }
@@ -636,7 +637,13 @@ bool MaxMinNetwork::repairLocally(const std::vector<int> &seedLinks,
     flows.clear();
     links.clear();
     m_savedCount = 0;
-    auto addLink = [&](int l) {
+    // Flows frozen below the level the change can first reach keep their rates (as in a
+    // fill by levels): they are neither re-filled nor pinned, and every region link resumes
+    // from the prefix of its history below that level (LinkFill::keepPrefix). A link whose
+    // history gives no such prefix ends the repair.
+    const double level = m_repairLevel;
+    bool prefixesUsable = true;
+    auto addLink = [&](int l, bool takingIn) {
         const auto i = std::size_t(l);
         if (m_regionMark[i] == m_regionEpoch)
             return;
@@ -650,9 +657,14 @@ bool MaxMinNetwork::repairLocally(const std::vector<int> &seedLinks,
         k.histValid = m_histValid[i];
         k.active = m_active[i] != 0;
         k.late = m_late[i] != 0;
+        m_link[i].keepPrefix = 0;
+        if (level > 0 && !(takingIn ? prefixFromRates(l, level) : prefixBelow(l, level)))
+            prefixesUsable = false;
+        if (takingIn)
+            m_active[i] = 1;
     };
     auto addFlow = [&](int f) {
-        if (m_inRepair[std::size_t(f)] == m_regionEpoch)
+        if (m_inRepair[std::size_t(f)] == m_regionEpoch || keptBelow(f, level))
             return;
         m_inRepair[std::size_t(f)] = m_regionEpoch;
         flows.push_back(f);
@@ -667,7 +679,7 @@ bool MaxMinNetwork::repairLocally(const std::vector<int> &seedLinks,
     for (int l : seedLinks) {
         if (!m_active[std::size_t(l)])
             continue;
-        addLink(l);
+        addLink(l, false);
         for (int f : m_linkFlows[std::size_t(l)])
             if (bottleneckBefore(f) == l)
                 addFlow(f); // may speed up now that its bottleneck has more room
@@ -683,14 +695,16 @@ bool MaxMinNetwork::repairLocally(const std::vector<int> &seedLinks,
             bool any = false;
             for (int l : flow.route)
                 if (m_active[std::size_t(l)]) {
-                    addLink(l);
+                    addLink(l, false);
                     any = true;
                 }
             if (!any && !flow.route.empty() && !(flow.cap < kUnlimited))
-                for (int l : flow.route) {
-                    addLink(l);
-                    m_active[std::size_t(l)] = 1;
-                }
+                for (int l : flow.route)
+                    addLink(l, true);
+        }
+        if (!prefixesUsable) {
+            ok = false;
+            break;
         }
         // Every other flow on the region's links is pinned at its old rate; one never filled
         // is re-solved instead.
@@ -705,8 +719,15 @@ bool MaxMinNetwork::repairLocally(const std::vector<int> &seedLinks,
         }
         for (int f : flows)
             m_inFill[std::size_t(f)] = m_fillEpoch;
-        for (std::size_t k = 0; k < links.size(); ++k)
-            for (int f : m_linkFlows[std::size_t(links[k])]) {
+        for (std::size_t k = 0; k < links.size(); ++k) {
+            const auto i = std::size_t(links[k]);
+            std::uint32_t kept = 0;
+            for (int f : m_linkFlows[i]) {
+                if (keptBelow(f, level)) {
+                    m_frozen[std::size_t(f)] = 1; // in the link's history prefix
+                    ++kept;
+                    continue;
+                }
                 if (m_inFill[std::size_t(f)] == m_fillEpoch)
                     continue;
                 m_inFill[std::size_t(f)] = m_fillEpoch;
@@ -722,6 +743,13 @@ bool MaxMinNetwork::repairLocally(const std::vector<int> &seedLinks,
                 }
                 m_pinned.push_back(f);
             }
+            if (kept != m_link[i].keepPrefix)
+                prefixesUsable = false; // (not the flows of its history: no repair)
+        }
+        if (!prefixesUsable) {
+            ok = false;
+            break;
+        }
         if (linked < flows.size())
             continue; // flows never filled joined: their links first
         filled += flows.size() + m_pinned.size();
@@ -759,8 +787,7 @@ bool MaxMinNetwork::repairLocally(const std::vector<int> &seedLinks,
                 continue;
             for (int l : flow.route)
                 if (!m_active[std::size_t(l)] && !staysSlack(l)) {
-                    addLink(l);
-                    m_active[std::size_t(l)] = 1;
+                    addLink(l, true);
                     taken = true;
                 }
         }
@@ -795,8 +822,67 @@ bool MaxMinNetwork::repairLocally(const std::vector<int> &seedLinks,
         m_late[i] = k.late ? 1 : 0; // a later repair may pin flows by it
     }
     m_savedCount = 0;
-    ++m_stats.repairsAbandoned;
     return false;
+}
+
+bool MaxMinNetwork::keptBelow(int f, double level) const
+{
+    const auto i = std::size_t(f);
+    if (!(level > 0) || m_flows[i].fresh || bottleneckBefore(f) == kNoBottleneck)
+        return false;
+    const double before = m_touchMark[i] == m_solveEpoch ? m_oldRate[i] : m_flows[i].rate;
+    return before < level;
+}
+
+bool MaxMinNetwork::prefixFromRates(int link, double level)
+{
+    // A link taken in froze nothing in the last fill. If it cannot saturate below the level,
+    // a full fill with it in freezes the flows below the level first, in rate order (equal
+    // rates subtract alike in any order); rates a rounding apart could go in either order.
+    const auto i = std::size_t(link);
+    std::vector<double> &rates = m_rates;
+    rates.clear();
+    for (int f : m_linkFlows[i])
+        if (keptBelow(f, level))
+            rates.push_back(m_touchMark[std::size_t(f)] == m_solveEpoch
+                                ? m_oldRate[std::size_t(f)]
+                                : m_flows[std::size_t(f)].rate);
+    std::sort(rates.begin(), rates.end());
+    std::vector<HistoryEntry> &h = m_link[i].hist;
+    h.clear();
+    m_histValid[i] = 0;
+    double remaining = m_capacity[i];
+    for (std::size_t k = 0; k < rates.size(); ++k) {
+        const double r = rates[k];
+        if (k > 0 && r != rates[k - 1] && r - rates[k - 1] <= kNearTie * r) {
+            // (from below the pair, the prefix has no such rates)
+            const double retry = rates[k - 1] * (1 - kLevelMargin);
+            m_retryLevel = m_retryLevel < 0 ? retry : std::min(m_retryLevel, retry);
+            return false;
+        }
+        remaining = std::max(0.0, remaining - r);
+        h.push_back({r, remaining});
+    }
+    // It must not saturate below the level, with the flows above it (the new ones too)
+    // growing with the water: else the repair is tried again from the level at which it
+    // saturates (m_retryLevel).
+    const std::size_t n = m_linkFlows[i].size();
+    double below = 0;
+    for (std::size_t k = 0; k <= rates.size(); ++k) {
+        if (n == k)
+            break; // every flow stops below: it never saturates
+        const double t = (m_capacity[i] - below) / double(n - k);
+        if (k == rates.size() ? !(t > level * (1 + kLevelMargin)) : t <= rates[k]) {
+            const double retry = std::max(0.0, t * (1 - 2 * kLevelMargin));
+            m_retryLevel = m_retryLevel < 0 ? retry : std::min(m_retryLevel, retry);
+            return false;
+        }
+        if (k < rates.size())
+            below += rates[k];
+    }
+    m_histValid[i] = kHistSorted;
+    m_link[i].keepPrefix = std::uint32_t(rates.size());
+    return true;
 }
 
 bool MaxMinNetwork::staysSlack(int link)
@@ -923,6 +1009,41 @@ double MaxMinNetwork::unaffectedLevel(const std::vector<int> &newFlows)
     return level * (1 - kLevelMargin);
 }
 
+double MaxMinNetwork::leftOutLevel(const std::vector<int> &newFlows, double level)
+{
+    // A left-out link of a new flow saturates no lower than where its load at the old rates
+    // (the new flows at 0) plus the level per new flow on it reaches its capacity: only a link
+    // that this does not clear is looked at flow by flow.
+    if (!(level > 0))
+        return level;
+    ++m_epoch;
+    std::vector<int> &links = m_stack;
+    links.clear();
+    for (int f : newFlows) {
+        if (!alive(f))
+            continue;
+        for (int l : m_flows[std::size_t(f)].route) {
+            const auto i = std::size_t(l);
+            if (m_active[i])
+                continue;
+            if (m_linkMark[i] != m_epoch) {
+                m_linkMark[i] = m_epoch;
+                m_newOn[i] = 0;
+                links.push_back(l);
+            }
+            ++m_newOn[i];
+        }
+    }
+    double bound = level;
+    for (int l : links) {
+        const auto i = std::size_t(l);
+        const double load = m_link[i].load + level * m_newOn[i];
+        if (!(load < m_capacity[i] * (1 - kLoadDrift)))
+            bound = std::min(bound, saturationLevel(l) * (1 - kLevelMargin));
+    }
+    return bound > 0 ? bound : 0;
+}
+
 bool MaxMinNetwork::historyFromRates(int link)
 {
     // A link that froze no flow in the last fill stands, at the rates it gave, where its
@@ -978,25 +1099,31 @@ bool MaxMinNetwork::historiesUsable(double level)
 {
     // Every link must have the history of the current rates, with the flows below the level
     // first (a full fill would have frozen them before any other).
-    for (int l : m_compLinks) {
-        const auto i = std::size_t(l);
-        if (!m_histValid[i])
+    for (int l : m_compLinks)
+        if (!prefixBelow(l, level))
             return false;
-        const std::vector<HistoryEntry> &h = m_link[i].hist;
-        if (m_histValid[i] == kHistSorted) { // in rate order: the prefix by a search
-            const auto end = std::partition_point(
-                h.begin(), h.end(), [level](const HistoryEntry &e) { return e.rate < level; });
-            m_link[i].keepPrefix = std::uint32_t(end - h.begin());
-            continue;
-        }
-        std::size_t k = 0;
-        while (k < h.size() && h[k].rate < level)
-            ++k;
-        m_link[i].keepPrefix = std::uint32_t(k);
-        for (std::size_t j = k; j < h.size(); ++j)
-            if (h[j].rate < level)
-                return false;
+    return true;
+}
+
+bool MaxMinNetwork::prefixBelow(int link, double level)
+{
+    const auto i = std::size_t(link);
+    if (!m_histValid[i])
+        return false;
+    const std::vector<HistoryEntry> &h = m_link[i].hist;
+    if (m_histValid[i] == kHistSorted) { // in rate order: the prefix by a search
+        const auto end = std::partition_point(
+            h.begin(), h.end(), [level](const HistoryEntry &e) { return e.rate < level; });
+        m_link[i].keepPrefix = std::uint32_t(end - h.begin());
+        return true;
     }
+    std::size_t k = 0;
+    while (k < h.size() && h[k].rate < level)
+        ++k;
+    m_link[i].keepPrefix = std::uint32_t(k);
+    for (std::size_t j = k; j < h.size(); ++j)
+        if (h[j].rate < level)
+            return false;
     return true;
 }
 
@@ -1030,13 +1157,26 @@ int MaxMinNetwork::solve()
     std::size_t abandoned = 0;
     if (repair) {
         std::size_t filled = 0;
-        if (repairLocally(seedLinks, seedFlows, filled)) {
+        m_repairLevel = leftOutLevel(seedFlows, unaffectedLevel(seedFlows));
+        m_retryLevel = -1;
+        bool repaired = repairLocally(seedLinks, seedFlows, filled);
+        if (!repaired && m_retryLevel >= 0) {
+            // A link it took in saturates below the level: again from there.
+            const std::size_t first = filled;
+            m_repairLevel = m_retryLevel;
+            beginSolve();
+            repaired = repairLocally(seedLinks, seedFlows, filled);
+            filled += first;
+            ++m_stats.repairRetries;
+        }
+        if (repaired) {
             m_repairCost = smoothed(m_repairCost, double(filled));
             ++m_stats.repairs;
             m_removedOn.clear();
             return finishSolve();
         }
         abandoned = std::max<std::size_t>(filled, 1); // its cost: this and the levels'
+        ++m_stats.repairsAbandoned;
         beginSolve(); // the abandoned repair touched nothing that stays
     }
     for (;;) {

@@ -42,10 +42,16 @@
 // whose old bottleneck took its share late (rounding took it below a share already taken) is
 // re-filled rather than pinned. A repair that fills more flows than re-filling by levels has
 // cost lately is given up, with everything as it was, and the levels are used; solve() takes
-// whichever of the two has cost less lately (setRepair()).
+// whichever of the two has cost less lately (setRepair()). A repair also keeps the flows below
+// the level the change can first reach (as the levels do, that level lowered to where a
+// left-out link of a new flow could saturate): they are neither re-filled nor pinned, and each
+// region link resumes from its history below that level; a link taken in mid-repair gets that
+// prefix from its flows' rates, or the repair starts again from the level where it saturates.
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <span>
@@ -60,6 +66,16 @@ public:
 
     /// One capacity per directed link (Topology numbering), each >= 0.
     explicit MaxMinNetwork(std::vector<double> linkCapacity);
+    ~MaxMinNetwork()
+    {
+        if (std::getenv("CB_STATS") && m_stats.solves > 100)
+            std::fprintf(stderr,
+                         "solves %ld rounds %ld later %ld kept %ld repairs %ld rrounds %ld "
+                         "abandoned %ld levelCost %.0f repairCost %.0f\n",
+                         long(m_stats.solves), long(m_stats.rounds), long(m_stats.laterRounds),
+                         long(m_stats.flowsKept), long(m_stats.repairs), long(m_stats.repairRounds),
+                         long(m_stats.repairsAbandoned), m_levelCost, m_repairCost);
+    }
 
     /// Adds a flow over `route` (directed link ids; may be empty) with an optional rate cap;
     /// returns its id (ids of removed flows are reused). Rates are stale until solve().
@@ -82,6 +98,8 @@ public:
                      flowsKept = 0;
         /// Solves done by a local repair, its fills, and repairs given up for a re-fill by levels.
         std::int64_t repairs = 0, repairRounds = 0, repairsAbandoned = 0;
+        /// Repairs tried again from a lower level (a link taken in saturated below theirs).
+        std::int64_t repairRetries = 0;
     };
     /// How solve() re-solves a change: by a local repair or by levels, whichever has cost
     /// less lately (Auto, the default), always by levels (Off), or always trying a local
@@ -225,6 +243,9 @@ private:
     /// flows, `newFlows`) can first make a difference to progressive filling (0 when there
     /// is no safe bound).
     double unaffectedLevel(const std::vector<int> &newFlows);
+    /// `level` lowered to where a left-out link of a new flow could saturate, if below it (a
+    /// repair takes such a link in from that level).
+    double leftOutLevel(const std::vector<int> &newFlows, double level);
     /// For a round after `links` were taken in: builds their histories from the current
     /// rates and returns a lower bound of the level at which the first of them saturates
     /// (0 when there is no safe bound).
@@ -249,6 +270,15 @@ private:
     /// The level at which `link` saturates if its old flows keep their old rates and its new
     /// flows grow with the water level.
     double saturationLevel(int link);
+    /// Whether `flow` keeps its rate in a repair from `level`: an old flow frozen below it.
+    bool keptBelow(int flow, double level) const;
+    /// For a link a repair takes in: its history prefix below `level` from the rates of its
+    /// flows there; false when it could saturate below the level or rounding could order them
+    /// otherwise.
+    bool prefixFromRates(int link, double level);
+    /// Sets `link`'s keepPrefix to its history entries below `level`; false when its history
+    /// is not that of the current rates or has an entry below the level after the prefix.
+    bool prefixBelow(int link, double level);
     /// Whether a left-out link stays below (1 - 1e-9) of its capacity at the current rates.
     bool staysSlack(int link);
     void beginSolve();
@@ -327,6 +357,9 @@ private:
     // Local repair: per flow the link that froze it in its last fill (or a kind below 0), as
     // it was before this solve; marks of the repair's flows, of its fill and of its links.
     Repair m_repair = Repair::Auto;
+    double m_repairLevel = 0;           ///< the level below which a repair keeps every flow
+    double m_retryLevel = -1;           ///< a lower level to repair from (-1: none)
+    std::vector<std::uint32_t> m_newOn; ///< per link: new flows on it (leftOutLevel's scratch)
     std::vector<int> m_bneck, m_oldBneck;
     std::vector<std::uint32_t> m_inRepair, m_inFill, m_regionMark;
     std::uint32_t m_regionEpoch = 0, m_fillEpoch = 0;

@@ -117,6 +117,7 @@ private slots:
     void levelsBelowChangeKept_data();
     void levelsBelowChangeKept();
     void localRepairStopsWhereRatesStop();
+    void localRepairKeepsFlowsBelowTheChange();
     void fillsMatchPlainReference_data();
     void fillsMatchPlainReference();
 };
@@ -573,9 +574,11 @@ void TestMaxMin::levelsBelowChangeKept()
         return;
     }
     const long long repairs = st.repairs - before.repairs;
-    qInfo("%lld of %d changes repaired locally (%lld fills), %lld given up", repairs, steps,
-          (long long)(st.repairRounds - before.repairRounds),
-          (long long)(st.repairsAbandoned - before.repairsAbandoned));
+    qInfo("%lld of %d changes repaired locally (%lld fills), %lld given up, %lld tried again "
+          "from a lower level",
+          repairs, steps, (long long)(st.repairRounds - before.repairRounds),
+          (long long)(st.repairsAbandoned - before.repairsAbandoned),
+          (long long)(st.repairRetries - before.repairRetries));
     QCOMPARE(repairs + st.repairsAbandoned - before.repairsAbandoned, std::int64_t(steps));
     if (hostsPerGroup > 0) {
         // Rack-local changes are nearly all repaired (60 of 60). Pod-local ones reach more
@@ -620,6 +623,38 @@ void TestMaxMin::localRepairStopsWhereRatesStop()
     MaxMinNetwork full = net;
     full.solveAll();
     for (int f : {a, b, c, d})
+        QCOMPARE(net.rate(f), full.rate(f));
+}
+
+void TestMaxMin::localRepairKeepsFlowsBelowTheChange()
+{
+    // Links 0 and 1 of capacity 10; a (capped at 1), b and c on link 0, c and d on link 1:
+    // a = 1, link 0 then gives b and c 4.5, and d takes the 5.5 left on link 1. e joins link
+    // 1, which saturates at 10/3 (c, d, e) with the old rates: no flow below 10/3 can move, so
+    // a is neither filled nor pinned. The repair fills link 1 (d, e; c pinned), finds c moved,
+    // takes in link 0 resumed after a (its history's first entry) and gives b the 9 - 10/3
+    // left: four flows filled, not five.
+    MaxMinNetwork net({10, 10});
+    net.setRepair(Repair::Always);
+    const int a = net.addFlow({0}, 1.0), b = net.addFlow({0}), c = net.addFlow({0, 1});
+    const int d = net.addFlow({1});
+    QCOMPARE(net.solve(), 4);
+    QCOMPARE(net.rate(a), 1.0);
+    QCOMPARE(net.rate(b), 4.5);
+    QCOMPARE(net.rate(c), 4.5);
+    QCOMPARE(net.rate(d), 5.5);
+    const MaxMinNetwork::Stats before = net.stats();
+    const int e = net.addFlow({1});
+    QCOMPARE(net.solve(), 4); // b, c, d, e: a stays below the change
+    QCOMPARE(net.stats().repairs - before.repairs, std::int64_t(1));
+    QCOMPARE(net.rate(a), 1.0);
+    QCOMPARE(net.rate(b), 9.0 - 10.0 / 3.0);
+    for (int f : {c, d, e})
+        QCOMPARE(net.rate(f), 10.0 / 3.0);
+    QCOMPARE(net.changedFlows(), (std::vector<int>{b, c, d, e}));
+    MaxMinNetwork full = net;
+    full.solveAll();
+    for (int f : {a, b, c, d, e})
         QCOMPARE(net.rate(f), full.rate(f));
 }
 
