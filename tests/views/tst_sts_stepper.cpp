@@ -120,6 +120,7 @@ private slots:
     void jobsAtTimeFollowSegments();
     void waitingJobsSayWhy();
     void topologyFollowsTheStepper();
+    void scrubberMovesTheStepper();
 };
 
 void TestStsStepper::initTestCase()
@@ -657,6 +658,37 @@ void TestStsStepper::topologyFollowsTheStepper()
     QVERIFY(saveScenarioFile(other.toStdString(), handCheckedScenario()).ok());
     QVERIFY(window.openFile(other));
     QCOMPARE(chooser->count(), 0);
+}
+
+void TestStsStepper::scrubberMovesTheStepper()
+{
+    // The timeline's scrubber takes the stepper to the last event at or before its time; a
+    // step moves the scrubber to the event's time without being pulled to a later event.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("sts.json"));
+    QVERIFY(saveScenarioFile(path.toStdString(), handCheckedScenario()).ok());
+    MainWindow window;
+    window.resize(1366, 768);
+    QVERIFY(window.openFile(path));
+    auto session = computeStsSession(handCheckedScenario(), "STS", 1);
+    QVERIFY(session.ok());
+    window.showRun(std::make_shared<const RunSession>(std::move(session).value()));
+    auto *stepper = window.stsStepper();
+    const auto &events = window.currentRun()->sts->log.events();
+    QVERIFY(events.size() >= 2);
+    QCOMPARE(events[0].time, 0.0);
+    QCOMPARE(events[1].time, 1750.0);
+    QCOMPARE(stepper->cursor(), 0);
+    window.runTimeline()->setTime(1800);
+    QCOMPARE(stepper->cursor(), 1);
+    window.runTimeline()->setTime(1749);
+    QCOMPARE(stepper->cursor(), 0);
+    for (int e = 0; e < int(events.size()); ++e) {
+        stepper->seek(e);
+        QCOMPARE(stepper->cursor(), e);
+        QCOMPARE(window.runTimeline()->time(), events[std::size_t(e)].time);
+    }
 }
 
 QTEST_MAIN(TestStsStepper)

@@ -220,6 +220,23 @@ void MainWindow::createAnalysisDocks()
         if (m_run && m_run->sts && event >= 0 && event < int(m_run->sts->log.events().size()))
             m_timeline->setTime(m_run->sts->log.events()[std::size_t(event)].time);
     });
+    // The scrubber moves the STS stepper to the last event at or before its time; an event at
+    // that time (several can share one) keeps the cursor, so stepping is not pulled along.
+    connect(m_timeline, &RunTimeline::timeChanged, this, [this](double time) {
+        if (!m_run || !m_run->sts || m_stsStepper->session() != m_run)
+            return;
+        const auto &events = m_run->sts->log.events();
+        if (events.empty())
+            return;
+        const auto after = std::upper_bound(events.begin(), events.end(), time,
+                                            [](double t, const auto &e) { return t < e.time; });
+        const int at = after == events.begin() ? 0 : int(after - events.begin()) - 1;
+        const int cursor = m_stsStepper->cursor();
+        if (cursor >= 0 && cursor < int(events.size()) &&
+            events[std::size_t(cursor)].time == events[std::size_t(at)].time)
+            return;
+        m_stsStepper->seek(at);
+    });
     connect(m_timeline, &RunTimeline::timeChanged, this, &MainWindow::updateLinkUtilisation);
     // ... and the topology shows the GPUs busy after the event, the selected job's node
     // marked (a move to another event selects its first job: one signal for both).
