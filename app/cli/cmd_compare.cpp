@@ -8,6 +8,7 @@
 #include "io/scenario_json.h"
 #include "runs/run_service.h"
 #include "sched/traffic.h"
+#include "util/count_text.h"
 #include "util/terminal_text.h"
 #include "util/text.h"
 #include "util/text_table.h"
@@ -272,7 +273,15 @@ Command compareCommand()
         std::string title = (s.name.empty() ? path : s.name) + ": seed " + std::to_string(seed);
         if (seeds > 1)
             title += " .. " + std::to_string(seed + seeds - 1) + " (means)";
-        title += "; jobs placed and waiting; MB per iteration; reduction of cross-node "
+        // MB, or GB once a policy moves a terabyte or more per iteration (a large cluster's
+        // seven-digit MB would not fit the columns).
+        double most = 0;
+        for (const Row &r : rows)
+            most = std::max(most, r.at("total_bytes"));
+        const double scale = most >= 1e12 ? 1e9 : 1e6;
+        const std::string unit = most >= 1e12 ? "GB" : "MB";
+        title += "; jobs placed and waiting; " + unit +
+                 " per iteration; reduction of cross-node "
                  "bytes vs " +
                  base.name;
         io.out << wrapText(title, width, 2) << "\n";
@@ -283,14 +292,15 @@ Command compareCommand()
         for (const Row &r : rows)
             table.rows.push_back(
                 {r.name, count(r.at("placed_jobs")), count(r.at("placed_tasks")),
-                 count(r.at("waiting_jobs")), formatFixed(r.at("cross_node_bytes") / 1e6, 1),
+                 count(r.at("waiting_jobs")), groupedFixed(r.at("cross_node_bytes") / scale, 1),
                  reductionText(reduction(r.at("cross_node_bytes"), base.at("cross_node_bytes"))),
-                 formatFixed(r.at("total_bytes") / 1e6, 1),
-                 formatFixed(r.at("max_link_bytes") / 1e6, 1), formatFixed(r.at("mean_hops"), 2)});
+                 groupedFixed(r.at("total_bytes") / scale, 1),
+                 groupedFixed(r.at("max_link_bytes") / scale, 1),
+                 formatFixed(r.at("mean_hops"), 2)});
         io.out << table.render(width);
         // Per model: a row per model, a column per policy (the first without its reduction,
         // which is 0 by definition).
-        io.out << "\nCross-node MB per model (reduction vs " << base.name << ")\n";
+        io.out << "\nCross-node " << unit << " per model (reduction vs " << base.name << ")\n";
         std::set<std::string> models;
         for (const Row &r : rows)
             for (const auto &[model, bytes] : r.crossByModel)
@@ -302,22 +312,38 @@ Command compareCommand()
             byModel.headers.push_back(r.name);
             byModel.rightAligned.push_back(true);
         }
+        // A cell is the bytes, then the reduction in parentheses padded to the column's
+        // widest, so that both line up under each other.
+        std::vector<std::vector<std::pair<std::string, std::string>>> parts;
+        std::vector<std::size_t> reductionWidth(rows.size(), 0);
         for (const std::string &model : models) {
-            std::vector<std::string> cells = {model};
+            auto &row = parts.emplace_back();
             const auto bit = base.crossByModel.find(model);
             const double baseBytes = bit == base.crossByModel.end() ? 0 : bit->second;
             for (std::size_t i = 0; i < rows.size(); ++i) {
                 const auto it = rows[i].crossByModel.find(model);
                 if (it == rows[i].crossByModel.end()) {
-                    cells.push_back("-");
+                    row.emplace_back("-", "");
                     continue;
                 }
-                std::string text = formatFixed(it->second / 1e6, 1);
+                std::string r;
                 if (i > 0)
-                    text += " (" + reductionText(reduction(it->second, baseBytes)) + ")";
-                cells.push_back(text);
+                    r = "(" + reductionText(reduction(it->second, baseBytes)) + ")";
+                reductionWidth[i] = std::max(reductionWidth[i], r.size());
+                row.emplace_back(groupedFixed(it->second / scale, 1), r);
+            }
+        }
+        std::size_t m = 0;
+        for (const std::string &model : models) {
+            std::vector<std::string> cells = {model};
+            for (std::size_t i = 0; i < rows.size(); ++i) {
+                const auto &[bytes, r] = parts[m][i];
+                cells.push_back(r.empty() ? bytes
+                                          : bytes + " " +
+                                                std::string(reductionWidth[i] - r.size(), ' ') + r);
             }
             byModel.rows.push_back(std::move(cells));
+            ++m;
         }
         io.out << byModel.render(width);
         // What if: each pinned row against the same policy's own (the first seed's runs).

@@ -2,6 +2,7 @@
 
 #include "io/run_json.h"
 #include "runs/decision_explanation.h"
+#include "util/count_text.h"
 #include "util/json_number.h"
 #include "util/text.h"
 
@@ -28,12 +29,12 @@ std::string runSummaryText(const Run &run)
         << "  makespan        "
         << (std::any_of(r.jobs.begin(), r.jobs.end(),
                         [](const JobRun &j) { return j.startSeconds.has_value(); })
-                ? formatFixed(r.makespanSeconds, 1) + " s"
+                ? groupedFixed(r.makespanSeconds, 1) + " s"
                 : std::string("- (no job started)"))
         << "\n"
         // (over the finished jobs: with none, there is no mean to give)
         << "  mean JCT        "
-        << (r.finishedJobs() > 0 ? formatFixed(r.meanJctSeconds(), 1) + " s"
+        << (r.finishedJobs() > 0 ? groupedFixed(r.meanJctSeconds(), 1) + " s"
                                  : std::string("- (no job finished)"))
         << "\n"
         << "  mean slowdown   "
@@ -46,15 +47,15 @@ std::string runSummaryText(const Run &run)
                 ? "  cross-domain    " + bytesText(r.crossDomainBytes()) +
                       " (left their NVLink domain)\n"
                 : std::string())
-        << "  energy          " << formatFixed(r.energyKWh, 3)
+        << "  energy          " << groupedFixed(r.energyKWh, 3)
         << " kWh\n"
         // (in the scenario's currency, as the window says them)
-        << "  cost            " << formatFixed(r.cost, 2) << currency << " ("
+        << "  cost            " << groupedFixed(r.cost, 2) << currency << " ("
         << toString(r.costModel)
         << (!run.pricesFrom.empty() ? ": " + run.pricesFrom : std::string()) << ")\n"
-        << "  tardiness       " << formatFixed(r.totalTardinessSeconds(), 1) << " s, cost "
-        << formatFixed(r.tardinessCost, 2) << currency << "\n"
-        << "  total cost      " << formatFixed(r.totalCost(), 2) << currency << "\n"
+        << "  tardiness       " << groupedFixed(r.totalTardinessSeconds(), 1) << " s, cost "
+        << groupedFixed(r.tardinessCost, 2) << currency << "\n"
+        << "  total cost      " << groupedFixed(r.totalCost(), 2) << currency << "\n"
         << "  violations      " << r.violations() << " of " << r.jobs.size()
         << " jobs past their due date\n";
     if (stochastic)
@@ -66,7 +67,7 @@ std::string runSummaryText(const Run &run)
         const double mean = r.strandedGpuSeconds / r.makespanSeconds;
         out << "  stranded GPUs   " << formatFixed(mean, 1) << " on average ("
             << formatFixed(r.totalGpus > 0 ? 100 * mean / r.totalGpus : 0.0, 1)
-            << " % of GPU time; " << formatFixed(r.strandedGpuSeconds / 3600, 1)
+            << " % of GPU time; " << groupedFixed(r.strandedGpuSeconds / 3600, 1)
             << " GPU-h) free while jobs waited, each enough for a waiting task\n";
     }
     if (r.failures > 0)
@@ -147,12 +148,12 @@ std::string whatIfText(const Run &own, const Run &pinned)
             continue;
         const double va = a->second * f.scale, vb = b->second * f.scale;
         const double delta = vb - va;
-        std::string change = (delta > 0 ? "+" : "") + formatFixed(delta, f.digits) + f.unit;
+        std::string change = (delta > 0 ? "+" : "") + groupedFixed(delta, f.digits) + f.unit;
         if (va != 0 && delta != 0)
             change += " (" + std::string(delta > 0 ? "+" : "") +
                       formatFixed(100 * delta / va, 1) + " %)";
-        out << "  " << padRight(f.label, 24) << padRight(formatFixed(va, f.digits) + f.unit, 16)
-            << padRight(formatFixed(vb, f.digits) + f.unit, 16) << change << "\n";
+        out << "  " << padRight(f.label, 24) << padRight(groupedFixed(va, f.digits) + f.unit, 16)
+            << padRight(groupedFixed(vb, f.digits) + f.unit, 16) << change << "\n";
     }
     return out.str();
 }

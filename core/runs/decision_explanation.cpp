@@ -71,13 +71,13 @@ std::string bytesText(double bytes)
 {
     if (bytes <= 0)
         return "0 B";
-    const char *units[] = {"B", "kB", "MB", "GB", "TB"};
+    const char *units[] = {"B", "kB", "MB", "GB", "TB", "PB"};
     int u = 0;
-    while (bytes >= 1000 && u < 4) {
+    while (bytes >= 1000 && u < 5) {
         bytes /= 1000;
         ++u;
     }
-    return (u == 0 ? wholeOrNumberText(std::round(bytes)) : formatFixed(bytes, 1)) + " " +
+    return (u == 0 ? wholeOrNumberText(std::round(bytes)) : groupedFixed(bytes, 1)) + " " +
            units[u];
 }
 

@@ -1,5 +1,7 @@
 #include "util/count_text.h"
 
+#include "util/text.h"
+
 namespace cb {
 
 std::string groupedCount(long long v)
@@ -12,6 +14,26 @@ std::string groupedCount(long long v)
         out += digits[i];
     }
     return v < 0 ? "-" + out : out;
+}
+
+std::string groupedFixed(double v, int digits)
+{
+    const std::string text = formatFixed(v, digits);
+    // The digits of the whole part: after a sign, up to the point (or the end); anything
+    // else formatFixed may write (inf, nan) stays as it is.
+    const std::size_t first = text.find_first_of("0123456789");
+    if (first == std::string::npos)
+        return text;
+    std::size_t end = text.find('.', first);
+    if (end == std::string::npos)
+        end = text.size();
+    std::string out = text.substr(0, first);
+    for (std::size_t i = first; i < end; ++i) {
+        if (i > first && (end - i) % 3 == 0)
+            out += ',';
+        out += text[i];
+    }
+    return out + text.substr(end);
 }
 
 } // namespace cb

@@ -9,6 +9,8 @@
 #include "cli/command.h"
 #include "cli/progress.h"
 #include "io/scenario_json.h"
+#include "runs/decision_explanation.h"
+#include "util/count_text.h"
 #include "util/terminal_text.h"
 #include "util/text.h"
 #include "util/text_table.h"
@@ -197,6 +199,19 @@ private slots:
         QCOMPARE(formatAmount(1e-300, 0), std::string("<1"));
     }
 
+    void thousandsGrouped()
+    {
+        // Terminal figures group the thousands of their whole part, as people read them.
+        QCOMPARE(groupedFixed(2693305.14, 1), std::string("2,693,305.1"));
+        QCOMPARE(groupedFixed(-1234.5, 1), std::string("-1,234.5"));
+        QCOMPARE(groupedFixed(999.994, 2), std::string("999.99"));
+        QCOMPARE(groupedFixed(999.996, 2), std::string("1,000.00"));
+        QCOMPARE(groupedFixed(1e6, 0), std::string("1,000,000"));
+        QCOMPARE(groupedFixed(0.5, 3), std::string("0.500"));
+        QCOMPARE(bytesText(45277.7e12), std::string("45.3 PB"));
+        QCOMPARE(bytesText(2e18), std::string("2,000.0 PB"));
+    }
+
     void tableColumnsTakeWhatTheyNeed()
     {
         TextTable t;
@@ -246,8 +261,9 @@ private slots:
         QCOMPARE(compare.code, 0);
         QCOMPARE(QString::fromStdString(fits(compare.out)), QString());
         // Per model: a row per model, a column per policy.
-        QVERIFY2(compare.out.find("model        dltap       k8s-default            spread\n"
-                                  "alexnet     3421.6  4399.3 (-28.6 %)") != std::string::npos,
+        QVERIFY2(compare.out.find("model         dltap        k8s-default             spread\n"
+                                  "alexnet     3,421.6  4,399.3 (-28.6 %)  4,399.3 (-28.6 %)\n") !=
+                     std::string::npos,
                  compare.out.c_str());
         qputenv("COLUMNS", "80"); // as the test bundle sets it
     }
