@@ -86,7 +86,7 @@ private slots:
         // takes as it is: a "/" in its name ("9 PS/worker jobs") would split it into two
         // folders, spaces and brackets would need quoting.
         QStandardPaths::setTestModeEnabled(true);
-        QSettings().remove(QStringLiteral("export/folder"));
+        QSettings().remove(QStringLiteral("export/folders"));
         Scenario s;
         s.name = "DLTAP testbed (8 servers, 9 PS/worker jobs)\\x";
         QCOMPARE(ExportDialog::defaultFolder(s),
@@ -98,6 +98,44 @@ private slots:
         s.name = "..";
         QCOMPARE(ExportDialog::defaultFolder(s),
                  QDir::home().filePath(QStringLiteral("clusterbench-export/scenario")));
+    }
+
+    // The folder written is remembered for that scenario only; a shown run of another
+    // scenario than the open one is said to be, and goes to its own scenario's folder.
+    void exportFolderFollowsTheExportedScenario()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().remove(QStringLiteral("export/folders"));
+        const Scenario open = testbed();
+        Scenario other = testbed();
+        other.name = "Other testbed";
+        other.cluster.nodes.pop_back(); // (another cluster)
+        const QString otherDefault =
+            QDir::home().filePath(QStringLiteral("clusterbench-export/other-testbed"));
+        QCOMPARE(ExportDialog::defaultFolder(other), otherDefault);
+        {
+            ExportDialog dialog(open);
+            dialog.setPolicy(QStringLiteral("dltap"), 1);
+            dialog.setFormat(QStringLiteral("slurm"));
+            QCOMPARE(dialog.outputFolder(), ExportDialog::defaultFolder(open));
+            const QString chosen = m_dir.filePath(QStringLiteral("testbed-out"));
+            dialog.setOutputFolder(chosen);
+            QVERIFY(dialog.writeFiles(false));
+            QCOMPARE(ExportDialog::defaultFolder(open), chosen);
+        }
+        QCOMPARE(ExportDialog::defaultFolder(other), otherDefault); // not the testbed's
+        const Topology topology(other.cluster);
+        ExportDialog dialog(open, placeScenario(other, topology, *builtinPolicy("dltap"), 1),
+                            QStringLiteral("#3 dltap"));
+        dialog.setShownScenario(other);
+        dialog.setFormat(QStringLiteral("slurm"));
+        QVERIFY(dialog.exportsShownRun());
+        QCOMPARE(dialog.sourceText(),
+                 QStringLiteral("Shown run: #3 dltap (of Other testbed, not the open scenario)"));
+        QCOMPARE(dialog.outputFolder(), otherDefault);
+        // Placed anew, the files are the open scenario's: its folder.
+        dialog.setPolicy(QStringLiteral("dltap"), 1);
+        QCOMPARE(dialog.outputFolder(), ExportDialog::defaultFolder(open));
     }
 
     void comparisonDeltasExact()

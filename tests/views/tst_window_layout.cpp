@@ -609,6 +609,19 @@ private slots:
         QVERIFY(w.openFile(editedPath));
         QTest::qWait(50);
         QVERIFY(w.currentRun() == nullptr);
+        // Another scenario: History keeps nothing selected from the testbed (Show would put
+        // its run over this cluster); shown anyway, the status bar says whose run it is.
+        auto *history = w.findChild<HistoryPanel *>();
+        QVERIFY(history);
+        history->selectRuns({newest});
+        QVERIFY(w.openFile(QStringLiteral(CB_SOURCE_DIR "/sample-clusters/sts-datacenter.json")));
+        QTest::qWait(50);
+        QVERIFY(history->selectedRuns().empty());
+        QVERIFY(history->showRun(newest));
+        QVERIFY2(w.statusBar()->currentMessage().contains(
+                     QStringLiteral("a run of %1, not of the open cluster")
+                         .arg(QString::fromStdString(s.value().name))),
+                 qPrintable(w.statusBar()->currentMessage()));
     }
 
     void jobEditorRunExport()

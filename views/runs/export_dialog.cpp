@@ -39,15 +39,14 @@ namespace {
 constexpr int kShownRun = -1;      ///< item data of the "shown run" source
 constexpr int kShownSchedule = -2; ///< item data of a stochastic run's schedule at a time
 const char *const kFormatKey = "export/format";
-const char *const kFolderKey = "export/folder";
-} // namespace
+/// The folder last written for a scenario, per scenario (one scenario's folder offered for
+/// another's files would mix two exports in one folder).
+const char *const kFolderKey = "export/folders/";
 
-QString ExportDialog::defaultFolder(const Scenario &scenario)
+/// A scenario's name as one word a shell takes as it is (see defaultFolder).
+QString folderWord(const Scenario &scenario)
 {
-    const QString remembered = QSettings().value(QLatin1String(kFolderKey)).toString();
-    if (!remembered.isEmpty())
-        return remembered;
-    // One folder per scenario, named so that a shell takes it as it is: its name's letters
+    // Named so that a shell takes it as it is: its name's letters
     // and digits in lower case, every other run of characters one "-" ("DLTAP testbed (9
     // PS/worker jobs)" -> "dltap-testbed-9-ps-worker-jobs"; a "/" would have made two
     // folders, spaces and brackets need quoting in every command that names the folder).
@@ -62,7 +61,18 @@ QString ExportDialog::defaultFolder(const Scenario &scenario)
         name.chop(1);
     if (name.isEmpty())
         name = QStringLiteral("scenario");
-    return QDir::home().filePath(QStringLiteral("clusterbench-export/%1").arg(name));
+    return name;
+}
+} // namespace
+
+QString ExportDialog::defaultFolder(const Scenario &scenario)
+{
+    // The folder last written for this scenario, else one of its own.
+    const QString word = folderWord(scenario);
+    const QString remembered = QSettings().value(QLatin1String(kFolderKey) + word).toString();
+    if (!remembered.isEmpty())
+        return remembered;
+    return QDir::home().filePath(QStringLiteral("clusterbench-export/%1").arg(word));
 }
 
 ExportDialog::ExportDialog(const Scenario &scenario, std::optional<Placement> shown,
@@ -188,9 +198,13 @@ ExportDialog::ExportDialog(const Scenario &scenario, std::optional<Placement> sh
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Output Folder"),
                                                               m_folder->text());
-        if (!dir.isEmpty())
+        if (!dir.isEmpty()) {
             m_folder->setText(dir);
+            m_folderChosen = true;
+        }
     });
+    // A folder typed or browsed stays; until then it is the exported scenario's own.
+    connect(m_folder, &QLineEdit::textEdited, this, [this] { m_folderChosen = true; });
     connect(m_files, &QListWidget::currentRowChanged, this, &ExportDialog::showFile);
     auto refreshOn = [this](auto *w, auto signal) { connect(w, signal, this, &ExportDialog::refresh); };
     refreshOn(m_source, &QComboBox::currentIndexChanged);
@@ -245,8 +259,17 @@ void ExportDialog::setShownScenario(const Scenario &scenario)
     m_shownScenario = scenario;
     const int i = m_source->findData(kShownRun);
     if (i >= 0)
-        m_source->setItemText(i, m_source->itemText(i) + tr(" (as it ran, before later edits)"));
+        m_source->setItemText(i, m_source->itemText(i) +
+                                     (scenario.name != m_scenario.name
+                                          ? tr(" (of %1, not the open scenario)")
+                                                .arg(QString::fromStdString(scenario.name))
+                                          : tr(" (as it ran, before later edits)")));
     refresh();
+}
+
+QString ExportDialog::sourceText() const
+{
+    return m_source->currentText();
 }
 
 bool ExportDialog::exportsShownRun() const
@@ -276,6 +299,7 @@ void ExportDialog::setFormat(const QString &name)
 void ExportDialog::setOutputFolder(const QString &dir)
 {
     m_folder->setText(dir);
+    m_folderChosen = true;
 }
 
 void ExportDialog::setPolicy(const QString &policy, int seed)
@@ -383,6 +407,10 @@ void ExportDialog::refresh()
         std::optional<Placement> placement = exporter->needsPlacement()
                                                  ? currentPlacement(&problem)
                                                  : std::optional<Placement>(Placement{});
+        if (!m_folderChosen) {
+            const QSignalBlocker quiet(m_folder); // (the button is set at the end)
+            m_folder->setText(defaultFolder(m_exported));
+        }
         if (!placement) {
             m_error = problem.isEmpty() ? tr("No placement") : problem;
         } else {
@@ -478,7 +506,7 @@ bool ExportDialog::writeFiles(bool confirmOverwrite)
     }
     m_status->setText(text);
     QSettings().setValue(QLatin1String(kFormatKey), format());
-    QSettings().setValue(QLatin1String(kFolderKey), dir);
+    QSettings().setValue(QLatin1String(kFolderKey) + folderWord(m_exported), dir);
     emit written(int(m_result.files.size()), bytes, dir);
     return true;
 }

@@ -81,7 +81,10 @@ public:
     bool writeFiles(bool confirmOverwrite = true);
     /// The line under the preview: what was written, or why not (tests read it).
     QString statusText() const;
-    /// Remembered choices (format and folder) are read from and written to QSettings.
+    /// The placement chosen, as the list says it ("Shown run: …", "Place now with …").
+    QString sourceText() const;
+    /// Remembered choices (format, and the folder per scenario) are read from and written to
+    /// QSettings; a scenario not yet exported gets ~/clusterbench-export/<its name as a word>.
     static QString defaultFolder(const Scenario &scenario);
 
 signals:
@@ -95,6 +98,7 @@ private:
 
     Scenario m_scenario;
     std::optional<Scenario> m_shownScenario;
+    bool m_folderChosen = false; ///< the user typed or browsed a folder
     std::optional<Placement> m_shown;
     std::vector<std::string> m_shownRunWarnings;
     ScheduleAt m_scheduleAt;

@@ -195,29 +195,42 @@ QMenu *RunViews::menu(const QString &title)
 void RunViews::reopenStoredRun()
 {
     const Document *document = m_window->document();
+    // History lists the open scenario's runs (every run when it has none yet), and nothing
+    // stays selected from the scenario before: Show would put its run over this cluster.
+    m_history->reload();
+    m_history->setScenarioFilter(QString::fromStdString(document->scenario().name));
+    m_history->selectRuns({});
     if (document->filePath().isEmpty() || !QFileInfo::exists(m_history->workspacePath()))
         return;
-    m_history->reload();
     const std::string digest = Workspace::digestOf(document->scenario());
     std::int64_t newest = 0;
-    int count = 0;
-    for (const RunRecord &r : m_history->model()->runs())
-        if (r.scenarioDigest == digest && (r.kind == "place" || r.kind == "simulate")) {
+    int count = 0, stored = 0;
+    for (const RunRecord &r : m_history->model()->runs()) {
+        if (r.scenarioDigest != digest)
+            continue;
+        ++stored;
+        if (r.kind == "place" || r.kind == "simulate") {
             newest = std::max(newest, r.id);
             ++count;
         }
+    }
     if (newest == 0)
         return;
-    m_history->setScenarioFilter(QString::fromStdString(document->scenario().name));
     m_history->selectRuns({newest});
     if (!m_history->showRun(newest))
         return;
     const QString opened = m_window->statusBar()->currentMessage();
     const QString shown =
-        count == 1 ? tr("showing its stored run #%1").arg(newest)
-                   : tr("showing run #%1, the newest of its %2 stored runs (History lists them)")
-                         .arg(newest)
-                         .arg(count);
+        count == 1 && stored == 1 ? tr("showing its stored run #%1").arg(newest)
+        : count == stored
+            ? tr("showing run #%1, the newest of its %2 stored runs (History lists them)")
+                  .arg(newest)
+                  .arg(count)
+            : tr("showing run #%1, the newest of its %2 placed or simulated runs (History "
+                 "lists all %3 of its runs)")
+                  .arg(newest)
+                  .arg(count)
+                  .arg(stored);
     m_window->statusBar()->showMessage(
         opened.isEmpty() ? shown : opened + QStringLiteral("; ") + shown, 10000);
 }

@@ -949,6 +949,15 @@ void MainWindow::showRunPair(std::shared_ptr<const RunSession> a,
     }
 }
 
+QString MainWindow::otherClusterNote() const
+{
+    if (!m_run || m_runMatchesCluster)
+        return {};
+    return tr("; a run of %1, not of the open cluster: the topology does not show it, and "
+              "Export writes that scenario's nodes")
+        .arg(QString::fromStdString(m_run->scenario.name));
+}
+
 void MainWindow::showRun(std::shared_ptr<const RunSession> session)
 {
     m_run = std::move(session);
@@ -985,10 +994,11 @@ void MainWindow::showRun(std::shared_ptr<const RunSession> session)
             tr("Run %1: %2 scheduling events; total cost %3 (running %4 "
                "at %6, tardiness %5), %n due-date violation(s)",
                nullptr, r.violations())
-                .arg(m_run->label)
-                .arg(m_run->sts->log.events().size())
-                .arg(formatMoney(r.totalCost(), currency), formatMoney(r.cost, currency),
-                     formatMoney(r.tardinessCost, currency), runningCostBasis(r)),
+                    .arg(m_run->label)
+                    .arg(m_run->sts->log.events().size())
+                    .arg(formatMoney(r.totalCost(), currency), formatMoney(r.cost, currency),
+                         formatMoney(r.tardinessCost, currency), runningCostBasis(r)) +
+                otherClusterNote(),
             10000);
     } else if (m_run) {
         QString text = tr("Run %1: %2 decisions, %3 jobs placed, %4 waiting")
@@ -998,7 +1008,7 @@ void MainWindow::showRun(std::shared_ptr<const RunSession> session)
                            .arg(m_run->placement.waiting.size());
         if (m_run->result)
             text += tr("; simulated makespan %1").arg(formatDuration(m_run->result->makespanSeconds));
-        statusBar()->showMessage(text, 10000);
+        statusBar()->showMessage(text + otherClusterNote(), 10000);
     }
     emit runShown(m_run);
 }

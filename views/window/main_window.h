@@ -107,6 +107,8 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    /// For the status bar: the run shown is of another cluster than the open one (else empty).
+    QString otherClusterNote() const;
     void createActions();
     void createDocks();
     /// Fits a window restored from the settings into the screen (X11 only).
