@@ -43,7 +43,9 @@ struct JobRun
     std::optional<double> dueSeconds;
     int attempts = 0;                        ///< starts, including killed ones
     double iterationSeconds = 0;             ///< of the last attempt, as last re-solved
-    std::optional<double> isolatedSeconds;   ///< alone on the empty cluster (analytic)
+    /// Alone on the empty cluster (analytic), at the fastest GPU type it may take: slowdown,
+    /// JCT over this, is 1 for a job that ran as fast as it can.
+    std::optional<double> isolatedSeconds;
     double totalBytes = 0;                   ///< moved over all attempts
     double crossNodeBytes = 0;
     /// Cross-node bytes that left their multi-node NVLink domain (= crossNodeBytes on

@@ -19,6 +19,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <unordered_map>
 
 namespace cb {
@@ -805,16 +806,24 @@ struct Simulator::Impl
 
     void isolatedTimes()
     {
+        // Alone on the empty cluster, placed by the same policy: on a cluster of several GPU
+        // types at its fastest, a job that names no type tried on each type the cluster has
+        // (the policy alone may pick a slow type the busy run did not: its slowdown, JCT over
+        // this time, would fall below 1).
         Placer iso(sc.cluster, topo, opt.policy, opt.seed);
         applyTaskPins(iso, sc.cluster, opt.pins);
         iso.setExhaustive(opt.exhaustive);
         MaxMinNetwork isoNet(linkCapacities(topo));
-        for (std::size_t i = 0; i < jobs.size(); ++i) {
-            const Job &job = *jobs[i].job;
+        std::set<std::string> types;
+        for (const Node &node : sc.cluster.nodes)
+            if (node.gpus > 0 && !node.gpuType.empty())
+                types.insert(node.gpuType);
+        auto timeAlone = [&](const Job &job) -> std::optional<double> {
             const Placement p = iso.place(std::vector<const Job *>{&job});
             if (p.jobs.empty())
-                continue;
+                return std::nullopt;
             const JobPlacement &jp = p.jobs.front();
+            std::optional<double> seconds;
             if (jp.pendingTasks == 0) {
                 const std::vector<SimFlow> flows =
                     jobFlows(job, jp, sc.cluster, topo, nodeIdx, sc.settings.allreduce);
@@ -840,10 +849,27 @@ struct Simulator::Impl
                                                                   synchronisingRanks(job, jp)),
                                                  comm);
                 if (!std::isinf(it))
-                    result.jobs[i].isolatedSeconds =
-                        double(job.model.iterations) * workScaleOf(job, jp) * it;
+                    seconds = double(job.model.iterations) * workScaleOf(job, jp) * it;
             }
             iso.release(job, jp);
+            return seconds;
+        };
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+            const Job &job = *jobs[i].job;
+            std::optional<double> best = timeAlone(job);
+            const bool anyType =
+                std::any_of(job.tasks.begin(), job.tasks.end(),
+                            [](const TaskGroup &g) { return g.gpus > 0 && g.gpuType.empty(); });
+            if (types.size() > 1 && anyType)
+                for (const std::string &type : types) {
+                    Job typed = job;
+                    for (TaskGroup &g : typed.tasks)
+                        if (g.gpus > 0 && g.gpuType.empty())
+                            g.gpuType = type;
+                    if (const auto t = timeAlone(typed); t && (!best || *t < *best))
+                        best = t;
+                }
+            result.jobs[i].isolatedSeconds = best;
         }
     }
 

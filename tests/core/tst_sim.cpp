@@ -165,6 +165,7 @@ private slots:
     void oneJobAlone_data();
     void oneJobAlone();
     void twoJobsShareLinks();
+    void isolatedTimeAtTheFastestType();
     void psJobOversubscribedSpine();
     void overlapFactor_data();
     void overlapFactor();
@@ -215,6 +216,38 @@ void TestSim::oneJobAlone()
     CB_NEAR(r->makespanSeconds, submit + iterations * compute);
     QCOMPARE(j.attempts, 1);
     QCOMPARE(j.totalBytes, 0.0);
+}
+
+void TestSim::isolatedTimeAtTheFastestType()
+{
+    // h0 has one GPU of a type at half speed, h1 one at full speed; 100 iterations of 1 s at
+    // full speed. A asks for the slow type (200 s on h0); B, any type, queued behind it, gets
+    // h1 (100 s). Alone the policy puts a job on h0 (first of equals): C, submitted when both
+    // are free, runs 200 s there. The time alone is at the fastest type the job can take, so
+    // B's slowdown is 1 (it was 0.5 against its time alone on h0) and C's is 2.
+    Scenario s = twoHosts();
+    GpuType slow = gpuType();
+    slow.name = "S";
+    slow.relativeSpeed = 0.5;
+    s.cluster.gpuTypes.push_back(slow);
+    s.cluster.nodes = {node("h0", 1), node("h1", 1)};
+    s.cluster.nodes[0].gpuType = "S";
+    Job a = singleJob("A", 0, 100, 1.0);
+    a.tasks[0].gpuType = "S";
+    s.jobs = {a, singleJob("B", 0, 100, 1.0), singleJob("C", 300, 100, 1.0)};
+    auto r = simulate(s, options());
+    QVERIFY2(r.ok(), qPrintable(QString::fromStdString(r.error())));
+    const JobRun &ra = jobRun(r.value(), "A"), &rb = jobRun(r.value(), "B"),
+                 &rc = jobRun(r.value(), "C");
+    CB_NEAR(*ra.jctSeconds(), 200.0);
+    CB_NEAR(*ra.isolatedSeconds, 200.0); // (it can take the slow type only)
+    CB_NEAR(*rb.jctSeconds(), 100.0);
+    CB_NEAR(*rb.isolatedSeconds, 100.0);
+    CB_NEAR(*rb.slowdown(), 1.0);
+    QCOMPARE(rc.placement.tasks.front().node, std::string("h0"));
+    CB_NEAR(*rc.jctSeconds(), 200.0);
+    CB_NEAR(*rc.isolatedSeconds, 100.0);
+    CB_NEAR(*rc.slowdown(), 2.0);
 }
 
 void TestSim::twoJobsShareLinks()
