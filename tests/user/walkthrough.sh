@@ -252,9 +252,10 @@ read -r pods_ps pods_workers pods_total pods_on_nodes <<<"$pods"
 step "  $(ls "$folder" | wc -l) file(s) in $folder; $job_id: $pods_ps ps and $pods_workers worker pods, $pods_on_nodes of $pods_total on cluster nodes"
 [ "$pods_ps $pods_workers $pods_total $pods_on_nodes" = "2 4 6 6" ] ||
     fail "the export of $job_id holds '$pods' (ps workers pods on-nodes), not 2 4 6 6"
-# (QSettings quotes a value holding a comma, so look for the folder itself.)
+# (QSettings quotes a value holding a comma, so look for the folder itself; it is remembered
+# per scenario, under folders/<the scenario's name as one word>.)
 grep -A20 '^\[export\]' "$XDG_CONFIG_HOME/ClusterBench/clusterbench.conf" 2>/dev/null |
-    grep '^folder=' | grep -qF -- "$folder" || fail "the export folder was not remembered"
+    grep '^folders' | grep -qF -- "$folder" || fail "the export folder was not remembered"
 quit_app
 
 # ---- Teaching: a stochastic run beside a placement run ----------------------------------
