@@ -160,6 +160,28 @@ private slots:
         QVERIFY(!panel.requests().ok());
     }
 
+    void runPanelRefusesAScenarioWithoutJobs()
+    {
+        // Nothing to place: Run is off and says why (a run stored empty figures, 0:00:00), and
+        // comes back with the first job.
+        Scenario s = testbed();
+        const Job job = s.jobs.front();
+        s.jobs.clear();
+        Document doc;
+        doc.setScenario(s);
+        RunPanel panel(&doc);
+        auto *run = panel.findChild<QPushButton *>(QStringLiteral("runButton"));
+        QVERIFY(run);
+        QVERIFY(!panel.checkedPolicies().isEmpty());
+        QVERIFY(!run->isEnabled());
+        QVERIFY2(run->toolTip().contains(QStringLiteral("no jobs")), qPrintable(run->toolTip()));
+        QVERIFY(!panel.start());
+        QCOMPARE(panel.statusText(), QStringLiteral("Cannot run: the scenario has no jobs"));
+        doc.insertJob(0, job);
+        QVERIFY(run->isEnabled());
+        QVERIFY(run->toolTip().isEmpty());
+    }
+
     void runPanelSeedsStartAtTheScenarios()
     {
         // The seeds box starts at the scenario's settings.seed (the terminal's default); another

@@ -166,6 +166,12 @@ RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
         }
     });
     connect(m_document, &Document::scenarioReplaced, this, &RunPanel::reloadPolicies);
+    connect(m_document, &Document::scenarioReplaced, this, &RunPanel::updateButtons);
+    for (auto signal : {&Document::rowInserted, &Document::rowRemoved})
+        connect(m_document, signal, this, [this](Document::Part part, int) {
+            if (part == Document::Part::Jobs)
+                updateButtons();
+        });
     // Another scenario: the last batch's progress and "Done" were of the one before; the
     // seeds become its own, unless the user wrote others.
     connect(m_document, &Document::scenarioReplaced, this, [this] {
@@ -414,6 +420,10 @@ bool RunPanel::start()
 {
     if (m_launcher->isRunning())
         return false;
+    if (m_document->scenario().jobs.empty()) {
+        m_status->setText(tr("Cannot run: the scenario has no jobs"));
+        return false;
+    }
     auto batch = requests();
     if (!batch) {
         m_status->setText(tr("Cannot run: %1").arg(QString::fromStdString(batch.error())));
@@ -498,7 +508,12 @@ void RunPanel::onBatchDone()
 void RunPanel::updateButtons()
 {
     const bool running = m_launcher->isRunning();
-    m_run->setEnabled(!running && !checkedPolicies().isEmpty());
+    // A scenario without jobs has nothing to place: a run of it would store empty figures.
+    const bool jobs = !m_document->scenario().jobs.empty();
+    m_run->setEnabled(!running && jobs && !checkedPolicies().isEmpty());
+    m_run->setToolTip(jobs ? QString()
+                           : tr("The scenario has no jobs: add one in the job queue, or "
+                                "import one (File > Import Job Trace)"));
     m_cancel->setEnabled(running);
     m_policies->setEnabled(!running);
     m_weights->setEnabled(!running);

@@ -800,6 +800,12 @@ void MainWindow::placeAndSimulate()
 {
     if (isRunning())
         return;
+    if (m_document->scenario().jobs.empty()) {
+        statusBar()->showMessage(tr("Nothing to place: the scenario has no jobs (add one in "
+                                    "the job queue, or import a trace)"),
+                                 10000);
+        return;
+    }
     PlaceRunDialog dialog(m_document->scenario(), this);
     // Defaults: what the user did last (the shown run; else the last choice, kept).
     const char *const simulateKey = "placeRun/simulate";
@@ -824,6 +830,8 @@ void MainWindow::placeAndSimulate()
 
 bool MainWindow::startRun(const std::string &policy, std::uint64_t seed, bool simulate)
 {
+    if (m_document->scenario().jobs.empty())
+        return false; // (nothing to place: see placeAndSimulate)
     PanelRequest request;
     request.policy = policy;
     request.seed = seed;
