@@ -360,6 +360,11 @@ private slots:
             << "malformed/k8s_bad_quantity.yaml" << 0
             << "16: node \"n2\": cpu: expected a quantity such as \"8\" or \"7500m\", found "
                "\"eight\"";
+        // The line of the field, not of the map it is in (line 8, pods, was said).
+        QTest::newRow("k8s bad GPU count")
+            << "k8s-nodes"
+            << "malformed/k8s_bad_gpu_count.yaml" << 0
+            << "12: node \"n1\": GPU count: expected a whole number, found \"eight\"";
         QTest::newRow("k8s broken YAML") << "k8s-nodes"
                                          << "malformed/k8s_bad_yaml.yaml" << -1 << "5: column";
         QTest::newRow("slurm broken hostlist")
@@ -412,6 +417,21 @@ private slots:
         const QString want = path + ":" + expected;
         QVERIFY2(joined(r.value()).contains(want),
                  qPrintable(joined(r.value()) + "\nwant: " + want));
+    }
+
+    void k8sMemoryWithoutAUnitSaid()
+    {
+        // "memory: 512" is 512 bytes, in which no job fits (a unit left out): said, as the
+        // Slurm importer says a node without RealMemory.
+        auto r = runImport("k8s-nodes", {"malformed/k8s_bad_gpu_count.yaml"});
+        QVERIFY2(r.ok(), r.error().c_str());
+        QVERIFY(r->cluster);
+        QCOMPARE(int(r->cluster->nodes.size()), 1);
+        QCOMPARE(r->cluster->nodes[0].memoryGiB, 512.0 / 1073741824.0);
+        QVERIFY2(joined(r.value()).contains(
+                     "1 node gives memory below 1 GiB (n2: 512), in which no training job fits: "
+                     "a quantity without a unit is bytes (\"512Gi\" is 512 GiB)"),
+                 qPrintable(joined(r.value())));
     }
 
     void tiresiasDetails()

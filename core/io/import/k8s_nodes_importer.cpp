@@ -32,9 +32,19 @@ YAML::Node child(const YAML::Node &n, const char *key)
     return n && n.IsMap() ? n[key] : YAML::Node();
 }
 
+/// The line of `key`'s value in a map, else the map's own.
+int lineOf(const YAML::Node &map, const char *key)
+{
+    const YAML::Node value = child(map, key);
+    return value && value.Mark().line >= 0 ? lineOf(value) : lineOf(map);
+}
+
 struct Counters
 {
     std::size_t untyped = 0, fromCapacity = 0, gpuFromLabel = 0;
+    /// Nodes whose memory is below a GiB (a quantity without a unit is bytes), the first named.
+    std::size_t tinyMemory = 0;
+    std::string firstTiny;
 };
 
 void readNode(const YAML::Node &doc, const std::string &file, Cluster &c,
@@ -90,7 +100,7 @@ void readNode(const YAML::Node &doc, const std::string &file, Cluster &c,
     const auto cpu = parseK8sQuantity(scalar(res["cpu"]));
     const auto mem = parseK8sQuantity(scalar(res["memory"]));
     if (!cpu || *cpu <= 0) {
-        report.skip(file, lineOf(res),
+        report.skip(file, lineOf(res, "cpu"),
                     "node \"" + n.id +
                         "\": cpu: expected a quantity such "
                         "as \"8\" or \"7500m\", found \"" +
@@ -98,7 +108,7 @@ void readNode(const YAML::Node &doc, const std::string &file, Cluster &c,
         return;
     }
     if (!mem || *mem <= 0) {
-        report.skip(file, lineOf(res),
+        report.skip(file, lineOf(res, "memory"),
                     "node \"" + n.id +
                         "\": memory: expected a quantity "
                         "such as \"64Gi\", found \"" +
@@ -107,18 +117,24 @@ void readNode(const YAML::Node &doc, const std::string &file, Cluster &c,
     }
     n.cpus = *cpu;
     n.memoryGiB = *mem / 1073741824.0;
+    if (n.memoryGiB < 1 && k.tinyMemory++ == 0)
+        k.firstTiny = n.id + ": " + scalar(res["memory"]);
     std::string gpuText;
+    int gpuLine = lineOf(res);
     for (const char *key : {"nvidia.com/gpu", "amd.com/gpu", "alibabacloud.com/gpu-count"})
-        if (gpuText.empty())
+        if (gpuText.empty()) {
             gpuText = scalar(res[key]);
+            gpuLine = lineOf(res, key);
+        }
     if (gpuText.empty() && n.labels.count("nvidia.com/gpu.count")) {
         gpuText = n.labels["nvidia.com/gpu.count"];
+        gpuLine = lineOf(labels, "nvidia.com/gpu.count");
         ++k.gpuFromLabel;
     }
     if (!gpuText.empty()) {
         const auto g = importtext::parseInteger(gpuText);
         if (!g || *g < 0 || *g > 1024) {
-            report.skip(file, lineOf(res),
+            report.skip(file, gpuLine,
                         "node \"" + n.id +
                             "\": GPU count: expected a "
                             "whole number, found \"" +
@@ -425,14 +441,19 @@ Result<ImportReport> K8sNodesImporter::read(const std::vector<ImportInput> &inpu
     report.assume("node resources from status.allocatable (what the scheduler may use); "
                   "capacity where allocatable is absent (" +
                   std::to_string(k.fromCapacity) + " nodes)");
+    if (k.tinyMemory > 0)
+        report.assume(std::to_string(k.tinyMemory) +
+                      (k.tinyMemory == 1 ? " node gives" : " nodes give") +
+                      " memory below 1 GiB (" + k.firstTiny +
+                      "), in which no training job fits: a quantity without a unit is bytes "
+                      "(\"512Gi\" is 512 GiB)");
     if (k.gpuFromLabel > 0)
         report.assume(std::to_string(k.gpuFromLabel) + " nodes list no GPU resource: GPU count "
                                                        "from the nvidia.com/gpu.count label");
     if (k.untyped > 0)
         report.assume(std::to_string(k.untyped) +
-                      " GPU nodes carry no GPU product label: GPU "
-                      "type " +
-                      unnamedGpuType(options.gpuType));
+                      (k.untyped == 1 ? " GPU node carries" : " GPU nodes carry") +
+                      " no GPU product label: GPU type " + unnamedGpuType(options.gpuType));
     addMissingGpuTypes(c, report);
     gpuMemoryFromLabels(c, report);
     buildTopology(c, report);
