@@ -187,6 +187,9 @@ Command exportCommand()
                     notes.push_back(note + ": submit each job at its start, or export one moment "
                                            "with --at SECONDS");
                 }
+                // Jobs the run reconfigured: a file holds one of their configurations.
+                for (std::string &n : reconfigurationNotes(*run->result))
+                    notes.push_back(std::move(n));
                 if (scheduled.jobs.empty()) {
                     io.err << "clusterbench export: no job runs at " << args.value("at")
                            << " s under " << args.value("policy") << " (the run ends at "

@@ -488,6 +488,37 @@ std::string firstRunsOverloadNote(const Scenario &shaped, const Placement &place
            ")";
 }
 
+std::vector<std::string> reconfigurationNotes(const RunResult &result)
+{
+    const auto configText = [](const StsConfig &c) {
+        return c.gpuType + " x" + std::to_string(c.gpus) +
+               (c.shared() ? " (" + formatFixed(c.fraction, 2) + " of a GPU each)" : std::string());
+    };
+    constexpr std::size_t kNamed = 4; // configurations named, the rest counted
+    std::vector<std::string> notes;
+    for (const JobRun &jr : result.jobs) {
+        // Its configurations in time, each from when it took it (a segment on the same
+        // configuration, on other nodes or after a pause, is not a change).
+        std::vector<std::pair<StsConfig, double>> configs;
+        for (const JobSegment &seg : jr.segments)
+            if (seg.config && (configs.empty() || configs.back().first != *seg.config))
+                configs.emplace_back(*seg.config, seg.startSeconds);
+        if (configs.size() < 2)
+            continue;
+        std::string phases;
+        for (std::size_t k = 0; k < configs.size() && k < kNamed; ++k)
+            phases += (k ? ", then " : "") + configText(configs[k].first) + " from " +
+                      clockText(configs[k].second);
+        if (configs.size() > kNamed)
+            phases +=
+                ", and " + counted(static_cast<long long>(configs.size() - kNamed), "more change");
+        notes.push_back(jr.id + ": the run reconfigures it (" + phases +
+                        "); a file deploys one configuration for the whole job: resubmit it at "
+                        "each change to run it as the run costed it");
+    }
+    return notes;
+}
+
 TrafficReport stochasticTrafficAt(const Scenario &scenario, const RunResult &result,
                                   double atSeconds)
 {

@@ -153,6 +153,11 @@ std::pair<Scenario, Placement> stochasticScheduleAt(const Scenario &scenario,
 /// problem; N more such problems)". Empty when they fit.
 std::string firstRunsOverloadNote(const Scenario &shaped, const Placement &placement);
 
+/// For an export of a stochastic run: one note per job the run reconfigured, "ID: the run
+/// reconfigures it (K80 x1 from 0:00:00, then K80 x8 from 5:41:34); a file deploys one
+/// configuration for the whole job: ...". Empty for a run without reconfigurations.
+std::vector<std::string> reconfigurationNotes(const RunResult &result);
+
 /// Per-iteration traffic of the configurations a stochastic run has running at `atSeconds`
 /// (what its "decision" heatmap shows at the scrubber); empty before the first start.
 TrafficReport stochasticTrafficAt(const Scenario &scenario, const RunResult &result,

@@ -420,6 +420,15 @@ private slots:
                      "submit each job at its start, or export one moment with --at SECONDS") !=
                      std::string::npos,
                  exported.out.c_str());
+        // A job the run reconfigured runs as a file deploys it only in one configuration: said
+        // per job, with its configurations in time (job-000: 1 K80, then 8 from 5:41:34).
+        const std::string reconfigured =
+            "job-000: the run reconfigures it (K80 x1 from 0:00:00, then K80 x8 from 5:41:34); a "
+            "file deploys one configuration for the whole job: resubmit it at each change to run "
+            "it as the run costed it";
+        QVERIFY2(std::find(report["warnings"].begin(), report["warnings"].end(), reconfigured) !=
+                     report["warnings"].end(),
+                 exported.out.c_str());
         // One moment: the jobs not running then are counted by why, not called waiting.
         const CliRun moment =
             command({"export", scenario, "--policy", "sts", "--format", "pytorchjob", "--out",

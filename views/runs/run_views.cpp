@@ -297,6 +297,8 @@ void RunViews::exportPlacement()
         std::vector<std::string> overruns;
         for (const Problem &p : timeLimitOverruns(run->scenario, *run->result))
             overruns.push_back(p.message);
+        for (std::string &n : reconfigurationNotes(*run->result))
+            overruns.push_back(std::move(n));
         dialog.setShownRunWarnings(overruns);
     }
     connect(&dialog, &ExportDialog::written, this,
