@@ -40,7 +40,8 @@ double widestLabel(const QCPAxis *axis, const QFontMetricsF &metrics)
     double widest = 0;
     if (auto *named = dynamic_cast<const NamedTicker *>(axis->ticker().data())) {
         for (const QString &n : named->names())
-            widest = std::max(widest, metrics.horizontalAdvance(n));
+            for (const QString &line : n.split(QLatin1Char('\n'))) // (a name on two lines)
+                widest = std::max(widest, metrics.horizontalAdvance(line));
     } else if (auto *readable = dynamic_cast<const ReadableTicker *>(axis->ticker().data())) {
         const QCPRange r = axis->range();
         for (double v : {r.lower, r.upper, (r.lower + r.upper) / 2, r.upper * 0.99})

@@ -250,9 +250,12 @@ void ComparisonView::rebuildBars()
     }
     QStringList names;
     for (const ComparedRun &run : runs)
-        // "#12 dltap" (the policy: there is no legend beside the bars); "#12" with more
-        // runs than the bars have room to name.
-        names << run.label.section(QLatin1Char(' '), 0, runs.size() <= 3 ? 1 : 0);
+        // "#12" over "dltap" (the policy: there is no legend beside the bars; on two lines, a
+        // chart in a laptop's dock names both of two runs); "#12" with more runs than the bars
+        // have room to name.
+        names << (runs.size() <= 3 ? run.label.section(QLatin1Char(' '), 0, 0) + QLatin1Char('\n') +
+                                         run.label.section(QLatin1Char(' '), 1, 1)
+                                   : run.label.section(QLatin1Char(' '), 0, 0));
     const int columns = barColumns();
     m_barColumnsShown = columns;
     for (int m = 0; m < int(metrics.size()); ++m) {
