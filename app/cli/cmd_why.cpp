@@ -178,9 +178,8 @@ Command whyCommand()
 
         std::ostream &out = io.out;
         const std::size_t width = outputColumns();
-        out << wrapText("Job " + jobId + " (" + std::to_string(job->taskCount()) + " task" +
-                            (job->taskCount() == 1 ? "" : "s") + ", " +
-                            std::to_string(job->gpuCount()) + " GPUs) under " + input->policy.name +
+        out << wrapText("Job " + jobId + " (" + counted(job->taskCount(), "task") + ", " +
+                            counted(job->gpuCount(), "GPU") + ") under " + input->policy.name +
                             " (seed " + std::to_string(input->seed) + "), " + when + ":",
                         width, 2)
             << "\n";

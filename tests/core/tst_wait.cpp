@@ -263,6 +263,10 @@ private slots:
         QVERIFY2(text.find("What would let it run now") != std::string::npos, text.c_str());
         QCOMPARE(run({"why", file, "job-00", "--policy", "dltap"}, &text), 0);
         QVERIFY2(text.find("it does not wait") != std::string::npos, text.c_str());
+        // One task, one GPU: said in the singular ("1 GPUs" before).
+        QCOMPARE(run({"why", file, "job-39", "--policy", "dltap"}, &text), 0);
+        QVERIFY2(text.rfind("Job job-39 (1 task, 1 GPU) under dltap (seed 7)", 0) == 0,
+                 text.c_str());
         QCOMPARE(run({"why", file, "no-such-job", "--policy", "dltap"}, &text), 2);
         QVERIFY2(text.find("no-such-job") != std::string::npos, text.c_str());
         QCOMPARE(run({"why", file, "job-33", "--policy", "dltap", "--at", "-5"}), 2);
