@@ -848,20 +848,12 @@ bool MaxMinNetwork::prefixFromRates(int link, double level)
                                 ? m_oldRate[std::size_t(f)]
                                 : m_flows[std::size_t(f)].rate);
     std::sort(rates.begin(), rates.end());
-    std::vector<HistoryEntry> &h = m_link[i].hist;
-    h.clear();
-    m_histValid[i] = 0;
-    double remaining = m_capacity[i];
-    for (std::size_t k = 0; k < rates.size(); ++k) {
-        const double r = rates[k];
-        if (k > 0 && r != rates[k - 1] && r - rates[k - 1] <= kNearTie * r) {
-            // (from below the pair, the prefix has no such rates)
-            const double retry = rates[k - 1] * (1 - kLevelMargin);
+    if (const std::size_t tie = historyFromSorted(link, rates); tie < rates.size()) {
+        if (tie > 0) { // (from below the pair, the prefix has no such rates)
+            const double retry = rates[tie - 1] * (1 - kLevelMargin);
             m_retryLevel = m_retryLevel < 0 ? retry : std::min(m_retryLevel, retry);
-            return false;
         }
-        remaining = std::max(0.0, remaining - r);
-        h.push_back({r, remaining});
+        return false;
     }
     // It must not saturate below the level, with the flows above it (the new ones too)
     // growing with the water: else the repair is tried again from the level at which it
@@ -1044,6 +1036,23 @@ double MaxMinNetwork::leftOutLevel(const std::vector<int> &newFlows, double leve
     return bound > 0 ? bound : 0;
 }
 
+std::size_t MaxMinNetwork::historyFromSorted(int link, const std::vector<double> &rates)
+{
+    const auto i = std::size_t(link);
+    std::vector<HistoryEntry> &h = m_link[i].hist;
+    h.clear();
+    m_histValid[i] = 0;
+    double remaining = m_capacity[i];
+    for (std::size_t k = 0; k < rates.size(); ++k) {
+        const double r = rates[k];
+        if (!std::isfinite(r) || (k > 0 && r != rates[k - 1] && r - rates[k - 1] <= kNearTie * r))
+            return k;
+        remaining = std::max(0.0, remaining - r);
+        h.push_back({r, remaining});
+    }
+    return rates.size();
+}
+
 bool MaxMinNetwork::historyFromRates(int link)
 {
     // A link that froze no flow in the last fill stands, at the rates it gave, where its
@@ -1059,19 +1068,8 @@ bool MaxMinNetwork::historyFromRates(int link)
             rates.push_back(flow.rate);
     }
     std::sort(rates.begin(), rates.end());
-    std::vector<HistoryEntry> &h = m_link[i].hist;
-    h.clear();
-    m_histValid[i] = 0;
-    double remaining = m_capacity[i];
-    for (std::size_t k = 0; k < rates.size(); ++k) {
-        const double r = rates[k];
-        if (!std::isfinite(r))
-            return false;
-        if (k > 0 && r != rates[k - 1] && r - rates[k - 1] <= kNearTie * r)
-            return false;
-        remaining = std::max(0.0, remaining - r);
-        h.push_back({r, remaining});
-    }
+    if (historyFromSorted(link, rates) < rates.size())
+        return false;
     m_histValid[i] = kHistSorted; // (built in rate order)
     return true;
 }

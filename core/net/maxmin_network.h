@@ -272,6 +272,10 @@ private:
     double saturationLevel(int link);
     /// Whether `flow` keeps its rate in a repair from `level`: an old flow frozen below it.
     bool keptBelow(int flow, double level) const;
+    /// Sets `link`'s history to `rates` (sorted) taken in turn from its capacity, marked not
+    /// valid yet; returns the position of the first rate that is not finite or is a rounding
+    /// above the one before it (rounding could freeze the two in either order), else the size.
+    std::size_t historyFromSorted(int link, const std::vector<double> &rates);
     /// For a link a repair takes in: its history prefix below `level` from the rates of its
     /// flows there; false when it could saturate below the level or rounding could order them
     /// otherwise.

@@ -617,19 +617,27 @@ void TestStsStepper::waitingJobsSayWhy()
     QCOMPARE(pending.reason, QStringLiteral("Resources: %1").arg(QString::fromStdString(logged->reason)));
 }
 
-void TestStsStepper::topologyFollowsTheStepper()
+/// The hand-checked scenario saved to `dir`, opened in `window`, its STS run shown.
+static void openHandCheckedRun(MainWindow &window, QTemporaryDir &dir)
 {
-    // At the arrival "a" takes 1 M60 of node-1; after the reconfiguration at 1750 s, 2.
-    QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("sts.json"));
     QVERIFY(saveScenarioFile(path.toStdString(), handCheckedScenario()).ok());
-    MainWindow window;
     window.resize(1366, 768);
     QVERIFY(window.openFile(path));
     auto session = computeStsSession(handCheckedScenario(), "STS", 1);
     QVERIFY(session.ok());
     window.showRun(std::make_shared<const RunSession>(std::move(session).value()));
+}
+
+void TestStsStepper::topologyFollowsTheStepper()
+{
+    // At the arrival "a" takes 1 M60 of node-1; after the reconfiguration at 1750 s, 2.
+    QTemporaryDir dir;
+    MainWindow window;
+    openHandCheckedRun(window, dir);
+    if (QTest::currentTestFailed())
+        return;
     auto *stepper = window.findChild<StsStepper *>();
     QVERIFY(stepper);
     QCOMPARE(stepper->cursor(), 0);
@@ -665,15 +673,10 @@ void TestStsStepper::scrubberMovesTheStepper()
     // The timeline's scrubber takes the stepper to the last event at or before its time; a
     // step moves the scrubber to the event's time without being pulled to a later event.
     QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("sts.json"));
-    QVERIFY(saveScenarioFile(path.toStdString(), handCheckedScenario()).ok());
     MainWindow window;
-    window.resize(1366, 768);
-    QVERIFY(window.openFile(path));
-    auto session = computeStsSession(handCheckedScenario(), "STS", 1);
-    QVERIFY(session.ok());
-    window.showRun(std::make_shared<const RunSession>(std::move(session).value()));
+    openHandCheckedRun(window, dir);
+    if (QTest::currentTestFailed())
+        return;
     auto *stepper = window.stsStepper();
     const auto &events = window.currentRun()->sts->log.events();
     QVERIFY(events.size() >= 2);
