@@ -494,6 +494,22 @@ private slots:
                  QString("resnet18")); // "ResNet-18 (batch size 32)"
         QCOMPARE(r->jobs[3].gpuCount(), 8);
         QVERIFY(joined(r.value()).contains("older 7-field layout"));
+        {
+            // The names without a catalogue size are a note of their own (in one sentence
+            // with the default profile's, a report wrapped it as if a new note began).
+            auto physical =
+                runImport("gavel", {"traces/gavel/physical_cluster_artifact_evaluation.trace"});
+            QVERIFY(physical.ok());
+            const auto &notes = physical->assumptions;
+            QVERIFY(std::any_of(notes.begin(), notes.end(), [](const std::string &a) {
+                return a.rfind("model names not in the catalogue, given that default profile: "
+                               "\"Recommendation (batch size 8192)\" (1 job)",
+                               0) == 0;
+            }));
+            QVERIFY(std::none_of(notes.begin(), notes.end(), [](const std::string &a) {
+                return a.find("assumed; model names") != std::string::npos;
+            }));
+        }
         QVERIFY(!joined(r.value()).contains("not in submit-time order"));
         // That layout has no priority_weight: the notes do not claim to have read one.
         QVERIFY(joined(r.value()).contains("total_steps / scale_factor data-parallel iterations"));

@@ -200,19 +200,21 @@ void TraceBuilder::finish(ImportReport &report)
             msg += " (" + formatNumber(fallback->parameters / 1e6) + "M parameters, " +
                    std::to_string(fallback->parameterBytes()) + " bytes in fp32)";
         msg += " assumed";
+        report.assume(msg);
+        // (a note of its own: one line in a report, not a clause that wraps like a new one)
         if (!m_unknownNames.empty()) {
-            msg += "; model names not in the catalogue:";
+            std::string names = "model names not in the catalogue, given that default profile:";
             std::size_t shown = 0;
             for (const auto &[n, count] : m_unknownNames) {
                 if (++shown > 12) {
-                    msg += " and " + std::to_string(m_unknownNames.size() - 12) + " more";
+                    names += " and " + std::to_string(m_unknownNames.size() - 12) + " more";
                     break;
                 }
-                msg += " " + importtext::shown(n) + " (" + counted(count, "job") + ")" +
-                       (findModelSizeNote(n).empty() ? "" : ": " + findModelSizeNote(n));
+                names += " " + importtext::shown(n) + " (" + counted(count, "job") + ")" +
+                         (findModelSizeNote(n).empty() ? "" : ": " + findModelSizeNote(n));
             }
+            report.assume(names);
         }
-        report.assume(msg);
     }
     for (const auto &[note, name] : m_aliasNotes)
         report.assume(note);
