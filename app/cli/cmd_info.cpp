@@ -2,10 +2,12 @@
 #include "cli/output_columns.h"
 #include "io/scenario_json.h"
 #include "net/topology.h"
+#include "util/count_text.h"
 #include "util/text.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <iomanip>
 #include <map>
 #include <ostream>
@@ -14,6 +16,12 @@
 namespace cb::cli {
 
 namespace {
+
+/// A figure with its thousands grouped, without decimals when whole ("51,200", "2.5").
+std::string wholeOrGrouped(double v)
+{
+    return v == std::round(v) && std::abs(v) < 1e15 ? groupedCount(std::llround(v)) : numberText(v);
+}
 
 } // namespace
 
@@ -97,33 +105,36 @@ Command infoCommand()
         io.out << (s.name.empty() ? path : s.name) << "\n";
         if (!s.description.empty())
             io.out << "  " << wrapText(s.description, outputColumns(), 2, 2) << "\n";
-        io.out << "Nodes        " << j["nodes"].get<std::size_t>() << " ("
-               << numberText(j["cpus"].get<double>()) << " CPUs, "
-               << numberText(j["memory_gib"].get<double>()) << " GiB)\n";
-        io.out << "GPUs         " << j["gpus"].get<int>();
+        io.out << "Nodes        " << groupedCount(j["nodes"].get<long long>()) << " ("
+               << wholeOrGrouped(j["cpus"].get<double>()) << " CPUs, "
+               << memoryText(j["memory_gib"].get<double>()) << ")\n";
+        io.out << "GPUs         " << groupedCount(j["gpus"].get<int>());
         std::string sep = " (";
         for (const auto &[type, count] : j["gpus_by_type"].items()) {
-            io.out << sep << count.get<int>() << " x " << type;
+            io.out << sep << groupedCount(count.get<int>()) << " x " << type;
             sep = ", ";
         }
         io.out << (sep == ", " ? ")" : "") << "\n";
-        io.out << "Switches     " << j["switches"].get<std::size_t>();
+        io.out << "Switches     " << groupedCount(j["switches"].get<long long>());
         sep = " (";
         for (const auto &[tier, count] : j["switches_by_tier"].items()) {
-            io.out << sep << count.get<int>() << " " << tier;
+            io.out << sep << groupedCount(count.get<int>()) << " " << tier;
             sep = ", ";
         }
         io.out << (sep == ", " ? ")" : "") << "\n";
-        io.out << "Links        " << j["links"].get<std::size_t>() << "\n";
-        io.out << "Bisection    " << numberText(j["bisection_gbps"].get<double>()) << " Gbit/s\n";
-        io.out << "Jobs         " << j["jobs"].get<std::size_t>();
+        io.out << "Links        " << groupedCount(j["links"].get<long long>()) << "\n";
+        io.out << "Bisection    " << wholeOrGrouped(j["bisection_gbps"].get<double>())
+               << " Gbit/s\n";
+        io.out << "Jobs         " << groupedCount(j["jobs"].get<long long>());
         sep = " (";
         for (const auto &[kind, count] : j["jobs_by_kind"].items()) {
-            io.out << sep << count.get<int>() << " " << kind;
+            io.out << sep << groupedCount(count.get<int>()) << " " << kind;
             sep = ", ";
         }
-        io.out << (sep == ", " ? ")" : "") << "; " << counted(j["tasks"].get<int>(), "task") << ", "
-               << counted(j["gpus_requested"].get<int>(), "GPU") << " requested\n";
+        const int tasks = j["tasks"].get<int>(), gpus = j["gpus_requested"].get<int>();
+        io.out << (sep == ", " ? ")" : "") << "; " << groupedCount(tasks)
+               << (tasks == 1 ? " task, " : " tasks, ") << groupedCount(gpus)
+               << (gpus == 1 ? " GPU" : " GPUs") << " requested\n";
         if (j.contains("step_time_models"))
             for (const auto &[model, m] : j["step_time_models"].items())
                 io.out << "Step times   " << model << ": measured, " << m["points"].get<std::size_t>()

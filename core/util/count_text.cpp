@@ -2,6 +2,8 @@
 
 #include "util/text.h"
 
+#include <cmath>
+
 namespace cb {
 
 std::string groupedCount(long long v)
@@ -34,6 +36,23 @@ std::string groupedFixed(double v, int digits)
         out += text[i];
     }
     return out + text.substr(end);
+}
+
+std::string memoryText(double gib)
+{
+    static const char *const units[] = {"GiB", "MiB", "KiB"};
+    double v = gib;
+    for (const char *unit : units) {
+        // Rounded as it will be printed, so 0.99999 GiB reads "1 GiB", not "1,024.0 MiB".
+        if (v == 0 || std::abs(std::round(v * 10)) >= 10 || !std::isfinite(v)) {
+            std::string text = groupedFixed(v, 1);
+            if (text.size() > 2 && text.compare(text.size() - 2, 2, ".0") == 0)
+                text.resize(text.size() - 2);
+            return text + " " + unit;
+        }
+        v *= 1024;
+    }
+    return groupedFixed(v, 0) + (std::round(v) == 1 ? " byte" : " bytes");
 }
 
 } // namespace cb

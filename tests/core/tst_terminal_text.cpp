@@ -212,6 +212,26 @@ private slots:
         QCOMPARE(bytesText(2e18), std::string("2,000.0 PB"));
     }
 
+    void memoryInItsLargestUnit()
+    {
+        QCOMPARE(memoryText(262144), std::string("262,144 GiB"));
+        QCOMPARE(memoryText(1.5), std::string("1.5 GiB"));
+        QCOMPARE(memoryText(0.99999), std::string("1 GiB"));
+        QCOMPARE(memoryText(0.5), std::string("512 MiB"));
+        QCOMPARE(memoryText(3.0 / (1024 * 1024)), std::string("3 KiB"));
+        QCOMPARE(memoryText(512.0 / (1024.0 * 1024 * 1024)), std::string("512 bytes"));
+        QCOMPARE(memoryText(1.0 / (1024.0 * 1024 * 1024)), std::string("1 byte"));
+        QCOMPARE(memoryText(0), std::string("0 GiB"));
+        // info reads them so, a 1,024-node cluster's figures grouped.
+        const Outcome info = run({"info", CB_SOURCE_DIR "/sample-clusters/fat-tree-1024.json"});
+        QCOMPARE(info.code, 0);
+        QVERIFY2(info.out.find("Nodes        1,024 (32,768 CPUs, 262,144 GiB)\n") !=
+                     std::string::npos,
+                 info.out.c_str());
+        QVERIFY2(info.out.find("Bisection    51,200 Gbit/s\n") != std::string::npos,
+                 info.out.c_str());
+    }
+
     void tableColumnsTakeWhatTheyNeed()
     {
         TextTable t;
