@@ -583,6 +583,12 @@ int MaxMinNetwork::bottleneckBefore(int f) const
     return m_touchMark[i] == m_solveEpoch ? m_oldBneck[i] : m_bneck[i];
 }
 
+double MaxMinNetwork::rateBefore(int f) const
+{
+    const auto i = std::size_t(f);
+    return m_touchMark[i] == m_solveEpoch ? m_oldRate[i] : m_flows[i].rate;
+}
+
 bool MaxMinNetwork::fillRegion()
 {
     Heap heap(*this);
@@ -830,8 +836,7 @@ bool MaxMinNetwork::keptBelow(int f, double level) const
     const auto i = std::size_t(f);
     if (!(level > 0) || m_flows[i].fresh || bottleneckBefore(f) == kNoBottleneck)
         return false;
-    const double before = m_touchMark[i] == m_solveEpoch ? m_oldRate[i] : m_flows[i].rate;
-    return before < level;
+    return rateBefore(f) < level;
 }
 
 bool MaxMinNetwork::prefixFromRates(int link, double level)
@@ -844,9 +849,7 @@ bool MaxMinNetwork::prefixFromRates(int link, double level)
     rates.clear();
     for (int f : m_linkFlows[i])
         if (keptBelow(f, level))
-            rates.push_back(m_touchMark[std::size_t(f)] == m_solveEpoch
-                                ? m_oldRate[std::size_t(f)]
-                                : m_flows[std::size_t(f)].rate);
+            rates.push_back(rateBefore(f));
     std::sort(rates.begin(), rates.end());
     if (const std::size_t tie = historyFromSorted(link, rates); tie < rates.size()) {
         if (tie > 0) { // (from below the pair, the prefix has no such rates)

@@ -293,6 +293,8 @@ private:
     /// Records a flow's rate and bottleneck before this solve, the first time it is filled.
     void touch(int flow);
     int bottleneckBefore(int flow) const;
+    /// A flow's rate before this solve (its rate now if this solve has not filled it yet).
+    double rateBefore(int flow) const;
     /// Solves the change by re-filling only the flows it reaches (see solve()); false, with
     /// everything as it was, when that grows past its budget.
     bool repairLocally(const std::vector<int> &seedLinks, const std::vector<int> &seedFlows,
