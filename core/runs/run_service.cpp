@@ -167,6 +167,12 @@ Result<Run> stochasticRun(const Scenario &scenario, const RunRequest &request)
     const bool multiNode = request.multiNode || method == "STS-net";
     GpuPool pool = stsPoolFromScenario(scenario);
     pool.setSplit(multiNode ? StsSplit::BestFit : StsSplit::None);
+    if (std::string why = unplaceableJobsText(jobs.value(), pool); !why.empty())
+        return Result<Run>::failure("policy",
+                                    request.policy + ": " + why +
+                                        (multiNode ? ""
+                                                   : "; sts-net, or simulate --multi-node, lets a "
+                                                     "configuration span nodes"));
     const StsPrices prices = stsCloudPrices(data.value(), scenario);
 
     Run run;

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
+#include <set>
 #include <sstream>
 
 namespace cb {
@@ -178,9 +179,44 @@ GpuPool stsPoolFromScenario(const Scenario &s)
     return pool;
 }
 
-namespace {
-
-} // namespace
+std::string unplaceableJobsText(const std::vector<StsJob> &jobs, const GpuPool &pool)
+{
+    std::vector<std::string> named;
+    std::set<std::string> types;
+    for (const StsJob &j : jobs) {
+        const bool fits = std::any_of(j.times.begin(), j.times.end(),
+                                      [&](const StsConfigTime &t) { return pool.fits(t.config); });
+        if (fits || j.times.empty())
+            continue;
+        const StsConfigTime &smallest = *std::min_element(
+            j.times.begin(), j.times.end(), [](const StsConfigTime &a, const StsConfigTime &b) {
+                return a.config.gpuShare() < b.config.gpuShare();
+            });
+        named.push_back(j.id + " (" + smallest.config.toString() + ")");
+        for (const StsConfigTime &t : j.times)
+            types.insert(t.config.gpuType);
+    }
+    if (named.empty())
+        return {};
+    std::string text = counted(long(named.size()), "job") + (named.size() == 1 ? " fits" : " fit") +
+                       " no node of the cluster on any configuration: ";
+    const std::size_t shown = std::min<std::size_t>(named.size(), 5);
+    for (std::size_t k = 0; k < shown; ++k)
+        text += (k ? ", " : "") + named[k];
+    if (shown < named.size())
+        text += " and " + std::to_string(named.size() - shown) + " more";
+    std::string largest;
+    for (const std::string &type : types) {
+        int most = 0;
+        for (const GpuPool::NodeState &n : pool.nodes())
+            if (n.gpuType == type)
+                most = std::max(most, n.gpus);
+        largest +=
+            (largest.empty() ? "" : ", ") +
+            (most ? "at most " + std::to_string(most) + " " + type + " on a node" : "no " + type);
+    }
+    return text + " (the cluster has " + largest + ")";
+}
 
 namespace {
 

@@ -109,6 +109,10 @@ Result<std::vector<StsJob>> stsJobsFromScenario(const Scenario &s, const StsAuth
                                                 bool perGpuMemory = false);
 /// The GPU pool of a scenario's cluster (racks and node uplink capacities included).
 GpuPool stsPoolFromScenario(const Scenario &s);
+/// The jobs that no configuration of theirs fits on `pool` when it is empty (as its split
+/// allows), named with their smallest configuration, and the largest node of each GPU type:
+/// "3 jobs fit no node ...". Empty when every job fits somewhere.
+std::string unplaceableJobsText(const std::vector<StsJob> &jobs, const GpuPool &pool);
 /// The slices of `slices` re-sized to fraction x memory per GPU of the scenario's types.
 SharingSlices perGpuSlices(const SharingSlices &slices, const Scenario &s);
 

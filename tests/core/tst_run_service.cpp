@@ -284,6 +284,45 @@ private slots:
         QCOMPARE(stochasticUnavailableReason(sample("sts-datacenter.json")), std::string());
     }
 
+    void unplaceableJobsNamedBeforeTheRun()
+    {
+        // A job none of whose configurations fits one node is named with its smallest one.
+        GpuPool pool;
+        pool.addNode("a", "K80", 4);
+        pool.addNode("b", "V100", 2);
+        StsJob big, small;
+        big.id = "big";
+        big.times = {{{"K80", 8, 1.0}, 100}, {{"V100", 4, 1.0}, 50}};
+        small.id = "small";
+        small.times = {{{"K80", 2, 1.0}, 100}};
+        QCOMPARE(unplaceableJobsText({big, small}, pool),
+                 std::string("1 job fits no node of the cluster on any configuration: big "
+                             "(V100 x4) (the cluster has at most 4 K80 on a node, at most 2 "
+                             "V100 on a node)"));
+        // Split over nodes: 4 K80 and 2 V100 in all, still short of K80 x8 and V100 x4.
+        pool.setSplit(StsSplit::BestFit);
+        QCOMPARE(unplaceableJobsText({big, small}, pool).substr(0, 10), std::string("1 job fits"));
+        pool.addNode("c", "K80", 4); // 8 K80 in all
+        QCOMPARE(unplaceableJobsText({big, small}, pool), std::string());
+
+        // The leaf-spine sample's 5-8 worker jobs need more than a 4-GPU node: said before
+        // the run, with the way out; split over nodes, the run goes.
+        const Scenario s = sample("leaf-spine-gpu.json");
+        RunRequest request;
+        request.policy = "sts";
+        auto run = executeRun(s, request);
+        QVERIFY(!run);
+        const std::string why = run.problems().front().message;
+        QVERIFY2(why.find("16 jobs fit no node of the cluster on any configuration: job-01 "
+                          "(V100 x5), job-04 (V100 x7)") != std::string::npos,
+                 why.c_str());
+        QVERIFY2(why.find("at most 4 V100 on a node); sts-net, or simulate --multi-node") !=
+                     std::string::npos,
+                 why.c_str());
+        request.multiNode = true;
+        QVERIFY(executeRun(s, request).ok());
+    }
+
     void runsSurviveTheWorkspace_data()
     {
         QTest::addColumn<QString>("file");
