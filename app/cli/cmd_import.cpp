@@ -85,7 +85,8 @@ std::string description()
            std::to_string(kYamlExpansionFactor) + " times its written nodes plus " +
            std::to_string(kYamlExpansionAllowance) +
            ".\n\nExit codes: 0 with the scenario written; 1 when nothing usable was found "
-           "(every row left out) or the file could not be written; 2 on bad usage or input "
+           "(every row left out, or a cluster without a GPU) or the file could not be written; 2 "
+           "on bad usage or input "
            "that cannot be read as its format. On any failure nothing is written. A progress "
            "bar covers reading, checking and writing when stderr is a terminal.\n\n" +
            formatList();

@@ -628,23 +628,26 @@ private slots:
 
     // Slurm's 22.05 example slurm.conf (linux[1-32]) with its man page's topology.conf
     // (dev[0-17] under s0-s2, lines 5-7): the 18 nodes the topology names that slurm.conf does
-    // not are one reason, each line listed once, not 18 lines of one row each.
+    // not are one reason, each line listed once, not 18 lines of one row each. Its nodes have
+    // no GPU: nothing runs on them, so nothing is written (exit 1) until they are given GPUs.
     void slurmSkipsGroupedByReason()
     {
         const QString conf = kData + "slurm/slurm-22.05.8_etc_slurm.conf.example";
         const QString topo = kData + "slurm/slurm-22.05.8_man5_topology.conf_EXAMPLE.txt";
         const Run r = cli({"slurm", conf, topo, "--out", path("slurm.json")});
-        QCOMPARE(r.code, 0);
-        QVERIFY2(r.err.contains("cluster of 32 nodes, 0 GPUs, 5 switches; 0 jobs written to " +
-                                path("slurm.json") + "; 18 rows skipped\n"),
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(conf + ": no node of the 32 imported has a GPU, so no training "
+                                       "job runs on the cluster: give the nodes GPUs"),
+                 qPrintable(r.err));
+        QVERIFY(!QFile::exists(path("slurm.json")));
+        // The report still says what was read.
+        QVERIFY2(r.err.contains("import slurm: cluster of 32 nodes, 0 GPUs, 5 switches; 18 rows "
+                                "skipped\n"),
                  qPrintable(r.err));
         QVERIFY2(r.err.contains("skipped 18 rows: node not defined by slurm.conf or gres.conf (" +
                                 topo + ":5, 6, 7)\n"),
                  qPrintable(r.err));
         QCOMPARE(r.err.count("skipped "), 1);
-        // Its nodes have CPUs=1 and no GPU: written, and said to run no training job.
-        QVERIFY2(r.err.contains("no node has a GPU (no Gres=gpu in slurm.conf, no gres.conf)"),
-                 qPrintable(r.err));
     }
 
     // The Alibaba release's own pairing: its Node YAML as the cluster and a pod list (here one

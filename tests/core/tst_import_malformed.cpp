@@ -57,11 +57,13 @@ struct Outcome
     Shape shape;
 };
 
-Outcome importFile(const std::string &format, const std::string &path)
+Outcome importFile(const std::string &format, const std::string &path,
+                   const std::string &nodeTemplate = {})
 {
     ImportRequest req;
     req.format = format;
     req.files = {path};
+    req.nodeTemplate = nodeTemplate;
     req.name = "same";
     ScenarioImport imp(req);
     Outcome o;
@@ -106,6 +108,7 @@ private slots:
     {
         QTest::addColumn<QString>("format");
         QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("nodeTemplate");
         const std::pair<const char *, const char *> cases[] = {
             {"nccl-topo", "topology/nccl/simllm_vastai_hgx_h200_8x_nccl_topo.xml"},
             {"nccl-topo", "topology/nccl/aws-ofi-nccl_p4d-24xl-topo.xml"},
@@ -125,20 +128,25 @@ private slots:
             {"tiresias", "traces/tiresias/60_job.csv"},
             {"pollux", "traces/pollux/workloads-realistic_workload-6.csv"},
         };
+        // Slurm's topology files alone name nodes without GPUs: a cluster that runs nothing
+        // is not imported, so they are given a node.
         for (const auto &[format, file] : cases)
-            QTest::newRow(file) << QString(format) << QString(file);
+            QTest::newRow(file) << QString(format) << QString(file)
+                                << QString(QString(file).contains("_topology.") ? "gpus=8" : "");
     }
     void damaged()
     {
         QFETCH(QString, format);
         QFETCH(QString, file);
+        QFETCH(QString, nodeTemplate);
         const std::string fmt = format.toStdString();
+        const std::string node = nodeTemplate.toStdString();
         const std::string source = kData + file.toStdString();
         const std::string base = file.toStdString().substr(file.toStdString().rfind('/') + 1);
         const std::string bytes = readBytes(source);
         QVERIFY(!bytes.empty());
 
-        const Outcome whole = importFile(fmt, source);
+        const Outcome whole = importFile(fmt, source, node);
         QVERIFY2(whole.ok, whole.problems.c_str());
 
         // Each variant in its own folder under the same file name (node names may come from
@@ -155,13 +163,13 @@ private slots:
 
         // Windows line endings and a byte-order mark change nothing.
         if (bytes.find('\r') == std::string::npos) {
-            const Outcome o = importFile(fmt, variant("crlf", crlf(bytes)));
+            const Outcome o = importFile(fmt, variant("crlf", crlf(bytes)), node);
             QVERIFY2(o.ok, o.problems.c_str());
             QVERIFY2(o.shape == whole.shape,
                      ("CRLF: " + show(o.shape) + "\nwhole: " + show(whole.shape)).c_str());
         }
         {
-            const Outcome o = importFile(fmt, variant("bom", "\xEF\xBB\xBF" + bytes));
+            const Outcome o = importFile(fmt, variant("bom", "\xEF\xBB\xBF" + bytes), node);
             QVERIFY2(o.ok, o.problems.c_str());
             QVERIFY2(o.shape == whole.shape,
                      ("BOM: " + show(o.shape) + "\nwhole: " + show(whole.shape)).c_str());
@@ -170,7 +178,7 @@ private slots:
         // An empty file: refused, naming it.
         {
             const std::string path = variant("empty", "");
-            const Outcome o = importFile(fmt, path);
+            const Outcome o = importFile(fmt, path, node);
             QVERIFY2(!o.ok, show(o.shape).c_str());
             QVERIFY2(o.failure == ImportFailure::BadInput ||
                          o.failure == ImportFailure::NothingUsable,
@@ -182,7 +190,7 @@ private slots:
         // or read as far as it goes, never more than the whole file.
         {
             const std::string path = variant("cut", bytes.substr(0, bytes.size() / 2));
-            const Outcome o = importFile(fmt, path);
+            const Outcome o = importFile(fmt, path, node);
             const bool xml = base.ends_with(".xml");
             if (xml) {
                 QVERIFY2(!o.ok, show(o.shape).c_str());

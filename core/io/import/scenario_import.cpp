@@ -480,6 +480,13 @@ bool ScenarioImport::run()
     if (s.cluster.nodes.empty())
         return fail(ImportFailure::NothingUsable,
                     {{m_request.files.front(), "no node could be imported"}});
+    if (s.cluster.totalGpus() == 0)
+        return fail(ImportFailure::NothingUsable,
+                    {{m_request.files.front(),
+                      "no node of the " + std::to_string(s.cluster.nodes.size()) +
+                          " imported has a GPU, so no training job runs on the cluster: give "
+                          "the nodes GPUs (slurm.conf: Gres=gpu:N or a gres.conf; a Kubernetes "
+                          "node: nvidia.com/gpu; a topology file: --node-template gpus=N)"}});
 
     // The checks `validate` makes, blamed on the inputs.
     Problems problems = limits::clusterProblems(s.cluster);
