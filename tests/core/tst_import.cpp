@@ -4,6 +4,7 @@
 #include "io/import/csv_reader.h"
 #include "io/import/hostlist.h"
 #include "io/import/import_into_scenario.h"
+#include "io/import/import_report.h"
 #include "io/import/importer_registry.h"
 #include "io/import/k8s_quantity.h"
 #include "io/scenario_json.h"
@@ -68,6 +69,28 @@ private slots:
                                      "philly-pollux", "pollux", "pollux-throughput", "helios",
                                      "gavel", "tiresias", "csv-mapping"}));
         QVERIFY(!findImporter("nonsense"));
+    }
+
+    void skippedRowsCountTheirLines()
+    {
+        // One Slurm line naming three nodes is three rows on one line; merged into another
+        // report (as the import does), the rows stay listed and their lines counted.
+        ImportReport part;
+        part.format = "slurm";
+        for (int k = 0; k < 3; ++k)
+            part.skip("s.conf", 62, "partition names an unknown node n" + std::to_string(k),
+                      "partition names an unknown node");
+        part.skip("s.conf", 57, "RealMemory: bad", "RealMemory: bad");
+        ImportReport whole;
+        whole.format = "slurm";
+        whole.merge(part);
+        QCOMPARE(whole.skippedCount, std::size_t(4));
+        QCOMPARE(whole.skipped.size(), std::size_t(4));
+        QCOMPARE(whole.toText(),
+                 std::string("import slurm: 4 rows on 2 lines skipped\n"
+                             "skipped 3 rows on 1 line: partition names an unknown node "
+                             "(s.conf:62)\n"
+                             "skipped 1 row: RealMemory: bad (s.conf:57)\n"));
     }
 
     void csvReader_data()

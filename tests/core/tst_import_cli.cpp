@@ -642,9 +642,10 @@ private slots:
         QVERIFY(!QFile::exists(path("slurm.json")));
         // The report still says what was read.
         QVERIFY2(r.err.contains("import slurm: cluster of 32 nodes, 0 GPUs, 5 switches; 18 rows "
-                                "skipped\n"),
+                                "on 3 lines skipped\n"),
                  qPrintable(r.err));
-        QVERIFY2(r.err.contains("skipped 18 rows: node not defined by slurm.conf or gres.conf (" +
+        QVERIFY2(r.err.contains("skipped 18 rows on 3 lines: node not defined by slurm.conf or "
+                                "gres.conf (" +
                                 topo + ":5, 6, 7)\n"),
                  qPrintable(r.err));
         QCOMPARE(r.err.count("skipped "), 1);

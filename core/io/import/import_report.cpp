@@ -2,6 +2,7 @@
 #include "util/text.h"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 
 namespace cb {
@@ -70,12 +71,20 @@ ImportNote ImportReport::origin(std::size_t job) const
 
 void ImportReport::merge(const ImportReport &other)
 {
+    // Replay the listed notes (so `skipped` and the groups' lines are as if skipped here),
+    // then count each group's rows beyond the list.
+    std::map<std::string, std::size_t> listed;
+    for (const ImportNote &n : other.skipped) {
+        skip(n.file, n.line, n.message, n.reason);
+        ++listed[n.group()];
+    }
     for (const SkipGroup &g : other.skipGroups) {
-        // Replay the group's notes, then count the ones not listed.
-        for (const ImportNote &n : g.first)
-            skip(n.file, n.line, n.message, n.reason);
-        const std::size_t unlisted = g.count - g.first.size();
+        const std::size_t unlisted = g.count - listed[g.reason];
         auto it = m_groupIndex.find(g.reason);
+        if (it == m_groupIndex.end()) { // (none of its rows listed)
+            it = m_groupIndex.emplace(g.reason, skipGroups.size()).first;
+            skipGroups.push_back({g.reason, 0, g.first});
+        }
         if (unlisted > 0) {
             skipGroups[it->second].count += unlisted;
             skippedCount += unlisted;
@@ -132,7 +141,14 @@ std::string ImportReport::toText(bool allSkipped) const
         s << ";";
     } else if (!jobs.empty())
         s << " " << counted(jobs.size(), "job") << " read, nothing written yet;";
-    s << " " << counted(skippedCount, "row") << " skipped\n";
+    // One line of a Slurm file may name many nodes, each a row: the lines are said too.
+    std::set<std::pair<std::string, int>> lines;
+    for (const ImportNote &n : skipped)
+        lines.emplace(n.file, n.line);
+    s << " " << counted(skippedCount, "row");
+    if (skipped.size() == skippedCount && lines.size() < skippedCount)
+        s << " on " << counted(lines.size(), "line");
+    s << " skipped\n";
     if (allSkipped) {
         for (const ImportNote &n : skipped)
             s << "skipped " << n.toString() << "\n";
@@ -140,7 +156,10 @@ std::string ImportReport::toText(bool allSkipped) const
             s << "(" << skippedCount - skipped.size() << " more skipped rows not listed)\n";
     } else if (skippedCount > 0) {
         for (const SkipGroup &g : skipGroups) {
-            s << "skipped " << counted(g.count, "row") << ": " << g.reason;
+            s << "skipped " << counted(g.count, "row");
+            if (!g.moreLines && g.first.size() < g.count)
+                s << " on " << counted(g.first.size(), "line");
+            s << ": " << g.reason;
             if (g.count == 1 && g.first.size() == 1 && g.first.front().message != g.reason) {
                 // The row's own words after the reason's ("column gpu_num: expected an
                 // integer" + ", found "sixteen""), not the reason said twice.
