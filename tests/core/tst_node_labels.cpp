@@ -3,6 +3,7 @@
 // something else stays; new ids count up the base's number instead of compounding suffixes.
 
 #include "model/gpu_catalog.h"
+#include "model/job_defaults.h"
 #include "model/node_labels.h"
 
 #include <QtTest>
@@ -108,6 +109,53 @@ private slots:
         const std::string id =
             nextFreeId(base.toStdString(), [&](const std::string &s) { return used.count(s) > 0; });
         QCOMPARE(QString::fromStdString(id), expected);
+    }
+
+    void newJobIdsFollowTheSeries_data()
+    {
+        QTest::addColumn<QStringList>("ids");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("next, width kept") << QStringList{"job-00", "job-01", "job-23"} << "job-24";
+        QTest::newRow("past the width") << QStringList{"job-98", "job-99"} << "job-100";
+        QTest::newRow("the larger series") << QStringList{"a1", "job-3", "job-7", "b2"} << "job-8";
+        QTest::newRow("a tie: the first") << QStringList{"x1", "y5"} << "x2";
+        QTest::newRow("no series") << QStringList{"alexnet-a", "vgg16-a", "inception3-a"} << "";
+        QTest::newRow("under half") << QStringList{"a", "b", "c", "j1", "j2"} << "";
+        QTest::newRow("none") << QStringList{} << "";
+    }
+
+    void newJobIdsFollowTheSeries()
+    {
+        QFETCH(QStringList, ids);
+        QFETCH(QString, expected);
+        std::vector<std::string> list;
+        for (const QString &id : ids)
+            list.push_back(id.toStdString());
+        QCOMPARE(QString::fromStdString(nextIdInSeries(list)), expected);
+    }
+
+    void newJobDueLikeTheOthers()
+    {
+        // Due 100 s, 300 s and 1000 s after their submission, weights 1, 2, 9: the medians.
+        std::vector<Job> jobs(3);
+        const double submit[] = {0, 50, 10}, due[] = {100, 350, 1010}, weight[] = {1, 9, 2};
+        for (std::size_t k = 0; k < 3; ++k) {
+            jobs[k].submitSeconds = submit[k];
+            jobs[k].dueSeconds = due[k];
+            jobs[k].tardinessWeight = weight[k];
+        }
+        auto d = dueDefaults(jobs);
+        QVERIFY(d);
+        QCOMPARE(d->dueAfterSeconds, 300.0);
+        QCOMPARE(d->tardinessWeight, 2.0);
+        jobs.pop_back(); // two: the mean of the middle pair
+        d = dueDefaults(jobs);
+        QVERIFY(d);
+        QCOMPARE(d->dueAfterSeconds, 200.0);
+        QCOMPARE(d->tardinessWeight, 5.0);
+        jobs[1].dueSeconds.reset(); // one without: no default
+        QVERIFY(!dueDefaults(jobs));
+        QVERIFY(!dueDefaults({}));
     }
 };
 

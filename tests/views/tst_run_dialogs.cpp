@@ -540,12 +540,41 @@ private slots:
                 job.dueSeconds = job.submitSeconds + 86400;
             dated.setScenario(s);
             JobDialog undated(&dated, -1);
+            QCOMPARE(undated.warning(), QString()); // (due as the others, see below)
+            undated.setDue(QString());
             QCOMPARE(undated.warning(),
                      QStringLiteral("Every other job has a due date and this one has none: STS "
                                     "and its baselines need one for every job (they will refuse "
                                     "to run)."));
             undated.setDue(QStringLiteral("30:00:00"));
             QCOMPARE(undated.warning(), QString());
+            // A new job of a job-NN scenario with due dates is the next of the series, due
+            // as the others are after their submission, at their median weight: no warning.
+            Scenario series = s;
+            for (std::size_t k = 0; k < series.jobs.size(); ++k) {
+                series.jobs[k].id = "job-" + std::string(k < 10 ? "0" : "") + std::to_string(k);
+                series.jobs[k].tardinessWeight = 0.5;
+            }
+            Document numbered;
+            numbered.setScenario(series);
+            JobDialog next(&numbered, -1);
+            const auto made = next.job();
+            QVERIFY(made);
+            QCOMPARE(made->id, "job-" + std::string(series.jobs.size() < 10 ? "0" : "") +
+                                   std::to_string(series.jobs.size()));
+            QCOMPARE(made->dueSeconds.value_or(-1), made->submitSeconds + 86400);
+            QCOMPARE(made->tardinessWeight, 0.5);
+            QCOMPARE(next.warning(), QString());
+            next.setModel(QStringLiteral("vgg16")); // the series id stays
+            QCOMPARE(next.job()->id, made->id);
+            // Its step reads in seconds, not as a clock ("0:00:00.18").
+            QString note;
+            for (const QLabel *label : next.findChildren<QLabel *>())
+                if (label->text().contains(QStringLiteral("iterations of")))
+                    note = label->text();
+            QVERIFY2(note.contains(QStringLiteral(" s each: about")) &&
+                         !note.contains(QStringLiteral("0:00:00.")),
+                     qPrintable(note));
             // Editing one of them, its own due date aside, is the same question.
             JobDialog first(&dated, 0);
             QCOMPARE(first.warning(), QString());

@@ -6,6 +6,7 @@
 #include "commands/add_job_command.h"
 #include "commands/edit_job_command.h"
 #include "document/document.h"
+#include "model/job_defaults.h"
 #include "model/model_catalog.h"
 #include "model/validation.h"
 #include "models/quantity_format.h"
@@ -288,9 +289,21 @@ JobDialog::JobDialog(Document *document, int jobIndex, int insertAt, QWidget *pa
         job.model.parameterBytes = resnet->parameterBytes();
         job.model.computeSecondsPerIteration = resnet->computeSecondsPerIteration;
         job.model.iterations = resnet->minIterations;
-        // Named after its model (resnet50-1, resnet50-2, ...) until the user types an id.
-        job.id = document->uniqueJobId(job.model.name + "-1");
-        m_autoId = QString::fromStdString(job.id);
+        // The next of the scenario's series (job-24 after job-23); else named after its model
+        // (resnet50-1, resnet50-2, ...) until the user types an id or picks another model.
+        std::vector<std::string> ids;
+        for (const Job &other : s.jobs)
+            ids.push_back(other.id);
+        job.id = nextIdInSeries(ids);
+        if (job.id.empty()) {
+            job.id = document->uniqueJobId(job.model.name + "-1");
+            m_autoId = QString::fromStdString(job.id);
+        }
+        // A due date and a weight like the other jobs' where each has one (STS needs them).
+        if (const auto due = dueDefaults(s.jobs)) {
+            job.dueSeconds = job.submitSeconds + due->dueAfterSeconds;
+            job.tardinessWeight = due->tardinessWeight;
+        }
         m_original = job;
     } else {
         m_original = s.jobs[std::size_t(jobIndex)];
@@ -653,7 +666,10 @@ void JobDialog::updateForm()
             tr("%1 iterations of %2 each: about %3 of compute on the reference GPU, without "
                "communication")
                 .arg(formatNumber(double(j->model.iterations)),
-                     formatDuration(j->model.computeSecondsPerIteration),
+                     // A step is seconds ("0.18 s"), not a clock ("0:00:00.18").
+                     j->model.computeSecondsPerIteration < 60
+                         ? tr("%1 s").arg(formatNumber(j->model.computeSecondsPerIteration))
+                         : formatDuration(j->model.computeSecondsPerIteration),
                      formatDuration(reference)));
     } else {
         m_trainingNote->clear();
