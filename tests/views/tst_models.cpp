@@ -381,6 +381,14 @@ void TestModels::addNodeNumbersFromOne()
     QCOMPARE(doc.scenario().cluster.nodes.size(), std::size_t(2));
     QCOMPARE(doc.scenario().cluster.nodes[0].id, std::string("node-1"));
     QCOMPARE(doc.scenario().cluster.nodes[1].id, std::string("node-2"));
+    // The summary counts in English: "1 switch", not "1 switches".
+    Scenario one = doc.scenario();
+    one.cluster.switches.push_back({"sw", "leaf"});
+    doc.setScenario(one);
+    const auto *details = panel.findChild<QLabel *>(QStringLiteral("nodeDetails"));
+    QVERIFY(details);
+    QVERIFY2(details->text().contains(QStringLiteral("2 nodes, 1 switch, 0 links")),
+             qPrintable(details->text()));
 }
 
 void TestModels::clusterTreeSwitchEdits()

@@ -9,6 +9,7 @@
 #include "net/topology.h"
 #include "runs/run_service.h"
 #include "sched/placer.h"
+#include "util/text.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -447,10 +448,10 @@ void ExportDialog::refresh()
         std::size_t bytes = 0;
         for (const ExportedFile &f : m_result.files)
             bytes += f.content.size();
-        m_status->setText(tr("%n file(s), %1, %2 warning(s)", nullptr,
-                             int(m_result.files.size()))
-                              .arg(formatByteAmount(double(bytes)))
-                              .arg(m_result.warnings.size()));
+        m_status->setText(
+            tr("%n file(s), %1, %2", nullptr, int(m_result.files.size()))
+                .arg(formatByteAmount(double(bytes)),
+                     QString::fromStdString(counted(long(m_result.warnings.size()), "warning"))));
     }
     m_write->setEnabled(!m_result.files.empty() && !m_folder->text().trimmed().isEmpty());
 }

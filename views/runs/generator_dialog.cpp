@@ -6,8 +6,9 @@
 #include "model/gen_fat_tree.h"
 #include "model/gen_leaf_spine.h"
 #include "model/gpu_catalog.h"
-#include "net/topology.h"
 #include "models/quantity_format.h"
+#include "net/topology.h"
+#include "util/text.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -269,11 +270,10 @@ void GeneratorDialog::updateSummary()
     int gpus = 0;
     for (const Node &n : c.nodes)
         gpus += n.gpus;
-    QString text = tr("%1 nodes, %2 GPUs, %3 switches, %4 links")
-                       .arg(c.nodes.size())
-                       .arg(gpus)
-                       .arg(c.switches.size())
-                       .arg(c.links.size());
+    QString text =
+        QString::fromStdString(counted(long(c.nodes.size()), "node") + ", " + counted(gpus, "GPU") +
+                               ", " + counted(long(c.switches.size()), "switch", "switches") +
+                               ", " + counted(long(c.links.size()), "link"));
     if (c.nodes.size() <= 4096) { // bisection needs routes: keep the dialog responsive
         const Topology topology(c);
         text += tr("; bisection %1").arg(formatGbps(topology.bisectionGbps()));

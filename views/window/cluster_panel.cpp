@@ -4,9 +4,10 @@
 #include "commands/remove_node_command.h"
 #include "commands/remove_switch_command.h"
 #include "document/document.h"
-#include "models/cluster_tree_model.h"
 #include "model/node_labels.h"
+#include "models/cluster_tree_model.h"
 #include "models/quantity_format.h"
+#include "util/text.h"
 #include "window/switch_dialog.h"
 
 #include <QComboBox>
@@ -194,13 +195,13 @@ void ClusterPanel::updateDetails()
         QStringList byType;
         for (const auto &[type, count] : c.gpusByType())
             byType << QStringLiteral("%1 × %2").arg(count).arg(QString::fromStdString(type));
-        m_details->setText(tr("<b>%1</b><br>%2 nodes, %3 switches, %4 links<br>GPUs: %5")
-                               .arg(QString::fromStdString(s.name.empty() ? "Cluster" : s.name)
-                                        .toHtmlEscaped())
-                               .arg(c.nodes.size())
-                               .arg(c.switches.size())
-                               .arg(c.links.size())
-                               .arg(byType.isEmpty() ? tr("none") : byType.join(QStringLiteral(", "))));
+        m_details->setText(
+            tr("<b>%1</b><br>%2, %3, %4<br>GPUs: %5")
+                .arg(QString::fromStdString(s.name.empty() ? "Cluster" : s.name).toHtmlEscaped())
+                .arg(QString::fromStdString(counted(long(c.nodes.size()), "node")))
+                .arg(QString::fromStdString(counted(long(c.switches.size()), "switch", "switches")))
+                .arg(QString::fromStdString(counted(long(c.links.size()), "link")))
+                .arg(byType.isEmpty() ? tr("none") : byType.join(QStringLiteral(", "))));
         return;
     }
     const Node &node = s.cluster.nodes[std::size_t(n)];

@@ -1,6 +1,7 @@
 #include "io/export/kubeflow_replicas.h"
 
 #include "io/export/kubernetes_objects.h"
+#include "util/text.h"
 
 #include <algorithm>
 
@@ -48,8 +49,8 @@ KubeflowReplicas::Json KubeflowReplicas::replicaSpec(const KubernetesJobExporter
         warnings.push_back(format + ": job \"" + job.id + "\" " + group.replicaType +
                            ": replicas differ in resources; each requests the largest (cpu " +
                            KubernetesObjects::cpuQuantity(cpus) + ", memory " +
-                           KubernetesObjects::memoryQuantity(memory) + ", " + std::to_string(gpus) +
-                           " GPUs)");
+                           KubernetesObjects::memoryQuantity(memory) + ", " + counted(gpus, "GPU") +
+                           ")");
 
     Job shown = job;
     if (!container.withCommand)

@@ -5,6 +5,7 @@
 #include "io/import/format_detection.h"
 #include "io/import/imported_gpu_types.h"
 #include "io/import/text_fields.h"
+#include "util/text.h"
 
 namespace cb {
 
@@ -87,10 +88,11 @@ Result<ImportReport> TiresiasClusterImporter::read(const std::vector<ImportInput
         for (long long i = 0; i < s.switches; ++i)
             addImportLink(c, "switch" + std::to_string(i), "core", false);
     }
-    report.assume(in.name + ":" + std::to_string(s.line) + ": " + std::to_string(s.switches) +
-                  " switches x " + std::to_string(s.nodes) + " nodes of " + std::to_string(s.gpus) +
-                  " GPUs, " + importtext::formatNumber(s.cpus) + " CPUs and " +
-                  importtext::formatNumber(s.memory) + " GiB (mem_p_node read as GiB)" +
+    report.assume(in.name + ":" + std::to_string(s.line) + ": " +
+                  counted(s.switches, "switch", "switches") + " x " + counted(s.nodes, "node") +
+                  " of " + counted(s.gpus, "GPU") + ", " + importtext::formatNumber(s.cpus) +
+                  " CPUs and " + importtext::formatNumber(s.memory) +
+                  " GiB (mem_p_node read as GiB)" +
                   (s.switches > 1 ? ", switches under one core switch" : ""));
     if (s.gpus > 0)
         report.assume("the spec names no GPU model: " +

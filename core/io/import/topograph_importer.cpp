@@ -6,6 +6,7 @@
 #include "io/import/imported_gpu_types.h"
 #include "io/import/text_fields.h"
 #include "io/import/yaml_expansion.h"
+#include "util/text.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -397,8 +398,8 @@ Result<ImportReport> TopographImporter::read(const std::vector<ImportInput> &inp
                       " joined by one switch \"" + core + "\"");
     }
     report.assume(in.name + ": topograph model, schema " + m.schema + ": " +
-                  std::to_string(m.order.size()) + " switches, " + std::to_string(c.nodes.size()) +
-                  " nodes");
+                  counted(long(m.order.size()), "switch", "switches") + ", " +
+                  counted(long(c.nodes.size()), "node"));
     report.assume(
         "the model does not say what a node holds: each of the " + std::to_string(c.nodes.size()) +
         " nodes has " +
