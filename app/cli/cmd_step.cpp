@@ -297,8 +297,13 @@ Command stepCommand()
                 screen.playing = st.playing;
                 screen.speed = st.speed;
                 // Rendered lines escape every name; only their styling reaches the terminal.
-                for (const std::string &l : render(st.cursor, screen))
+                // Printed frames end their lines at the last character (the padding a table
+                // or heatmap cell leaves would make diffs of them noisy).
+                for (std::string l : render(st.cursor, screen)) {
+                    if (!screen.colour)
+                        l.erase(l.find_last_not_of(' ') + 1);
                     io.terminalOut() << l << "\n";
+                }
                 io.terminalOut() << std::flush;
             };
             frame("start");

@@ -401,6 +401,8 @@ private slots:
             QVERIFY2(frames.out.find(f) != std::string::npos, f);
         QVERIFY(frames.out.find("Decision " + n + "/" + n) != std::string::npos);
         QVERIFY(frames.out.find("\x1b[") == std::string::npos); // no colour into a pipe
+        // No line ends in the padding of a cell (diffs of printed frames stay quiet).
+        QCOMPARE(frames.out.find(" \n"), std::string::npos);
 
         // Without --width or $COLUMNS, frames into a pipe are 80 columns wide, as every
         // command's piped output is.
