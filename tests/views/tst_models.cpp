@@ -13,6 +13,7 @@
 #include "commands/remove_node_command.h"
 #include "commands/remove_switch_command.h"
 #include "document/document.h"
+#include "io/scenario_json.h"
 #include "model/validation.h"
 #include "models/cluster_tree_model.h"
 #include "models/job_queue_model.h"
@@ -56,6 +57,7 @@ private slots:
     void parsingDurations_data();
     void parsingDurations();
     void layoutTiersAndGroups();
+    void layoutKeepsRailOrder();
     void sceneToolTipsAndHitTest();
     void fitBesideOrBelowTheLegend();
 };
@@ -556,6 +558,28 @@ void TestModels::formatting()
     QFETCH(QString, actual);
     QFETCH(QString, expected);
     QCOMPARE(actual, expected);
+}
+
+void TestModels::layoutKeepsRailOrder()
+{
+    // dgx-nvlink's eight rails of a scalable unit each reach the same nodes: they stand in
+    // their file order (rail-0 stood fourth, its mean position a rounding to the right).
+    const auto s = loadScenarioFile(CB_SOURCE_DIR "/sample-clusters/dgx-nvlink.json");
+    QVERIFY(s.ok());
+    const Cluster &c = s.value().cluster;
+    const ClusterLayout layout(c);
+    std::vector<std::pair<double, std::string>> rails;
+    for (std::size_t k = 0; k < c.switches.size(); ++k)
+        if (c.switches[k].id.starts_with("su-0-rail-"))
+            rails.emplace_back(layout.switchCenter(int(k)).x(), c.switches[k].id);
+    QCOMPARE(int(rails.size()), 8);
+    std::stable_sort(rails.begin(), rails.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    QStringList order;
+    for (const auto &[x, id] : rails)
+        order << QString::fromStdString(id).mid(5);
+    QCOMPARE(order.join(QLatin1Char(' ')),
+             QStringLiteral("rail-0 rail-1 rail-2 rail-3 rail-4 rail-5 rail-6 rail-7"));
 }
 
 void TestModels::layoutTiersAndGroups()

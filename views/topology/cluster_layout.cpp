@@ -326,6 +326,40 @@ ClusterLayout::ClusterLayout(const Cluster &cluster)
         }
     }
 
+    // The leaf switches of each row in the order of the nodes they link (their mean position,
+    // then the file's order): a group's home switch was centred over it and its other leaves
+    // spread over the row, so dgx-nvlink's rail-0 stood between rail-3 and rail-4. The slots
+    // stay where they are; only who stands in them changes.
+    if (m_tierCount > 0) {
+        std::vector<double> sum(switchCount, 0.0);
+        std::vector<int> count(switchCount, 0);
+        for (std::size_t n = 0; n < nodeCount; ++n)
+            for (int sw : nodeSwitches[n]) {
+                sum[std::size_t(sw)] += m_nodeRect[n].center().x();
+                ++count[std::size_t(sw)];
+            }
+        std::map<double, std::vector<int>> rows; // by height
+        for (std::size_t sw = 0; sw < switchCount; ++sw)
+            if (m_switchTier[sw] == m_tierCount - 1)
+                rows[m_switchCenter[sw].y()].push_back(int(sw));
+        for (auto &[y, row] : rows) {
+            std::vector<double> places;
+            std::vector<std::pair<double, int>> keyed;
+            for (int sw : row) {
+                const auto i = std::size_t(sw);
+                places.push_back(m_switchCenter[i].x());
+                // (Rounded: equal node sets summed in another order differ in the last bits.)
+                keyed.emplace_back(count[i] ? std::round(sum[i] / count[i] * 100) / 100
+                                            : m_switchCenter[i].x(),
+                                   sw);
+            }
+            std::sort(places.begin(), places.end());
+            std::sort(keyed.begin(), keyed.end());
+            for (std::size_t k = 0; k < keyed.size(); ++k)
+                m_switchCenter[std::size_t(keyed[k].second)].setX(places[k]);
+        }
+    }
+
     m_bounds = QRectF();
     for (const Group &g : m_groups)
         m_bounds = m_bounds.united(g.rect);
