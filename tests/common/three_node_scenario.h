@@ -2,7 +2,7 @@
 // The hand-checked three-node case of the run-diff, pin and two-run tests (core and views),
 // as a scenario document.
 //
-// Nodes a, b, c: 16 CPUs, 64 GiB, 4 K80 GPUs each, under one switch s (10 Gb/s links). Jobs
+// Nodes a, b, c: 16 CPUs, 64 GiB, 4 K80 GPUs each, under one switch s (10 Gbit/s links). Jobs
 // j1 and j2 take 1 CPU, 2 GiB and 1 GPU, j3 2 CPUs, 4 GiB and 2 GPUs (single-task jobs of a
 // 1 MB model, 100 iterations, all submitted at 0).
 

@@ -16,7 +16,7 @@ namespace cb::testing {
 
 /// A two-tier leaf-spine cluster: `leaves` leaf switches each with `hostsPerLeaf` nodes of
 /// `gpusPerHost` V100 GPUs (rack "rNN"), `spines` spine switches linked to every leaf.
-/// Host links are 100 Gb/s, leaf-spine links 400 Gb/s. Jobs: one of each kind.
+/// Host links are 100 Gbit/s, leaf-spine links 400 Gbit/s. Jobs: one of each kind.
 inline Scenario leafSpineScenario(int leaves, int spines, int hostsPerLeaf, int gpusPerHost = 8)
 {
     Scenario s;

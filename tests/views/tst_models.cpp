@@ -486,17 +486,17 @@ void TestModels::formatting_data()
     QTest::newRow("megabytes") << formatBytes(548'000'000) << QStringLiteral("548 MB");
     QTest::newRow("zero duration") << formatDuration(0) << QStringLiteral("0:00:00");
     QTest::newRow("negative") << formatDuration(-61) << QStringLiteral("-0:01:01");
-    QTest::newRow("gbps") << formatGbps(100) << QStringLiteral("100 Gb/s");
-    QTest::newRow("tbps") << formatGbps(1600) << QStringLiteral("1.6 Tb/s");
+    QTest::newRow("gbps") << formatGbps(100) << QStringLiteral("100 Gbit/s");
+    QTest::newRow("tbps") << formatGbps(1600) << QStringLiteral("1.6 Tbit/s");
     QTest::newRow("number") << formatNumber(0.5) << QStringLiteral("0.5");
     // One number format: grouped thousands, at most two decimals, no trailing zeros.
     QTest::newRow("number grouped") << formatNumber(1024) << QStringLiteral("1,024");
     QTest::newRow("number repeating") << formatNumber(533.3333333) << QStringLiteral("533.33");
     QTest::newRow("number tiny") << formatNumber(0.001234) << QStringLiteral("0.00123");
     QTest::newRow("number minus zero") << formatNumber(-0.0001) << QStringLiteral("-0.0001");
-    // The "533.333333333 Gb/s": three significant digits.
-    QTest::newRow("gbps third") << formatGbps(1600.0 / 3) << QStringLiteral("533 Gb/s");
-    QTest::newRow("gbps fraction") << formatGbps(12.5) << QStringLiteral("12.5 Gb/s");
+    // The "533.333333333 Gbit/s": three significant digits.
+    QTest::newRow("gbps third") << formatGbps(1600.0 / 3) << QStringLiteral("533 Gbit/s");
+    QTest::newRow("gbps fraction") << formatGbps(12.5) << QStringLiteral("12.5 Gbit/s");
     QTest::newRow("gbps small") << formatGbps(0.25) << QStringLiteral("250 Mb/s");
     QTest::newRow("bytes double") << formatByteAmount(2e9) << QStringLiteral("2 GB");
     QTest::newRow("bytes double zero") << formatByteAmount(0) << QStringLiteral("0 B");
@@ -685,7 +685,7 @@ void TestModels::sceneToolTipsAndHitTest()
     QVERIFY2(tip.contains(QStringLiteral("8 × V100 (32 GiB each)")), qPrintable(tip));
     const QString switchTip = scene.toolTipAt(layout.switchRect(0).center());
     QVERIFY2(switchTip.contains(QStringLiteral("spine01")), qPrintable(switchTip));
-    QVERIFY2(switchTip.contains(QStringLiteral("2 links, 800 Gb/s")), qPrintable(switchTip));
+    QVERIFY2(switchTip.contains(QStringLiteral("2 links, 800 Gbit/s")), qPrintable(switchTip));
     QCOMPARE(scene.nodeAt(QPointF(-1000, -1000)), -1);
 
     // Links are one item, hit-tested by geometry: spine-leaf twice, each leaf to its rack.
@@ -697,7 +697,7 @@ void TestModels::sceneToolTipsAndHitTest()
     const QPointF mid = up.center();
     QCOMPARE(links->bundleAt(mid), 0);
     const QString linkTip = scene.toolTipAt(mid);
-    QCOMPARE(linkTip, QStringLiteral("spine01 ↔ leaf001<br>400 Gb/s per direction"));
+    QCOMPARE(linkTip, QStringLiteral("spine01 ↔ leaf001<br>400 Gbit/s per direction"));
     // The hit margin is half the line's width, at least 3 units: 20 units across is nothing.
     const QPointF normal = QPointF(-up.dy(), up.dx()) / up.length();
     QCOMPARE(links->bundleAt(mid + 20 * normal), -1);
@@ -709,7 +709,7 @@ void TestModels::sceneToolTipsAndHitTest()
     QCOMPARE(links->utilisation(0), 0.5);
     QCOMPARE(links->utilisation(1), 0.0);
     QCOMPARE(scene.toolTipAt(mid),
-             QStringLiteral("spine01 ↔ leaf001<br>400 Gb/s per direction<br>utilisation ") +
+             QStringLiteral("spine01 ↔ leaf001<br>400 Gbit/s per direction<br>utilisation ") +
                  formatPercent(0.5));
     scene.setLinkUtilisation({});
     QCOMPARE(links->utilisation(0), -1.0);

@@ -818,7 +818,7 @@ private slots:
         QCOMPARE(doc.scenario().cluster.links.size(), links + 1);
         QVERIFY(doc.scenario().cluster.links.back() == (Link{"r001-n01", "r002-n01", 25, 3}));
         // The add is confirmed, and no red "already linked" right after it.
-        QCOMPARE(dialog.statusText(), QStringLiteral("Added r001-n01 — r002-n01, 25 Gb/s, 3 µs"));
+        QCOMPARE(dialog.statusText(), QStringLiteral("Added r001-n01 — r002-n01, 25 Gbit/s, 3 µs"));
         QCOMPARE(dialog.findChild<QLabel *>(QStringLiteral("linkProblem"))->text(), QString());
         // The same pair again (either direction), a self-link, an unknown endpoint, no capacity.
         dialog.setLink(Link{"r002-n01", "r001-n01", 25, 3});

@@ -145,7 +145,7 @@ std::optional<double> parseDuration(const QString &input)
 
 QString formatGbps(double gbps)
 {
-    static const char *const units[] = {"Gb/s", "Tb/s", "Pb/s"};
+    static const char *const units[] = {"Gbit/s", "Tbit/s", "Pbit/s"};
     if (std::abs(gbps) < 1 && gbps != 0)
         return QStringLiteral("%1 Mb/s").arg(grouped(gbps * 1000, significantDecimals(gbps * 1000)));
     return scaled(gbps, units, 3, 1000);

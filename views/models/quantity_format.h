@@ -24,7 +24,7 @@ QString formatDuration(double seconds);
 /// or seconds ("90", "1.5"), or with units ("1.5h", "30m", "45s", "2d"). Empty on anything
 /// else or a negative value.
 std::optional<double> parseDuration(const QString &text);
-/// Three significant digits: 100 -> "100 Gb/s", 533.33 -> "533 Gb/s", 1600 -> "1.6 Tb/s".
+/// Three significant digits: 100 -> "100 Gbit/s", 533.33 -> "533 Gbit/s", 1600 -> "1.6 Tbit/s".
 QString formatGbps(double gbps);
 /// The window's number format: 1024 -> "1,024", 0.5 -> "0.5", 533.3333 -> "533.33",
 /// 0.00123 -> "0.00123" (three significant digits below 0.01).

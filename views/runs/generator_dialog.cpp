@@ -78,7 +78,7 @@ GeneratorDialog::GeneratorDialog(QWidget *parent)
     m_spines = intBox(lsPage, 0, 128, ls.spines);
     m_hostsPerLeaf = intBox(lsPage, 1, 256, ls.hostsPerLeaf);
     m_oversub = numberBox(lsPage, 1, 64, ls.oversubscription, QStringLiteral(" : 1"));
-    m_hostGbps = numberBox(lsPage, 1, 3200, ls.hostLinkGbps, QStringLiteral(" Gb/s"), 0);
+    m_hostGbps = numberBox(lsPage, 1, 3200, ls.hostLinkGbps, QStringLiteral(" Gbit/s"), 0);
     lsForm->addRow(tr("Leaf switches:"), m_leaves);
     lsForm->addRow(tr("Spine switches:"), m_spines);
     lsForm->addRow(tr("Hosts per leaf:"), m_hostsPerLeaf);
@@ -88,7 +88,7 @@ GeneratorDialog::GeneratorDialog(QWidget *parent)
     auto *ftPage = new QWidget(this);
     auto *ftForm = new QFormLayout(ftPage);
     m_k = intBox(ftPage, 2, 64, ft.k, 2);
-    m_linkGbps = numberBox(ftPage, 1, 3200, ft.linkGbps, QStringLiteral(" Gb/s"), 0);
+    m_linkGbps = numberBox(ftPage, 1, 3200, ft.linkGbps, QStringLiteral(" Gbit/s"), 0);
     ftForm->addRow(tr("Switch radix k (even):"), m_k);
     ftForm->addRow(tr("Every link:"), m_linkGbps);
 
@@ -96,7 +96,7 @@ GeneratorDialog::GeneratorDialog(QWidget *parent)
     auto *dgxForm = new QFormLayout(dgxPage);
     m_dgxNodes = intBox(dgxPage, 1, 4096, dgx.nodes);
     m_nics = intBox(dgxPage, 1, 16, dgx.nicsPerNode);
-    m_nicGbps = numberBox(dgxPage, 1, 3200, dgx.nicGbps, QStringLiteral(" Gb/s"), 0);
+    m_nicGbps = numberBox(dgxPage, 1, 3200, dgx.nicGbps, QStringLiteral(" Gbit/s"), 0);
     m_perUnit = intBox(dgxPage, 1, 1024, dgx.nodesPerUnit);
     m_dgxSpines = intBox(dgxPage, 0, 128, dgx.spines);
     m_dgxOversub = numberBox(dgxPage, 1, 64, dgx.oversubscription, QStringLiteral(" : 1"));

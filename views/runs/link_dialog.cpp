@@ -78,7 +78,7 @@ LinkDialog::LinkDialog(Document *document, QWidget *parent)
     m_capacity->setRange(0, 1e6);
     m_capacity->setDecimals(1);
     m_capacity->setValue(100);
-    m_capacity->setSuffix(tr(" Gb/s per direction"));
+    m_capacity->setSuffix(tr(" Gbit/s per direction"));
     m_latency->setRange(0, 1e6);
     m_latency->setDecimals(2);
     m_latency->setValue(1);

@@ -42,7 +42,7 @@ public:
     bool applyEdit();
     /// Why the form's link cannot be added (or, with a selected link, applied), or empty.
     QString problem() const;
-    /// What the last change did ("Added a — b, 100 Gb/s"), or the problem that stopped it.
+    /// What the last change did ("Added a — b, 100 Gbit/s"), or the problem that stopped it.
     QString statusText() const;
 
 private:

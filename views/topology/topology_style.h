@@ -14,7 +14,7 @@ QColor utilisationColor(double fraction);
 /// Node fill for a relative score 0..1 (pale to deep blue); filtered-out nodes use kFiltered.
 QColor scoreColor(double relative);
 
-/// Stroke width in scene units for a capacity: 10 Gb/s -> 1, 100 -> 5, 400 -> 7.4.
+/// Stroke width in scene units for a capacity: 10 Gbit/s -> 1, 100 -> 5, 400 -> 7.4.
 double linkWidth(double capacityGbps);
 
 inline const QColor kSceneBackground{0xfd, 0xfd, 0xfe};

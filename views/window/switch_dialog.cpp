@@ -68,7 +68,7 @@ SwitchDialog::SwitchDialog(Document *document, int switchIndex, QWidget *parent)
         m_capacity->setRange(0.1, 1e6);
         m_capacity->setDecimals(1);
         m_capacity->setValue(100);
-        m_capacity->setSuffix(tr(" Gb/s per direction"));
+        m_capacity->setSuffix(tr(" Gbit/s per direction"));
         m_latency = new QDoubleSpinBox(this);
         m_latency->setRange(0, 1e6);
         m_latency->setDecimals(2);
