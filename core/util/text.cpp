@@ -1,5 +1,9 @@
 #include "util/text.h"
 
+#include <cctype>
+
+#include <set>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -90,6 +94,22 @@ std::size_t displayWidth(std::string_view s)
     return n;
 }
 
+namespace {
+
+/// Whether `word` (its trailing punctuation aside) is a unit a number may stand before.
+bool isUnitWord(std::string_view word)
+{
+    while (!word.empty() && std::string_view(",;:.)").find(word.back()) != std::string_view::npos)
+        word.remove_suffix(1);
+    static const std::set<std::string_view> units = {
+        "s",      "ms", "us", "µs",  "min", "h",   "d",   "B",   "bytes", "KB",
+        "MB",     "GB", "TB", "PB",  "KiB", "MiB", "GiB", "TiB", "bit/s", "Gbit/s",
+        "Tbit/s", "W",  "kW", "kWh", "MWh", "USD", "EUR", "%",   "GPU",   "GPUs"};
+    return units.count(word) > 0;
+}
+
+} // namespace
+
 std::string wrapText(std::string_view text, std::size_t width, std::size_t indent,
                      std::size_t firstColumn)
 {
@@ -128,6 +148,17 @@ std::string wrapText(std::string_view text, std::size_t width, std::size_t inden
             std::size_t end = line.find(' ', w);
             if (end == std::string_view::npos)
                 end = line.size();
+            // A number and its unit after one space stay on one line ("5592.1 s", not "5592.1"
+            // ending a line and "s" starting the next).
+            if (end < line.size() && end > w &&
+                std::isdigit(static_cast<unsigned char>(line[end - 1])) && end + 1 < line.size() &&
+                line[end + 1] != ' ') {
+                std::size_t unitEnd = line.find(' ', end + 1);
+                if (unitEnd == std::string_view::npos)
+                    unitEnd = line.size();
+                if (isUnitWord(line.substr(end + 1, unitEnd - end - 1)))
+                    end = unitEnd;
+            }
             const std::string_view word = line.substr(w, end - w);
             const std::size_t wordWidth = displayWidth(word);
             if (lineHasWord && column + spaces + wordWidth > width) {

@@ -115,6 +115,13 @@ private slots:
         QCOMPARE(cb::displayWidth("déjà"), std::size_t(4));
         QCOMPARE(cb::wrapText("déjà vu", 7), std::string("déjà vu"));
         QCOMPARE(cb::wrapText("", 10), std::string());
+        // A number and its unit stay together ("finish 5592.1" over a lone "s" was read).
+        QCOMPARE(cb::wrapText("start 1294.9 s, finish 5592.1 s", 20),
+                 std::string("start 1294.9 s,\nfinish 5592.1 s"));
+        QCOMPARE(cb::wrapText("with node-0, 356.4 MB on node-1", 18),
+                 std::string("with node-0,\n356.4 MB on node-1"));
+        QCOMPARE(cb::wrapText("run 4 s", 5), std::string("run\n4 s")); // (down with its number)
+        QCOMPARE(cb::wrapText("step 4 steps", 6), std::string("step 4\nsteps"));
     }
 
     void counted()
