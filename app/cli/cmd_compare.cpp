@@ -219,10 +219,10 @@ Command compareCommand()
                     return int(ExitFailure);
                 ids.push_back(*id);
             }
-            io.err << "Saved as run" << (ids.size() > 1 ? "s " : " ");
+            std::string saved = ids.size() > 1 ? "Saved as runs " : "Saved as run ";
             for (std::size_t i = 0; i < ids.size(); ++i)
-                io.err << (i ? ", " : "") << ids[i];
-            io.err << " in " << (*workspace)->path() << "\n";
+                saved += (i ? ", " : "") + std::to_string(ids[i]);
+            io.err << wrapText(saved + " in " + (*workspace)->path(), outputColumns(), 2) << "\n";
         }
         if (args.flag("json")) {
             nlohmann::ordered_json j;

@@ -437,8 +437,11 @@ Command sweepCommand()
                 return int(ExitFailure);
             }
             std::sort(storedIds.begin(), storedIds.end());
-            io.err << "Saved as run" << (storedIds.size() == 1 ? " " : "s ") << idRanges(storedIds)
-                   << " in " << (*workspace)->path() << " (sweep " << sweepId << ")\n";
+            io.err << wrapText(std::string("Saved as run") + (storedIds.size() == 1 ? " " : "s ") +
+                                   idRanges(storedIds) + " in " + (*workspace)->path() +
+                                   " (sweep " + sweepId + ")",
+                               outputColumns(), 2)
+                   << "\n";
         }
 
         // Group by policy and parameter values (grid order), over seeds.

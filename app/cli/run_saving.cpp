@@ -1,4 +1,6 @@
 #include "cli/run_saving.h"
+#include "cli/output_columns.h"
+#include "util/text.h"
 
 #include <ostream>
 
@@ -48,7 +50,9 @@ std::optional<std::int64_t> saveRun(Workspace &workspace, const Scenario &scenar
 {
     auto id = saveRunTo(workspace, scenario, runRecord(run, scenario), io, command);
     if (id)
-        io.err << "Saved as run " << *id << " in " << workspace.path() << "\n";
+        io.err << wrapText("Saved as run " + std::to_string(*id) + " in " + workspace.path(),
+                           outputColumns(), 2)
+               << "\n";
     return id;
 }
 

@@ -256,13 +256,19 @@ private slots:
     void simulateStoresARunThatReopens()
     {
         QTemporaryDir dir;
-        const QString ws = dir.filePath(QStringLiteral("ws.sqlite"));
+        const QString ws = dir.filePath(
+            QStringLiteral("a-workspace-named-long-enough-to-take-a-line-of-its-own.sqlite"));
         const Cli sim = clusterbench({QStringLiteral("simulate"), QString::fromStdString(kTestbed),
                                       QStringLiteral("--policy"), QStringLiteral("dltap"),
                                       QStringLiteral("--seed"), QStringLiteral("1"),
                                       QStringLiteral("--json"), QStringLiteral("--workspace"), ws});
         QCOMPARE(sim.code, 0);
         QVERIFY2(sim.err.find("Saved as run 1 in") != std::string::npos, sim.err.c_str());
+        // Wrapped at the 80 columns of a pipe, the path on a line of its own if need be (a
+        // terminal broke it mid-word).
+        const std::string saved = sim.err.substr(sim.err.find("Saved as run 1 in"));
+        QCOMPARE(saved.substr(0, 21 + std::size_t(ws.size())),
+                 "Saved as run 1 in\n  " + ws.toStdString() + "\n");
         const auto summary = nlohmann::json::parse(sim.out)["summary"];
 
         auto opened = Workspace::open(ws.toStdString());

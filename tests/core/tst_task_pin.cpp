@@ -179,7 +179,7 @@ private slots:
         for (const char *whatIf : {"What if (--pin), against spread's own choice (seed 1):",
                                    "What if (--pin), against binpack's own choice (seed 1):"})
             QVERIFY2(compared.out.find(whatIf) != std::string::npos, compared.out.c_str());
-        QVERIFY2(compared.err.find("Saved as runs 1, 2, 3, 4 in ") != std::string::npos,
+        QVERIFY2(compared.err.find("Saved as runs 1, 2, 3, 4 in") != std::string::npos,
                  compared.err.c_str());
         const cbtest::CliOutcome history = cbtest::runCli({"show", "2", "--workspace", ws, "--json"});
         QVERIFY2(history.code == 0, history.err.c_str());
