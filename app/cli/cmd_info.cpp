@@ -105,40 +105,44 @@ Command infoCommand()
         io.out << (s.name.empty() ? path : s.name) << "\n";
         if (!s.description.empty())
             io.out << "  " << wrapText(s.description, outputColumns(), 2, 2) << "\n";
-        io.out << "Nodes        " << groupedCount(j["nodes"].get<long long>()) << " ("
-               << wholeOrGrouped(j["cpus"].get<double>()) << " CPUs, "
-               << memoryText(j["memory_gib"].get<double>()) << ")\n";
-        io.out << "GPUs         " << groupedCount(j["gpus"].get<int>());
+        // The figures, a line each, a long one continuing under its value's column.
+        std::ostringstream out;
+        out << "Nodes        " << groupedCount(j["nodes"].get<long long>()) << " ("
+            << wholeOrGrouped(j["cpus"].get<double>()) << " CPUs, "
+            << memoryText(j["memory_gib"].get<double>()) << ")\n";
+        out << "GPUs         " << groupedCount(j["gpus"].get<int>());
         std::string sep = " (";
         for (const auto &[type, count] : j["gpus_by_type"].items()) {
-            io.out << sep << groupedCount(count.get<int>()) << " x " << type;
+            out << sep << groupedCount(count.get<int>()) << " x " << type;
             sep = ", ";
         }
-        io.out << (sep == ", " ? ")" : "") << "\n";
-        io.out << "Switches     " << groupedCount(j["switches"].get<long long>());
+        out << (sep == ", " ? ")" : "") << "\n";
+        out << "Switches     " << groupedCount(j["switches"].get<long long>());
         sep = " (";
         for (const auto &[tier, count] : j["switches_by_tier"].items()) {
-            io.out << sep << groupedCount(count.get<int>()) << " " << tier;
+            out << sep << groupedCount(count.get<int>()) << " " << tier;
             sep = ", ";
         }
-        io.out << (sep == ", " ? ")" : "") << "\n";
-        io.out << "Links        " << groupedCount(j["links"].get<long long>()) << "\n";
-        io.out << "Bisection    " << wholeOrGrouped(j["bisection_gbps"].get<double>())
-               << " Gbit/s\n";
-        io.out << "Jobs         " << groupedCount(j["jobs"].get<long long>());
+        out << (sep == ", " ? ")" : "") << "\n";
+        out << "Links        " << groupedCount(j["links"].get<long long>()) << "\n";
+        out << "Bisection    " << wholeOrGrouped(j["bisection_gbps"].get<double>()) << " Gbit/s\n";
+        out << "Jobs         " << groupedCount(j["jobs"].get<long long>());
         sep = " (";
         for (const auto &[kind, count] : j["jobs_by_kind"].items()) {
-            io.out << sep << groupedCount(count.get<int>()) << " " << kind;
+            out << sep << groupedCount(count.get<int>()) << " " << kind;
             sep = ", ";
         }
         const int tasks = j["tasks"].get<int>(), gpus = j["gpus_requested"].get<int>();
-        io.out << (sep == ", " ? ")" : "") << "; " << groupedCount(tasks)
-               << (tasks == 1 ? " task, " : " tasks, ") << groupedCount(gpus)
-               << (gpus == 1 ? " GPU" : " GPUs") << " requested\n";
+        out << (sep == ", " ? ")" : "") << "; " << groupedCount(tasks)
+            << (tasks == 1 ? " task, " : " tasks, ") << groupedCount(gpus)
+            << (gpus == 1 ? " GPU" : " GPUs") << " requested\n";
         if (j.contains("step_time_models"))
             for (const auto &[model, m] : j["step_time_models"].items())
-                io.out << "Step times   " << model << ": measured, " << m["points"].get<std::size_t>()
-                       << " points, used by " << m["jobs"].get<std::size_t>() << " jobs\n";
+                out << "Step times   " << model << ": measured, " << m["points"].get<std::size_t>()
+                    << " points, used by " << m["jobs"].get<std::size_t>() << " jobs\n";
+        std::istringstream lines(out.str());
+        for (std::string line; std::getline(lines, line);)
+            io.out << wrapText(line, outputColumns(), 13) << "\n";
         return int(ExitOk);
     };
     return c;
