@@ -641,14 +641,21 @@ Command diffCommand()
                 if (d.fork->sameTask) {
                     printForkSide(out, *da.log, nameA, d.fork->inA, pickOf(db, i));
                     printForkSide(out, *db.log, nameB, d.fork->inB, pickOf(da, i));
+                    // Each side's words contrast with the other run's pick, as above.
+                    const auto nodeIndex = [](const DecisionLog &log, const std::string &node) {
+                        const auto at = std::find(log.nodeNames.begin(), log.nodeNames.end(), node);
+                        return at == log.nodeNames.end() ? -1 : int(at - log.nodeNames.begin());
+                    };
                     out << "  "
-                        << wrapText("In words (" + nameA +
-                                        "): " + narrateDecision(da.scenario, topo, *da.log, i),
+                        << wrapText("In words (" + nameA + "): " +
+                                        narrateDecision(da.scenario, topo, *da.log, i,
+                                                        nodeIndex(*da.log, pickOf(db, i))),
                                     width, 4, 2)
                         << "\n";
                     out << "  "
-                        << wrapText("In words (" + nameB +
-                                        "): " + narrateDecision(db.scenario, topo, *db.log, i),
+                        << wrapText("In words (" + nameB + "): " +
+                                        narrateDecision(db.scenario, topo, *db.log, i,
+                                                        nodeIndex(*db.log, pickOf(da, i))),
                                     width, 4, 2)
                         << "\n";
                 } else {

@@ -115,7 +115,7 @@ DecisionTraffic decisionTraffic(const Scenario &scenario, const Topology &topolo
 }
 
 std::string narrateDecision(const Scenario &scenario, const Topology &topology,
-                            const DecisionLog &log, int decision)
+                            const DecisionLog &log, int decision, int versus)
 {
     if (decision < 0 || decision >= int(log.decisions.size()))
         return {};
@@ -156,7 +156,9 @@ std::string narrateDecision(const Scenario &scenario, const Topology &topology,
         return s.str();
     }
     const CandidateRow *pr = d.row(d.pick);
-    const int other = defaultContrastNode(log, decision);
+    const int nextBest = defaultContrastNode(log, decision);
+    const bool chosen = versus >= 0 && versus != d.pick && d.row(versus);
+    const int other = chosen ? versus : nextBest;
     auto contrast = other >= 0 ? contrastDecision(log, decision, other) : Result<Contrast>::failure("", "");
     if (d.omitted.scored > 0 && (!contrast || contrast->otherFiltered || !contrast->otherHasRow)) {
         // A log that keeps the best rows only: the nodes that could take it and have no row.
@@ -181,8 +183,9 @@ std::string narrateDecision(const Scenario &scenario, const Topology &topology,
     } else {
         const Contrast &c = contrast.value();
         s << name(d.pick) << " won with a total of " << wholeOrNumberText(c.pickTotal)
-          << " against " << wholeOrNumberText(c.otherTotal) << " on " << name(other)
-          << ", the next best";
+          << " against " << wholeOrNumberText(c.otherTotal) << " on " << name(other);
+        if (other == nextBest)
+            s << ", the next best";
         if (c.deciding >= 0) {
             const PluginDifference &p = c.plugins[std::size_t(c.deciding)];
             s << "; " << p.name << " decided it: " << wholeOrNumberText(p.rawPick) << " against "
@@ -209,9 +212,14 @@ std::string narrateDecision(const Scenario &scenario, const Topology &topology,
     } else if (job && job->kind != JobKind::Single) {
         s << " The choice does not change the job's traffic yet.";
     }
-    const DecisionFlips flips = weightFlips(log, decision);
-    if (const WeightFlip *f = flips.smallest())
-        s << " " << describeFlip(log, *f) << ".";
+    if (chosen) {
+        if (contrast && !contrast->flips.empty())
+            s << " " << describeFlip(log, contrast->flips.front()) << ".";
+    } else {
+        const DecisionFlips flips = weightFlips(log, decision);
+        if (const WeightFlip *f = flips.smallest())
+            s << " " << describeFlip(log, *f) << ".";
+    }
     std::string text = s.str();
     if (text.size() > 4 && text.compare(text.size() - 2, 2, "..") == 0)
         text.pop_back();

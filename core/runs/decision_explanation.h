@@ -34,8 +34,11 @@ DecisionTraffic decisionTraffic(const Scenario &scenario, const Topology &topolo
 /// nodes was ruled out: ... node-a won with a total of 37 against 28 on node-b; dltap
 /// decided it (+20) ... The job's cross-node traffic goes from 0 B to 12.0 MB per iteration
 /// ...". `decision` is the log index; the number shown is decision + 1 (as the steppers).
+/// `versus` (a node index, not the pick) is the node it is contrasted with, and the weight
+/// change named is one that makes that node win (diff contrasts with the other run's pick);
+/// by default the next best and the smallest weight change that moves the pick.
 std::string narrateDecision(const Scenario &scenario, const Topology &topology,
-                            const DecisionLog &log, int decision);
+                            const DecisionLog &log, int decision, int versus = -1);
 
 /// "12.0 MB", "640 kB", "0 B" (decimal units, one decimal).
 std::string bytesText(double bytes);

@@ -308,6 +308,25 @@ private slots:
                  r.out.c_str());
         QVERIFY2(r.out.find("Jobs that differ: 2 of 3\n") != std::string::npos, r.out.c_str());
         QVERIFY2(r.out.find("decided by least-allocated") != std::string::npos, r.out.c_str());
+        // Each side's words contrast with the node the other run picked, as the lines above
+        // them do (they named the next best, which a tie may make another node).
+        {
+            const auto pickOf = [&](const std::string &run) {
+                const std::size_t at = r.out.find("\n  " + run);
+                const std::size_t arrow = r.out.find("-> ", at);
+                return r.out.substr(arrow + 3, r.out.find('\n', arrow) - arrow - 3);
+            };
+            const std::string spread = pickOf("run 1 (spread)"), binpack = pickOf("run 2 (binpack)");
+            QVERIFY2(spread != binpack, r.out.c_str());
+            std::string words = r.out.substr(r.out.find("In words (run 1 (spread))"));
+            std::string other = words.substr(words.find("In words (run 2"));
+            words = words.substr(0, words.find("In words (run 2"));
+            for (std::string *w : {&words, &other}) // (unwrapped)
+                for (std::size_t at; (at = w->find("\n    ")) != std::string::npos;)
+                    w->replace(at, 5, " ");
+            QVERIFY2(words.find(" on " + binpack) != std::string::npos, words.c_str());
+            QVERIFY2(other.find(" on " + spread) != std::string::npos, other.c_str());
+        }
         // The metrics in a table with the difference and its share in columns of their own,
         // every line within the 80 columns of a terminal (without one: 80).
         QVERIFY2(r.out.find("\nMetric ") != std::string::npos &&
