@@ -184,6 +184,27 @@ void TestAnalysisViews::heatmapForwardThenBack()
         QVERIFY(sameBits(mapCells(heatmap.colorMap()), cells));
     }
     QVERIFY(changedSomewhere > 0); // the forward steps did change the map
+    {
+        // The map keeps its size from one decision to the next: the colour bar's labels
+        // ("5 GB", "2.5 GB", "819.2 MB") change width, the room kept for them does not.
+        heatmap.resize(520, 400);
+        heatmap.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
+        auto *plot = heatmap.findChild<QCustomPlot *>(QStringLiteral("heatmapPlot"));
+        QVERIFY(plot);
+        QSet<int> widths;
+        QSet<QString> labels;
+        for (int c = 0; c < n; ++c) {
+            stepper.seek(c);
+            plot->replot();
+            widths.insert(plot->axisRect()->rect().width());
+            for (const QString &l :
+                 heatmap.findChild<QCPColorScale *>()->axis()->tickVectorLabels())
+                labels.insert(l);
+        }
+        QVERIFY2(labels.size() > 3, qPrintable(QStringList(labels.values()).join(u',')));
+        QCOMPARE(widths.size(), 1);
+    }
     // Jumping (first, last) goes through the same cells as stepping.
     stepper.last();
     const std::vector<double> atEnd = heatmap.values();

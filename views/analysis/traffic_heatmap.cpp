@@ -500,6 +500,18 @@ void TrafficHeatmap::updateScaleAxis()
         m_scale->axis()->setTicker(QSharedPointer<ReadableTicker>::create(
             m_log ? steps : ReadableTicker::Steps::Count,
             [](double v) { return formatByteAmount(v); }));
+    // Room for the widest usual label ("888.8 MB", "100 %") whatever the labels are now, so
+    // that the map keeps its size from one decision to the next ("5 GB" and "2.5 GB" moved
+    // it); a wider label still gets its room.
+    QCPAxis *axis = m_scale->axis();
+    const int labels = QFontMetrics(axis->tickLabelFont())
+                           .horizontalAdvance(simulatedLinks ? QStringLiteral("100 %")
+                                                             : QStringLiteral("888.8 MB"));
+    m_scale->axis()->axisRect()->setMinimumMargins(
+        QMargins(0, 0,
+                 axis->offset() + axis->tickLengthOut() + axis->tickLabelPadding() + labels +
+                     axis->labelPadding() + QFontMetrics(axis->labelFont()).height(),
+                 0));
 }
 
 void TrafficHeatmap::fillDecision()
