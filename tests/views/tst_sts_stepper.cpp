@@ -521,6 +521,27 @@ void TestStsStepper::placeAndSimulateRunsSts()
     });
     next.findChild<QAction *>(QStringLiteral("placeAndSimulateAction"))->trigger();
     QVERIFY(remembered);
+
+    // A scenario whose jobs carry no STS time tables is not offered the stochastic policy
+    // chosen for another (its multi-GPU jobs may fit no node under it): a placement policy.
+    Scenario placement = other;
+    placement.name = "placement only";
+    for (Job &job : placement.jobs)
+        job.sts.reset();
+    const QString placementPath = dir.filePath(QStringLiteral("placement.json"));
+    QVERIFY(saveScenarioFile(placementPath.toStdString(), placement).ok());
+    MainWindow third;
+    QVERIFY(third.openFile(placementPath));
+    bool offered = false;
+    QTimer::singleShot(0, &third, [&offered] {
+        auto *dialog = qobject_cast<PlaceRunDialog *>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        QVERIFY2(!dialog->stochastic(), dialog->policy().c_str());
+        offered = true;
+        dialog->reject();
+    });
+    third.findChild<QAction *>(QStringLiteral("placeAndSimulateAction"))->trigger();
+    QVERIFY(offered);
 }
 
 void TestStsStepper::candidateCostsShowWhatOrdersThem()

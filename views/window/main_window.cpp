@@ -18,6 +18,7 @@
 #include "models/quantity_format.h"
 #include "runs/run_comparison.h"
 #include "runs/run_launcher.h"
+#include "runs/run_service.h"
 #include "runs/run_store.h"
 #include "runs/run_views.h"
 #include "runs/timeline_series.h"
@@ -25,6 +26,7 @@
 #include "topology/topology_scene.h"
 #include "topology/topology_view.h"
 #include "util/sample_folder.h"
+#include "util/text.h"
 #include "window/cluster_panel.h"
 #include "window/job_queue_panel.h"
 #include "window/problems_dialog.h"
@@ -811,8 +813,24 @@ void MainWindow::placeAndSimulate()
     const char *const simulateKey = "placeRun/simulate";
     const char *const policyKey = "placeRun/policy";
     dialog.setSimulate(QSettings().value(QLatin1String(simulateKey), true).toBool());
-    if (const QString last = QSettings().value(QLatin1String(policyKey)).toString();
-        !last.isEmpty())
+    // The policy last run on this scenario; else STS where the jobs carry its time tables;
+    // else the last placement policy chosen (a stochastic one chosen for another scenario
+    // would refuse jobs that fit no node here).
+    const Scenario &scenario = m_document->scenario();
+    const QString scenarioKey =
+        QStringLiteral("placeRun/policies/%1")
+            .arg(qulonglong(fnv1a(scenario.name)), 16, 16, QLatin1Char('0'));
+    QString last = QSettings().value(scenarioKey).toString();
+    if (last.isEmpty()) {
+        const bool stsTables = std::any_of(scenario.jobs.begin(), scenario.jobs.end(),
+                                           [](const Job &j) { return j.sts.has_value(); });
+        const QString chosen = QSettings().value(QLatin1String(policyKey)).toString();
+        if (stsTables)
+            last = QStringLiteral("sts");
+        else if (stochasticMethod(chosen.toStdString()).empty())
+            last = chosen;
+    }
+    if (!last.isEmpty())
         dialog.setPolicy(last.toStdString()); // (not offered here: the dialog's default stays)
     if (m_run) {
         dialog.setPolicy(m_run->policy);
@@ -824,6 +842,7 @@ void MainWindow::placeAndSimulate()
         if (!dialog.stochastic()) // the box of a stochastic pick is forced on, not chosen
             QSettings().setValue(QLatin1String(simulateKey), dialog.simulate());
         QSettings().setValue(QLatin1String(policyKey), QString::fromStdString(dialog.policy()));
+        QSettings().setValue(scenarioKey, QString::fromStdString(dialog.policy()));
         startRun(dialog.policy(), dialog.seed(), dialog.simulate());
     }
 }
