@@ -7,6 +7,7 @@
 #include "runs/run_service.h"
 #include "store/stored_run.h"
 #include "store/workspace.h"
+#include "util/count_text.h"
 #include "util/json_number.h"
 #include "util/terminal_text.h"
 #include "util/text.h"
@@ -117,26 +118,27 @@ std::string shortNumber(double v)
 /// A metric's value as show and diff print it, by the unit its name ends with: bytes in
 /// decimal units; seconds (one decimal, three below 10 s), kWh (three) and GPU-hours (one)
 /// with their unit; costs with two decimals; whole numbers as they are; other figures
-/// (utilisation, slowdown, hops) with three decimals, as simulate's summary prints them.
+/// (utilisation, slowdown, hops) with three decimals, as simulate's summary prints them,
+/// thousands grouped as it groups them ("16,682.0 s").
 std::string metricText(const std::string &name, double v)
 {
     switch (metricUnit(name)) {
     case MetricUnit::Bytes:
         return bytesText(v);
     case MetricUnit::Seconds:
-        return v == 0 ? "0 s" : formatFixed(v, std::abs(v) < 10 ? 3 : 1) + " s";
+        return v == 0 ? "0 s" : groupedFixed(v, std::abs(v) < 10 ? 3 : 1) + " s";
     case MetricUnit::KWh:
-        return formatFixed(v, 3) + " kWh";
+        return groupedFixed(v, 3) + " kWh";
     case MetricUnit::GpuHours:
-        return formatFixed(v, 1) + " GPU-h";
+        return groupedFixed(v, 1) + " GPU-h";
     case MetricUnit::Money:
-        return formatFixed(v, 2);
+        return groupedFixed(v, 2);
     case MetricUnit::Plain:
         break;
     }
     if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e15)
-        return std::to_string((long long)v);
-    return formatFixed(v, 3);
+        return groupedCount((long long)v);
+    return groupedFixed(v, 3);
 }
 
 Result<std::unique_ptr<Workspace>> openWorkspace(const Args &args)
