@@ -5,18 +5,19 @@
 // the simulator's totals; the Gantt chart's bars and rows; the shared scrubber; the wrapped
 // topology layout for many racks; and the main window running a policy end to end.
 
-#include "runs/decision_replay.h"
 #include "analysis/decision_stepper.h"
+#include "analysis/frozen_column_table.h"
 #include "analysis/named_ticker.h"
 #include "analysis/plot_export.h"
 #include "analysis/run_session.h"
 #include "analysis/run_timeline.h"
-#include "runs/timeline_series.h"
 #include "analysis/traffic_heatmap.h"
 #include "document/document.h"
 #include "io/scenario_json.h"
 #include "model/gen_fat_tree.h"
 #include "plot_checks.h"
+#include "runs/decision_replay.h"
+#include "runs/timeline_series.h"
 #include "test_scenarios.h"
 #include "topology/cluster_layout.h"
 #include "topology/topology_scene.h"
@@ -51,6 +52,7 @@ private slots:
     void initTestCase();
     void namedTickerCapsTicks();
     void heatmapForwardThenBack();
+    void candidatesNeverCutBesideTheFrozenColumns();
     void heatmapLogScale();
     void heatmapCells();
     void heatmapCellsDefault();
@@ -156,6 +158,45 @@ void TestAnalysisViews::namedTickerCapsTicks()
     QCOMPARE(ticks.size(), 993);
     QCOMPARE(ticks[1], 66.0);
     QCOMPARE(labels.back(), QStringLiteral("link 65472"));
+}
+
+void TestAnalysisViews::candidatesNeverCutBesideTheFrozenColumns()
+{
+    // dgx-nvlink under dltap in a laptop's candidates pane: stepping scrolls the deciding
+    // plugin into view, and no sliver of a column shows beside the frozen Node and Total
+    // columns (an "8/7/2" read as part of the total).
+    const auto loaded = loadScenarioFile(CB_SOURCE_DIR "/sample-clusters/dgx-nvlink.json");
+    QVERIFY(loaded.ok());
+    DecisionStepper stepper;
+    stepper.setSession(session(loaded.value(), false, "dltap"));
+    stepper.resize(440, 760);
+    stepper.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&stepper));
+    auto *table = qobject_cast<FrozenColumnTableView *>(stepper.tableView());
+    QVERIFY(table);
+    QStringList cut;
+    for (int c = 0; c < stepper.decisionCount(); ++c) {
+        stepper.seek(c);
+        QCoreApplication::processEvents();
+        int edge = 0;
+        for (int k = 0; k < table->frozenColumns(); ++k)
+            edge += table->columnWidth(k);
+        const int under = table->columnAt(edge);
+        if (under < table->frozenColumns())
+            continue;
+        // (Mostly hidden, it is covered by the frozen columns' pane; else most of it shows.)
+        const int left = table->columnViewportPosition(under);
+        const int shown = left + table->columnWidth(under) - edge;
+        const int covered = table->findChild<QTableView *>()->geometry().width() - edge;
+        if (left < edge && shown > covered && 2 * shown < table->columnWidth(under))
+            cut << QStringLiteral("decision %1: column %2 at %3..%4, frozen to %5")
+                       .arg(c + 1)
+                       .arg(under)
+                       .arg(left)
+                       .arg(left + table->columnWidth(under))
+                       .arg(edge);
+    }
+    QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
 }
 
 void TestAnalysisViews::heatmapForwardThenBack()

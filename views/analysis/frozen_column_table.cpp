@@ -33,6 +33,9 @@ FrozenColumnTableView::FrozenColumnTableView(QWidget *parent)
             });
     connect(verticalHeader(), &QHeaderView::sectionResized, this,
             [this](int logical, int, int size) { m_frozen->setRowHeight(logical, size); });
+    // Scrolled sideways by the user: their place is kept, not the last target's.
+    connect(horizontalScrollBar(), &QAbstractSlider::actionTriggered, this,
+            [this] { m_target = QPersistentModelIndex(); });
     connect(m_frozen->verticalScrollBar(), &QAbstractSlider::valueChanged, verticalScrollBar(),
             &QAbstractSlider::setValue);
     connect(verticalScrollBar(), &QAbstractSlider::valueChanged, m_frozen->verticalScrollBar(),
@@ -95,6 +98,10 @@ void FrozenColumnTableView::updateGeometries()
 {
     QTableView::updateGeometries();
     updateFrozenGeometry();
+    // Columns that took new widths after a scroll (a step's new decision) may leave one cut
+    // at the frozen columns, or a shorter scroll range may have pulled the view back.
+    if (m_target.isValid() && m_target.column() >= m_count)
+        scrollTo(m_target);
 }
 
 void FrozenColumnTableView::resizeEvent(QResizeEvent *event)
@@ -103,10 +110,27 @@ void FrozenColumnTableView::resizeEvent(QResizeEvent *event)
     updateFrozenGeometry();
 }
 
+void FrozenColumnTableView::scrollContentsBy(int dx, int dy)
+{
+    QTableView::scrollContentsBy(dx, dy);
+    if (dx != 0)
+        updateFrozenGeometry();
+}
+
 void FrozenColumnTableView::updateFrozenGeometry()
 {
     const int header = verticalHeader()->isVisible() ? verticalHeader()->width() : 0;
-    m_frozen->setGeometry(header + frameWidth(), frameWidth(), frozenWidth(),
+    // A column mostly under the frozen ones is covered whole: its sliver beside them (a cut
+    // "3" read as part of the total) is left blank, where the scroll range or the column
+    // stepping brought into view leaves no room to show it.
+    int width = frozenWidth();
+    const int cut = columnAt(width);
+    if (cut >= m_count && model() && cut < model()->columnCount()) {
+        const int left = columnViewportPosition(cut), right = left + columnWidth(cut);
+        if (left < width && 2 * (right - width) < columnWidth(cut))
+            width = right;
+    }
+    m_frozen->setGeometry(header + frameWidth(), frameWidth(), width,
                           viewport()->height() + horizontalHeader()->height());
     m_frozen->horizontalHeader()->setFixedHeight(horizontalHeader()->height());
     m_frozen->verticalScrollBar()->setValue(verticalScrollBar()->value());
@@ -129,6 +153,7 @@ QModelIndex FrozenColumnTableView::moveCursor(CursorAction cursorAction,
 void FrozenColumnTableView::scrollTo(const QModelIndex &index, ScrollHint hint)
 {
     if (index.column() >= m_count) {
+        m_target = index;
         QTableView::scrollTo(index, hint);
         // Not under the frozen columns.
         const QRect r = visualRect(index);
@@ -137,14 +162,21 @@ void FrozenColumnTableView::scrollTo(const QModelIndex &index, ScrollHint hint)
                                             frozenWidth());
         // No sliver of a column beside the frozen ones (a cut "3" read as part of the total):
         // the one the edge cuts goes under them, as long as `index` stays in view.
+        // Where the scroll bar cannot go that far (the last columns), the cut one is shown
+        // whole instead, beside them.
         const int edge = frozenWidth();
         const int cut = columnAt(edge);
         if (cut >= m_count) {
+            QScrollBar *bar = horizontalScrollBar();
             const int left = columnViewportPosition(cut);
             const int shift = left + columnWidth(cut) - edge;
-            if (left < edge && shift > 0 && visualRect(index).right() - shift >= edge &&
-                visualRect(index).right() - shift <= viewport()->width())
-                horizontalScrollBar()->setValue(horizontalScrollBar()->value() + shift);
+            if (left < edge && shift > 0) {
+                if (cut != index.column() && visualRect(index).left() - shift >= edge &&
+                    bar->value() + shift <= bar->maximum())
+                    bar->setValue(bar->value() + shift);
+                else if (visualRect(index).right() + (edge - left) < viewport()->width())
+                    bar->setValue(bar->value() - (edge - left));
+            }
         }
     } else if (index.isValid()) {
         // The frozen columns are always in view: only the row matters.

@@ -4,6 +4,7 @@
 // borderless view over the same model and selection shows only those columns on top of them,
 // scrolled vertically with the table (after Qt's "Frozen Column" example).
 
+#include <QPersistentModelIndex>
 #include <QTableView>
 
 namespace cb::views {
@@ -28,6 +29,7 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
     QModelIndex moveCursor(CursorAction cursorAction, Qt::KeyboardModifiers modifiers) override;
     void updateGeometries() override;
+    void scrollContentsBy(int dx, int dy) override;
 
 private:
     void syncFrozen();
@@ -37,6 +39,9 @@ private:
 
     QTableView *m_frozen;
     int m_count = 1;
+    /// What the last scrollTo brought into view, brought again when the columns take new
+    /// widths after it.
+    QPersistentModelIndex m_target;
 };
 
 } // namespace cb::views
