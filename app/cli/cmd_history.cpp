@@ -119,8 +119,8 @@ std::string shortNumber(double v)
 /// decimal units; seconds (one decimal, three below 10 s), kWh (three) and GPU-hours (one)
 /// with their unit; costs with two decimals; whole numbers as they are; other figures
 /// (utilisation, slowdown, hops) with three decimals, as simulate's summary prints them,
-/// thousands grouped as it groups them ("16,682.0 s").
-std::string metricText(const std::string &name, double v)
+/// thousands grouped as it groups them ("16,682.0 s"); costs in the scenario's `currency`.
+std::string metricText(const std::string &name, double v, const std::string &currency = {})
 {
     switch (metricUnit(name)) {
     case MetricUnit::Bytes:
@@ -132,7 +132,7 @@ std::string metricText(const std::string &name, double v)
     case MetricUnit::GpuHours:
         return groupedFixed(v, 1) + " GPU-h";
     case MetricUnit::Money:
-        return groupedFixed(v, 2);
+        return groupedFixed(v, 2) + (currency.empty() ? "" : " " + currency);
     case MetricUnit::Plain:
         break;
     }
@@ -434,9 +434,16 @@ Command showCommand()
         std::size_t nameWidth = 0; // (the longest name and two spaces: names never touch)
         for (const auto &entry : r.metrics)
             nameWidth = std::max(nameWidth, entry.first.size() + 2);
+        // Costs in the currency of the scenario it ran on (as simulate prints them).
+        std::string currency = Settings{}.currency;
+        if (auto text = ws.value()->scenarioText(r.scenarioDigest)) {
+            const nlohmann::json stored = nlohmann::json::parse(text.value(), nullptr, false);
+            if (const nlohmann::json *settings = childField(stored, "settings"))
+                currency = stringField(*settings, "currency", currency);
+        }
         for (const auto &[name, value] : r.metrics)
             io.out << "  " << std::left << std::setw(int(nameWidth)) << name
-                   << metricText(name, value) << "\n";
+                   << metricText(name, value, currency) << "\n";
         const nlohmann::json *decisions =
             r.decisionLog.is_array() ? &r.decisionLog : childField(r.decisionLog, "decisions");
         if (decisions && decisions->is_array())
@@ -693,7 +700,9 @@ Command diffCommand()
                          "B - A", "change"};
         table.rightAligned = {false, true, true, true, true};
         for (const MetricDifference &m : d.metrics) {
-            const auto text = [&](double v) { return metricText(m.name, v); };
+            const auto text = [&](double v) {
+                return metricText(m.name, v, da.scenario.settings.currency);
+            };
             std::vector<std::string> row = {m.name, m.a ? text(*m.a) : "-", m.b ? text(*m.b) : "-",
                                             "", ""};
             if (m.a && m.b) {

@@ -348,6 +348,11 @@ private slots:
                  show.out.c_str());
         QVERIFY2(show.out.find("\n  iteration_max_link_seconds  ") != std::string::npos,
                  show.out.c_str());
+        // Costs in the scenario's currency, as simulate prints them.
+        QVERIFY2(QRegularExpression(QStringLiteral("\n  total_cost +[0-9,]+\\.\\d\\d USD\n"))
+                     .match(QString::fromStdString(show.out))
+                     .hasMatch(),
+                 show.out.c_str());
         // Thousands grouped as simulate groups them (the testbed's makespan is days long).
         QVERIFY2(QRegularExpression(QStringLiteral("\n  makespan_s +\\d{1,3}(,\\d{3})+\\.\\d s\n"))
                      .match(QString::fromStdString(show.out))
