@@ -1,5 +1,7 @@
 #include "model/job_defaults.h"
 
+#include "model/node_labels.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -34,7 +36,7 @@ std::string nextIdInSeries(const std::vector<std::string> &ids)
         while (digits > 0 && std::isdigit(static_cast<unsigned char>(id[digits - 1])))
             --digits;
         const std::size_t width = id.size() - digits;
-        if (width == 0 || width > 15)
+        if (width == 0 || width > 9) // (as nextFreeId counts on)
             continue;
         auto [it, fresh] = series.try_emplace(id.substr(0, digits));
         Series &s = it->second;
@@ -52,14 +54,13 @@ std::string nextIdInSeries(const std::vector<std::string> &ids)
             best = &entry;
     if (!best || 2 * best->second.members < ids.size())
         return {};
+    // The series' largest member, counted on from as a copied node's id is.
+    std::string largest = std::to_string(best->second.largest);
+    if (largest.size() < best->second.width)
+        largest.insert(0, best->second.width - largest.size(), '0');
     const std::set<std::string> taken(ids.begin(), ids.end());
-    for (long long n = best->second.largest + 1;; ++n) {
-        std::string number = std::to_string(n);
-        if (number.size() < best->second.width)
-            number.insert(0, best->second.width - number.size(), '0');
-        if (!taken.count(best->first + number))
-            return best->first + number;
-    }
+    return nextFreeId(best->first + largest,
+                      [&](const std::string &id) { return taken.count(id) > 0; });
 }
 
 std::optional<DueDefaults> dueDefaults(const std::vector<Job> &jobs)
