@@ -13,7 +13,8 @@
 // hosts per edge switch (its uplinks oversubscribed 2:1) and 8 GPUs per host (16,384 hosts,
 // 131,072 GPUs; `generate fat-tree --k 32 --hosts-per-edge 32`): its time, cost per job
 // against the 1k run and peak resident memory (CB_BENCH_BIG_JOBS=N: N jobs instead, to
-// profile it briefly; CB_BENCH_MIX=N: only the sample's mix, N jobs). Asserts
+// profile it briefly; CB_BENCH_MIX=N: only the sample's mix, N jobs; CB_BENCH_PHILLY=N: only
+// the Philly-shaped trace, N jobs). Asserts
 // nothing about time. Each size also prints what a network re-solve works on: the jobs with
 // flows running at a start or finish, on average, the time per solve, and that time per
 // such job against the 1k run's (below x1: a solve costs no more per job it works on).
@@ -132,6 +133,11 @@ int main()
     const char *mixOnly = std::getenv("CB_BENCH_MIX");
     if (mixOnly)
         sizes.clear();
+    // CB_BENCH_PHILLY=N: only the Philly-shaped trace, N jobs, and no exhaustive reference
+    // (to profile it briefly).
+    const char *phillyOnly = std::getenv("CB_BENCH_PHILLY");
+    if (phillyOnly)
+        sizes = {std::max(1, std::atoi(phillyOnly))};
     std::printf("bench_sim: fat-tree k=16, %zu hosts, %d GPUs; policy k8s-default\n",
                 cluster->nodes.size(), cluster->totalGpus());
     double base = 0, baseRunning = 0, baseAllRunning = 0, basePerSolve = 0;
@@ -148,7 +154,7 @@ int main()
         // The fastest of three runs up to 10,000 jobs (the 1k run takes about 50 ms, where a
         // shared machine's noise is a large part of one timing and it is the ratios' base);
         // one run above.
-        const int tries = n <= 10000 ? 3 : 1;
+        const int tries = n <= 10000 && !phillyOnly ? 3 : 1;
         double secs = 0;
         Result<RunResult> r = Result<RunResult>::failure("", "");
         for (int t = 0; t < tries; ++t) {
@@ -185,7 +191,7 @@ int main()
                     r->meanJctSeconds(), int(r->jobs.size()) - r->finishedJobs(), allRunning,
                     baseAllRunning > 0 ? allRunning / baseAllRunning : 0);
         std::fflush(stdout);
-        if (n == sizes.front()) {
+        if (n == sizes.front() && !phillyOnly) {
             SimOptions e = o;
             e.exhaustive = true;
             Result<RunResult> ref = Result<RunResult>::failure("", "");
@@ -209,6 +215,8 @@ int main()
         std::fprintf(stderr, "%s\n", sample.error().c_str());
         return 1;
     }
+    if (phillyOnly)
+        return 0;
     std::vector<int> mix = {2000};
     if (full && std::string(full) == "1")
         mix = {2000, 20000, 100000};
