@@ -21,6 +21,10 @@
 // is added and network contention does not change it); its flows still load the links with
 // the same bytes.
 //
+// Threads: a run works out the jobs' times alone (JobRun::isolatedSeconds) and adds to the
+// time buckets (sim/bucket_stream.h) on two threads beside its own; each does its work in
+// the order one thread would, so the results are the same to the bit.
+//
 // Energy: node base watts and idle GPU watts all the time (nodes that are down draw
 // nothing), busy watts on allocated GPU shares while their job runs, all x PUE, priced by
 // PriceSchedule. A job's energy is its GPUs at busy draw x PUE.

@@ -9,6 +9,7 @@
 #include "sched/placer.h"
 #include "sched/policy.h"
 #include "sched/traffic.h"
+#include "sim/bucket_stream.h"
 #include "sim/event_queue.h"
 #include "sim/price_schedule.h"
 #include "sim/simulator.h"
@@ -179,6 +180,7 @@ private slots:
     void priceSchedule();
     void timeBucketsMergeExactly();
     void timeBucketsDenseLinksMatchSorted();
+    void bucketStreamMatchesBuckets();
     void flowsMatchTrafficReport();
     void hookRequeueKeepsProgress();
     void deterministicRunFile();
@@ -556,6 +558,96 @@ void TestSim::timeBucketsDenseLinksMatchSorted()
     TimeBuckets past(big, 10, 256, false, 1 << 20);
     past.useDenseLinks();
     QVERIFY(!past.denseLinks());
+}
+
+void TestSim::bucketStreamMatchesBuckets()
+{
+    // The same adds made to time buckets directly and through a stream (its worker thread
+    // applying them in batches, or all at finish on the caller's thread): the same series to
+    // the bit, through merges (max 16 buckets, times up to 12,000 s at width 10), with every
+    // kind of add and shared traffic replaced while adds that use the old one are queued.
+    RunSeries direct, threaded, inline_;
+    TimeBuckets buckets(direct, 10, 16, true, 40);
+    BucketStream streamT(threaded, 10, 16, true, 40, true);
+    BucketStream streamI(inline_, 10, 16, true, 40, false);
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    auto traffic = std::make_shared<BucketStream::Traffic>();
+    const int adds = int(3 * BucketStream::kBatch + 100); // three batches and a part
+    double t = 0;
+    for (int i = 0; i < adds; ++i) {
+        if (i % 50 == 0) {
+            auto next = std::make_shared<BucketStream::Traffic>();
+            for (int l = 0; l < 40; ++l)
+                if (unit(rng) < 0.2)
+                    next->links.emplace_back(l, 1e6 * unit(rng));
+            for (int p = 0; p < 8; ++p)
+                if (unit(rng) < 0.5)
+                    next->pairs.push_back({{p, p + 1}, 1e5 * unit(rng)});
+            traffic = next; // (the streams' queued adds keep the old one)
+        }
+        const double t0 = std::max(0.0, t - 20 * unit(rng)), t1 = t + 3 * unit(rng);
+        const double x = 1 + 50 * unit(rng);
+        switch (i % 4) {
+        case 0:
+            buckets.addGpuBusy(t0, t1, x);
+            streamT.addGpuBusy(t0, t1, x);
+            streamI.addGpuBusy(t0, t1, x);
+            break;
+        case 1:
+            buckets.addLinkBytes(t0, t1, traffic->links, x);
+            buckets.addPairBytes(t0, t1, traffic->pairs, x);
+            streamT.addTraffic(t0, t1, traffic, x);
+            streamI.addTraffic(t0, t1, traffic, x);
+            break;
+        case 2:
+            buckets.addCost(t0, t1, x);
+            streamT.addCost(t0, t1, x);
+            streamI.addCost(t0, t1, x);
+            break;
+        default:
+            buckets.addStranded(t0, t1, x);
+            streamT.addStranded(t0, t1, x);
+            streamI.addStranded(t0, t1, x);
+        }
+        t += 3.0;
+    }
+    buckets.finish(t);
+    streamT.finish(t);
+    streamI.finish(t);
+    QCOMPARE(direct.bucketSeconds, 1280.0); // (merged 7 times)
+    auto bits = [](const std::vector<double> &v) {
+        std::vector<std::uint64_t> out;
+        for (double d : v)
+            out.push_back(std::bit_cast<std::uint64_t>(d));
+        return out;
+    };
+    for (const RunSeries *s : {&threaded, &inline_}) {
+        QCOMPARE(s->bucketSeconds, direct.bucketSeconds);
+        QCOMPARE(bits(s->gpuBusySeconds), bits(direct.gpuBusySeconds));
+        QCOMPARE(bits(s->cost), bits(direct.cost));
+        QCOMPARE(bits(s->strandedGpuSeconds), bits(direct.strandedGpuSeconds));
+        QCOMPARE(s->linkBytes.size(), direct.linkBytes.size());
+        for (std::size_t b = 0; b < direct.linkBytes.size(); ++b) {
+            QVERIFY(s->linkBytes[b] == direct.linkBytes[b]);
+            QVERIFY(s->pairBytes[b] == direct.pairBytes[b]);
+        }
+    }
+    QVERIFY(!direct.linkBytes.back().empty());
+    QVERIFY(!direct.pairBytes.back().empty());
+
+    // An add after finish is applied at once, as the buckets take it.
+    buckets.addGpuBusy(0, 10, 5);
+    streamT.addGpuBusy(0, 10, 5);
+    QCOMPARE(bits(threaded.gpuBusySeconds), bits(direct.gpuBusySeconds));
+
+    // A stream dropped before its finish (a cancelled run) stops its worker.
+    RunSeries dropped;
+    {
+        BucketStream gone(dropped, 10, 16, true, 40, true);
+        for (int i = 0; i < int(2 * BucketStream::kBatch); ++i)
+            gone.addGpuBusy(i, i + 1, 1);
+    }
 }
 
 void TestSim::flowsMatchTrafficReport()
