@@ -65,7 +65,27 @@ std::string paramsLine(const nlohmann::json &parameters)
             }
         rest.erase("policy");
     }
-    std::string out = rest.empty() ? std::string() : rest.dump();
+    // As options are written: "cost=energy", a string without its quotes, an object's
+    // members after its name ("params: weight.dltap=4"), an array's items with commas.
+    const auto scalar = [](const nlohmann::json &v) {
+        return v.is_string() ? v.get<std::string>() : v.dump();
+    };
+    std::string out;
+    for (const auto &[key, value] : rest.items()) {
+        std::string part;
+        if (value.is_object()) {
+            part = key + ":";
+            for (const auto &[name, v] : value.items())
+                part += " " + name + "=" + scalar(v);
+        } else if (value.is_array()) {
+            part = key + "=";
+            for (std::size_t k = 0; k < value.size(); ++k)
+                part += (k ? "," : "") + scalar(value[k]);
+        } else {
+            part = key + "=" + scalar(value);
+        }
+        out += (out.empty() ? "" : "  ") + part;
+    }
     if (!weights.empty())
         out += (out.empty() ? "" : "  ") + std::string("weights: ") + weights;
     return out.empty() ? "-" : out;
@@ -428,8 +448,8 @@ Command showCommand()
                << "\n"
                << "  policy    " << r.policy << "\n"
                << "  seed      " << r.seed << "\n"
-               << "  params    " << wrapText(paramsLine(r.parameters), outputColumns(), 12, 12)
-               << "\n"
+               << "  params    "
+               << wrapText(terminalText(paramsLine(r.parameters)), outputColumns(), 12, 12) << "\n"
                << "Metrics\n";
         std::size_t nameWidth = 0; // (the longest name and two spaces: names never touch)
         for (const auto &entry : r.metrics)

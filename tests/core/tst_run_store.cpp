@@ -343,6 +343,10 @@ private slots:
                                        QStringLiteral("--workspace"), ws});
         QCOMPARE(show.code, 0);
         QVERIFY2(show.out.find("Run 1 (simulate, complete)") != std::string::npos, show.out.c_str());
+        // Its parameters as options are written, not as the JSON stored.
+        QVERIFY2(show.out.find("  params    cost=energy  weights: selector-spread=1") !=
+                     std::string::npos,
+                 show.out.c_str());
         // (the names padded to the longest and two spaces: iteration_max_link_seconds)
         QVERIFY2(show.out.find("\n  jobs" + std::string(28 - 4, ' ') + "9\n") != std::string::npos,
                  show.out.c_str());
