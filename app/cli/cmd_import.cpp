@@ -113,7 +113,11 @@ int failImport(Io &io, bool json, int code, const std::string &message,
     } else if (report && (report->rowsRead > 0 || report->skippedCount > 0)) {
         io.err << reportText(*report, false);
     }
-    io.err << "clusterbench import: " << message << "\n";
+    // On a terminal a long message (the list of formats) continues indented by two; in a
+    // pipe or a log each stays on one line, for grep.
+    std::istringstream lines("clusterbench import: " + message);
+    for (std::string line; std::getline(lines, line);)
+        io.err << (io.errIsTerminal ? wrapText(line, outputColumns(), 2) : line) << "\n";
     return code;
 }
 

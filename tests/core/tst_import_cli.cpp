@@ -13,6 +13,7 @@
 
 #include <QDir>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -184,6 +185,19 @@ private slots:
         QTest::newRow("1: a JSON object that is no Kubernetes Node")
             << QStringList{"k8s-nodes", kData + "malformed/json_of_no_format.json", "--out", "OUT"}
             << 1 << "json_of_no_format.json:1: not a Kubernetes Node: no kind and no metadata";
+        // ClusterBench's own files: what takes them, not a list of formats.
+        QTest::newRow("2: a ClusterBench scenario")
+            << QStringList{QStringLiteral(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json"),
+                           "--out", "OUT"}
+            << 2
+            << "dltap-testbed.json: this is a ClusterBench scenario already, not a file to "
+               "import: open it (clusterbench ";
+        QTest::newRow("2: a ClusterBench run file")
+            << QStringList{QStringLiteral(CB_SOURCE_DIR "/tests/fuzz/seeds/run/tiny-dltap.json"),
+                           "--out", "OUT"}
+            << 2
+            << "tiny-dltap.json: this is a ClusterBench run file (what simulate --out writes), "
+               "not a cluster or a trace to import";
         QTest::newRow("2: format not detected")
             << QStringList{kData + "traces/tiresias/LICENSE.tiresias-Apache-2.0", "--out", "OUT"}
             << 2 << "cannot tell which format this is";
@@ -223,6 +237,41 @@ private slots:
         for (const QString &reason : reasons)
             QVERIFY2(r.err.contains(reason), qPrintable(reason + "\n--- not in:\n" + r.err));
         QVERIFY(!QFile::exists(path("nodes.json")));
+    }
+
+    // On a terminal (a pseudo-terminal made by script(1)) the list of formats after "cannot
+    // tell which format" continues indented under the message; piped, it is one line (above).
+    void errorWrapsOnATerminal()
+    {
+        const QString script = QStandardPaths::findExecutable(QStringLiteral("script"));
+        if (script.isEmpty())
+            QSKIP("script(1) is not installed");
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("COLUMNS", "60");
+        p.setProcessEnvironment(env);
+        const QString command =
+            QStringLiteral("'%1' import '%2' --out '%3'")
+                .arg(QStringLiteral(CB_CLUSTERBENCH),
+                     kData + "traces/tiresias/LICENSE.tiresias-Apache-2.0", path("never.json"));
+        p.start(script, {"-qec", command, "/dev/null"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        const QString out = QString::fromUtf8(p.readAllStandardOutput()).remove('\r');
+        const QStringList lines = out.split('\n', Qt::SkipEmptyParts);
+        QVERIFY2(lines.size() >= 4, qPrintable(out));
+        QVERIFY2(lines.first().startsWith("clusterbench import:"), qPrintable(out));
+        for (const QString &line : lines) {
+            // (only a word longer than the line, the file's path, stands past the edge)
+            QVERIFY2(line.size() <= 60 || !line.trimmed().contains(' '), qPrintable(line));
+            if (line != lines.first())
+                QVERIFY2(line.startsWith("  ") && line[2] != ' ', qPrintable(line));
+        }
+        QVERIFY2(out.simplified().contains("cannot tell which format this is (a CSV file); name "
+                                           "it: clusterbench import FORMAT FILE..., with FORMAT "
+                                           "one of k8s-nodes, slurm,"),
+                 qPrintable(out));
+        QVERIFY(!QFile::exists(path("never.json")));
     }
 
     // The reader's notes count the jobs it read; when the cluster then leaves one out (a

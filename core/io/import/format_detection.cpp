@@ -198,6 +198,23 @@ bool isNumber(const std::string &s)
     return importtext::parseNumber(s).has_value();
 }
 
+std::string jsonString(const std::string &head, std::string_view key)
+{
+    const std::string quoted = "\"" + std::string(key) + "\"";
+    for (std::size_t at = head.find(quoted); at != std::string::npos;
+         at = head.find(quoted, at + 1)) {
+        std::size_t i = head.find_first_not_of(" \t\r\n", at + quoted.size());
+        if (i == std::string::npos || head[i] != ':')
+            continue;
+        i = head.find_first_not_of(" \t\r\n", i + 1);
+        if (i == std::string::npos || head[i] != '"')
+            return {};
+        const std::size_t end = head.find('"', i + 1);
+        return end == std::string::npos ? std::string() : head.substr(i + 1, end - i - 1);
+    }
+    return {};
+}
+
 std::string notText(const std::string &head)
 {
     if (const auto bad = importtext::invalidUtf8At(head); bad && *bad + 4 < head.size())

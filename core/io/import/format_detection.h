@@ -30,6 +30,9 @@ bool yamlKey(const std::string &head, std::string_view key);
 std::vector<std::string> yamlTopKeys(const std::string &head);
 /// Whether `head` has the JSON key `"key"` followed by a colon.
 bool jsonKey(const std::string &head, std::string_view key);
+/// The string value of the first JSON key `"key"` in `head` ("clusterbench-scenario" of
+/// `"format": "clusterbench-scenario"`), or "" when there is none or it is not a string.
+std::string jsonString(const std::string &head, std::string_view key);
 /// Whether some line of `head` has `Key=` as its first word (case-insensitive), as Slurm's
 /// configuration files do.
 bool lineStartsWithKey(const std::string &head, std::string_view key);
