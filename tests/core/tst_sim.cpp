@@ -184,6 +184,7 @@ private slots:
     void flowsMatchTrafficReport();
     void hookRequeueKeepsProgress();
     void deterministicRunFile();
+    void threadedRunIsDeterministicAndCancels();
     void runFileIsTheDocument();
     void parseFailures_data();
     void parseFailures();
@@ -724,6 +725,46 @@ void TestSim::deterministicRunFile()
             bucketPairs += v;
     CB_NEAR(pairs, a->totalBytes());
     CB_NEAR(bucketPairs, a->totalBytes());
+}
+
+void TestSim::threadedRunIsDeterministicAndCancels()
+{
+    // fat-tree-1024's 300 jobs make thousands of time-bucket adds, applied by the stream's
+    // worker in batches, while another thread works out the jobs' times alone: two runs give
+    // the same run file, every finished job has its time alone, and a run cancelled half-way
+    // stops both threads and says so.
+    auto loaded = loadScenarioFile(CB_SOURCE_DIR "/sample-clusters/fat-tree-1024.json");
+    QVERIFY(loaded.ok());
+    const Scenario &s = loaded.value();
+    const Topology topo(s.cluster);
+    SimOptions o;
+    o.policy = *builtinPolicy("k8s-default");
+    o.seed = 3;
+    auto a = simulate(s, o);
+    auto b = simulate(s, o);
+    QVERIFY(a.ok() && b.ok());
+    QVERIFY2(a->events > 2000, std::to_string(a->events).c_str());
+    QCOMPARE(runToJson(a.value(), s.cluster, topo).dump(),
+             runToJson(b.value(), s.cluster, topo).dump());
+    int alone = 0;
+    for (const JobRun &jr : a->jobs)
+        if (jr.finishSeconds && jr.isolatedSeconds) {
+            QVERIFY(*jr.isolatedSeconds > 0);
+            QVERIFY(*jr.isolatedSeconds <= *jr.finishSeconds - jr.submitSeconds + 1e-6);
+            ++alone;
+        }
+    QCOMPARE(alone, a->finishedJobs());
+    QCOMPARE(a->finishedJobs(), int(s.jobs.size()));
+
+    int calls = 0;
+    o.progress = [&calls](double done) {
+        ++calls;
+        return done < 0.5;
+    };
+    auto cancelled = simulate(s, o);
+    QVERIFY(!cancelled.ok());
+    QCOMPARE(QString::fromStdString(cancelled.error()), QStringLiteral("simulate: cancelled"));
+    QVERIFY(calls > 1);
 }
 
 void TestSim::runFileIsTheDocument()
