@@ -12,6 +12,7 @@
 #include "sched/placer.h"
 #include "sched/traffic.h"
 #include "store/stored_run.h"
+#include "util/count_text.h"
 #include "util/terminal_text.h"
 #include "util/text.h"
 #include "util/text_table.h"
@@ -26,11 +27,10 @@ namespace cb::cli {
 
 namespace {
 
+/// Thousands grouped as compare and simulate group them ("16,078.3 MB").
 std::string megabytes(double bytes)
 {
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(1) << bytes / 1e6 << " MB";
-    return s.str();
+    return groupedFixed(bytes / 1e6, 1) + " MB";
 }
 
 void printLog(const DecisionLog &log, std::ostream &out)

@@ -449,8 +449,13 @@ private slots:
         }
 
         const std::string testbed = CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json";
-        QCOMPARE(cbtest::runCli({"place", testbed, "--policy", "dltap", "--workspace", ws}).code,
-                 0);
+        const cbtest::CliOutcome placed =
+            cbtest::runCli({"place", testbed, "--policy", "dltap", "--workspace", ws});
+        QCOMPARE(placed.code, 0);
+        // Its traffic table groups thousands as compare does ("16,078.3", not "16078.3").
+        QVERIFY2(placed.out.find("  all jobs      16,078.3 MB  11,303.1 MB  4,775.2 MB") !=
+                     std::string::npos,
+                 placed.out.c_str());
         const cbtest::CliOutcome other = cbtest::runCli({"diff", "1", "3", "--workspace", ws});
         QCOMPARE(other.code, 2);
         QVERIFY2(other.err.find("runs 1 and 3 are of different scenarios") != std::string::npos,
