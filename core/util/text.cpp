@@ -156,8 +156,13 @@ std::string wrapText(std::string_view text, std::size_t width, std::size_t inden
                 std::size_t unitEnd = line.find(' ', end + 1);
                 if (unitEnd == std::string_view::npos)
                     unitEnd = line.size();
-                if (isUnitWord(line.substr(end + 1, unitEnd - end - 1)))
+                const std::string_view unit = line.substr(end + 1, unitEnd - end - 1);
+                if (isUnitWord(unit))
                     end = unitEnd;
+                // A count of things stays whole too ("16 x V100", "4096 × V100").
+                else if ((unit == "x" || unit == "×") && unitEnd + 1 < line.size() &&
+                         line[unitEnd] == ' ' && line[unitEnd + 1] != ' ')
+                    end = std::min(line.find(' ', unitEnd + 1), line.size());
             }
             const std::string_view word = line.substr(w, end - w);
             const std::size_t wordWidth = displayWidth(word);

@@ -122,6 +122,10 @@ private slots:
                  std::string("with node-0,\n356.4 MB on node-1"));
         QCOMPARE(cb::wrapText("run 4 s", 5), std::string("run\n4 s")); // (down with its number)
         QCOMPARE(cb::wrapText("step 4 steps", 6), std::string("step 4\nsteps"));
+        // So does a count of things ("16 x" ending a line over "V100M32" was read).
+        QCOMPARE(cb::wrapText("GPUs: 16 x V100M32, 8 × A100", 14),
+                 std::string("GPUs:\n16 x V100M32,\n8 × A100"));
+        QCOMPARE(cb::wrapText("a 2 x", 4), std::string("a 2\nx")); // (nothing after it)
     }
 
     void counted()
