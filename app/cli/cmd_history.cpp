@@ -474,17 +474,23 @@ Command showCommand()
                    << " scheduling events stored (" << r.policy << ")\n";
         }
         if (const nlohmann::json *p = childField(r.timeline, "placement"); p && p->is_object()) {
-            io.out << "Placement: " << arraySize(*p, "jobs") << " jobs placed, "
-                   << arraySize(*p, "waiting") << " waiting\n";
+            io.out << "Placement: " << counted((long long)arraySize(*p, "jobs"), "job")
+                   << " placed, " << arraySize(*p, "waiting") << " waiting\n";
             if (const nlohmann::json *run = childField(r.timeline, "run");
                 run && run->is_object()) {
                 const nlohmann::json *series = childField(*run, "series");
                 const nlohmann::json *bucket = series ? childField(*series, "bucket_s") : nullptr;
-                io.out << "Timeline: " << (series ? arraySize(*series, "gpu_busy_s") : 0)
-                       << " buckets of "
-                       << (bucket && bucket->is_number() ? shortNumber(bucket->get<double>())
-                                                         : std::string("?"))
-                       << " s, " << arraySize(*run, "events") << " events\n";
+                // (the events metric counts every event the simulator took from its queue)
+                const std::string line =
+                    "Timeline: " +
+                    counted((long long)(series ? arraySize(*series, "gpu_busy_s") : 0), "bucket") +
+                    " of " +
+                    (bucket && bucket->is_number() ? shortNumber(bucket->get<double>())
+                                                   : std::string("?")) +
+                    " s; " + counted((long long)arraySize(*run, "events"), "job or node event") +
+                    " logged (arrivals, starts, finishes, failures; the events metric also "
+                    "counts scheduling passes and re-timed finishes)";
+                io.out << wrapText(line, outputColumns(), 2) << "\n";
             }
         }
         return int(ExitOk);

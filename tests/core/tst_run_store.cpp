@@ -41,6 +41,7 @@ Cli clusterbench(const QStringList &args, const QString &workspaceEnv = {})
 {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("COLUMNS")); // (laid out for 80 columns, as in a pipe)
     if (!workspaceEnv.isEmpty())
         env.insert(QStringLiteral("CLUSTERBENCH_WORKSPACE"), workspaceEnv);
     p.setProcessEnvironment(env);
@@ -364,6 +365,18 @@ private slots:
                  show.out.c_str());
         QVERIFY(show.out.find("Decision log: " + std::to_string(log.decisions.size()) +
                               " decisions stored") != std::string::npos);
+        // The timeline's logged events are told apart from the events metric (27 against 95
+        // read as a contradiction), and the line wraps at the output's 80 columns.
+        QVERIFY2(show.out.find("Placement: 9 jobs placed, 0 waiting\nTimeline: ") !=
+                     std::string::npos,
+                 show.out.c_str());
+        const QString joined = QString::fromStdString(show.out).replace("\n  ", " ");
+        QVERIFY2(joined.contains(" job or node events logged (arrivals, starts, finishes, "
+                                 "failures; the events metric also counts scheduling passes "
+                                 "and re-timed finishes)\n"),
+                 show.out.c_str());
+        for (const QString &line : QString::fromStdString(show.out).split('\n'))
+            QVERIFY2(line.size() <= 80, qPrintable(line));
         const Cli showJson = clusterbench({QStringLiteral("show"), QStringLiteral("1"),
                                            QStringLiteral("--workspace"), ws,
                                            QStringLiteral("--json")});
