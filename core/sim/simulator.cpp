@@ -349,6 +349,23 @@ struct Simulator::Impl
         js.lastUpdate = now;
     }
 
+    /// Sorts (key, value) entries by key and sums each key's values in the order they came,
+    /// from 0 (the sums a map's `m[key] += value` makes, to the bit, without a node per key).
+    template<typename K> static void sumByKey(std::vector<std::pair<K, double>> &entries)
+    {
+        std::stable_sort(entries.begin(), entries.end(),
+                         [](const auto &a, const auto &b) { return a.first < b.first; });
+        std::size_t out = 0;
+        for (std::size_t k = 0; k < entries.size();) {
+            const K key = entries[k].first;
+            double sum = 0.0;
+            for (; k < entries.size() && !(key < entries[k].first); ++k)
+                sum += entries[k].second;
+            entries[out++] = {key, sum};
+        }
+        entries.resize(out);
+    }
+
     /// Adds the flows of `job` placed as `placement` to the network and records its bytes
     /// per iteration (total, cross-node, per link, per node pair).
     void attachFlows(int i, const Job &job, const JobPlacement &placement)
@@ -357,8 +374,9 @@ struct Simulator::Impl
         js.flows = jobFlows(job, placement, sc.cluster, topo, nodeIdx, sc.settings.allreduce);
         js.flowIds.clear();
         js.perIterTotal = js.perIterCross = js.perIterCrossDomain = 0;
-        std::map<int, double> links;
-        std::map<std::pair<int, int>, double> pairs;
+        auto traffic = std::make_shared<BucketStream::Traffic>();
+        std::vector<std::pair<int, double>> &links = traffic->links;
+        std::vector<std::pair<std::pair<int, int>, double>> &pairs = traffic->pairs;
         for (const SimFlow &f : js.flows) {
             const int id = net.addFlow(f.route, f.capGbps);
             if (std::size_t(id) >= flowOwner.size())
@@ -372,12 +390,11 @@ struct Simulator::Impl
             if (f.crossesDomains())
                 js.perIterCrossDomain += bytes;
             for (int l : f.route)
-                links[l] += bytes;
-            pairs[{f.src, f.dst}] += bytes;
+                links.emplace_back(l, bytes);
+            pairs.push_back({{f.src, f.dst}, bytes});
         }
-        auto traffic = std::make_shared<BucketStream::Traffic>();
-        traffic->links.assign(links.begin(), links.end());
-        traffic->pairs.assign(pairs.begin(), pairs.end());
+        sumByKey(links);
+        sumByKey(pairs);
         js.traffic = std::move(traffic);
         js.pairSums.clear();
     }
