@@ -92,14 +92,20 @@ std::string description()
            formatList();
 }
 
-/// The import report laid out for the terminal: a long line continues indented by two.
-std::string reportText(const ImportReport &report, bool allSkipped)
+/// Text laid out for the terminal: a long line continues indented by two.
+std::string wrappedLines(const std::string &text)
 {
-    std::istringstream lines(report.toText(allSkipped));
+    std::istringstream lines(text);
     std::string out;
     for (std::string line; std::getline(lines, line);)
         out += wrapText(line, outputColumns(), 2) + "\n";
     return out;
+}
+
+/// The import report laid out for the terminal.
+std::string reportText(const ImportReport &report, bool allSkipped)
+{
+    return wrappedLines(report.toText(allSkipped));
 }
 
 int failImport(Io &io, bool json, int code, const std::string &message,
@@ -113,11 +119,10 @@ int failImport(Io &io, bool json, int code, const std::string &message,
     } else if (report && (report->rowsRead > 0 || report->skippedCount > 0)) {
         io.err << reportText(*report, false);
     }
-    // On a terminal a long message (the list of formats) continues indented by two; in a
-    // pipe or a log each stays on one line, for grep.
-    std::istringstream lines("clusterbench import: " + message);
-    for (std::string line; std::getline(lines, line);)
-        io.err << (io.errIsTerminal ? wrapText(line, outputColumns(), 2) : line) << "\n";
+    // On a terminal a long message (the list of formats) wraps; in a pipe or a log each
+    // stays on one line, for grep.
+    const std::string text = "clusterbench import: " + message;
+    io.err << (io.errIsTerminal ? wrappedLines(text) : text + "\n");
     return code;
 }
 

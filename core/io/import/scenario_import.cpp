@@ -133,15 +133,15 @@ bool ScenarioImport::resolveFormats(std::vector<Group> &groups)
             }
         }
         // ClusterBench's own files are not imported: say what takes them.
-        if (const std::string own = detection::jsonString(sample->head, "format");
-            !imp && own == Scenario::kFormatName)
+        const std::string own = imp ? std::string() : detection::jsonString(sample->head, "format");
+        if (own == Scenario::kFormatName)
             return fail(ImportFailure::BadInput,
                         {{f, "this is a ClusterBench scenario already, not a file to import: "
                              "open it (clusterbench " +
                                  f + "), or give it with a trace: --cluster " + f +
                                  " (the trace's jobs go to its cluster) or --append-to " + f +
                                  " (its cluster and jobs are kept)"}});
-        else if (!imp && own == "clusterbench-run")
+        if (own == "clusterbench-run")
             return fail(ImportFailure::BadInput,
                         {{f, "this is a ClusterBench run file (what simulate --out writes), "
                              "not a cluster or a trace to import"}});
