@@ -237,6 +237,9 @@ private slots:
         QCOMPARE(toString(pinned->pins[0]), std::string("j1/single-0=c"));
         QVERIFY2(pinned->label.endsWith(QStringLiteral(" +pin")), qPrintable(pinned->label));
         QCOMPARE(window.decisionStepper()->cursor(), 0);
+        // Stepped beside the run it changed: there j1 went to a, outlined in the topology.
+        QVERIFY(window.decisionStepper()->partner() == own);
+        QCOMPARE(window.decisionStepper()->partnerPick(), a);
         const auto &log = pinned->log;
         QCOMPARE(log.nodeNames[std::size_t(log.decisions[0].pick)], std::string("c"));
         QCOMPARE(log.nodeNames[std::size_t(log.decisions[1].pick)], std::string("a"));
@@ -263,6 +266,7 @@ private slots:
         QCOMPARE(toString(twice->pins[0]), std::string("j1/single-0=c"));
         QCOMPARE(toString(twice->pins[1]), std::string("j2/single-0=b"));
         QCOMPARE(window.decisionStepper()->cursor(), 1);
+        QVERIFY(window.decisionStepper()->partner() == pinned); // beside the run it changed
 
         // A press elsewhere than on the pick pans the view: no drag, no drop.
         QGraphicsSceneMouseEvent press(QEvent::GraphicsSceneMousePress);

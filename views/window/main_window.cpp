@@ -916,6 +916,7 @@ bool MainWindow::whatIfHere(int node)
         return refuse(tr("What if: could not start the run"));
     m_dialogRun = true;
     m_seekAfterRun = c;
+    m_whatIfBase = m_run;
     const QString what = QString::fromStdString(toString(pin));
     statusBar()->showMessage(tr("What if %1, against %2").arg(what, m_run->label));
     showRunProgress(tr("What if %1: %2 places the rest…")
@@ -937,12 +938,16 @@ void MainWindow::showRunProgress(const QString &text, const QString &title)
 void MainWindow::onRunFinished(std::shared_ptr<const RunSession> session, const QString &error)
 {
     const int seek = std::exchange(m_seekAfterRun, -1);
+    std::shared_ptr<const RunSession> base = std::exchange(m_whatIfBase, nullptr);
     if (session) {
         const QString status = statusBar()->currentMessage();
-        showRun(std::move(session));
-        if (seek >= 0) { // a what-if: show the pinned decision, say what was compared
-            m_stepper->seek(seek);
+        if (seek >= 0) {
+            // A what-if: its pinned decision shown beside the run it changed, whose pick
+            // there is outlined in the topology; say what was compared.
+            showRunPair(std::move(session), std::move(base), seek);
             statusBar()->showMessage(status + tr(": %1").arg(m_run->label), 10000);
+        } else {
+            showRun(std::move(session));
         }
         if (!error.isEmpty()) // computed and shown, but not stored
             statusBar()->showMessage(tr("Run shown, %1").arg(error), 10000);
@@ -966,9 +971,10 @@ void MainWindow::showRunPair(std::shared_ptr<const RunSession> a,
                              std::shared_ptr<const RunSession> b, int decision)
 {
     showRun(std::move(a));
-    if (!m_stepper->session() || !b)
+    if (!m_stepper->session())
         return;
-    m_stepper->setPartner(std::move(b));
+    if (b)
+        m_stepper->setPartner(std::move(b));
     m_stepper->seek(decision);
     if (QDockWidget *d = dock("stepperDock")) {
         d->show();

@@ -162,6 +162,8 @@ private:
     RunLauncher *m_launcher = nullptr;
     bool m_dialogRun = false; ///< the running batch came from Place and Simulate
     int m_seekAfterRun = -1;  ///< a what-if: the decision to show in its run
+    /// A what-if: the run it changes, stepped beside its run (where each pick was before).
+    std::shared_ptr<const cb::views::RunSession> m_whatIfBase;
     QList<QDockWidget *> m_dockVisible; ///< docks to show again when leaving the start page
     QSize m_layoutScreen{1920, 1080};   ///< the screen size the dock layout was made for
     bool m_layoutRestored = false;      ///< a saved layout was restored: keep it
