@@ -474,6 +474,20 @@ struct Simulator::Impl
         log(RunEventKind::Start, job.id, nodes);
     }
 
+    /// A job that finished: what only a running job needs goes (its traffic is kept by the
+    /// time buckets' adds still queued). A long replay would otherwise hold every finished
+    /// job's flows and traffic sums to its end: about 3 KB per job on fat-tree-1024.
+    static void releaseFinished(JobState &js)
+    {
+        js.state = State::Done;
+        js.traffic.reset();
+        js.pairSums = {};
+        js.flows = {};
+        js.flowIds = {};
+        js.nodeShares = {};
+        js.placement = {};
+    }
+
     void stopFlows(JobState &js)
     {
         for (int id : js.flowIds) {
@@ -720,7 +734,7 @@ struct Simulator::Impl
         placer.release(*js.job, js.placement);
         noteNodes(js.placement);
         countTasks(js.placement, -1);
-        js.state = State::Done;
+        releaseFinished(js);
         jr.finishSeconds = now;
         ++finished;
         log(RunEventKind::Completion, js.job->id, "after " + std::to_string(jr.attempts) + " attempt(s)");
@@ -1406,7 +1420,7 @@ struct Simulator::Impl
                     closeSegment(int(i));
                     stopFlows(js);
                     releaseSlots(int(i), slots);
-                    js.state = State::Done;
+                    releaseFinished(js);
                     jr.finishSeconds = now;
                     active[i] = false;
                     ++finishedCount;
