@@ -8,6 +8,7 @@
 #include "document/document.h"
 #include "io/export/kubernetes_names.h"
 #include "io/scenario_json.h"
+#include "model/gen_fat_tree.h"
 #include "model/model_catalog.h"
 #include "runs/cluster_import_dialog.h"
 #include "runs/comparison_view.h"
@@ -78,7 +79,14 @@ class TestRunDialogs : public QObject
     Q_OBJECT
 
 private slots:
-    void initTestCase() { QVERIFY(m_dir.isValid()); }
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        // (what the dialogs remember goes to a test folder, never the user's settings)
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().remove(QStringLiteral("generate"));
+        QSettings().remove(QStringLiteral("importTrace"));
+    }
 
     void exportFolderIsOneFolderPerScenario()
     {
@@ -747,6 +755,7 @@ private slots:
         Document detect;
         detect.setScenario(testing::leafSpineScenario(2, 1, 4));
         TraceImportDialog detected(&detect);
+        detected.setFormat(QString()); // (it opens with the last import's format: tiresias)
         detected.setFiles({QStringLiteral(CB_TEST_DATA "/import/traces/tiresias/60_job.csv")});
         QVERIFY2(detected.runImport(), qPrintable(detected.error()));
         QCOMPARE(detect.scenario().jobs.size(), original.jobs.size() + added);
@@ -760,6 +769,70 @@ private slots:
                      QStringLiteral("this is not alibaba-gpu2023 input; it looks like tiresias")),
                  qPrintable(wrong.error()));
         QCOMPARE(detect.undoStack()->count(), 1);
+    }
+
+    // Each dialog opens with what the user last did with it: a generator with the last
+    // generated fabric and parameters, a trace import with the last import's format and
+    // defaults, browsing in its folder. Only work done is remembered: not a cancelled
+    // generator, nor an import that failed.
+    void dialogsOpenAsLastUsed()
+    {
+        QSettings().remove(QStringLiteral("generate"));
+        QSettings().remove(QStringLiteral("importTrace"));
+        {
+            GeneratorDialog fresh;
+            QCOMPARE(fresh.kind(), GeneratorDialog::Kind::LeafSpine);
+            QCOMPARE(fresh.fatTreeK()->value(), FatTreeParams{}.k);
+            QVERIFY(fresh.replaceOpenScenario());
+            fresh.setKind(GeneratorDialog::Kind::FatTree);
+            fresh.fatTreeK()->setValue(8);
+            fresh.leaves()->setValue(7);
+            fresh.setReplaceOpenScenario(false);
+            fresh.accept();
+        }
+        {
+            GeneratorDialog again;
+            QCOMPARE(again.kind(), GeneratorDialog::Kind::FatTree);
+            QCOMPARE(again.fatTreeK()->value(), 8);
+            QCOMPARE(again.leaves()->value(), 7);
+            QVERIFY(!again.replaceOpenScenario());
+            QCOMPARE(again.describe(), QStringLiteral("Fat-tree k=8"));
+            again.fatTreeK()->setValue(12);
+            again.setReplaceOpenScenario(true);
+            again.reject(); // cancelled: not remembered
+        }
+        {
+            GeneratorDialog third;
+            QCOMPARE(third.fatTreeK()->value(), 8);
+            QVERIFY(!third.replaceOpenScenario());
+            third.setReplaceOpenScenario(true);
+            third.accept();
+        }
+        QVERIFY(GeneratorDialog().replaceOpenScenario());
+
+        Document doc;
+        doc.setScenario(testing::leafSpineScenario(2, 1, 4));
+        {
+            TraceImportDialog fresh(&doc);
+            QCOMPARE(fresh.format(), QString()); // told from the files
+            fresh.setFormat(QStringLiteral("tiresias"));
+            fresh.findChild<QDoubleSpinBox *>()->setValue(0.25);
+            fresh.setFiles({QStringLiteral(CB_TEST_DATA "/import/traces/tiresias/60_job.csv")});
+            QVERIFY2(fresh.runImport(), qPrintable(fresh.error()));
+        }
+        QCOMPARE(QSettings().value(QStringLiteral("importTrace/folder")).toString(),
+                 QDir(QStringLiteral(CB_TEST_DATA "/import/traces/tiresias")).absolutePath());
+        {
+            TraceImportDialog again(&doc);
+            QCOMPARE(again.format(), QStringLiteral("tiresias"));
+            QCOMPARE(again.secondsPerIteration(), 0.25);
+            again.setFormat(QStringLiteral("gavel"));
+            again.setFiles({m_dir.filePath(QStringLiteral("missing.trace"))});
+            QVERIFY(!again.runImport()); // failed: not remembered
+        }
+        TraceImportDialog third(&doc);
+        QCOMPARE(third.format(), QStringLiteral("tiresias"));
+        QCOMPARE(third.defaultModel(), QString::fromStdString(ImportOptions{}.defaultModel));
     }
 
     void generatorReplacesClusterUndoably()

@@ -176,6 +176,34 @@ GeneratorDialog::GeneratorDialog(QWidget *parent)
     for (QComboBox *b : {m_gpuType, m_dgxGpu})
         connect(b, &QComboBox::currentIndexChanged, this, &GeneratorDialog::updateSummary);
     connect(m_prefix, &QLineEdit::textChanged, this, &GeneratorDialog::updateSummary);
+    // Opens as the user last generated: the fabric, its parameters, the hosts and where the
+    // result went.
+    const QList<QPair<QString, QWidget *>> fields{
+        {QStringLiteral("fabric"), m_kind},
+        {QStringLiteral("leafSpine/leaves"), m_leaves},
+        {QStringLiteral("leafSpine/spines"), m_spines},
+        {QStringLiteral("leafSpine/hostsPerLeaf"), m_hostsPerLeaf},
+        {QStringLiteral("leafSpine/oversubscription"), m_oversub},
+        {QStringLiteral("leafSpine/hostLinkGbps"), m_hostGbps},
+        {QStringLiteral("fatTree/k"), m_k},
+        {QStringLiteral("fatTree/linkGbps"), m_linkGbps},
+        {QStringLiteral("dgx/nodes"), m_dgxNodes},
+        {QStringLiteral("dgx/nicsPerNode"), m_nics},
+        {QStringLiteral("dgx/nicGbps"), m_nicGbps},
+        {QStringLiteral("dgx/nodesPerUnit"), m_perUnit},
+        {QStringLiteral("dgx/spines"), m_dgxSpines},
+        {QStringLiteral("dgx/oversubscription"), m_dgxOversub},
+        {QStringLiteral("dgx/gpuType"), m_dgxGpu},
+        {QStringLiteral("host/gpus"), m_gpus},
+        {QStringLiteral("host/gpuType"), m_gpuType},
+        {QStringLiteral("host/cpus"), m_cpus},
+        {QStringLiteral("host/memoryGiB"), m_memory},
+        {QStringLiteral("host/prefix"), m_prefix},
+        {QStringLiteral("newScenario"), m_new}};
+    for (const auto &[key, field] : fields)
+        m_remembered.add(key, field);
+    m_remembered.restore();
+    connect(this, &QDialog::accepted, this, [this] { m_remembered.store(); });
     updateSummary();
 }
 

@@ -6,6 +6,7 @@
 
 #include "model/cluster.h"
 #include "util/result.h"
+#include "window/remembered_fields.h"
 
 #include <QDialog>
 
@@ -75,6 +76,8 @@ private:
     QRadioButton *m_replace, *m_new;
     QLabel *m_summary;
     QWidget *m_okButton = nullptr;
+    /// Every parameter, the fabric and where the result goes, as last generated.
+    RememberedFields m_remembered{QStringLiteral("generate")};
 };
 
 } // namespace cb::views

@@ -10,17 +10,24 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSettings>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
 
 namespace cb::views {
+
+namespace {
+/// The folder of the trace files last imported (where Browse starts).
+const char *const kFolderKey = "importTrace/folder";
+} // namespace
 
 Result<PreparedImport> prepareTraceImport(const Scenario &base, const std::string &format,
                                           const std::vector<std::string> &paths,
@@ -124,6 +131,11 @@ TraceImportDialog::TraceImportDialog(Document *document, QWidget *parent)
     layout->addWidget(m_status);
     layout->addWidget(buttons);
     resize(760, 520);
+    // Opens with the format and defaults of the last import that added jobs.
+    m_remembered.add(QStringLiteral("format"), m_format);
+    m_remembered.add(QStringLiteral("defaultModel"), m_model);
+    m_remembered.add(QStringLiteral("secondsPerIteration"), m_secondsPerIteration);
+    m_remembered.restore();
     connect(browseButton, &QPushButton::clicked, this, &TraceImportDialog::browse);
     connect(importButton, &QPushButton::clicked, this, &TraceImportDialog::runImport);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -134,6 +146,21 @@ void TraceImportDialog::setFormat(const QString &format)
     const int i = m_format->findData(format);
     if (i >= 0)
         m_format->setCurrentIndex(i);
+}
+
+QString TraceImportDialog::format() const
+{
+    return m_format->currentData().toString();
+}
+
+QString TraceImportDialog::defaultModel() const
+{
+    return m_model->text();
+}
+
+double TraceImportDialog::secondsPerIteration() const
+{
+    return m_secondsPerIteration->value();
 }
 
 void TraceImportDialog::setFiles(const QStringList &paths)
@@ -153,7 +180,9 @@ QStringList TraceImportDialog::skippedRows() const
 
 void TraceImportDialog::browse()
 {
-    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Trace Files"));
+    // (in the folder of the files last imported)
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Trace Files"), QSettings().value(QLatin1String(kFolderKey)).toString());
     if (!paths.isEmpty())
         setFiles(paths);
 }
@@ -204,6 +233,9 @@ bool TraceImportDialog::runImport()
                       tr("%n row(s) skipped.", nullptr, int(m_skipped.size())));
     if (added == 0)
         return false;
+    m_remembered.store();
+    QSettings().setValue(QLatin1String(kFolderKey),
+                         QFileInfo(QString::fromStdString(paths.front())).absolutePath());
     m_document->undoStack()->push(new ReplaceScenarioCommand(
         m_document, std::move(result.scenario),
         tr("Import %n job(s) from %1", nullptr, added)

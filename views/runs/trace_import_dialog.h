@@ -9,6 +9,7 @@
 #include "io/import/importer.h"
 #include "model/scenario.h"
 #include "util/result.h"
+#include "window/remembered_fields.h"
 
 #include <QDialog>
 
@@ -45,6 +46,10 @@ public:
     explicit TraceImportDialog(Document *document, QWidget *parent = nullptr);
 
     void setFormat(const QString &format);
+    /// The importer chosen (empty: told from the files).
+    QString format() const;
+    QString defaultModel() const;
+    double secondsPerIteration() const;
     void setFiles(const QStringList &paths);
     /// Runs the import on a worker thread with a progress dialog; on success pushes one undo
     /// command and fills the report list. Returns whether jobs were added; on failure
@@ -71,6 +76,8 @@ private:
     QString m_error;
     QStringList m_skipped;
     bool m_cancelImmediately = false;
+    /// The format, default model and seconds per iteration of the last import that added jobs.
+    RememberedFields m_remembered{QStringLiteral("importTrace")};
 };
 
 } // namespace cb::views
