@@ -625,12 +625,12 @@ void TestModels::fitBesideOrBelowTheLegend()
     view.setOverlayText(
         QStringLiteral("16 nodes · 10 switches in 2 tiers · 32 links\nGPUs: 128"));
     view.setLegends(TopologyView::NodeLegend::Scores, true);
-    const QRectF rect = scene.sceneRect();
+    const QRectF rect = scene.clusterRect();
     auto fitIn = [&rect](const QRectF &room) {
         return std::min(room.width() / rect.width(), room.height() / rect.height());
     };
     QStringList placements;
-    for (const QSize size : {QSize(1400, 260), QSize(600, 500), QSize(590, 400)}) {
+    for (const QSize size : {QSize(1400, 260), QSize(600, 500), QSize(590, 330)}) {
         view.resize(size);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -669,6 +669,26 @@ void TestModels::fitBesideOrBelowTheLegend()
     QCOMPARE(placements, QStringList({QStringLiteral("beside, 1 column(s)"),
                                       QStringLiteral("below, 1 column(s)"),
                                       QStringLiteral("below, 2 column(s)")}));
+
+    // A small cluster fills the room it is fitted in: the scene's margin to pan into is not
+    // fitted (it drew the 8-node testbed at 70 % of the room on a laptop screen).
+    Document small;
+    small.setScenario(testing::leafSpineScenario(2, 1, 4));
+    TopologyScene smallScene(&small);
+    TopologyView smallView(&smallScene);
+    smallView.resize(600, 400);
+    smallView.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&smallView));
+    smallView.fitAll();
+    QVERIFY(smallView.zoom() < 2.0); // (not the readable cap)
+    const QRect drawn =
+        smallView.mapFromScene(ClusterLayout(small.scenario().cluster).bounds()).boundingRect();
+    const QRect room = smallView.viewport()->rect().adjusted(8, 8, -8, -8);
+    QVERIFY2(room.contains(drawn),
+             qPrintable(QStringLiteral("%1x%2").arg(drawn.width()).arg(drawn.height())));
+    const double filled =
+        std::max(double(drawn.width()) / room.width(), double(drawn.height()) / room.height());
+    QVERIFY2(filled > 0.9, qPrintable(QStringLiteral("%1 of the room").arg(filled)));
 }
 
 void TestModels::sceneToolTipsAndHitTest()

@@ -415,7 +415,7 @@ private slots:
         // ... and the fitted cluster sits beside the legend, not under it.
         w.topologyView()->fitAll();
         const QRect cluster =
-            w.topologyView()->mapFromScene(w.topologyView()->scene()->sceneRect()).boundingRect();
+            w.topologyView()->mapFromScene(w.topologyScene()->clusterRect()).boundingRect();
         QVERIFY2(!cluster.intersects(w.topologyView()->legendRect()),
                  qPrintable(QStringLiteral("cluster %1,%2 %3x%4, legend left %5")
                                 .arg(cluster.x()).arg(cluster.y()).arg(cluster.width())

@@ -184,6 +184,7 @@ void TopologyScene::rebuild()
     if (m_linkUtilisation.size() != c.links.size())
         m_linkUtilisation.clear();
     m_links->setUtilisation(m_linkUtilisation);
+    m_clusterRect = layout.bounds().adjusted(-8, -8, 8, 8);
     const QRectF bounds = layout.bounds().adjusted(-40, -40, 40, 40);
     setSceneRect(bounds);
     if (m_selectedNode >= int(c.nodes.size()))

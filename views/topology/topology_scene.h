@@ -52,6 +52,9 @@ public:
     /// Highlights a node (-1 clears); returns its scene rectangle (empty if none).
     QRectF selectNode(int nodeIndex);
     int selectedNode() const { return m_selectedNode; }
+    /// The cluster as drawn, with room for the frames around a node: what a fit shows. The
+    /// scene rectangle has a wider margin, to pan into.
+    QRectF clusterRect() const { return m_clusterRect; }
     int groupItemCount() const { return int(m_groups.size()); }
     int tierCount() const { return m_tierCount; }
 
@@ -101,6 +104,7 @@ private:
     std::vector<double> m_linkUtilisation;
     std::vector<int> m_nodeGroup;
     int m_selectedNode = -1;
+    QRectF m_clusterRect;
     int m_dragSource = -1;
     QGraphicsLineItem *m_dragLine = nullptr; ///< while dragging a task
     QGraphicsTextItem *m_dragLabel = nullptr;

@@ -59,7 +59,9 @@ void TopologyView::setOverlayText(const QString &text)
 void TopologyView::fitAll()
 {
     m_autoFit = true;
-    const QRectF rect = m_scene->sceneRect();
+    // (the cluster drawn, not the scene's margin to pan into: a small cluster in a laptop's
+    // view was drawn at 70 % of the room it had)
+    const QRectF rect = m_scene->clusterRect();
     if (rect.isEmpty())
         return;
     // The summary box sits in the bottom-left corner and the colour legend in the top-right
