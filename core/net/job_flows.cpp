@@ -4,6 +4,7 @@
 #include "util/text.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -164,7 +165,19 @@ double commSeconds(const std::vector<SimFlow> &flows, const std::vector<double> 
     int phases = 0;
     for (const SimFlow &f : flows)
         phases = std::max(phases, f.phase + 1);
-    std::vector<double> latency(std::size_t(phases), 0.0), transfer(std::size_t(phases), 0.0);
+    // (called for every job whose rates change at every network solve: the sums of a few
+    // phases stay on the stack)
+    constexpr int kStackPhases = 32;
+    std::array<double, 2 * kStackPhases> onStack;
+    std::vector<double> onHeap;
+    double *latency = onStack.data(), *transfer = onStack.data() + kStackPhases;
+    if (phases > kStackPhases) {
+        onHeap.resize(2 * std::size_t(phases));
+        latency = onHeap.data();
+        transfer = onHeap.data() + phases;
+    }
+    std::fill(latency, latency + phases, 0.0);
+    std::fill(transfer, transfer + phases, 0.0);
     for (std::size_t i = 0; i < flows.size(); ++i) {
         const SimFlow &f = flows[i];
         if (crossNodeOnly && f.src == f.dst)

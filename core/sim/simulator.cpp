@@ -230,11 +230,18 @@ struct Simulator::Impl
 
     double commSeconds(const JobState &js, bool crossNodeOnly = false) const
     {
-        std::vector<double> rates(js.flows.size());
+        std::vector<double> &rates = rateScratch; // (reused: called at every solve)
+        rates.resize(js.flows.size());
         for (std::size_t i = 0; i < js.flows.size(); ++i)
             rates[i] = net.rate(js.flowIds[i]);
         return cb::commSeconds(js.flows, rates, crossNodeOnly);
     }
+    /// commSeconds()'s rates (the run's own thread only).
+    mutable std::vector<double> rateScratch;
+    /// updateRates()'s jobs, and which are in (marked with the epoch of the call).
+    std::vector<int> affectedScratch;
+    std::vector<std::uint64_t> affectedMark;
+    std::uint64_t affectedEpoch = 0;
 
     /// Seconds per iteration of a job from its compute, straggler wait and communication.
     double modelledIteration(const Job &job, double compute, double straggle, double comm) const
@@ -512,12 +519,24 @@ struct Simulator::Impl
     {
         solveNetwork();
         ++result.networkSolves;
-        std::vector<int> affected = started;
+        // The jobs of the changed flows, each once (a job has many flows), in index order.
+        std::vector<int> &affected = affectedScratch;
+        affected.clear();
+        if (affectedMark.size() < jobs.size())
+            affectedMark.resize(jobs.size(), 0);
+        ++affectedEpoch;
+        auto note = [&](int i) {
+            if (affectedMark[std::size_t(i)] != affectedEpoch) {
+                affectedMark[std::size_t(i)] = affectedEpoch;
+                affected.push_back(i);
+            }
+        };
+        for (int i : started)
+            note(i);
         for (int f : net.changedFlows())
             if (flowOwner[std::size_t(f)] >= 0)
-                affected.push_back(flowOwner[std::size_t(f)]);
+                note(flowOwner[std::size_t(f)]);
         std::sort(affected.begin(), affected.end());
-        affected.erase(std::unique(affected.begin(), affected.end()), affected.end());
         for (int i : affected) {
             JobState &js = jobs[std::size_t(i)];
             if (js.state != State::Running)

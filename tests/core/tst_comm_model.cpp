@@ -121,6 +121,39 @@ class TestCommModel : public QObject
     Q_OBJECT
 
 private slots:
+    // Per phase the largest latency plus the largest transfer, phases added: a few phases
+    // and more than fit on the stack (a 64-worker ring has 126), flows inside a node left
+    // out when only cross-node time is asked for.
+    void commSecondsAddsPhases()
+    {
+        for (const int phases : {3, 32, 33, 126}) {
+            std::vector<SimFlow> flows;
+            std::vector<double> rates;
+            for (int p = 0; p < phases; ++p) {
+                SimFlow a; // 1 Gbit at 1 Gbit/s, 2 steps of 1 ms: 1.002 s
+                a.src = 0;
+                a.dst = 1;
+                a.bytes = 1.25e8;
+                a.phase = p;
+                a.steps = 2;
+                a.latencySeconds = 0.001;
+                SimFlow b = a; // 2 Gbit at 4 Gbit/s (0.5 s) inside a node, 1 step of 3 ms
+                b.dst = 0;
+                b.bytes = 2.5e8;
+                b.steps = 1;
+                b.latencySeconds = 0.003;
+                flows.push_back(a);
+                rates.push_back(1);
+                flows.push_back(b);
+                rates.push_back(4);
+            }
+            // per phase: latency max(0.002, 0.003), transfer max(1, 0.5)
+            QCOMPARE(commSeconds(flows, rates, false), phases * (0.003 + 1.0));
+            QCOMPARE(commSeconds(flows, rates, true), phases * (0.002 + 1.0));
+        }
+        QCOMPARE(commSeconds({}, {}, false), 0.0);
+    }
+
     void busBandwidthFactors()
     {
         QCOMPARE(busBandwidthFactor(Collective::AllReduce, 4), 1.5);
