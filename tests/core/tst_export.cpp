@@ -849,6 +849,74 @@ private slots:
                  std::string("job \"late\" is waiting (not placed); not exported"));
     }
 
+    // Jobs that share a warning get one: a trace of many jobs without a command or an image
+    // said so once per job (9 lines for the DLTAP testbed, a line per job of a trace).
+    void sharedWarningsAreSaidOnce()
+    {
+        QCOMPARE(jobsWarning({}, "x", "y"), std::string());
+        QCOMPARE(jobsWarning({"a"}, "has no command", "have no command"),
+                 std::string("job \"a\" has no command"));
+        QCOMPARE(jobsWarning({"a", "b"}, "is waiting", "are waiting"),
+                 std::string("2 jobs are waiting: \"a\", \"b\""));
+        std::vector<std::string> ids;
+        for (int i = 0; i < 23; ++i)
+            ids.push_back("j" + std::to_string(i));
+        const std::string many = jobsWarning(ids, "is waiting", "are waiting");
+        QVERIFY2(many.starts_with("23 jobs are waiting: \"j0\", \"j1\", "), many.c_str());
+        QVERIFY2(many.ends_with(", \"j19\" and 3 more"), many.c_str());
+
+        Scenario s = cbtest::exportScenario();
+        for (Job &j : s.jobs) {
+            j.command.clear();
+            j.image.clear();
+        }
+        s.jobs[0].image = "example/train:1";
+        Placement p = cbtest::exportPlacement();
+        p.waiting = {"late", "later"};
+        ExportOptions o;
+        o.defaultImage = "example/default:2";
+        std::vector<std::string> others; // the jobs given the default image, in order
+        for (std::size_t i = 1; i < s.jobs.size(); ++i)
+            others.push_back(s.jobs[i].id);
+        QVERIFY(others.size() >= 2);
+        for (const std::string format : {"k8s-pods", "volcano", "slurm"}) {
+            auto r = ExporterRegistry::find(format)->exportPlacement(s, p, o);
+            QVERIFY2(r.ok(), format.c_str());
+            std::vector<std::string> expected;
+            if (format == "slurm") {
+                std::vector<std::string> all{s.jobs[0].id};
+                all.insert(all.end(), others.begin(), others.end());
+                expected.push_back("slurm: " +
+                                   jobsWarning(all, "has no command; each task runs 'hostname'",
+                                               "have no command; each task runs 'hostname'"));
+            } else {
+                expected.push_back(jobsWarning(
+                    others, "", "have no container image; each uses \"example/default:2\""));
+                expected.push_back(
+                    "job \"" + s.jobs[0].id +
+                    "\" has no command; its containers run the image's own (example/train:1)");
+                expected.push_back(jobsWarning(
+                    others, "",
+                    "have no command; their containers run the image's own (example/default:2)"));
+            }
+            expected.push_back(
+                "2 jobs are waiting (not placed); not exported: \"late\", \"later\"");
+            std::vector<std::string> said;
+            for (const std::string &w : r->warnings)
+                if (w.find("no command") != std::string::npos ||
+                    w.find("no container image") != std::string::npos ||
+                    w.find("waiting") != std::string::npos)
+                    said.push_back(w);
+            auto lines = [](const std::vector<std::string> &v) {
+                std::string text;
+                for (const std::string &w : v)
+                    text += w + "\n";
+                return text;
+            };
+            QCOMPARE(lines(said), lines(expected));
+        }
+    }
+
     void fractionalGpusRoundedUpWithWarning()
     {
         // Two jobs share GPUs of gpu-04 in slices: "share" (two workers at 0.5), "quarter"

@@ -21,7 +21,7 @@ Json JobSetExporter::jobSet(const JobContext &ctx, const std::string &format,
                             std::vector<std::string> &warnings)
 {
     const Job &job = *ctx.job.job;
-    const std::string image = KubernetesObjects::image(job, ctx.options, warnings);
+    const std::string image = KubernetesObjects::image(job, ctx.options);
     // Stable pod hostnames: <jobset>-<replicated job>-<job index>-<pod index>.<subdomain>.
     auto address = [&](const PlacedTask &t) {
         return ctx.name + "-" + toString(t.role) + "-0-" + std::to_string(t.indexInRole) + "." +

@@ -33,11 +33,18 @@ Result<ExportResult> KubernetesJobExporter::exportPlacement(const Scenario &scen
         result.files.push_back(
             {names[i] + ".yaml", jobHeader(context, objects) + YamlText::documents(objects)});
     }
+    std::vector<const Job *> jobs;
+    for (const PlacedJob &j : resolved.value())
+        jobs.push_back(j.job);
+    for (std::string &w : KubernetesObjects::imageWarnings(jobs, options))
+        result.warnings.push_back(std::move(w));
     if (std::string w = fractionalGpuWarning(resolved.value(), name(), "nvidia.com/gpu");
         !w.empty())
         result.warnings.push_back(std::move(w));
-    for (const std::string &id : placement.waiting)
-        result.warnings.push_back("job \"" + id + "\" is waiting (not placed); not exported");
+    if (std::string w = jobsWarning(placement.waiting, "is waiting (not placed); not exported",
+                                    "are waiting (not placed); not exported");
+        !w.empty())
+        result.warnings.push_back(std::move(w));
     return result;
 }
 

@@ -1,6 +1,8 @@
 #include "io/export/kubernetes_objects.h"
+#include "io/export/placed_job.h"
 #include "io/scenario_json.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace cb {
@@ -98,28 +100,46 @@ KubernetesObjects::Json KubernetesObjects::metadata(const std::string &name, con
     return m;
 }
 
-std::string KubernetesObjects::image(const Job &job, const ExportOptions &options,
-                                     std::vector<std::string> &warnings)
+std::string KubernetesObjects::image(const Job &job, const ExportOptions &options)
 {
-    // (said here, once per job as the image is chosen: without a command the containers run
-    // the image's own, which for a stock framework image trains nothing)
-    const auto noCommand = [&](const std::string &image) {
-        if (job.command.empty())
-            warnings.push_back("job \"" + job.id + "\" has no command; its containers run " +
-                               "the image's own (" + image + ")");
-    };
-    if (!job.image.empty()) {
-        noCommand(job.image);
+    if (!job.image.empty())
         return job.image;
+    if (!options.defaultImage.empty())
+        return options.defaultImage;
+    return job.kind == JobKind::ParameterServer ? "tensorflow/tensorflow:2.15.0-gpu"
+                                                : "pytorch/pytorch:2.3.1-cuda12.1-cudnn8-runtime";
+}
+
+std::vector<std::string> KubernetesObjects::imageWarnings(const std::vector<const Job *> &jobs,
+                                                          const ExportOptions &options)
+{
+    // Job ids by image, each image in the order its first job comes.
+    using ByImage = std::vector<std::pair<std::string, std::vector<std::string>>>;
+    auto add = [](ByImage &groups, const std::string &image, const std::string &id) {
+        auto it = std::find_if(groups.begin(), groups.end(),
+                               [&](const auto &g) { return g.first == image; });
+        if (it == groups.end())
+            groups.push_back({image, {id}});
+        else
+            it->second.push_back(id);
+    };
+    ByImage defaulted, noCommand;
+    for (const Job *job : jobs) {
+        const std::string chosen = image(*job, options);
+        if (job->image.empty())
+            add(defaulted, chosen, job->id);
+        if (job->command.empty())
+            add(noCommand, chosen, job->id);
     }
-    std::string fallback = options.defaultImage;
-    if (fallback.empty())
-        fallback = job.kind == JobKind::ParameterServer
-                       ? "tensorflow/tensorflow:2.15.0-gpu"
-                       : "pytorch/pytorch:2.3.1-cuda12.1-cudnn8-runtime";
-    warnings.push_back("job \"" + job.id + "\" has no container image; using \"" + fallback + "\"");
-    noCommand(fallback);
-    return fallback;
+    std::vector<std::string> warnings;
+    for (const auto &[chosen, ids] : defaulted)
+        warnings.push_back(jobsWarning(ids, "has no container image; using \"" + chosen + "\"",
+                                       "have no container image; each uses \"" + chosen + "\""));
+    for (const auto &[chosen, ids] : noCommand)
+        warnings.push_back(
+            jobsWarning(ids, "has no command; its containers run the image's own (" + chosen + ")",
+                        "have no command; their containers run the image's own (" + chosen + ")"));
+    return warnings;
 }
 
 KubernetesObjects::Json

@@ -40,9 +40,13 @@ public:
     /// the original job id (any string, quoted in YAML).
     static Json metadata(const std::string &name, const Json &labels, const Job &job,
                          const ExportOptions &options);
-    /// The job's image, or the default for its kind (with a warning).
-    static std::string image(const Job &job, const ExportOptions &options,
-                             std::vector<std::string> &warnings);
+    /// The job's image, or the default image (options, else one per job kind).
+    static std::string image(const Job &job, const ExportOptions &options);
+    /// What the images of `jobs` leave to chance, one warning per image: the jobs given the
+    /// default image, and the jobs without a command, whose containers run the image's own
+    /// (for a stock framework image that trains nothing).
+    static std::vector<std::string> imageWarnings(const std::vector<const Job *> &jobs,
+                                                  const ExportOptions &options);
     /// The job's time limit (time_limit_s) as a Kubernetes activeDeadlineSeconds, a whole
     /// number of seconds rounded up, as Slurm's --time is rounded up to a minute; none without
     /// a limit. Each exporter puts it where its kind keeps it (a Pod's spec, a Job's spec, a

@@ -42,7 +42,7 @@ std::vector<Json> MpiJobExporter::jobObjects(const JobContext &ctx,
                                              std::vector<std::string> &warnings) const
 {
     const Job &job = *ctx.job.job;
-    const std::string image = KubernetesObjects::image(job, ctx.options, warnings);
+    const std::string image = KubernetesObjects::image(job, ctx.options);
     if (job.kind == JobKind::ParameterServer)
         warnings.push_back(name() + ": job \"" + job.id +
                            "\" is a parameter-server job, but MPIJob has only MPI workers: all "

@@ -277,4 +277,20 @@ std::string fractionalGpuWarning(const std::vector<PlacedJob> &jobs, const std::
            " cannot express; each of these tasks requests 1 whole GPU: " + list;
 }
 
+std::string jobsWarning(const std::vector<std::string> &ids, const std::string &one,
+                        const std::string &many)
+{
+    if (ids.empty())
+        return {};
+    if (ids.size() == 1)
+        return "job \"" + ids.front() + "\" " + one;
+    constexpr std::size_t kNamed = 20;
+    std::string list;
+    for (std::size_t i = 0; i < ids.size() && i < kNamed; ++i)
+        list += (i == 0 ? "\"" : ", \"") + ids[i] + "\"";
+    if (ids.size() > kNamed)
+        list += " and " + std::to_string(ids.size() - kNamed) + " more";
+    return std::to_string(ids.size()) + " jobs " + many + ": " + list;
+}
+
 } // namespace cb

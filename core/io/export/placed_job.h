@@ -68,4 +68,10 @@ Problems nodeOverloads(const Scenario &scenario, const Placement &placement);
 std::string fractionalGpuWarning(const std::vector<PlacedJob> &jobs, const std::string &format,
                                  const std::string &resource);
 
+/// One warning for the jobs (ids, in their order) that share it: `job "a" ONE` for one job,
+/// `N jobs MANY: "a", "b", ...` for several, the first 20 named and the rest counted ("and
+/// 280 more"), so that a trace of a thousand jobs without a command says so once.
+std::string jobsWarning(const std::vector<std::string> &ids, const std::string &one,
+                        const std::string &many);
+
 } // namespace cb

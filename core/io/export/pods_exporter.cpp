@@ -12,10 +12,10 @@ std::string PodsExporter::description() const
 }
 
 std::vector<Json> PodsExporter::jobObjects(const JobContext &ctx,
-                                           std::vector<std::string> &warnings) const
+                                           std::vector<std::string> & /*warnings*/) const
 {
     const Job &job = *ctx.job.job;
-    const std::string image = KubernetesObjects::image(job, ctx.options, warnings);
+    const std::string image = KubernetesObjects::image(job, ctx.options);
     auto podName = [&](const PlacedTask &t) { return ctx.name + "-" + t.taskName(); };
     auto address = [&](const PlacedTask &t) { return podName(t) + "." + ctx.name; };
 

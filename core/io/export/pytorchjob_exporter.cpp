@@ -16,7 +16,7 @@ std::vector<Json> PyTorchJobExporter::jobObjects(const JobContext &ctx,
                                                  std::vector<std::string> &warnings) const
 {
     const Job &job = *ctx.job.job;
-    const std::string image = KubernetesObjects::image(job, ctx.options, warnings);
+    const std::string image = KubernetesObjects::image(job, ctx.options);
     if (job.kind == JobKind::ParameterServer)
         warnings.push_back(name() + ": job \"" + job.id +
                            "\" is a parameter-server job, but PyTorchJob has only Master and "

@@ -205,12 +205,8 @@ std::string script(const Scenario &scenario, const PlacedJob &job, const std::st
                 ") because Slurm requests the same on each node of a "
                 "component; the job steps still place every task exactly");
     std::vector<std::string> command = j.command;
-    if (command.empty()) {
-        command = {"hostname"};
-        warnings.push_back("slurm: job \"" + j.id +
-                           "\" has no command; each task runs "
-                           "'hostname'");
-    }
+    if (command.empty())
+        command = {"hostname"}; // (said once for every such job: see exportPlacement)
 
     // Common partition of all nodes, if any.
     std::string partition;
@@ -357,11 +353,21 @@ Result<ExportResult> SlurmBatchExporter::exportPlacement(const Scenario &scenari
         result.files.push_back(
             {names[i] + ".sbatch", script(scenario, resolved.value()[i], names[i], tree,
                                           blocks ? &*blocks : nullptr, result.warnings)});
+    std::vector<std::string> noCommand;
+    for (const PlacedJob &j : resolved.value())
+        if (j.job->command.empty())
+            noCommand.push_back(j.job->id);
+    if (std::string w = jobsWarning(noCommand, "has no command; each task runs 'hostname'",
+                                    "have no command; each task runs 'hostname'");
+        !w.empty())
+        result.warnings.push_back("slurm: " + w);
     if (std::string w = fractionalGpuWarning(resolved.value(), name(), "Slurm's gres/gpu");
         !w.empty())
         result.warnings.push_back(std::move(w));
-    for (const std::string &id : placement.waiting)
-        result.warnings.push_back("job \"" + id + "\" is waiting (not placed); not exported");
+    if (std::string w = jobsWarning(placement.waiting, "is waiting (not placed); not exported",
+                                    "are waiting (not placed); not exported");
+        !w.empty())
+        result.warnings.push_back(std::move(w));
     return result;
 }
 

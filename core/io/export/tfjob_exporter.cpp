@@ -18,7 +18,7 @@ std::vector<Json> TfJobExporter::jobObjects(const JobContext &ctx,
                                             std::vector<std::string> &warnings) const
 {
     const Job &job = *ctx.job.job;
-    const std::string image = KubernetesObjects::image(job, ctx.options, warnings);
+    const std::string image = KubernetesObjects::image(job, ctx.options);
 
     std::vector<KubeflowReplicas::Group> groups;
     auto add = [&](const std::string &type, TaskRole role) {

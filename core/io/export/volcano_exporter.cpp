@@ -13,10 +13,10 @@ std::string VolcanoJobExporter::description() const
 }
 
 std::vector<Json> VolcanoJobExporter::jobObjects(const JobContext &ctx,
-                                                 std::vector<std::string> &warnings) const
+                                                 std::vector<std::string> & /*warnings*/) const
 {
     const Job &job = *ctx.job.job;
-    const std::string image = KubernetesObjects::image(job, ctx.options, warnings);
+    const std::string image = KubernetesObjects::image(job, ctx.options);
     auto address = [&](const PlacedTask &t) {
         return ctx.name + "-" + t.taskName() + "-0." + ctx.name;
     };
