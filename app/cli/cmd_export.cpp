@@ -1,4 +1,5 @@
 #include "cli/command.h"
+#include "cli/output_columns.h"
 #include "cli/policy_input.h"
 #include "io/export/export_writer.h"
 #include "io/export/exporter_registry.h"
@@ -51,8 +52,9 @@ Command exportCommand()
         "run them. A stochastic policy (sts, sts-net, sts-fifo, ...) plans every job's GPUs "
         "over time: the scenario is always simulated and each job exported as it first runs "
         "(or as it runs at --at SECONDS), one task per node with that node's GPUs.\n"
-        "Warnings (what a format could not express exactly) go to stderr, or into the "
-        "--json report.";
+        "Warnings (what a format could not express exactly) go to stderr, one per line (a "
+        "long one wraps on a terminal), or into the --json report; jobs that share one (no "
+        "command, no image, left waiting) are named in one warning.";
     c.options = {
         {"format", "FORMAT", "output format (see above)"},
         {"out", "DIR", "output folder (created if missing)"},
@@ -281,7 +283,7 @@ Command exportCommand()
             for (const ExportedFile &f : exported->files)
                 io.out << "wrote " << (std::filesystem::path(out) / f.path).string() << "\n";
             for (const std::string &w : exported->warnings)
-                io.err << "warning: " << w << "\n";
+                io.err << forStderr("warning: " + w, io.errIsTerminal);
         }
         return int(ExitOk);
     };

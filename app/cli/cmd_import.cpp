@@ -92,16 +92,6 @@ std::string description()
            formatList();
 }
 
-/// Text laid out for the terminal: a long line continues indented by two.
-std::string wrappedLines(const std::string &text)
-{
-    std::istringstream lines(text);
-    std::string out;
-    for (std::string line; std::getline(lines, line);)
-        out += wrapText(line, outputColumns(), 2) + "\n";
-    return out;
-}
-
 /// The import report laid out for the terminal.
 std::string reportText(const ImportReport &report, bool allSkipped)
 {
@@ -121,8 +111,7 @@ int failImport(Io &io, bool json, int code, const std::string &message,
     }
     // On a terminal a long message (the list of formats) wraps; in a pipe or a log each
     // stays on one line, for grep.
-    const std::string text = "clusterbench import: " + message;
-    io.err << (io.errIsTerminal ? wrappedLines(text) : text + "\n");
+    io.err << forStderr("clusterbench import: " + message, io.errIsTerminal);
     return code;
 }
 

@@ -1,10 +1,13 @@
 #include "cli/output_columns.h"
 
+#include "util/text.h"
+
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <sstream>
 
 namespace cb::cli {
 
@@ -21,6 +24,22 @@ std::size_t outputColumns()
     if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
         return std::max<std::size_t>(kLeast, ws.ws_col);
     return 80;
+}
+
+std::string wrappedLines(const std::string &text)
+{
+    std::istringstream lines(text);
+    std::string out;
+    for (std::string line; std::getline(lines, line);)
+        out += wrapText(line, outputColumns(), 2) + "\n";
+    return out;
+}
+
+std::string forStderr(const std::string &text, bool errIsTerminal)
+{
+    if (errIsTerminal)
+        return wrappedLines(text);
+    return text.ends_with('\n') ? text : text + "\n";
 }
 
 } // namespace cb::cli

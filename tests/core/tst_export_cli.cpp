@@ -77,6 +77,47 @@ private slots:
         QVERIFY(QFile::exists(out + "/ring.yaml"));
     }
 
+    // On a terminal (a pseudo-terminal made by script(1)) a long warning continues indented
+    // under its first line; piped, each warning is one line (above), for grep.
+    void warningsWrapOnATerminal()
+    {
+        const QString script = QStandardPaths::findExecutable(QStringLiteral("script"));
+        if (script.isEmpty())
+            QSKIP("script(1) is not installed");
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("COLUMNS", "60");
+        env.insert("HOME", m_dir.path());
+        p.setProcessEnvironment(env);
+        const QString command =
+            QStringLiteral("'%1' export '%2' --policy dltap --format slurm --out '%3'")
+                .arg(QStringLiteral(CB_CLUSTERBENCH),
+                     QStringLiteral(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json"),
+                     m_dir.filePath("wrapped"));
+        p.start(script, {"-qec", command, "/dev/null"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QString out = QString::fromUtf8(p.readAllStandardOutput()).remove('\r');
+        const QStringList lines = out.split('\n', Qt::SkipEmptyParts);
+        const qsizetype first =
+            lines.indexOf(QRegularExpression(QStringLiteral("^warning: slurm: 9 jobs have no.*")));
+        QVERIFY2(first >= 0, qPrintable(out));
+        QStringList warning{lines[first]};
+        for (qsizetype i = first + 1; i < lines.size() && lines[i].startsWith("  "); ++i)
+            warning << lines[i];
+        QVERIFY2(warning.size() >= 3, qPrintable(out));
+        for (const QString &line : warning) {
+            QVERIFY2(line.size() <= 60, qPrintable(line));
+            if (line != warning.first())
+                QVERIFY2(line[2] != ' ', qPrintable(line));
+        }
+        QCOMPARE(warning.join(' ').simplified(),
+                 QStringLiteral("warning: slurm: 9 jobs have no command; each task runs "
+                                "'hostname': \"alexnet-a\", \"vgg16-a\", \"inception3-a\", "
+                                "\"alexnet-b\", \"vgg16-b\", \"inception3-b\", \"alexnet-c\", "
+                                "\"vgg16-c\", \"inception3-c\""));
+    }
+
     void jsonReport()
     {
         const QString out = m_dir.filePath("slurm");
