@@ -7,6 +7,7 @@
 #include "io/scenario_json.h"
 #include "runs/run_service.h"
 
+#include "../common/terminal_run.h"
 #include "tst_export_fixtures.h"
 
 #include <QtTest>
@@ -81,23 +82,16 @@ private slots:
     // under its first line; piped, each warning is one line (above), for grep.
     void warningsWrapOnATerminal()
     {
-        const QString script = QStandardPaths::findExecutable(QStringLiteral("script"));
-        if (script.isEmpty())
-            QSKIP("script(1) is not installed");
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("COLUMNS", "60");
-        env.insert("HOME", m_dir.path());
-        p.setProcessEnvironment(env);
         const QString command =
             QStringLiteral("'%1' export '%2' --policy dltap --format slurm --out '%3'")
                 .arg(QStringLiteral(CB_CLUSTERBENCH),
                      QStringLiteral(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json"),
                      m_dir.filePath("wrapped"));
-        p.start(script, {"-qec", command, "/dev/null"});
-        QVERIFY(p.waitForFinished(60000));
-        QCOMPARE(p.exitCode(), 0);
-        const QString out = QString::fromUtf8(p.readAllStandardOutput()).remove('\r');
+        const auto run = cbtest::runOnTerminal(command, 60, m_dir.path());
+        if (!run)
+            QSKIP("script(1) is not installed");
+        QCOMPARE(run->exitCode, 0);
+        const QString &out = run->output;
         const QStringList lines = out.split('\n', Qt::SkipEmptyParts);
         const qsizetype first =
             lines.indexOf(QRegularExpression(QStringLiteral("^warning: slurm: 9 jobs have no.*")));

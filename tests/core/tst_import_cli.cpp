@@ -4,6 +4,7 @@
 // report counts, --cluster against --append-to, encoding errors, overflowing GPU counts,
 // YAML alias bombs, and the streamed writer against the plain one.
 
+#include "../common/terminal_run.h"
 #include "io/import/import_report.h"
 #include "io/import/scenario_import.h"
 #include "io/import/yaml_expansion.h"
@@ -243,21 +244,15 @@ private slots:
     // tell which format" continues indented under the message; piped, it is one line (above).
     void errorWrapsOnATerminal()
     {
-        const QString script = QStandardPaths::findExecutable(QStringLiteral("script"));
-        if (script.isEmpty())
-            QSKIP("script(1) is not installed");
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("COLUMNS", "60");
-        p.setProcessEnvironment(env);
         const QString command =
             QStringLiteral("'%1' import '%2' --out '%3'")
                 .arg(QStringLiteral(CB_CLUSTERBENCH),
                      kData + "traces/tiresias/LICENSE.tiresias-Apache-2.0", path("never.json"));
-        p.start(script, {"-qec", command, "/dev/null"});
-        QVERIFY(p.waitForFinished(60000));
-        QCOMPARE(p.exitCode(), 2);
-        const QString out = QString::fromUtf8(p.readAllStandardOutput()).remove('\r');
+        const auto run = cbtest::runOnTerminal(command, 60);
+        if (!run)
+            QSKIP("script(1) is not installed");
+        QCOMPARE(run->exitCode, 2);
+        const QString &out = run->output;
         const QStringList lines = out.split('\n', Qt::SkipEmptyParts);
         QVERIFY2(lines.size() >= 4, qPrintable(out));
         QVERIFY2(lines.first().startsWith("clusterbench import:"), qPrintable(out));
