@@ -52,6 +52,7 @@ private slots:
     void initTestCase();
     void namedTickerCapsTicks();
     void heatmapForwardThenBack();
+    void heatmapSaysWhenNoTrafficYet();
     void candidatesNeverCutBesideTheFrozenColumns();
     void heatmapLogScale();
     void heatmapCells();
@@ -63,6 +64,7 @@ private slots:
     void ganttBarsAndRows();
     void scrubberDrivesHeatmap();
     void timelineZoomStaysInTheRun();
+    void timelineChartsCanBeHidden();
     void linkUtilisation();
     void layoutWrapsManyRacks();
     void mainWindowRunsPolicy();
@@ -197,6 +199,30 @@ void TestAnalysisViews::candidatesNeverCutBesideTheFrozenColumns()
                        .arg(edge);
     }
     QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
+}
+
+void TestAnalysisViews::heatmapSaysWhenNoTrafficYet()
+{
+    auto run = session(testing::leafSpineScenario(2, 1, 2), false, "k8s-default");
+    DecisionStepper stepper;
+    TrafficHeatmap heatmap;
+    showInBoth(run, stepper, heatmap);
+    auto *summary = heatmap.findChild<QLabel *>(QStringLiteral("heatmapSummary"));
+    auto *scale = qobject_cast<QCPColorScale *>(heatmap.plot()->plotLayout()->element(0, 1));
+    QVERIFY(summary && scale);
+    // The first decision places a PS alone: no traffic, and no scale made up for it.
+    stepper.seek(0);
+    QCOMPARE(sum(heatmap.values()), 0.0);
+    QCOMPARE(summary->text(),
+             QStringLiteral("Decision 1: no traffic yet between the tasks placed"));
+    QVERIFY(!scale->axis()->tickLabels());
+    stepper.last();
+    QVERIFY(sum(heatmap.values()) > 0);
+    QVERIFY2(summary->text().contains(QStringLiteral(" per iteration in total")),
+             qPrintable(summary->text()));
+    QVERIFY(scale->axis()->tickLabels());
+    stepper.seek(0); // and back
+    QVERIFY(!scale->axis()->tickLabels());
 }
 
 void TestAnalysisViews::heatmapForwardThenBack()
@@ -666,6 +692,63 @@ void TestAnalysisViews::timelineZoomStaysInTheRun()
     // A double-click shows the whole run again.
     QTest::mouseDClick(plot, Qt::LeftButton, Qt::NoModifier, at.toPoint());
     QCOMPARE(time->range(), QCPRange(0, end));
+}
+
+void TestAnalysisViews::timelineChartsCanBeHidden()
+{
+    using Chart = RunTimeline::Chart;
+    auto run = session(testing::leafSpineScenario(2, 1, 2), true);
+    RunTimeline timeline;
+    timeline.resize(600, 300); // a laptop's dock: the three charts do not fit
+    timeline.setSession(run);
+    timeline.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+    QCustomPlot *plot = timeline.plot();
+    QScrollBar *scroll = timeline.scrollArea()->verticalScrollBar();
+    QCOMPARE(plot->axisRects().size(), 3);
+    QVERIFY(scroll->maximum() > 0);
+    // Hiding the Gantt chart leaves use and cost, in that order; the time's title goes under
+    // the lowest.
+    timeline.chartAction(Chart::Jobs)->trigger();
+    QVERIFY(!timeline.isChartShown(Chart::Jobs));
+    QCOMPARE(plot->axisRects().size(), 2);
+    QCOMPARE(plot->axisRect(0)->axis(QCPAxis::atLeft)->label(), QStringLiteral("GPUs busy (%)"));
+    QCOMPARE(plot->axisRect(1)->axis(QCPAxis::atBottom)->label(),
+             QStringLiteral("simulated time (h:mm:ss)"));
+    // The Gantt chart alone fits the dock: nothing to scroll; its axis takes the title.
+    timeline.chartAction(Chart::Jobs)->trigger();
+    timeline.chartAction(Chart::Use)->trigger();
+    timeline.chartAction(Chart::Cost)->trigger();
+    QCoreApplication::processEvents();
+    QCOMPARE(plot->axisRects().size(), 1);
+    QCOMPARE(plot->axisRect(0)->axis(QCPAxis::atLeft)->label(), QString());
+    QCOMPARE(plot->axisRect(0)->axis(QCPAxis::atBottom)->label(),
+             QStringLiteral("simulated time (h:mm:ss)"));
+    QCOMPARE(scroll->maximum(), 0);
+    // The last chart shown stays.
+    QVERIFY(!timeline.chartAction(Chart::Jobs)->isEnabled());
+    timeline.setChartShown(Chart::Jobs, false);
+    QVERIFY(timeline.isChartShown(Chart::Jobs));
+    QVERIFY(timeline.chartAction(Chart::Jobs)->isChecked());
+    // A shift-click on the chart shown moves the scrubber to the time under it.
+    plot->replot();
+    QCPAxis *time = plot->axisRect(0)->axis(QCPAxis::atBottom);
+    const double end = run->result->makespanSeconds;
+    const QPoint at(int(time->coordToPixel(0.25 * end)), plot->axisRect(0)->rect().center().y());
+    QTest::mouseClick(plot, Qt::LeftButton, Qt::ShiftModifier, at);
+    QVERIFY2(std::abs(timeline.time() - time->pixelToCoord(at.x())) <= 1e-9 * end,
+             qPrintable(QString::number(timeline.time())));
+    // Nothing of a hidden chart is drawn; the choice is kept for the next timeline.
+    for (int i = 0; i < plot->graphCount(); ++i)
+        QVERIFY2(!plot->graph(i)->visible(), qPrintable(plot->graph(i)->name()));
+    RunTimeline next;
+    QVERIFY(next.isChartShown(Chart::Jobs));
+    QVERIFY(!next.isChartShown(Chart::Use));
+    QVERIFY(!next.isChartShown(Chart::Cost));
+    QVERIFY(!next.chartAction(Chart::Use)->isChecked());
+    next.setChartShown(Chart::Use, true);
+    next.setChartShown(Chart::Cost, true);
+    QCOMPARE(RunTimeline().plot()->axisRects().size(), 3);
 }
 
 void TestAnalysisViews::linkUtilisation()

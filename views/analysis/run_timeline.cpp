@@ -9,7 +9,9 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSlider>
 #include <QToolButton>
 #include <QToolTip>
@@ -17,6 +19,7 @@
 #include <QWheelEvent>
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace cb::views {
@@ -31,6 +34,10 @@ const QColor kPowerColor(0xef, 0x6c, 0x00);
 const QColor kCostColor(0x6a, 0x1b, 0x9a);
 const QColor kStrandedColor(0xc6, 0x28, 0x28);
 const QColor kScrubColor(0x15, 0x65, 0xc0);
+/// The settings key of the charts shown, and each chart's name in it (in Chart order).
+const QString kShownKey = QStringLiteral("timeline/charts");
+const std::array<QString, 3> kChartKeys{QStringLiteral("jobs"), QStringLiteral("use"),
+                                        QStringLiteral("cost")};
 } // namespace
 
 RunTimeline::RunTimeline(QWidget *parent)
@@ -46,12 +53,10 @@ RunTimeline::RunTimeline(QWidget *parent)
     m_ganttRect = new QCPAxisRect(m_plot);
     m_useRect = new QCPAxisRect(m_plot);
     m_costRect = new QCPAxisRect(m_plot);
+    // (in the layout from the start: QCustomPlot's items look for a first axis rect)
     m_plot->plotLayout()->addElement(0, 0, m_ganttRect);
     m_plot->plotLayout()->addElement(1, 0, m_useRect);
     m_plot->plotLayout()->addElement(2, 0, m_costRect);
-    m_plot->plotLayout()->setRowStretchFactor(0, 3.2);
-    m_plot->plotLayout()->setRowStretchFactor(1, 1.5);
-    m_plot->plotLayout()->setRowStretchFactor(2, 1.1);
     m_plot->plotLayout()->setRowSpacing(2);
     // Each chart keeps a readable height: below it the dock scrolls instead of crushing them.
     m_ganttRect->setMinimumSize(200, kGanttMinHeight);
@@ -85,7 +90,6 @@ RunTimeline::RunTimeline(QWidget *parent)
     m_useRect->axis(QCPAxis::atRight)->setTicker(QSharedPointer<ReadableTicker>::create(
         ReadableTicker::Steps::Decimal, [](double w) { return formatPower(w); }));
     m_costRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<ReadableTicker>::create());
-    m_costRect->axis(QCPAxis::atBottom)->setLabel(tr("simulated time (h:mm:ss)"));
     for (QCPAxisRect *r : {m_ganttRect, m_useRect, m_costRect})
         r->axis(QCPAxis::atBottom)->setTicker(
             QSharedPointer<ReadableTicker>::create(ReadableTicker::Steps::Duration));
@@ -143,6 +147,31 @@ RunTimeline::RunTimeline(QWidget *parent)
         QStringLiteral("t = 00d 00:00:00")));
     m_summary->setObjectName(QStringLiteral("timelineSummary"));
     m_summary->setWordWrap(true);
+    // Charts to show: in a short dock the user keeps the ones they need on screen.
+    auto *chartsButton = new QToolButton(this);
+    chartsButton->setObjectName(QStringLiteral("timelineCharts"));
+    chartsButton->setText(tr("Charts"));
+    chartsButton->setToolTip(tr("Choose the charts shown: hide some to give the others room"));
+    chartsButton->setPopupMode(QToolButton::InstantPopup);
+    auto *chartsMenu = new QMenu(chartsButton);
+    const QStringList saved =
+        QSettings()
+            .value(kShownKey, QStringList(kChartKeys.begin(), kChartKeys.end()))
+            .toStringList();
+    for (int c = 0; c < kChartCount; ++c) {
+        const auto chart = Chart(c);
+        QAction *action = chartsMenu->addAction(chart == Chart::Jobs  ? tr("Jobs on nodes")
+                                                : chart == Chart::Use ? tr("GPUs busy and power")
+                                                                      : tr("Cost"));
+        action->setCheckable(true);
+        m_shown[std::size_t(c)] = saved.contains(kChartKeys[std::size_t(c)]);
+        connect(action, &QAction::toggled, this,
+                [this, chart](bool on) { setChartShown(chart, on); });
+        m_chartActions[std::size_t(c)] = action;
+    }
+    if (std::none_of(m_shown.begin(), m_shown.end(), [](bool b) { return b; }))
+        m_shown.fill(true); // (settings from elsewhere: never an empty dock)
+    chartsButton->setMenu(chartsMenu);
     auto *exportButton = new QToolButton(this);
     exportButton->setText(tr("Export…"));
     exportButton->setToolTip(tr("Save the timelines as PNG, PDF or SVG"));
@@ -152,6 +181,7 @@ RunTimeline::RunTimeline(QWidget *parent)
     bar->addWidget(new QLabel(tr("Time:"), this));
     bar->addWidget(m_slider, 1);
     bar->addWidget(m_timeLabel);
+    bar->addWidget(chartsButton);
     bar->addWidget(exportButton);
     // The charts keep their readable heights; in a short dock they scroll.
     m_scroll = new QScrollArea(this);
@@ -175,7 +205,12 @@ RunTimeline::RunTimeline(QWidget *parent)
         if (e->button() != Qt::LeftButton || !(e->modifiers() & Qt::ShiftModifier))
             return;
         // Shift-click moves the scrubber; plain drags pan.
-        setTime(m_costRect->axis(QCPAxis::atBottom)->pixelToCoord(e->pos().x()));
+        // (the charts share the time axis and its margins: any shown one converts)
+        for (int c = 0; c < kChartCount; ++c)
+            if (m_shown[std::size_t(c)]) {
+                setTime(chartRect(Chart(c))->axis(QCPAxis::atBottom)->pixelToCoord(e->pos().x()));
+                break;
+            }
     });
     connect(m_plot, &QCustomPlot::mouseMove, this, &RunTimeline::showToolTip);
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, &RunTimeline::showWholeRun);
@@ -184,7 +219,68 @@ RunTimeline::RunTimeline(QWidget *parent)
         connect(axis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
                 &RunTimeline::keepInRun);
     connect(exportButton, &QToolButton::clicked, this, &RunTimeline::exportWithDialog);
+    layOutCharts();
     rebuild();
+}
+
+QCPAxisRect *RunTimeline::chartRect(Chart chart) const
+{
+    return chart == Chart::Jobs ? m_ganttRect : chart == Chart::Use ? m_useRect : m_costRect;
+}
+
+void RunTimeline::setChartShown(Chart chart, bool shown)
+{
+    const auto c = std::size_t(chart);
+    const int showing = int(std::count(m_shown.begin(), m_shown.end(), true));
+    if (m_shown[c] != shown && (shown || showing > 1)) {
+        m_shown[c] = shown;
+        QStringList keys;
+        for (std::size_t i = 0; i < m_shown.size(); ++i)
+            if (m_shown[i])
+                keys << kChartKeys[i];
+        QSettings().setValue(kShownKey, keys);
+        layOutCharts();
+    } else {
+        layOutCharts(); // (the menu's check marks follow what is shown)
+    }
+}
+
+void RunTimeline::layOutCharts()
+{
+    static constexpr std::array<double, kChartCount> kStretch{3.2, 1.5, 1.1};
+    QCPLayoutGrid *grid = m_plot->plotLayout();
+    for (int i = grid->elementCount() - 1; i >= 0; --i)
+        grid->takeAt(i);
+    grid->simplify();
+    int row = 0;
+    QCPAxisRect *lowest = nullptr;
+    for (int c = 0; c < kChartCount; ++c) {
+        QCPAxisRect *rect = chartRect(Chart(c));
+        const bool shown = m_shown[std::size_t(c)];
+        rect->setVisible(shown);
+        rect->axis(QCPAxis::atBottom)->setLabel(QString());
+        if (QAction *action = m_chartActions[std::size_t(c)]) {
+            const QSignalBlocker block(action);
+            action->setChecked(shown);
+            // The last chart shown stays: its entry cannot be unchecked.
+            action->setEnabled(!shown || std::count(m_shown.begin(), m_shown.end(), true) > 1);
+        }
+        if (!shown)
+            continue;
+        grid->addElement(row, 0, rect);
+        grid->setRowStretchFactor(row, kStretch[std::size_t(c)]);
+        ++row;
+        lowest = rect;
+    }
+    lowest->axis(QCPAxis::atBottom)->setLabel(tr("simulated time (h:mm:ss)"));
+    // What is drawn on a hidden chart goes with it (it would be clipped to a stale rect).
+    m_gantt->setVisible(isChartShown(Chart::Jobs));
+    for (QCPGraph *g : {m_util, m_stranded, m_power})
+        g->setVisible(isChartShown(Chart::Use));
+    m_cost->setVisible(isChartShown(Chart::Cost));
+    updateScrubber();
+    m_plot->updateGeometry(); // the minimum height changed: the scroll area follows
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 RunTimeline::~RunTimeline() = default;
@@ -383,10 +479,11 @@ void RunTimeline::setTime(double seconds)
 void RunTimeline::updateScrubber()
 {
     const double x = m_time;
-    for (QCPItemStraightLine *line : m_scrubLines) {
+    for (std::size_t c = 0; c < m_scrubLines.size(); ++c) {
+        QCPItemStraightLine *line = m_scrubLines[c];
         line->point1->setCoords(x, 0);
         line->point2->setCoords(x, 1);
-        line->setVisible(m_session && m_session->result);
+        line->setVisible(m_session && m_session->result && m_shown[c]);
     }
     const double end = m_session && m_session->result ? m_session->result->makespanSeconds : 0;
     {
@@ -401,7 +498,7 @@ QString RunTimeline::toolTipAt(const QPoint &pos) const
     if (!m_session || !m_session->result)
         return {};
     const RunResult &r = *m_session->result;
-    if (m_ganttRect->rect().contains(pos)) {
+    if (isChartShown(Chart::Jobs) && m_ganttRect->rect().contains(pos)) {
         const int i = m_gantt->barAt(pos);
         if (i < 0)
             return {};
@@ -428,7 +525,7 @@ QString RunTimeline::toolTipAt(const QPoint &pos) const
                  b.finished ? QString() : tr("\nstill running at the end of the run"), config);
     }
     for (QCPAxisRect *rect : {m_useRect, m_costRect})
-        if (rect->rect().contains(pos) && m_series.buckets() > 0) {
+        if (rect->visible() && rect->rect().contains(pos) && m_series.buckets() > 0) {
             const double t = rect->axis(QCPAxis::atBottom)->pixelToCoord(pos.x());
             const int k = std::clamp(int(t / m_series.bucketSeconds), 0, m_series.buckets() - 1);
             const QString stranded =

@@ -9,9 +9,11 @@
 
 #include <QWidget>
 
+#include <array>
 #include <memory>
 #include <vector>
 
+class QAction;
 class QCPAxisRect;
 class QCPGraph;
 class QCPItemStraightLine;
@@ -29,8 +31,19 @@ class RunTimeline : public QWidget
     Q_OBJECT
 
 public:
+    /// The charts, top to bottom; each can be hidden from the Charts menu so that the others
+    /// fit a short dock (the choice is kept in the settings).
+    enum class Chart { Jobs, Use, Cost };
+    static constexpr int kChartCount = 3;
+
     explicit RunTimeline(QWidget *parent = nullptr);
     ~RunTimeline() override;
+
+    bool isChartShown(Chart chart) const { return m_shown[std::size_t(chart)]; }
+    /// Shows or hides one chart; the last chart shown stays. Saved in the settings.
+    void setChartShown(Chart chart, bool shown);
+    /// The menu action that shows or hides `chart`.
+    QAction *chartAction(Chart chart) const { return m_chartActions[std::size_t(chart)]; }
 
     void setSession(std::shared_ptr<const RunSession> session);
     double time() const { return m_time; }
@@ -61,6 +74,9 @@ signals:
 
 private:
     void rebuild();
+    /// Lays out the charts shown, the time axis's title under the lowest.
+    void layOutCharts();
+    QCPAxisRect *chartRect(Chart chart) const;
     void updateScrubber();
     void showToolTip(QMouseEvent *event);
     /// Keeps the time axes within [0, the run's end] and the rows within the rows (a zoom
@@ -84,7 +100,9 @@ private:
     QCPGraph *m_stranded;
     QCPGraph *m_power;
     QCPGraph *m_cost;
-    std::vector<QCPItemStraightLine *> m_scrubLines;
+    std::vector<QCPItemStraightLine *> m_scrubLines; // one per chart, in Chart order
+    std::array<bool, kChartCount> m_shown{true, true, true};
+    std::array<QAction *, kChartCount> m_chartActions{};
     QSlider *m_slider;
     QLabel *m_timeLabel;
     QLabel *m_summary;

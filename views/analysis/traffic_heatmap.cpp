@@ -605,6 +605,9 @@ void TrafficHeatmap::finish()
     if (range.upper <= range.lower)
         range.upper = range.lower * (m_log ? 10 : 2) + (m_log ? 0 : 1);
     m_map->setDataRange(range);
+    // Nothing to colour: a scale from "0 B" to a made-up "1 B" would read as a measurement.
+    // (Its room is kept: the map does not move when the labels come back.)
+    m_scale->axis()->setTickLabels(hi > 0);
     QString text;
     if (!m_session)
         text = tr("No run yet: Run > Place and Simulate");
@@ -615,6 +618,9 @@ void TrafficHeatmap::finish()
     else if (m_source == Source::Decision && m_session->sts)
         text = tr("At %1: %2 per iteration of the configurations running")
                    .arg(formatDuration(m_time), formatByteAmount(sum));
+    else if (m_source == Source::Decision && !(sum > 0))
+        text = tr("Decision %1: no traffic yet between the tasks placed")
+                   .arg(m_replay ? m_replay->cursor() + 1 : 0);
     else if (m_source == Source::Decision || m_source == Source::Links)
         text = tr("Decision %1: %2 per iteration in total")
                    .arg(m_replay ? m_replay->cursor() + 1 : 0)
