@@ -441,7 +441,7 @@ private slots:
     void roleTemplatesWarnAndOfferExactFormats_data()
     {
         QTest::addColumn<QString>("format");
-        QTest::addColumn<int>("nodeSetWarnings");
+        QTest::addColumn<int>("nodeSetRoles");
         // tf-disjoint workers, tf-shared PS and workers, ring workers: 2 nodes each.
         QTest::newRow("tfjob") << "tfjob" << 4;
         // Master = first task. Workers: tf-disjoint worker-0/1 on gpu-01/02, tf-shared 4 tasks
@@ -455,15 +455,24 @@ private slots:
     void roleTemplatesWarnAndOfferExactFormats()
     {
         QFETCH(QString, format);
-        QFETCH(int, nodeSetWarnings);
+        QFETCH(int, nodeSetRoles);
         const ExportResult r = exportFixture(format.toStdString());
-        int n = 0;
+        // One warning names every role pinned to a node set, with its replicas and nodes.
+        std::vector<std::string> said;
         for (const std::string &w : r.warnings)
-            if (w.find("pinned to that node set") != std::string::npos) {
-                ++n;
-                QVERIFY2(w.find("--format volcano or k8s-pods") != std::string::npos, w.c_str());
-            }
-        QCOMPARE(n, nodeSetWarnings);
+            if (w.find("pinned to its node set") != std::string::npos)
+                said.push_back(w);
+        QCOMPARE(int(said.size()), nodeSetRoles > 0 ? 1 : 0);
+        if (nodeSetRoles == 0)
+            return;
+        const std::string &w = said.front();
+        QVERIFY2(w.find("replicas of " + std::to_string(nodeSetRoles) + " job roles") !=
+                     std::string::npos,
+                 w.c_str());
+        QVERIFY2(w.find("\"tf-shared\" Worker (") != std::string::npos ||
+                     w.find("\"tf-shared\" worker (") != std::string::npos,
+                 w.c_str());
+        QVERIFY2(w.ends_with("use --format volcano or k8s-pods for exact placement"), w.c_str());
     }
 
     // mpirun starts a process per GPU slot (ring: 2 workers of 2 GPUs, -np 4) unless the
@@ -864,6 +873,23 @@ private slots:
         const std::string many = jobsWarning(ids, "is waiting", "are waiting");
         QVERIFY2(many.starts_with("23 jobs are waiting: \"j0\", \"j1\", "), many.c_str());
         QVERIFY2(many.ends_with(", \"j19\" and 3 more"), many.c_str());
+        {
+            // Per-job warnings of one kind: alone, its own sentence; several, one sentence
+            // with the list where "{list}" stands, or after a colon; kinds in first-met order.
+            SharedWarnings shared;
+            shared.add("f: {n} jobs are odd ({list}), so...", "f: job \"a\" is odd", "\"a\"");
+            shared.add("f: {n} roles are wide", "f: job \"a\" ps is wide", "\"a\" ps (2 nodes)");
+            shared.add("f: {n} jobs are odd ({list}), so...", "f: job \"b\" is odd", "\"b\"");
+            shared.add("f: {n} jobs are late", "f: job \"c\" is late", "\"c\"");
+            shared.add("f: {n} roles are wide", "f: job \"b\" worker is wide",
+                       "\"b\" worker (3 nodes)");
+            QCOMPARE(shared.said(),
+                     (std::vector<std::string>{
+                         "f: 2 jobs are odd (\"a\", \"b\"), so...",
+                         "f: 2 roles are wide: \"a\" ps (2 nodes), \"b\" worker (3 nodes)",
+                         "f: job \"c\" is late"}));
+            QVERIFY(SharedWarnings().said().empty());
+        }
 
         Scenario s = cbtest::exportScenario();
         for (Job &j : s.jobs) {

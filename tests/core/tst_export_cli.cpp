@@ -73,8 +73,11 @@ private slots:
         QCOMPARE(r.out, QString("wrote %1/tf-disjoint.yaml\nwrote %1/tf-shared.yaml\n"
                                 "wrote %1/ring.yaml\nwrote %1/solo.yaml\n")
                             .arg(out));
-        QVERIFY(r.err.startsWith("warning: tfjob: job \"tf-disjoint\" Worker: 2 replicas on 2 "
-                                 "nodes (gpu-01, gpu-02)"));
+        QVERIFY2(r.err.startsWith("warning: tfjob: replicas of 4 job roles run on several nodes "
+                                  "but share one pod template per role (\"tf-disjoint\" Worker "
+                                  "(2 replicas on gpu-01, gpu-02), "),
+                 qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1); // one warning, on one line
         QVERIFY(QFile::exists(out + "/ring.yaml"));
     }
 

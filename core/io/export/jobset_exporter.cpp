@@ -14,11 +14,9 @@ std::string JobSetExporter::description() const
     return "JobSet (jobset.x-k8s.io/v1alpha2), one replicated Indexed Job per role";
 }
 
-
 Json JobSetExporter::jobSet(const JobContext &ctx, const std::string &format,
                             const std::map<TaskRole, Json> &podAnnotations,
-                            const std::map<TaskRole, Json> &nodeSelectors,
-                            std::vector<std::string> &warnings)
+                            const std::map<TaskRole, Json> &nodeSelectors)
 {
     const Job &job = *ctx.job.job;
     const std::string image = KubernetesObjects::image(job, ctx.options);
@@ -56,8 +54,8 @@ Json JobSetExporter::jobSet(const JobContext &ctx, const std::string &format,
             container.env = {{"CLUSTERBENCH_TF_CLUSTER", tfClusterJson},
                              {"CLUSTERBENCH_TASK_TYPE", tfConfigRole(role)}};
         }
-        Json spec = KubeflowReplicas::replicaSpec(ctx, format, {toString(role), tasks}, container,
-                                                  image, warnings);
+        Json spec =
+            KubeflowReplicas::replicaSpec(ctx, format, {toString(role), tasks}, container, image);
         Json pod = spec["template"];
         pod["spec"]["restartPolicy"] = "Never";
         if (auto it = nodeSelectors.find(role); it != nodeSelectors.end() && !it->second.empty())
@@ -92,10 +90,9 @@ Json JobSetExporter::jobSet(const JobContext &ctx, const std::string &format,
     return obj;
 }
 
-std::vector<Json> JobSetExporter::jobObjects(const JobContext &ctx,
-                                             std::vector<std::string> &warnings) const
+std::vector<Json> JobSetExporter::jobObjects(const JobContext &ctx) const
 {
-    return {jobSet(ctx, name(), {}, {}, warnings)};
+    return {jobSet(ctx, name(), {}, {})};
 }
 
 } // namespace cb

@@ -29,12 +29,10 @@ public:
     static nlohmann::ordered_json
     jobSet(const JobContext &ctx, const std::string &format,
            const std::map<TaskRole, nlohmann::ordered_json> &podAnnotations,
-           const std::map<TaskRole, nlohmann::ordered_json> &nodeSelectors,
-           std::vector<std::string> &warnings);
+           const std::map<TaskRole, nlohmann::ordered_json> &nodeSelectors);
 
 protected:
-    std::vector<nlohmann::ordered_json>
-    jobObjects(const JobContext &context, std::vector<std::string> &warnings) const override;
+    std::vector<nlohmann::ordered_json> jobObjects(const JobContext &context) const override;
 };
 
 } // namespace cb

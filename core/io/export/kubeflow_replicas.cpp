@@ -10,8 +10,7 @@ namespace cb {
 KubeflowReplicas::Json KubeflowReplicas::replicaSpec(const KubernetesJobExporter::JobContext &ctx,
                                                      const std::string &format, const Group &group,
                                                      const Container &container,
-                                                     const std::string &image,
-                                                     std::vector<std::string> &warnings)
+                                                     const std::string &image)
 {
     const Job &job = *ctx.job.job;
     std::vector<std::string> hostnames;
@@ -34,23 +33,38 @@ KubeflowReplicas::Json KubeflowReplicas::replicaSpec(const KubernetesJobExporter
     }
     std::sort(hostnames.begin(), hostnames.end());
     std::sort(nodes.begin(), nodes.end());
+    const std::string role = "\"" + job.id + "\" " + group.replicaType;
     if (nodes.size() > 1) {
         std::string list;
         for (const std::string &n : nodes)
             list += (list.empty() ? "" : ", ") + n;
-        warnings.push_back(format + ": job \"" + job.id + "\" " + group.replicaType + ": " +
-                           std::to_string(group.tasks.size()) + " replicas on " +
-                           std::to_string(nodes.size()) + " nodes (" + list +
-                           ") share one pod template, so they are pinned to that node set, not "
-                           "each to its own node (how many land on each node is up to the "
-                           "scheduler); use --format volcano or k8s-pods for exact placement");
+        const std::string exact = "; use --format volcano or k8s-pods for exact placement";
+        ctx.shared.add(
+            format +
+                ": replicas of {n} job roles run on several nodes but share one "
+                "pod template per role ({list}), so each role is pinned to its node set, "
+                "not each replica to its own node (how many land on each node is "
+                "up to the scheduler)" +
+                exact,
+            format + ": job " + role + ": " + std::to_string(group.tasks.size()) + " replicas on " +
+                std::to_string(nodes.size()) + " nodes (" + list +
+                ") share one pod template, so they are pinned to that node set, not "
+                "each to its own node (how many land on each node is up to the "
+                "scheduler)" +
+                exact,
+            role + " (" + counted(int(group.tasks.size()), "replica") + " on " + list + ")");
     }
-    if (!sameResources)
-        warnings.push_back(format + ": job \"" + job.id + "\" " + group.replicaType +
-                           ": replicas differ in resources; each requests the largest (cpu " +
-                           KubernetesObjects::cpuQuantity(cpus) + ", memory " +
-                           KubernetesObjects::memoryQuantity(memory) + ", " + counted(gpus, "GPU") +
-                           ")");
+    if (!sameResources) {
+        const std::string largest = "cpu " + KubernetesObjects::cpuQuantity(cpus) + ", memory " +
+                                    KubernetesObjects::memoryQuantity(memory) + ", " +
+                                    counted(gpus, "GPU");
+        ctx.shared.add(format + ": the replicas of {n} job roles differ in resources; each "
+                                "replica requests its role's largest",
+                       format + ": job " + role +
+                           ": replicas differ in resources; each requests the largest (" + largest +
+                           ")",
+                       role + " (" + largest + ")");
+    }
 
     Job shown = job;
     if (!container.withCommand)

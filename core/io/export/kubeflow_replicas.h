@@ -40,7 +40,7 @@ public:
     /// containers}}}. `format` names the target in warnings ("tfjob").
     static Json replicaSpec(const KubernetesJobExporter::JobContext &ctx, const std::string &format,
                             const Group &group, const Container &container,
-                            const std::string &image, std::vector<std::string> &warnings);
+                            const std::string &image);
 
     /// runPolicy with schedulingPolicy.minAvailable = `gang` (all pods start together) and the
     /// job's time limit as activeDeadlineSeconds.

@@ -26,13 +26,16 @@ Result<ExportResult> KubernetesJobExporter::exportPlacement(const Scenario &scen
 
     ExportResult result;
     result.files = setupFiles(scenario, resolved.value(), options, result.warnings);
+    SharedWarnings shared;
     for (std::size_t i = 0; i < resolved->size(); ++i) {
         const PlacedJob &job = resolved.value()[i];
-        const JobContext context{scenario, job, names[i], options, nodes};
-        const auto objects = jobObjects(context, result.warnings);
+        const JobContext context{scenario, job, names[i], options, nodes, shared};
+        const auto objects = jobObjects(context);
         result.files.push_back(
             {names[i] + ".yaml", jobHeader(context, objects) + YamlText::documents(objects)});
     }
+    for (std::string &w : shared.said())
+        result.warnings.push_back(std::move(w));
     std::vector<const Job *> jobs;
     for (const PlacedJob &j : resolved.value())
         jobs.push_back(j.job);

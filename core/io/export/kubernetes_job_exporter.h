@@ -24,16 +24,16 @@ public:
         std::string name; ///< DNS-1035 label, unique among the exported jobs
         const ExportOptions &options;
         const KubernetesNodeNames &nodes; ///< node names and hostname labels to pin to
+        SharedWarnings &shared;           ///< warnings many jobs may share, said once at the end
     };
 
     Result<ExportResult> exportPlacement(const Scenario &scenario, const Placement &placement,
                                          const ExportOptions &options) const final;
 
 protected:
-    /// The objects of one job, in the order they are written. Warnings say what the target
-    /// cannot express and what to use instead.
-    virtual std::vector<nlohmann::ordered_json>
-    jobObjects(const JobContext &context, std::vector<std::string> &warnings) const = 0;
+    /// The objects of one job, in the order they are written. Warnings (to `context.shared`)
+    /// say what the target cannot express and what to use instead.
+    virtual std::vector<nlohmann::ordered_json> jobObjects(const JobContext &context) const = 0;
     /// Comment lines written above a job's objects (each line starting with "# "), e.g. what
     /// the target guarantees of the placement and what it only prefers. Default: none.
     virtual std::string jobHeader(const JobContext &, const std::vector<nlohmann::ordered_json> &)

@@ -75,8 +75,7 @@ std::string KueueExporter::description() const
            "podset topology annotations";
 }
 
-std::vector<Json> KueueExporter::jobObjects(const JobContext &ctx,
-                                            std::vector<std::string> &warnings) const
+std::vector<Json> KueueExporter::jobObjects(const JobContext &ctx) const
 {
     const SwitchTiers tiers(ctx.scenario.cluster);
     std::map<TaskRole, Json> annotations, selectors;
@@ -95,13 +94,17 @@ std::vector<Json> KueueExporter::jobObjects(const JobContext &ctx,
         if (types.size() == 1)
             sel[kGpuTypeLabel] = *types.begin();
         else
-            warnings.push_back(name() + ": job \"" + ctx.job.job->id + "\" " + toString(role) +
+            ctx.shared.add(name() + ": {n} job roles run on nodes of different GPU types, so "
+                                    "their pods select no flavor; Kueue may assign a flavor whose "
+                                    "nodes are not the placed ones",
+                           name() + ": job \"" + ctx.job.job->id + "\" " + toString(role) +
                                ": its nodes have different GPU types, so its pods select no "
                                "flavor; Kueue may assign a flavor whose nodes are not the "
-                               "placed ones");
+                               "placed ones",
+                           "\"" + ctx.job.job->id + "\" " + toString(role));
         selectors[role] = sel;
     }
-    Json obj = JobSetExporter::jobSet(ctx, name(), annotations, selectors, warnings);
+    Json obj = JobSetExporter::jobSet(ctx, name(), annotations, selectors);
     obj["metadata"]["labels"]["kueue.x-k8s.io/queue-name"] = kQueue;
     obj["spec"]["suspend"] = true;
     return {obj};

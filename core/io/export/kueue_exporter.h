@@ -30,8 +30,7 @@ public:
     std::string description() const override;
 
 protected:
-    std::vector<nlohmann::ordered_json>
-    jobObjects(const JobContext &context, std::vector<std::string> &warnings) const override;
+    std::vector<nlohmann::ordered_json> jobObjects(const JobContext &context) const override;
     std::string jobHeader(const JobContext &context,
                           const std::vector<nlohmann::ordered_json> &objects) const override;
     std::vector<ExportedFile> setupFiles(const Scenario &scenario,

@@ -38,16 +38,21 @@ std::string MpiJobExporter::description() const
     return "MPIJob (kubeflow.org/v2beta1); launcher + workers pinned to their node set";
 }
 
-std::vector<Json> MpiJobExporter::jobObjects(const JobContext &ctx,
-                                             std::vector<std::string> &warnings) const
+std::vector<Json> MpiJobExporter::jobObjects(const JobContext &ctx) const
 {
     const Job &job = *ctx.job.job;
     const std::string image = KubernetesObjects::image(job, ctx.options);
     if (job.kind == JobKind::ParameterServer)
-        warnings.push_back(name() + ": job \"" + job.id +
+        ctx.shared.add(name() +
+                           ": {n} jobs are parameter-server jobs ({list}), but MPIJob has only MPI "
+                           "workers: all their tasks, parameter servers included, become "
+                           "Workers; use --format tfjob, volcano or k8s-pods to keep the "
+                           "roles",
+                       name() + ": job \"" + job.id +
                            "\" is a parameter-server job, but MPIJob has only MPI workers: all "
                            "its tasks, parameter servers included, become Workers; use "
-                           "--format tfjob, volcano or k8s-pods to keep the roles");
+                           "--format tfjob, volcano or k8s-pods to keep the roles",
+                       "\"" + job.id + "\"");
 
     KubeflowReplicas::Group workers{"Worker", {}};
     int slots = 1;
@@ -63,9 +68,13 @@ std::vector<Json> MpiJobExporter::jobObjects(const JobContext &ctx,
     const bool spawnsPerGpu = !ownMpirun && !starter.empty();
     const int np = int(ctx.job.tasks.size()) * (spawnsPerGpu ? 1 : slots);
     if (spawnsPerGpu && slots > 1)
-        warnings.push_back(name() + ": job \"" + job.id + "\" runs " + starter +
+        ctx.shared.add(name() + ": {n} jobs run a launcher that starts a process per GPU "
+                                "itself: mpirun starts one per worker, not one per GPU slot",
+                       name() + ": job \"" + job.id + "\" runs " + starter +
                            ", which starts a process per GPU itself: mpirun starts one per "
-                           "worker (-np " + std::to_string(np) + "), not one per GPU slot");
+                           "worker (-np " +
+                           std::to_string(np) + "), not one per GPU slot",
+                       "\"" + job.id + "\" (" + starter + ", -np " + std::to_string(np) + ")");
 
     Json launcherContainer = Json::object();
     launcherContainer["name"] = "mpi-launcher";
@@ -90,8 +99,7 @@ std::vector<Json> MpiJobExporter::jobObjects(const JobContext &ctx,
     container.withCommand = false;
     Json specs = Json::object();
     specs["Launcher"] = launcher;
-    specs["Worker"] =
-        KubeflowReplicas::replicaSpec(ctx, name(), workers, container, image, warnings);
+    specs["Worker"] = KubeflowReplicas::replicaSpec(ctx, name(), workers, container, image);
 
     Json obj = Json::object();
     obj["apiVersion"] = "kubeflow.org/v2beta1";

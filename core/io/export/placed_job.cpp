@@ -277,6 +277,22 @@ std::string fractionalGpuWarning(const std::vector<PlacedJob> &jobs, const std::
            " cannot express; each of these tasks requests 1 whole GPU: " + list;
 }
 
+namespace {
+
+/// "a, b, ... and 280 more": the first 20 of `items`, the rest counted.
+std::string namedList(const std::vector<std::string> &items)
+{
+    constexpr std::size_t kNamed = 20;
+    std::string list;
+    for (std::size_t i = 0; i < items.size() && i < kNamed; ++i)
+        list += (i == 0 ? "" : ", ") + items[i];
+    if (items.size() > kNamed)
+        list += " and " + std::to_string(items.size() - kNamed) + " more";
+    return list;
+}
+
+} // namespace
+
 std::string jobsWarning(const std::vector<std::string> &ids, const std::string &one,
                         const std::string &many)
 {
@@ -284,13 +300,39 @@ std::string jobsWarning(const std::vector<std::string> &ids, const std::string &
         return {};
     if (ids.size() == 1)
         return "job \"" + ids.front() + "\" " + one;
-    constexpr std::size_t kNamed = 20;
-    std::string list;
-    for (std::size_t i = 0; i < ids.size() && i < kNamed; ++i)
-        list += (i == 0 ? "\"" : ", \"") + ids[i] + "\"";
-    if (ids.size() > kNamed)
-        list += " and " + std::to_string(ids.size() - kNamed) + " more";
-    return std::to_string(ids.size()) + " jobs " + many + ": " + list;
+    std::vector<std::string> quoted;
+    for (const std::string &id : ids)
+        quoted.push_back("\"" + id + "\"");
+    return std::to_string(ids.size()) + " jobs " + many + ": " + namedList(quoted);
+}
+
+void SharedWarnings::add(const std::string &many, std::string one, std::string item)
+{
+    auto it =
+        std::find_if(m_kinds.begin(), m_kinds.end(), [&](const Kind &k) { return k.many == many; });
+    if (it == m_kinds.end())
+        it = m_kinds.insert(m_kinds.end(), Kind{many, std::move(one), {}});
+    it->items.push_back(std::move(item));
+}
+
+std::vector<std::string> SharedWarnings::said() const
+{
+    std::vector<std::string> out;
+    for (const Kind &k : m_kinds) {
+        if (k.items.size() == 1) {
+            out.push_back(k.one);
+            continue;
+        }
+        std::string text = k.many;
+        if (const auto at = text.find("{n}"); at != std::string::npos)
+            text.replace(at, 3, std::to_string(k.items.size()));
+        if (const auto at = text.find("{list}"); at != std::string::npos)
+            text.replace(at, 6, namedList(k.items));
+        else
+            text += ": " + namedList(k.items);
+        out.push_back(std::move(text));
+    }
+    return out;
 }
 
 } // namespace cb

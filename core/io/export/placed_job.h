@@ -74,4 +74,27 @@ std::string fractionalGpuWarning(const std::vector<PlacedJob> &jobs, const std::
 std::string jobsWarning(const std::vector<std::string> &ids, const std::string &one,
                         const std::string &many);
 
+/// Per-job warnings of one kind gathered over an export and said once at its end: a kind met
+/// once keeps its own sentence, a kind met several times becomes one sentence and a list of
+/// what is particular to each (the first 20 named, the rest counted), in the order added.
+class SharedWarnings
+{
+public:
+    /// `many` is the kind's sentence for several: "{n}" stands for their number and "{list}"
+    /// for the list (without it the list follows a colon). `one` is the whole warning when
+    /// this is the only one of the kind; `item` names it in the list.
+    void add(const std::string &many, std::string one, std::string item);
+    /// The warnings, one per kind, in the order each kind was first added.
+    std::vector<std::string> said() const;
+
+private:
+    struct Kind
+    {
+        std::string many;
+        std::string one;
+        std::vector<std::string> items;
+    };
+    std::vector<Kind> m_kinds;
+};
+
 } // namespace cb

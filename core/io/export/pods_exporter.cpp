@@ -11,8 +11,7 @@ std::string PodsExporter::description() const
     return "Kubernetes Pods + headless Service per job, each pod pinned to its node";
 }
 
-std::vector<Json> PodsExporter::jobObjects(const JobContext &ctx,
-                                           std::vector<std::string> & /*warnings*/) const
+std::vector<Json> PodsExporter::jobObjects(const JobContext &ctx) const
 {
     const Job &job = *ctx.job.job;
     const std::string image = KubernetesObjects::image(job, ctx.options);

@@ -12,17 +12,22 @@ std::string PyTorchJobExporter::description() const
     return "Kubeflow PyTorchJob (kubeflow.org/v1); Master + Workers pinned to node sets";
 }
 
-std::vector<Json> PyTorchJobExporter::jobObjects(const JobContext &ctx,
-                                                 std::vector<std::string> &warnings) const
+std::vector<Json> PyTorchJobExporter::jobObjects(const JobContext &ctx) const
 {
     const Job &job = *ctx.job.job;
     const std::string image = KubernetesObjects::image(job, ctx.options);
     if (job.kind == JobKind::ParameterServer)
-        warnings.push_back(name() + ": job \"" + job.id +
+        ctx.shared.add(name() +
+                           ": {n} jobs are parameter-server jobs ({list}), but PyTorchJob has only "
+                           "Master and Worker roles: the first task of each is the Master "
+                           "and all others, parameter servers included, are Workers; use "
+                           "--format tfjob, volcano or k8s-pods to keep the roles",
+                       name() + ": job \"" + job.id +
                            "\" is a parameter-server job, but PyTorchJob has only Master and "
                            "Worker roles: its first task is the Master and all others, "
                            "parameter servers included, are Workers; use --format tfjob, "
-                           "volcano or k8s-pods to keep the roles");
+                           "volcano or k8s-pods to keep the roles",
+                       "\"" + job.id + "\"");
 
     KubeflowReplicas::Group master{"Master", {&ctx.job.tasks.front()}};
     KubeflowReplicas::Group workers{"Worker", {}};
@@ -34,11 +39,9 @@ std::vector<Json> PyTorchJobExporter::jobObjects(const JobContext &ctx,
     container.portName = "pytorchjob-port";
     container.port = KubernetesObjects::kTorchPort;
     Json specs = Json::object();
-    specs["Master"] =
-        KubeflowReplicas::replicaSpec(ctx, name(), master, container, image, warnings);
+    specs["Master"] = KubeflowReplicas::replicaSpec(ctx, name(), master, container, image);
     if (!workers.tasks.empty())
-        specs["Worker"] =
-            KubeflowReplicas::replicaSpec(ctx, name(), workers, container, image, warnings);
+        specs["Worker"] = KubeflowReplicas::replicaSpec(ctx, name(), workers, container, image);
 
     Json obj = Json::object();
     obj["apiVersion"] = "kubeflow.org/v1";

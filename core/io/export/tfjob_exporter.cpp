@@ -14,8 +14,7 @@ std::string TfJobExporter::description() const
     return "Kubeflow TFJob (kubeflow.org/v1); roles pinned to node sets";
 }
 
-std::vector<Json> TfJobExporter::jobObjects(const JobContext &ctx,
-                                            std::vector<std::string> &warnings) const
+std::vector<Json> TfJobExporter::jobObjects(const JobContext &ctx) const
 {
     const Job &job = *ctx.job.job;
     const std::string image = KubernetesObjects::image(job, ctx.options);
@@ -45,8 +44,7 @@ std::vector<Json> TfJobExporter::jobObjects(const JobContext &ctx,
     container.port = KubernetesObjects::kTfPort;
     Json specs = Json::object();
     for (const KubeflowReplicas::Group &g : groups)
-        specs[g.replicaType] =
-            KubeflowReplicas::replicaSpec(ctx, name(), g, container, image, warnings);
+        specs[g.replicaType] = KubeflowReplicas::replicaSpec(ctx, name(), g, container, image);
 
     Json obj = Json::object();
     obj["apiVersion"] = "kubeflow.org/v1";

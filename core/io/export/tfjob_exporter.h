@@ -14,8 +14,7 @@ public:
     std::string description() const override;
 
 protected:
-    std::vector<nlohmann::ordered_json>
-    jobObjects(const JobContext &context, std::vector<std::string> &warnings) const override;
+    std::vector<nlohmann::ordered_json> jobObjects(const JobContext &context) const override;
 };
 
 } // namespace cb

@@ -12,8 +12,7 @@ std::string VolcanoJobExporter::description() const
     return "Volcano Job (batch.volcano.sh/v1alpha1), one task per placed task, gang";
 }
 
-std::vector<Json> VolcanoJobExporter::jobObjects(const JobContext &ctx,
-                                                 std::vector<std::string> & /*warnings*/) const
+std::vector<Json> VolcanoJobExporter::jobObjects(const JobContext &ctx) const
 {
     const Job &job = *ctx.job.job;
     const std::string image = KubernetesObjects::image(job, ctx.options);
