@@ -378,6 +378,28 @@ private slots:
             << "philly"
             << "malformed/philly_never_ran.json" << 1
             << "6: /2/submitted_time: expected \"YYYY-MM-DD HH:MM:SS\"";
+        // An attempt whose time or GPUs do not read skips its job (its duration or size
+        // would be wrong); an attempt not ended ("None") only adds nothing.
+        QTest::newRow("philly attempt bad date")
+            << "philly"
+            << "malformed/philly_bad_attempts.json" << 1
+            << "7: job bad-date: /1/attempts/1/end_time: expected \"YYYY-MM-DD HH:MM:SS\" or "
+               "None, found \"2017-99-09 06:53:12\"";
+        QTest::newRow("philly attempt GPUs not a list")
+            << "philly"
+            << "malformed/philly_bad_attempts.json" << 1
+            << "12: job bad-gpus: /2/attempts/0/detail/0/gpus: expected a list of GPU ids, "
+               "found \"x\"";
+        QTest::newRow("philly attempt over a year")
+            << "philly"
+            << "malformed/philly_bad_attempts.json" << 1
+            << "15: job far: /3/attempts/0: runs 358670 days (2017-10-07 01:00:10 to "
+               "2999-10-09 06:53:12), over a year: check its dates";
+        QTest::newRow("philly attempt ends before it starts")
+            << "philly"
+            << "malformed/philly_bad_attempts.json" << 1
+            << "18: job backwards: /4/attempts/0: ends (2017-10-06 01:00:00) before it starts "
+               "(2017-10-07 01:00:10)";
         QTest::newRow("k8s bad cpu quantity")
             << "k8s-nodes"
             << "malformed/k8s_bad_quantity.yaml" << 0

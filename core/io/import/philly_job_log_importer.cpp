@@ -4,6 +4,7 @@
 #include "io/import/text_fields.h"
 #include "io/import/trace_builder.h"
 #include "io/json_reader.h"
+#include "util/text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -55,6 +56,26 @@ std::optional<double> timeOf(const nlohmann::json &obj, const char *key)
         return std::nullopt;
     return importtext::parseDateTime(obj[key].get<std::string>());
 }
+
+/// An attempt's time that is there but is not a date-time: the trace writes an attempt not
+/// yet started or ended as null, "" or "None"; anything else that does not read is an error.
+std::optional<std::string> badTime(const nlohmann::json &attempt, const char *key)
+{
+    if (!attempt.is_object() || !attempt.contains(key) || attempt[key].is_null())
+        return std::nullopt;
+    const nlohmann::json &v = attempt[key];
+    if (v.is_string()) {
+        const std::string text = v.get<std::string>();
+        if (text.empty() || text == "None" || importtext::parseDateTime(text))
+            return std::nullopt;
+        return "\"" + text + "\"";
+    }
+    return v.dump();
+}
+
+/// Longer than this, an attempt's dates are taken for a mistake (the Philly trace spans
+/// months; its longest jobs ran for weeks).
+constexpr double kLongestAttemptSeconds = 366 * 86400.0;
 
 } // namespace
 
@@ -123,11 +144,38 @@ Result<ImportReport> PhillyJobLogImporter::read(const std::vector<ImportInput> &
             double runSeconds = 0;
             bool anyRun = false;
             int gpus = 0, machines = 0;
+            // A field of an attempt that cannot be read skips the job: its size or duration
+            // would be silently wrong.
+            std::string badField, badReason;
             if (j.contains("attempts") && j["attempts"].is_array()) {
-                for (const nlohmann::json &a : j["attempts"]) {
+                const nlohmann::json &attempts = j["attempts"];
+                for (std::size_t k = 0; k < attempts.size() && badField.empty(); ++k) {
+                    const nlohmann::json &a = attempts[k];
+                    const std::string at = where + "/attempts/" + std::to_string(k);
+                    for (const char *key : {"start_time", "end_time"})
+                        if (const auto bad = badTime(a, key); bad && badField.empty()) {
+                            badField = at + "/" + key +
+                                       ": expected \"YYYY-MM-DD HH:MM:SS\" or "
+                                       "None, found " +
+                                       *bad;
+                            badReason = "attempt time: expected a date-time";
+                        }
                     const auto s = timeOf(a, "start_time");
                     const auto e = timeOf(a, "end_time");
-                    if (s && e && *e >= *s) {
+                    if (badField.empty() && s && e && *e < *s) {
+                        badField = at + ": ends (" + importtext::formatDateTime(*e) +
+                                   ") before it starts (" + importtext::formatDateTime(*s) + ")";
+                        badReason = "an attempt ends before it starts";
+                    } else if (badField.empty() && s && e && *e - *s > kLongestAttemptSeconds) {
+                        badField = at + ": runs " + std::to_string(int((*e - *s) / 86400)) +
+                                   " days (" + importtext::formatDateTime(*s) + " to " +
+                                   importtext::formatDateTime(*e) +
+                                   "), over a year: check its dates";
+                        badReason = "an attempt runs over a year";
+                    }
+                    if (!badField.empty())
+                        break;
+                    if (s && e) {
                         runSeconds += *e - *s;
                         anyRun = true;
                     } else {
@@ -135,16 +183,29 @@ Result<ImportReport> PhillyJobLogImporter::read(const std::vector<ImportInput> &
                     }
                     int g = 0, m = 0;
                     if (a.is_object() && a.contains("detail") && a["detail"].is_array())
-                        for (const nlohmann::json &d : a["detail"])
-                            if (d.is_object() && d.contains("gpus") && d["gpus"].is_array()) {
-                                g += int(d["gpus"].size());
-                                ++m;
+                        for (std::size_t d = 0; d < a["detail"].size(); ++d) {
+                            const nlohmann::json &machine = a["detail"][d];
+                            if (!machine.is_object() || !machine.contains("gpus"))
+                                continue;
+                            if (!machine["gpus"].is_array()) {
+                                badField = at + "/detail/" + std::to_string(d) +
+                                           "/gpus: expected a list of GPU ids, found " +
+                                           machine["gpus"].dump();
+                                badReason = "gpus: expected a list of GPU ids";
+                                break;
                             }
+                            g += int(machine["gpus"].size());
+                            ++m;
+                        }
                     if (g > 0) {
                         gpus = g;
                         machines = m;
                     }
                 }
+            }
+            if (!badField.empty()) {
+                report.skip(in.name, line, "job " + rec.id + ": " + badField, badReason);
+                continue;
             }
             if (gpus == 0) {
                 report.skip(in.name, line,
@@ -165,8 +226,10 @@ Result<ImportReport> PhillyJobLogImporter::read(const std::vector<ImportInput> &
     report.assume("GPUs and machines of each job's last attempt give its size (one worker "
                   "per machine); the duration is the sum of its attempts' run times");
     if (unfinishedAttempts > 0)
-        report.assume(std::to_string(unfinishedAttempts) +
-                      " attempts without a valid start and end time add nothing to durations");
+        report.assume(counted(int(unfinishedAttempts), "attempt") +
+                      " without a start or an end time (None: not started, or still running "
+                      "when the trace ends) " +
+                      (unfinishedAttempts == 1 ? "adds" : "add") + " nothing to durations");
     return report;
 }
 
