@@ -695,6 +695,19 @@ private slots:
         QCOMPARE(r.err.count("skipped "), 1);
     }
 
+    // A node file without a GPU (an NCCL_TOPO_FILE of PCI slots only) gives a CPU-only node:
+    // refused like any cluster without a GPU, exit 1 (it was 2, as for unreadable input),
+    // with what to give.
+    void nodeFileWithoutGpuIsNothingUsable()
+    {
+        const QString file = kData + "topology/nccl/aws-ofi-nccl_g5.48xl-topo.xml";
+        const Run r = cli({"nccl-topo", file, "--out", path("g5.json")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(file + ": no node of the 1 imported has a GPU"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("a topology file: --node-template gpus=N"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(path("g5.json")));
+    }
+
     // The Alibaba release's own pairing: its Node YAML as the cluster and a pod list (here one
     // without time columns) as the trace. 14 nodes with 2x1 + 3x2 + 3x4 + 6x8 = 68 GPUs (the
     // capacity lines of the YAML); 50 pods, the largest openb-pod-0017 with 88 CPUs and 8 GPUs,

@@ -264,27 +264,10 @@ Result<ImportReport> HwlocImporter::read(const std::vector<ImportInput> &inputs,
                                      : std::string("no NUMA memory size")) +
                   ", " + std::to_string(w.hw.gpus.size()) + " GPUs, " +
                   std::to_string(w.hw.nics.size()) + " network devices");
-    if (w.hw.gpus.empty() && !options.nodeTemplate.gpus)
-        report.assume(in.name + ": no GPU in the file: a CPU-only node (--node-template "
-                                "gpus=N,gpu-type=MODEL adds them)");
     Cluster c;
     const std::string base = w.hostName.empty() ? nodeBaseFromFileName(in.name) : w.hostName;
-    NodeHardware hw = w.hw;
-    if (hw.gpus.empty() && !options.nodeTemplate.gpus) {
-        // A CPU-only machine: no GPU to require.
-        NodeTemplate t = options.nodeTemplate;
-        if (t.empty())
-            t.source.clear(); // ours, not the user's: not reported as a template
-        t.gpus = 0;
-        if (auto ok = addHardwareNodes(hw, in.name, base, std::max(1, options.nodeCount),
-                                       options.gpuType, t, c, report);
-            !ok)
-            return ok.problems();
-    } else if (auto ok = addHardwareNodes(hw, in.name, base, std::max(1, options.nodeCount),
-                                          options.gpuType, options.nodeTemplate, c, report);
-               !ok) {
-        return ok.problems();
-    }
+    addHardwareNodes(w.hw, in.name, base, std::max(1, options.nodeCount), options.gpuType,
+                     options.nodeTemplate, c, report);
     addMissingGpuTypes(c, report);
     double nic = double(w.hw.nics.size()) * kImportHostLinkGbps;
     if (nic <= 0)

@@ -198,10 +198,8 @@ Result<ImportReport> NcclTopologyImporter::read(const std::vector<ImportInput> &
         hostLink = std::max(hostLink, nic);
         const std::string nodeName = several ? base + "-" + std::to_string(k++) : base;
         const int copies = several ? 1 : std::max(1, options.nodeCount);
-        if (auto ok = addHardwareNodes(h.hw, in.name, nodeName, copies, options.gpuType,
-                                       options.nodeTemplate, c, report);
-            !ok)
-            return ok.problems();
+        addHardwareNodes(h.hw, in.name, nodeName, copies, options.gpuType, options.nodeTemplate, c,
+                         report);
     }
     if (several && options.nodeCount > 1)
         report.assume("--nodes " + std::to_string(options.nodeCount) + " not used: " + in.name +

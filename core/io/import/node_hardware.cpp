@@ -123,16 +123,17 @@ double pairBandwidth(const HardwareGpu &a, int b)
 
 } // namespace
 
-Status addHardwareNodes(const NodeHardware &hw, const std::string &file, const std::string &base,
-                        int count, const std::string &gpuTypeOption, const NodeTemplate &t,
-                        Cluster &cluster, ImportReport &report)
+void addHardwareNodes(const NodeHardware &hw, const std::string &file, const std::string &base,
+                      int count, const std::string &gpuTypeOption, const NodeTemplate &t,
+                      Cluster &cluster, ImportReport &report)
 {
     Node n;
     const int gpus = t.gpus ? *t.gpus : int(hw.gpus.size());
-    if (gpus == 0 && hw.gpus.empty() && !t.gpus)
-        return Status::failure(file, "no GPU in the file (an NCCL_TOPO_FILE that lists only PCI "
-                                     "slots, or a machine without GPUs): give --node-template "
-                                     "gpus=N,gpu-type=MODEL to say what the node holds");
+    // A machine without GPUs (or an NCCL_TOPO_FILE of PCI slots only) is a CPU-only node;
+    // a cluster of nothing else is refused as one no training job runs on.
+    if (hw.gpus.empty() && !t.gpus)
+        report.assume(file + ": no GPU in the file: a CPU-only node (--node-template "
+                             "gpus=N,gpu-type=MODEL says what it holds)");
     n.gpus = gpus;
     // The model: --gpu-type, else the file's, else unknown.
     std::set<std::string> models;
@@ -295,7 +296,6 @@ Status addHardwareNodes(const NodeHardware &hw, const std::string &file, const s
             copy.labels["nvidia.com/gpu.product"] = copy.gpuType;
         cluster.nodes.push_back(std::move(copy));
     }
-    return Ok{};
 }
 
 std::string nodeBaseFromFileName(const std::string &path)

@@ -61,9 +61,10 @@ std::string nodeBaseFromFileName(const std::string &path);
 
 /// Turns `hw` into `count` identical nodes named `base` (or base-0, base-1, ...) on one
 /// switch, with `options` filling what the file does not say (--gpu-type, --node-template);
-/// everything assumed goes to `report`. Fails when no GPU is found and none is given.
-Status addHardwareNodes(const NodeHardware &hw, const std::string &file, const std::string &base,
-                        int count, const std::string &gpuTypeOption,
-                        const NodeTemplate &nodeTemplate, Cluster &cluster, ImportReport &report);
+/// everything assumed goes to `report`. Without a GPU in the file or the template, the nodes
+/// are CPU-only (and said so).
+void addHardwareNodes(const NodeHardware &hw, const std::string &file, const std::string &base,
+                      int count, const std::string &gpuTypeOption, const NodeTemplate &nodeTemplate,
+                      Cluster &cluster, ImportReport &report);
 
 } // namespace cb
