@@ -8,6 +8,7 @@
 #include "io/import/text_fields.h"
 #include "io/scenario_json.h"
 #include "io/scenario_limits.h"
+#include "model/gen_host.h"
 #include "model/validation.h"
 
 #include <algorithm>
@@ -35,6 +36,23 @@ bool producesCluster(const Importer &i)
 {
     return i.produces() == Importer::Produces::Cluster ||
            i.produces() == Importer::Produces::ClusterAndJobs;
+}
+
+/// No imported format gives a server's own power: its nodes would draw 0 W besides their GPUs,
+/// and a run's energy and cost would count the GPUs only. The generator's server draw is
+/// assumed instead, and said.
+void assumeHostPower(Cluster &c, ImportReport &report)
+{
+    if (c.nodes.empty() ||
+        std::any_of(c.nodes.begin(), c.nodes.end(), [](const Node &n) { return n.baseWatts > 0; }))
+        return;
+    const double watts = HostParams{}.baseWatts;
+    for (Node &n : c.nodes)
+        n.baseWatts = watts;
+    report.assume("no host power in the input: each node draws " +
+                  importtext::formatNumber(watts) +
+                  " W besides its GPUs, as a generated server does (base_watts in the scenario "
+                  "sets it)");
 }
 
 } // namespace
@@ -453,6 +471,8 @@ bool ScenarioImport::run()
                                 "250 W busy, relative speed 1.0, price 0)");
         }
     }
+    if (base.empty()) // (a scenario's own cluster keeps what it says)
+        assumeHostPower(s.cluster, m_report);
 
     // The jobs: checked against the cluster and the format's limits.
     for (std::size_t i = 0; i < reports.size(); ++i) {
