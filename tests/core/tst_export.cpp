@@ -941,6 +941,30 @@ private slots:
             };
             QCOMPARE(lines(said), lines(expected));
         }
+        {
+            // Slurm: two jobs whose allocations ask every node for the largest share (a copy
+            // of "tf-shared" beside it): one warning, each allocation listed.
+            Scenario two = cbtest::exportScenario();
+            Placement p2 = cbtest::exportPlacement();
+            Job copy = *two.job("tf-shared");
+            copy.id = "tf-shared-2";
+            two.jobs.push_back(copy);
+            JobPlacement placed = *p2.job("tf-shared");
+            placed.jobId = copy.id;
+            p2.jobs.push_back(placed);
+            auto r = ExporterRegistry::find("slurm")->exportPlacement(two, p2, ExportOptions{});
+            QVERIFY2(r.ok(), r.ok() ? "" : r.error().c_str());
+            std::vector<std::string> said;
+            for (const std::string &w : r->warnings)
+                if (w.find("largest node's share") != std::string::npos)
+                    said.push_back(w);
+            const std::string share = " on gpu-[03-04] (20 CPUs, 73728 MB, 4 GPUs)";
+            QCOMPARE(said, (std::vector<std::string>{
+                               "slurm: 2 allocations ask every node for the largest node's share "
+                               "because Slurm requests the same on each node of a component; the "
+                               "job steps still place every task exactly: \"tf-shared\"" +
+                               share + ", \"tf-shared-2\"" + share}));
+        }
     }
 
     void fractionalGpusRoundedUpWithWarning()

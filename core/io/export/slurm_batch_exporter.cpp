@@ -167,8 +167,7 @@ int segmentSize(const SlurmBlocks &blocks, const std::vector<std::string> &nodes
 }
 
 std::string script(const Scenario &scenario, const PlacedJob &job, const std::string &name,
-                   const SlurmTree &tree, const SlurmBlocks *blocks,
-                   std::vector<std::string> &warnings)
+                   const SlurmTree &tree, const SlurmBlocks *blocks, SharedWarnings &shared)
 {
     const Job &j = *job.job;
     // Component groups: PS tasks apart from the rest when their node sets are disjoint.
@@ -196,14 +195,18 @@ std::string script(const Scenario &scenario, const PlacedJob &job, const std::st
         for (Component &c : components(scenario, g))
             comps.push_back(std::move(c));
     for (const Component &c : comps)
-        if (!c.exact)
-            warnings.push_back(
-                "slurm: job \"" + j.id + "\": the allocation on nodes " +
-                SlurmNames::hostlist(c.nodes) + " asks every node for the largest node's share (" +
-                counted(c.cpusPerTask, "CPU") + ", " + std::to_string(c.memMbPerNode) + " MB, " +
-                counted(c.gpusPerNode, "GPU") +
-                ") because Slurm requests the same on each node of a "
-                "component; the job steps still place every task exactly");
+        if (!c.exact) {
+            const std::string share = counted(c.cpusPerTask, "CPU") + ", " +
+                                      std::to_string(c.memMbPerNode) + " MB, " +
+                                      counted(c.gpusPerNode, "GPU");
+            const std::string why = " because Slurm requests the same on each node of a "
+                                    "component; the job steps still place every task exactly";
+            shared.add("slurm: {n} allocations ask every node for the largest node's share" + why,
+                       "slurm: job \"" + j.id + "\": the allocation on nodes " +
+                           SlurmNames::hostlist(c.nodes) +
+                           " asks every node for the largest node's share (" + share + ")" + why,
+                       "\"" + j.id + "\" on " + SlurmNames::hostlist(c.nodes) + " (" + share + ")");
+        }
     std::vector<std::string> command = j.command;
     if (command.empty())
         command = {"hostname"}; // (said once for every such job: see exportPlacement)
@@ -349,10 +352,13 @@ Result<ExportResult> SlurmBatchExporter::exportPlacement(const Scenario &scenari
             return b.problems();
         blocks = std::move(b.value());
     }
+    SharedWarnings shared;
     for (std::size_t i = 0; i < resolved->size(); ++i)
         result.files.push_back(
             {names[i] + ".sbatch", script(scenario, resolved.value()[i], names[i], tree,
-                                          blocks ? &*blocks : nullptr, result.warnings)});
+                                          blocks ? &*blocks : nullptr, shared)});
+    for (std::string &w : shared.said())
+        result.warnings.push_back(std::move(w));
     std::vector<std::string> noCommand;
     for (const PlacedJob &j : resolved.value())
         if (j.job->command.empty())
