@@ -30,6 +30,15 @@ struct JobPlacement
     int pendingTasks = 0;
     bool operator==(const JobPlacement &) const = default;
 
+    /// Whether its tasks run on more than one node.
+    bool spansNodes() const
+    {
+        for (const TaskAssignment &t : tasks)
+            if (t.node != tasks.front().node)
+                return true;
+        return false;
+    }
+
     /// Placed tasks of role worker (fewer than the job's after a min-available admission).
     int workerCount() const
     {

@@ -132,7 +132,8 @@ struct RunResult
     double cost = 0;        ///< energyCost, gpuHourCost or the catalogue's, by costModel
     double tardinessCost = 0;
     int reconfigurations = 0;
-    int multiNodePlacements = 0; ///< stochastic runs: decisions that split a job over nodes
+    /// Starts of a job on more than one node (a stochastic run: decisions that split a job).
+    int multiNodePlacements = 0;
     int failures = 0;
     std::int64_t events = 0;
     std::int64_t networkSolves = 0;

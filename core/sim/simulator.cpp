@@ -455,6 +455,8 @@ struct Simulator::Impl
             jr.firstStartSeconds = now;
         jr.startSeconds = now;
         jr.placement = js.placement;
+        if (js.placement.spansNodes())
+            ++result.multiNodePlacements;
         countTasks(js.placement, +1);
         catalogueChange(i, +1);
         js.workScale = workScaleOf(job, js.placement);

@@ -219,6 +219,7 @@ void TestSim::oneJobAlone()
     CB_NEAR(r->makespanSeconds, submit + iterations * compute);
     QCOMPARE(j.attempts, 1);
     QCOMPARE(j.totalBytes, 0.0);
+    QCOMPARE(r->multiNodePlacements, 0); // (one task: one node)
 }
 
 void TestSim::isolatedTimeAtTheFastestType()
@@ -278,6 +279,7 @@ void TestSim::twoJobsShareLinks()
     CB_NEAR(b.crossNodeBytes, 2 * 2 * 1.25e9);
     CB_NEAR(r->crossNodeBytes(), 12 * 2 * 1.25e9);
     CB_NEAR(r->meanJctSeconds(), 22.0);
+    QCOMPARE(r->multiNodePlacements, 2); // each job started on h0 and h1
     // Cumulative node-pair matrix: h1 -> h0 carries each job's worker-to-PS bytes.
     CB_NEAR((r->pairBytes.at({1, 0})), 12 * 1.25e9);
 }
