@@ -1,5 +1,6 @@
 #include "cli/run_text.h"
 
+#include "cli/output_columns.h"
 #include "io/run_json.h"
 #include "runs/decision_explanation.h"
 #include "util/count_text.h"
@@ -72,7 +73,13 @@ std::string runSummaryText(const Run &run)
     }
     if (r.failures > 0)
         out << "  node failures   " << r.failures << "\n";
-    return out.str();
+    // A long line continues under its value's column, at the output's width (the terminal
+    // cut "the STS authors' data" mid-word at 80 columns).
+    std::string text;
+    std::istringstream lines(out.str());
+    for (std::string line; std::getline(lines, line);)
+        text += wrapText(line, outputColumns()) + "\n"; // (under the value: wrapText)
+    return text;
 }
 
 nlohmann::ordered_json whatIfJson(const Run &own, const Run &pinned)

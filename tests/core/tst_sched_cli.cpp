@@ -140,6 +140,28 @@ private slots:
                  r.out.constData());
     }
 
+    // The summary keeps to the output's width: a long line (the STS run's price source)
+    // continues under its value's column, never cut mid-word by the terminal.
+    void simulateSummaryKeepsToTheWidth()
+    {
+        qputenv("COLUMNS", "60");
+        const Run r = clusterbench(
+            {QStringLiteral("simulate"),
+             QStringLiteral(CB_SOURCE_DIR "/sample-clusters/sts-datacenter.json"),
+             QStringLiteral("--policy"), QStringLiteral("sts"), QStringLiteral("--no-save")});
+        qunsetenv("COLUMNS");
+        QCOMPARE(r.code, 0);
+        const QList<QByteArray> lines = r.out.split('\n');
+        int continued = 0;
+        for (const QByteArray &line : lines) {
+            QVERIFY2(QString::fromUtf8(line).size() <= 60, line.constData());
+            if (line.startsWith(QByteArray(18, ' ')) && line.size() > 18 && line.at(18) != ' ')
+                ++continued; // (under the value's column, not further)
+        }
+        QVERIFY2(continued > 0, r.out.constData());
+        QVERIFY2(r.out.contains("  cost            "), r.out.constData());
+    }
+
     void simulateWhereNoJobStarts()
     {
         auto scenario = cb::loadScenarioFile(kTestbed.toStdString());
