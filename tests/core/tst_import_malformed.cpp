@@ -221,6 +221,26 @@ private slots:
                                     "parsing value - unexpected end of input; expected '[', "
                                     "'{', or a literal\n");
     }
+
+    // A value out of range is found in the cluster the file gives: the message names the
+    // node, as the file does, besides where it sits in the scenario.
+    void outOfRangeValueNamesTheNode()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        std::string bytes = readBytes(kData + "handmade/scontrol_show_node.txt");
+        const std::size_t at = bytes.find("RealMemory=515000");
+        QVERIFY(at != std::string::npos);
+        bytes.replace(at, 17, "RealMemory=99999999999999999999515000");
+        const std::string path = dir.filePath(QStringLiteral("nodes.txt")).toStdString();
+        writeBytes(path, bytes);
+        const Outcome o = importFile("scontrol-nodes", path);
+        QVERIFY(!o.ok);
+        QCOMPARE(o.failure, ImportFailure::BadInput);
+        QVERIFY2(o.problems.starts_with(path + ": node \"gpu01\" (/cluster/nodes/0/memory_gib): "
+                                               "expected a number in [0, 1e+09]"),
+                 o.problems.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestImportMalformed)

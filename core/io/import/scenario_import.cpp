@@ -12,7 +12,9 @@
 #include "model/validation.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
+#include <optional>
 
 namespace cb {
 
@@ -36,6 +38,27 @@ bool producesCluster(const Importer &i)
 {
     return i.produces() == Importer::Produces::Cluster ||
            i.produces() == Importer::Produces::ClusterAndJobs;
+}
+
+/// What a problem's place in the written cluster ("/cluster/nodes/3/memory_gib") is in the
+/// user's terms: the node or switch by its name, which the input has too.
+std::string clusterPart(const Cluster &c, const std::string &where)
+{
+    auto indexAfter = [&](const std::string &prefix) -> std::optional<std::size_t> {
+        if (!where.starts_with(prefix))
+            return std::nullopt;
+        std::size_t k = 0, at = prefix.size();
+        if (at >= where.size() || !std::isdigit(static_cast<unsigned char>(where[at])))
+            return std::nullopt;
+        for (; at < where.size() && std::isdigit(static_cast<unsigned char>(where[at])); ++at)
+            k = k * 10 + std::size_t(where[at] - '0');
+        return k;
+    };
+    if (const auto k = indexAfter("/cluster/nodes/"); k && *k < c.nodes.size())
+        return "node " + importtext::shown(c.nodes[*k].id);
+    if (const auto k = indexAfter("/cluster/switches/"); k && *k < c.switches.size())
+        return "switch " + importtext::shown(c.switches[*k].id);
+    return "the cluster it gives";
 }
 
 /// No imported format gives a server's own power: its nodes would draw 0 W besides their GPUs,
@@ -543,8 +566,8 @@ bool ScenarioImport::run()
                 std::string from;
                 for (const std::string &f : m_clusterSources)
                     from += (from.empty() ? "" : ", ") + f;
-                where = (from.empty() ? std::string("the default cluster") : from) +
-                        ": the cluster it gives (" + p.where + ")";
+                where = (from.empty() ? std::string("the default cluster") : from) + ": " +
+                        clusterPart(s.cluster, p.where) + " (" + p.where + ")";
             }
             blamed.push_back({where, p.message});
         }
