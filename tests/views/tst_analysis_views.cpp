@@ -32,6 +32,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QWheelEvent>
 #include <QtTest>
@@ -53,6 +54,7 @@ private slots:
     void namedTickerCapsTicks();
     void heatmapForwardThenBack();
     void heatmapSaysWhenNoTrafficYet();
+    void steppingShowsThePick();
     void candidatesNeverCutBesideTheFrozenColumns();
     void heatmapLogScale();
     void heatmapCells();
@@ -223,6 +225,26 @@ void TestAnalysisViews::heatmapSaysWhenNoTrafficYet()
     QVERIFY(scale->axis()->tickLabels());
     stepper.seek(0); // and back
     QVERIFY(!scale->axis()->tickLabels());
+}
+
+void TestAnalysisViews::steppingShowsThePick()
+{
+    // 16 nodes: more candidates than a short stepper shows.
+    auto run = session(testing::leafSpineScenario(4, 2, 4), false, "k8s-default");
+    DecisionStepper stepper;
+    stepper.resize(520, 420);
+    stepper.setSession(run);
+    stepper.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&stepper));
+    QTableView *table = stepper.tableView();
+    QScrollBar *bar = table->verticalScrollBar();
+    QCoreApplication::processEvents();
+    QVERIFY2(bar->maximum() > 0, "the candidates fit: nothing to scroll");
+    // Scrolled down to look at the last candidates, then a step: the new pick is in view.
+    bar->setValue(bar->maximum());
+    stepper.step();
+    QCOMPARE(bar->value(), 0);
+    QCOMPARE(table->rowAt(0), 0); // (the chosen node leads the table)
 }
 
 void TestAnalysisViews::heatmapForwardThenBack()

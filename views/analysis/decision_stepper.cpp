@@ -474,16 +474,19 @@ void DecisionStepper::seek(int decision)
 
 void DecisionStepper::showDecidingColumn()
 {
-    const int column = m_tableModel->decidingColumn();
-    if (column < 0 || m_tableProxy->rowCount() == 0)
+    if (m_tableProxy->rowCount() == 0)
         return;
-    // Keep the vertical position (the chosen node leads the sorted table): only scroll sideways.
-    const QModelIndex top = m_tableView->indexAt(QPoint(1, 1));
-    const int row = top.isValid() ? top.row() : 0;
+    // The chosen node leads the table however it is sorted (PinRole): each decision shows it,
+    // even where the table was scrolled down for the last one (its pick was then out of view).
+    const int column = m_tableModel->decidingColumn();
+    if (column < 0) {
+        m_tableView->scrollTo(m_tableProxy->index(0, DecisionTableModel::kNodeColumn));
+        return;
+    }
     // The plugin's raw column (its name) first, then its weighted one ("×2"): both in view
     // where they fit, not a lone "×2" header beside the frozen columns.
-    m_tableView->scrollTo(m_tableProxy->index(row, column - 1), QAbstractItemView::EnsureVisible);
-    m_tableView->scrollTo(m_tableProxy->index(row, column), QAbstractItemView::EnsureVisible);
+    m_tableView->scrollTo(m_tableProxy->index(0, column - 1), QAbstractItemView::EnsureVisible);
+    m_tableView->scrollTo(m_tableProxy->index(0, column), QAbstractItemView::EnsureVisible);
 }
 
 void DecisionStepper::first() { seek(0); }
