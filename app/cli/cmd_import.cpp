@@ -106,7 +106,10 @@ int failImport(Io &io, bool json, int code, const std::string &message,
         j["written"] = false;
         j["error"] = message;
         io.out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    } else if (report && (report->rowsRead > 0 || report->skippedCount > 0)) {
+    } else if (report && (report->rowsRead > 0 || report->skippedCount > 0 ||
+                          (code == ExitFailure && !report->assumptions.empty()))) {
+        // (nothing usable: what was assumed may say why, e.g. gres.conf lines that name no
+        // node, or a node file without a GPU)
         io.err << reportText(*report, false);
     }
     // On a terminal a long message (the list of formats) wraps; in a pipe or a log each

@@ -693,6 +693,10 @@ private slots:
                                 topo + ":5, 6, 7)\n"),
                  qPrintable(r.err));
         QCOMPARE(r.err.count("skipped "), 1);
+        // Nothing usable: what was assumed is said too, the reason among it.
+        QVERIFY2(r.err.contains("assumed: no node has a GPU (no Gres=gpu in slurm.conf, no "
+                                "gres.conf)"),
+                 qPrintable(r.err));
     }
 
     // A node file without a GPU (an NCCL_TOPO_FILE of PCI slots only) gives a CPU-only node:
@@ -705,6 +709,9 @@ private slots:
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains(file + ": no node of the 1 imported has a GPU"), qPrintable(r.err));
         QVERIFY2(r.err.contains("a topology file: --node-template gpus=N"), qPrintable(r.err));
+        // What was assumed says why, before the error.
+        QVERIFY2(r.err.contains("aws-ofi-nccl_g5.48xl-topo.xml: no GPU in the file: a CPU-only"),
+                 qPrintable(r.err));
         QVERIFY(!QFile::exists(path("g5.json")));
     }
 

@@ -717,9 +717,12 @@ Result<ImportReport> SlurmConfImporter::read(const std::vector<ImportInput> &inp
                       "job fits: give RealMemory= (MiB) on their NodeName lines, or the memory "
                       "with --node-template memory-gib=N");
     if (f.conf && b.cluster.totalGpus() == 0)
-        report.assume("no node has a GPU (no Gres=gpu in slurm.conf, no gres.conf), so no "
-                      "training job runs on this cluster: give gres.conf or Gres=gpu:N on the "
-                      "NodeName lines");
+        report.assume(
+            std::string("no node has a GPU (no Gres=gpu in slurm.conf, ") +
+            (f.gres ? "no gres.conf line naming a node" : "no gres.conf") +
+            "), so no training job runs on this cluster: give Gres=gpu:N on the "
+            "NodeName lines" +
+            (f.gres ? " (Slurm schedules the GPUs slurm.conf declares)" : " or a gres.conf"));
     std::size_t untyped = 0;
     for (Node &n : b.cluster.nodes)
         if (n.gpus > 0 && n.gpuType.empty()) {
