@@ -91,6 +91,19 @@ KubeflowReplicas::Json KubeflowReplicas::replicaSpec(const KubernetesJobExporter
     return r;
 }
 
+void KubeflowReplicas::sayPsRolesLost(const KubernetesJobExporter::JobContext &ctx,
+                                      const std::string &format, const std::string &target,
+                                      const std::string &one, const std::string &many)
+{
+    const std::string keep = "; use --format tfjob, volcano or k8s-pods to keep the roles";
+    const std::string &id = ctx.job.job->id;
+    ctx.shared.add(format + ": {n} jobs are parameter-server jobs ({list}), but " + target + ": " +
+                       many + keep,
+                   format + ": job \"" + id + "\" is a parameter-server job, but " + target + ": " +
+                       one + keep,
+                   "\"" + id + "\"");
+}
+
 KubeflowReplicas::Json KubeflowReplicas::runPolicy(int gang, const Job &job)
 {
     Json scheduling = Json::object();

@@ -42,6 +42,13 @@ public:
                             const Group &group, const Container &container,
                             const std::string &image);
 
+    /// Says, once for all such jobs of an export, that a parameter-server job loses its roles
+    /// in `format`: `target` says what the format has ("MPIJob has only MPI workers"), `one`
+    /// and `many` what the tasks of one job, or of each, become.
+    static void sayPsRolesLost(const KubernetesJobExporter::JobContext &ctx,
+                               const std::string &format, const std::string &target,
+                               const std::string &one, const std::string &many);
+
     /// runPolicy with schedulingPolicy.minAvailable = `gang` (all pods start together) and the
     /// job's time limit as activeDeadlineSeconds.
     static Json runPolicy(int gang, const Job &job);

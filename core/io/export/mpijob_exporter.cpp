@@ -43,16 +43,10 @@ std::vector<Json> MpiJobExporter::jobObjects(const JobContext &ctx) const
     const Job &job = *ctx.job.job;
     const std::string image = KubernetesObjects::image(job, ctx.options);
     if (job.kind == JobKind::ParameterServer)
-        ctx.shared.add(name() +
-                           ": {n} jobs are parameter-server jobs ({list}), but MPIJob has only MPI "
-                           "workers: all their tasks, parameter servers included, become "
-                           "Workers; use --format tfjob, volcano or k8s-pods to keep the "
-                           "roles",
-                       name() + ": job \"" + job.id +
-                           "\" is a parameter-server job, but MPIJob has only MPI workers: all "
-                           "its tasks, parameter servers included, become Workers; use "
-                           "--format tfjob, volcano or k8s-pods to keep the roles",
-                       "\"" + job.id + "\"");
+        KubeflowReplicas::sayPsRolesLost(
+            ctx, name(), "MPIJob has only MPI workers",
+            "all its tasks, parameter servers included, become Workers",
+            "all their tasks, parameter servers included, become Workers");
 
     KubeflowReplicas::Group workers{"Worker", {}};
     int slots = 1;

@@ -17,17 +17,11 @@ std::vector<Json> PyTorchJobExporter::jobObjects(const JobContext &ctx) const
     const Job &job = *ctx.job.job;
     const std::string image = KubernetesObjects::image(job, ctx.options);
     if (job.kind == JobKind::ParameterServer)
-        ctx.shared.add(name() +
-                           ": {n} jobs are parameter-server jobs ({list}), but PyTorchJob has only "
-                           "Master and Worker roles: the first task of each is the Master "
-                           "and all others, parameter servers included, are Workers; use "
-                           "--format tfjob, volcano or k8s-pods to keep the roles",
-                       name() + ": job \"" + job.id +
-                           "\" is a parameter-server job, but PyTorchJob has only Master and "
-                           "Worker roles: its first task is the Master and all others, "
-                           "parameter servers included, are Workers; use --format tfjob, "
-                           "volcano or k8s-pods to keep the roles",
-                       "\"" + job.id + "\"");
+        KubeflowReplicas::sayPsRolesLost(
+            ctx, name(), "PyTorchJob has only Master and Worker roles",
+            "its first task is the Master and all others, parameter servers included, are Workers",
+            "the first task of each is the Master and all others, parameter servers included, "
+            "are Workers");
 
     KubeflowReplicas::Group master{"Master", {&ctx.job.tasks.front()}};
     KubeflowReplicas::Group workers{"Worker", {}};
