@@ -54,6 +54,7 @@ private slots:
     void namedTickerCapsTicks();
     void heatmapForwardThenBack();
     void heatmapSaysWhenNoTrafficYet();
+    void heatmapScaleHoldsWhileStepping();
     void steppingShowsThePick();
     void candidatesNeverCutBesideTheFrozenColumns();
     void heatmapLogScale();
@@ -225,6 +226,40 @@ void TestAnalysisViews::heatmapSaysWhenNoTrafficYet()
     QVERIFY(scale->axis()->tickLabels());
     stepper.seek(0); // and back
     QVERIFY(!scale->axis()->tickLabels());
+}
+
+void TestAnalysisViews::heatmapScaleHoldsWhileStepping()
+{
+    // Stepping changes the cells of the job placed, not the colours of the others: the scale
+    // spans the run's whole placement at every decision, linear and log, per node and per
+    // rack.
+    auto run = session(testing::leafSpineScenario(4, 2, 4), false, "k8s-default");
+    DecisionStepper stepper;
+    TrafficHeatmap heatmap;
+    showInBoth(run, stepper, heatmap);
+    for (const bool log : {false, true})
+        for (const auto cells : {TrafficHeatmap::Cells::Node, TrafficHeatmap::Cells::Rack}) {
+            heatmap.setLogScale(log);
+            heatmap.setCells(cells);
+            stepper.last();
+            const QCPRange whole = heatmap.colorMap()->dataRange();
+            QVERIFY(whole.upper > whole.lower && whole.lower >= 0);
+            double peak = 0;
+            for (int c = 0; c < stepper.decisionCount(); ++c) {
+                stepper.seek(c);
+                QCOMPARE(heatmap.colorMap()->dataRange(), whole);
+                for (double v : heatmap.values())
+                    peak = std::max(peak, v);
+            }
+            // The scale's top is the busiest cell of any decision (a job partly placed may
+            // send more between two nodes than when whole).
+            QCOMPARE(whole.upper, peak);
+        }
+    // Another source and back: the same scale.
+    const QCPRange before = heatmap.colorMap()->dataRange();
+    heatmap.setSource(TrafficHeatmap::Source::Links);
+    heatmap.setSource(TrafficHeatmap::Source::Decision);
+    QCOMPARE(heatmap.colorMap()->dataRange(), before);
 }
 
 void TestAnalysisViews::steppingShowsThePick()

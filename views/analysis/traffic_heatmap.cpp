@@ -391,6 +391,7 @@ void TrafficHeatmap::rebuild()
         }
     }
     m_values.assign(std::size_t(m_nx) * std::size_t(m_ny), 0.0);
+    m_decisionSpan = decisionSpan();
     m_poolX = std::max(1, (m_nx + kMaxMapSide - 1) / kMaxMapSide);
     m_poolY = std::max(1, (m_ny + kMaxMapSide - 1) / kMaxMapSide);
     m_map->data()->setSize(std::max((m_nx + m_poolX - 1) / m_poolX, 1),
@@ -530,20 +531,65 @@ void TrafficHeatmap::fillDecision()
     if (m_grouped && m_shown == Cells::Pod) {
         for (int a = 0; a < m_ny; ++a)
             for (int b = 0; b < m_nx; ++b)
-                m_values[std::size_t(a) * std::size_t(m_nx) + std::size_t(b)] = podPairBytes(a, b);
+                m_values[std::size_t(a) * std::size_t(m_nx) + std::size_t(b)] =
+                    podPairBytes(*m_replay, a, b);
         return;
     }
     for (const auto &[key, bytes] : m_grouped ? m_replay->groupCells() : m_replay->cells())
         m_values[std::size_t(key)] = bytes; // keys are row * columns + column
 }
 
-double TrafficHeatmap::podPairBytes(int a, int b) const
+std::pair<double, double> TrafficHeatmap::decisionSpan()
+{
+    // (the replay costs about what stepping through every decision does, 0.14 ms each on the
+    // 1,024-node fat-tree: a run of more than kSpanDecisions keeps each decision's own scale)
+    if (m_source != Source::Decision || !m_replay || !m_session || m_session->sts ||
+        m_values.empty() || m_replay->decisionCount() > kSpanDecisions)
+        return {0, 0};
+    if (m_spanFor.lock() == m_session && m_spanCells == m_shown)
+        return m_spanFound;
+    // A partly placed job can send more between two nodes than it does once whole (fewer
+    // parameter servers share its bytes): every decision is looked at, not only the last.
+    DecisionReplay pass(m_session->scenario, m_session->log);
+    double low = 0, high = 0;
+    auto note = [&](double v) {
+        if (v > 0) {
+            low = low > 0 ? std::min(low, v) : v;
+            high = std::max(high, v);
+        }
+    };
+    std::vector<std::pair<int, int>> pods;
+    for (int c = 0; c < pass.decisionCount(); ++c) {
+        pass.seek(c);
+        if (!m_grouped) {
+            for (const auto &[a, b] : pass.changedCells())
+                note(pass.pairBytes(a, b));
+        } else if (m_shown == Cells::Pod) {
+            pods.clear();
+            for (const auto &[a, b] : pass.changedGroupCells())
+                pods.emplace_back(m_podOfRack[std::size_t(a)], m_podOfRack[std::size_t(b)]);
+            std::sort(pods.begin(), pods.end());
+            pods.erase(std::unique(pods.begin(), pods.end()), pods.end());
+            for (const auto &[a, b] : pods)
+                note(podPairBytes(pass, a, b));
+        } else {
+            for (const auto &[a, b] : pass.changedGroupCells())
+                note(pass.groupBytes(a, b));
+        }
+    }
+    m_spanFor = m_session;
+    m_spanCells = m_shown;
+    m_spanFound = {low, high};
+    return m_spanFound;
+}
+
+double TrafficHeatmap::podPairBytes(const DecisionReplay &replay, int a, int b) const
 {
     // Always in the same order, so any path to a cursor gives the same bits.
     double bytes = 0;
     for (int r : m_racksOfPod[std::size_t(a)])
         for (int s : m_racksOfPod[std::size_t(b)])
-            bytes += m_replay->groupBytes(r, s);
+            bytes += replay.groupBytes(r, s);
     return bytes;
 }
 
@@ -599,9 +645,14 @@ void TrafficHeatmap::finish()
         if (v > 0)
             lowPositive = std::min(lowPositive, v);
     }
-    QCPRange range = m_log ? QCPRange(std::isfinite(lowPositive) ? lowPositive : 1,
-                                      hi > 0 ? hi : 10)
-                           : QCPRange(0, hi > 0 ? hi : 1);
+    // (stepping: at least the span of the run's placement, so unchanged cells keep their
+    // colour)
+    const double top = std::max(hi, m_decisionSpan.second);
+    if (m_decisionSpan.first > 0)
+        lowPositive = std::min(lowPositive, m_decisionSpan.first);
+    QCPRange range =
+        m_log ? QCPRange(std::isfinite(lowPositive) ? lowPositive : 1, top > 0 ? top : 10)
+              : QCPRange(0, top > 0 ? top : 1);
     if (range.upper <= range.lower)
         range.upper = range.lower * (m_log ? 10 : 2) + (m_log ? 0 : 1);
     m_map->setDataRange(range);
@@ -668,7 +719,8 @@ void TrafficHeatmap::decisionMoved()
             std::sort(pods.begin(), pods.end());
             pods.erase(std::unique(pods.begin(), pods.end()), pods.end());
             for (const auto &[a, b] : pods) {
-                m_values[std::size_t(a) * std::size_t(m_nx) + std::size_t(b)] = podPairBytes(a, b);
+                m_values[std::size_t(a) * std::size_t(m_nx) + std::size_t(b)] =
+                    podPairBytes(*m_replay, a, b);
                 blocks.emplace_back(b / m_poolX, a / m_poolY);
             }
         } else {

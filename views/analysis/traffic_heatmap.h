@@ -128,8 +128,18 @@ private:
     /// Per pod: its racks (the replay's groups), ascending, to sum a pod pair's cell.
     std::vector<std::vector<int>> m_racksOfPod;
     std::vector<int> m_podOfRack; ///< per rack (the replay's groups): its pod
-    /// A pod pair's bytes at the stepper's cursor, summed over its rack pairs in order.
-    double podPairBytes(int a, int b) const;
+    /// A pod pair's bytes at `replay`'s cursor, summed over its rack pairs in order.
+    double podPairBytes(const DecisionReplay &replay, int a, int b) const;
+    /// The Decision source's colour scale spans the cells of every decision of the run (the
+    /// lowest non-zero cell and the peak, found once per run and kind of cell by replaying its
+    /// log), so a cell that does not change keeps its colour from one decision to the next.
+    /// {0, 0} for other sources, and for runs of more than kSpanDecisions decisions.
+    std::pair<double, double> decisionSpan();
+    static constexpr int kSpanDecisions = 500;
+    std::pair<double, double> m_decisionSpan{0, 0}; ///< what the map's scale spans now
+    std::pair<double, double> m_spanFound{0, 0};    ///< decisionSpan's last replay
+    std::weak_ptr<const RunSession> m_spanFor;      ///< of this session
+    Cells m_spanCells = Cells::Node;                ///< and this kind of cell
     QCustomPlot *m_plot;
     QBoxLayout *m_bar = nullptr; ///< the controls: one line, or two when narrow
     QHBoxLayout *m_sourceRow = nullptr, *m_optionRow = nullptr;
