@@ -754,6 +754,12 @@ void TestAnalysisViews::timelineZoomStaysInTheRun()
 void TestAnalysisViews::timelineChartsCanBeHidden()
 {
     using Chart = RunTimeline::Chart;
+    // (the choice is a setting: gone after the test, even a failed one, so that no later
+    // timeline starts with charts hidden)
+    struct ForgetChoice
+    {
+        ~ForgetChoice() { QSettings().remove(QStringLiteral("timeline/charts")); }
+    } forget;
     auto run = session(testing::leafSpineScenario(2, 1, 2), true);
     RunTimeline timeline;
     timeline.resize(600, 300); // a laptop's dock: the three charts do not fit
