@@ -558,19 +558,13 @@ std::pair<double, double> TrafficHeatmap::decisionSpan()
             high = std::max(high, v);
         }
     };
-    std::vector<std::pair<int, int>> pods;
     for (int c = 0; c < pass.decisionCount(); ++c) {
         pass.seek(c);
         if (!m_grouped) {
             for (const auto &[a, b] : pass.changedCells())
                 note(pass.pairBytes(a, b));
         } else if (m_shown == Cells::Pod) {
-            pods.clear();
-            for (const auto &[a, b] : pass.changedGroupCells())
-                pods.emplace_back(m_podOfRack[std::size_t(a)], m_podOfRack[std::size_t(b)]);
-            std::sort(pods.begin(), pods.end());
-            pods.erase(std::unique(pods.begin(), pods.end()), pods.end());
-            for (const auto &[a, b] : pods)
+            for (const auto &[a, b] : changedPods(pass))
                 note(podPairBytes(pass, a, b));
         } else {
             for (const auto &[a, b] : pass.changedGroupCells())
@@ -581,6 +575,16 @@ std::pair<double, double> TrafficHeatmap::decisionSpan()
     m_spanCells = m_shown;
     m_spanFound = {low, high};
     return m_spanFound;
+}
+
+std::vector<std::pair<int, int>> TrafficHeatmap::changedPods(const DecisionReplay &replay) const
+{
+    std::vector<std::pair<int, int>> pods;
+    for (const auto &[a, b] : replay.changedGroupCells())
+        pods.emplace_back(m_podOfRack[std::size_t(a)], m_podOfRack[std::size_t(b)]);
+    std::sort(pods.begin(), pods.end());
+    pods.erase(std::unique(pods.begin(), pods.end()), pods.end());
+    return pods;
 }
 
 double TrafficHeatmap::podPairBytes(const DecisionReplay &replay, int a, int b) const
@@ -713,12 +717,7 @@ void TrafficHeatmap::decisionMoved()
         std::vector<std::pair<int, int>> blocks;
         if (m_grouped && m_shown == Cells::Pod) {
             // The pod pairs of the rack pairs that changed, each summed again.
-            std::vector<std::pair<int, int>> pods;
-            for (const auto &[a, b] : m_replay->changedGroupCells())
-                pods.emplace_back(m_podOfRack[std::size_t(a)], m_podOfRack[std::size_t(b)]);
-            std::sort(pods.begin(), pods.end());
-            pods.erase(std::unique(pods.begin(), pods.end()), pods.end());
-            for (const auto &[a, b] : pods) {
+            for (const auto &[a, b] : changedPods(*m_replay)) {
                 m_values[std::size_t(a) * std::size_t(m_nx) + std::size_t(b)] =
                     podPairBytes(*m_replay, a, b);
                 blocks.emplace_back(b / m_poolX, a / m_poolY);

@@ -128,6 +128,8 @@ private:
     /// Per pod: its racks (the replay's groups), ascending, to sum a pod pair's cell.
     std::vector<std::vector<int>> m_racksOfPod;
     std::vector<int> m_podOfRack; ///< per rack (the replay's groups): its pod
+    /// The pod pairs of the rack pairs `replay`'s last move changed, each once, in order.
+    std::vector<std::pair<int, int>> changedPods(const DecisionReplay &replay) const;
     /// A pod pair's bytes at `replay`'s cursor, summed over its rack pairs in order.
     double podPairBytes(const DecisionReplay &replay, int a, int b) const;
     /// The Decision source's colour scale spans the cells of every decision of the run (the
