@@ -19,6 +19,7 @@
 #include "document/document.h"
 #include "io/scenario_json.h"
 #include "model/model_catalog.h"
+#include "models/cluster_tree_model.h"
 #include "models/job_queue_model.h"
 #include "plot_checks.h"
 #include "runs/cluster_import_dialog.h"
@@ -59,6 +60,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QTreeView>
 #include <QUndoStack>
 #include <QtTest>
 #include <qcustomplot.h>
@@ -208,17 +210,22 @@ private slots:
                 // (it pushed them out of a laptop's dock).
                 QTableView *history = w.findChild<HistoryPanel *>()->table();
                 QHeaderView *header = history->horizontalHeader();
-                for (int column : {int(RunHistoryModel::Policy), int(RunHistoryModel::Seed)})
-                    QVERIFY2(header->sectionViewportPosition(column) +
-                                     header->sectionSize(column) <=
-                                 history->viewport()->width(),
-                             qPrintable(QStringLiteral("column %1 ends at %2 of %3")
-                                            .arg(column)
-                                            .arg(header->sectionViewportPosition(column) +
-                                                 header->sectionSize(column))
-                                            .arg(history->viewport()->width())));
+                columnsInView(history, header,
+                              {int(RunHistoryModel::Policy), int(RunHistoryModel::Seed)});
+                if (QTest::currentTestFailed())
+                    return;
                 QCOMPARE(header->visualIndex(RunHistoryModel::Scenario),
                          RunHistoryModel::ColumnCount - 1);
+            }
+            if (QLatin1String(name) == QLatin1String("clusterDock")) {
+                // A node's GPU type and count in view beside its name (the GPUs column was
+                // cut at the dock's edge, after CPUs and memory).
+                auto *tree = dock->findChild<QTreeView *>(QStringLiteral("clusterTree"));
+                QVERIFY(tree);
+                columnsInView(tree, tree->header(),
+                              {int(ClusterTreeModel::Type), int(ClusterTreeModel::Gpus)});
+                if (QTest::currentTestFailed())
+                    return;
             }
         }
         // The run panel fits its dock's width (nothing of it hides sideways), and its Run
@@ -798,6 +805,21 @@ private slots:
     }
 
 private:
+    /// Each of `columns` ends within `view`'s viewport, unscrolled.
+    static void columnsInView(QAbstractItemView *view, QHeaderView *header,
+                              std::initializer_list<int> columns)
+    {
+        for (int column : columns) {
+            const int end = header->sectionViewportPosition(column) + header->sectionSize(column);
+            QVERIFY2(end <= view->viewport()->width(),
+                     qPrintable(QStringLiteral("%1: column %2 ends at %3 of %4")
+                                    .arg(view->objectName())
+                                    .arg(column)
+                                    .arg(end)
+                                    .arg(view->viewport()->width())));
+        }
+    }
+
     static void settle()
     {
         for (int i = 0; i < 4; ++i) {

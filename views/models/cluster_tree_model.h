@@ -18,7 +18,7 @@ class ClusterTreeModel : public QAbstractItemModel
     Q_OBJECT
 
 public:
-    enum Column { Name, Type, Cpus, Memory, Gpus, Partition, ColumnCount };
+    enum Column { Name, Type, Gpus, Cpus, Memory, Partition, ColumnCount };
     /// Custom roles: the node index (int) of a node row, or the switch index of a switch row.
     /// GpuTypeChoicesRole: on a node's Type cell, the GPU types it may take (QStringList):
     /// the cluster's own, then the catalogue's others; "" (no GPUs) first on a node without
