@@ -247,15 +247,20 @@ std::string stochasticPolicyName(const std::string &method)
     return {};
 }
 
-std::string stochasticUnavailableReason(const Scenario &scenario)
+namespace {
+
+/// What the stochastic schedulers miss in `scenario`: in a few words and in full, both
+/// empty when they can run it.
+std::pair<std::string, std::string> stochasticUnavailable(const Scenario &scenario)
 {
     if (scenario.jobs.empty())
-        return "the scenario has no jobs";
+        return {"needs jobs", "the scenario has no jobs"};
     bool gpus = false;
     for (const Node &n : scenario.cluster.nodes)
         gpus = gpus || n.gpus > 0;
     if (!gpus)
-        return "no node has GPUs (the stochastic schedulers place GPU configurations)";
+        return {"needs GPUs",
+                "no node has GPUs (the stochastic schedulers place GPU configurations)"};
     int undated = 0;
     const Job *first = nullptr;
     for (const Job &j : scenario.jobs)
@@ -264,18 +269,32 @@ std::string stochasticUnavailableReason(const Scenario &scenario)
             first = first ? first : &j;
         }
     if (undated > 0)
-        return "STS and its baselines plan every job against its due date, and " +
-               std::to_string(undated) + " of " + std::to_string(scenario.jobs.size()) +
-               " jobs have none (the first: \"" + first->id +
-               "\"); give them due dates (due_s) or use a placement policy";
+        return {"needs due dates",
+                "STS and its baselines plan every job against its due date, and " +
+                    std::to_string(undated) + " of " + std::to_string(scenario.jobs.size()) +
+                    " jobs have none (the first: \"" + first->id +
+                    "\"); give them due dates (due_s) or use a placement policy"};
     for (const Job &j : scenario.jobs) {
         if (j.sts && !j.sts->executionTimes.empty())
             continue;
         if (!(j.model.computeSecondsPerIteration > 0) && j.model.computeSecondsByGpuType.empty())
-            return "job \"" + j.id + "\" has no execution-time table (sts.execution_times) "
-                   "and no compute time per iteration to derive one from";
+            return {"needs job times", "job \"" + j.id +
+                                           "\" has no execution-time table (sts.execution_times) "
+                                           "and no compute time per iteration to derive one from"};
     }
     return {};
+}
+
+} // namespace
+
+std::string stochasticUnavailableReason(const Scenario &scenario)
+{
+    return stochasticUnavailable(scenario).second;
+}
+
+std::string stochasticUnavailableNeed(const Scenario &scenario)
+{
+    return stochasticUnavailable(scenario).first;
 }
 
 std::string Run::label() const

@@ -51,6 +51,9 @@ std::string stochasticPolicyName(const std::string &method);
 /// execution times, or a compute time per iteration to derive one).
 std::string stochasticUnavailableReason(const Scenario &scenario);
 
+/// Why not, in a few words for a list entry ("needs due dates"), or empty when they can.
+std::string stochasticUnavailableNeed(const Scenario &scenario);
+
 struct RunRequest
 {
     std::string policy;        ///< a preset name, or a stochastic policy name

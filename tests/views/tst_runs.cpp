@@ -18,6 +18,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QLabel>
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
@@ -209,6 +210,40 @@ private slots:
         s.settings.seed = 9;
         doc.setScenario(s);
         QCOMPARE(seeds(), (std::vector<std::uint64_t>{1, 2}));
+    }
+
+    void runPanelSaysWhyStsIsGreyedOut()
+    {
+        // The testbed's jobs have no due dates: the stochastic entries are greyed out, and a
+        // line under the list says why (it was only in their tooltips).
+        Document doc;
+        doc.setScenario(testbed());
+        RunPanel panel(&doc);
+        auto *note = panel.findChild<QLabel *>(QStringLiteral("runStsNote"));
+        QVERIFY(note);
+        QVERIFY(!note->isHidden());
+        QCOMPARE(note->text(),
+                 QStringLiteral("STS and its baselines are greyed out: STS and its baselines "
+                                "plan every job against its due date, and 9 of 9 jobs have "
+                                "none (the first: \"alexnet-a\"); give them due dates (due_s) "
+                                "or use a placement policy."));
+        auto *list = panel.findChild<QListWidget *>(QStringLiteral("runPolicies"));
+        QVERIFY(list);
+        const QList<QListWidgetItem *> sts =
+            list->findItems(QStringLiteral("sts  "), Qt::MatchStartsWith);
+        QCOMPARE(sts.size(), 1);
+        QCOMPARE(sts.front()->text(), QStringLiteral("sts  (needs due dates)"));
+        QVERIFY(!(sts.front()->flags() & Qt::ItemIsEnabled));
+        // A scenario STS can run: nothing greyed, no note.
+        auto datacenter = loadScenarioFile(CB_SOURCE_DIR "/sample-clusters/sts-datacenter.json");
+        QVERIFY(datacenter);
+        doc.setScenario(datacenter.value());
+        QVERIFY(note->isHidden());
+        const QList<QListWidgetItem *> again =
+            list->findItems(QStringLiteral("sts  "), Qt::MatchStartsWith);
+        QCOMPARE(again.size(), 1);
+        QCOMPARE(again.front()->text(), QStringLiteral("sts  (stochastic)"));
+        QVERIFY(again.front()->flags() & Qt::ItemIsEnabled);
     }
 
     void runPanelSaysAFailedBatch()

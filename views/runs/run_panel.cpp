@@ -32,19 +32,13 @@ constexpr int kPolicyRole = Qt::UserRole + 1;
 } // namespace
 
 RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
-    : QWidget(parent)
-    , m_document(document)
-    , m_launcher(launcher ? launcher : new RunLauncher(this))
-    , m_policies(new QListWidget(this))
-    , m_weights(new QTableWidget(0, 2, this))
-    , m_seeds(new QLineEdit(this))
-    , m_simulate(new QCheckBox(tr("Simulate over time"), this))
-    , m_keepLog(new QCheckBox(tr("Keep every decision"), this))
-    , m_costModel(new QComboBox(this))
-    , m_run(new QPushButton(tr("&Run"), this))
-    , m_cancel(new QPushButton(tr("Cancel"), this))
-    , m_progress(new QProgressBar(this))
-    , m_status(new QLabel(this))
+    : QWidget(parent), m_document(document),
+      m_launcher(launcher ? launcher : new RunLauncher(this)), m_policies(new QListWidget(this)),
+      m_weights(new QTableWidget(0, 2, this)), m_seeds(new QLineEdit(this)),
+      m_simulate(new QCheckBox(tr("Simulate over time"), this)),
+      m_keepLog(new QCheckBox(tr("Keep every decision"), this)), m_costModel(new QComboBox(this)),
+      m_run(new QPushButton(tr("&Run"), this)), m_cancel(new QPushButton(tr("Cancel"), this)),
+      m_progress(new QProgressBar(this)), m_status(new QLabel(this)), m_stsNote(new QLabel(this))
 {
     setObjectName(QStringLiteral("runPanel"));
     m_policies->setObjectName(QStringLiteral("runPolicies"));
@@ -112,6 +106,13 @@ RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
     policiesLabel->setWordWrap(true);
     settingsLayout->addWidget(policiesLabel);
     settingsLayout->addWidget(m_policies, 3);
+    // Why the stochastic entries are greyed out, where it is seen (a user looked for it; it
+    // was only in their tooltips).
+    m_stsNote->setObjectName(QStringLiteral("runStsNote"));
+    m_stsNote->setWordWrap(true);
+    m_stsNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_stsNote->hide();
+    settingsLayout->addWidget(m_stsNote);
     auto *weightsLabel = new QLabel(tr("Plugin weights of the selected policy:"), this);
     weightsLabel->setWordWrap(true);
     settingsLayout->addWidget(weightsLabel);
@@ -258,10 +259,14 @@ void RunPanel::reloadPolicies()
     // the reason.
     const QString unavailable =
         QString::fromStdString(stochasticUnavailableReason(m_document->scenario()));
+    const QString need = QString::fromStdString(stochasticUnavailableNeed(m_document->scenario()));
     for (const std::string &n : stochasticPolicyNames()) {
         const std::string method = stochasticMethod(n);
         const bool sts = method.rfind("STS", 0) == 0;
-        add(n, sts ? tr("  (stochastic)") : tr("  (STS baseline)"));
+        // (greyed out, the entry says what it needs: a user looked for why)
+        add(n, !need.isEmpty() ? QStringLiteral("  (%1)").arg(need)
+               : sts           ? tr("  (stochastic)")
+                               : tr("  (STS baseline)"));
         QListWidgetItem *item = m_policies->item(m_policies->count() - 1);
         item->setToolTip(stochasticPolicyToolTip(n, unavailable));
         if (!unavailable.isEmpty()) {
@@ -269,6 +274,8 @@ void RunPanel::reloadPolicies()
             item->setCheckState(Qt::Unchecked);
         }
     }
+    m_stsNote->setText(tr("STS and its baselines are greyed out: %1.").arg(unavailable));
+    m_stsNote->setVisible(!unavailable.isEmpty());
     if (!presets) {
         auto *item = new QListWidgetItem(tr("Scenario presets unusable: %1")
                                              .arg(QString::fromStdString(presets.error())),

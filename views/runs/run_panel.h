@@ -99,6 +99,7 @@ private:
     QPushButton *m_cancel;
     QProgressBar *m_progress;
     QLabel *m_status;
+    QLabel *m_stsNote; ///< why STS and its baselines are greyed out, under the list
     /// policy -> plugin -> weight, for the weights the user changed.
     std::map<std::string, std::map<std::string, double>> m_overrides;
     QStringList m_errors;
