@@ -702,6 +702,92 @@ private slots:
         }
     }
 
+    void clusterImportDetectsTheFormat()
+    {
+        // "Detect from the files" is the first choice; a slurm.conf read with it says what it
+        // was read as.
+        EnglishPlurals plurals;
+        QCoreApplication::installTranslator(&plurals);
+        const auto removePlurals =
+            qScopeGuard([&] { QCoreApplication::removeTranslator(&plurals); });
+        Document doc;
+        doc.setScenario(testing::leafSpineScenario(2, 1, 4));
+        const QString conf =
+            QStringLiteral(CB_TEST_DATA "/import/slurm/giovtorres_docker-centos7-slurm_slurm.conf");
+        {
+            ClusterImportDialog dialog(&doc);
+            auto *formats = dialog.findChild<QComboBox *>(QStringLiteral("clusterFormat"));
+            QVERIFY(formats);
+            QCOMPARE(formats->itemText(0), QStringLiteral("Detect from the files"));
+            dialog.setFormat(QString());
+            QCOMPARE(formats->currentIndex(), 0);
+            dialog.setFiles({conf});
+            dialog.setReplaceOpenCluster(true);
+            QVERIFY2(dialog.runImport(), qPrintable(dialog.error()));
+            QVERIFY2(dialog.statusText().startsWith(
+                         QStringLiteral("Imported 4 nodes from %1, read as slurm (").arg(conf)),
+                     qPrintable(dialog.statusText()));
+            QCOMPARE(doc.scenario().cluster.nodes.size(), std::size_t(4));
+        }
+        // The wrong format chosen: the file is named with what it looks like (it gave a line
+        // of "expected a Node object" per line of the slurm.conf).
+        const Scenario before = doc.scenario();
+        ClusterImportDialog wrong(&doc);
+        wrong.setFormat(QStringLiteral("k8s-nodes"));
+        wrong.setFiles({conf});
+        QVERIFY(!wrong.runImport());
+        QVERIFY2(wrong.error().startsWith(QStringLiteral("%1: this is not k8s-nodes input; it "
+                                                         "looks like slurm (")
+                                              .arg(conf)),
+                 qPrintable(wrong.error()));
+        QVERIFY(wrong.error().endsWith(QStringLiteral("): choose slurm as the format")));
+        QCOMPARE(wrong.reportLines().size(), 0);
+        // A job trace is not a cluster.
+        wrong.setFormat(QString());
+        wrong.setFiles({QStringLiteral(CB_TEST_DATA "/import/traces/tiresias/60_job.csv")});
+        QVERIFY(!wrong.runImport());
+        QVERIFY2(wrong.error().endsWith(QStringLiteral(
+                     ": this is a job trace (tiresias), not a cluster: import it with Import "
+                     "Job Trace")),
+                 qPrintable(wrong.error()));
+        QVERIFY(doc.scenario() == before);
+    }
+
+    void clusterImportRefusesAClusterWithoutGpus()
+    {
+        // Slurm's example slurm.conf has 32 nodes and no GPU: refused, as the terminal's
+        // import refuses it, with the scenario as it was (it replaced the open cluster with
+        // 32 CPU-only nodes, on which no job could run).
+        EnglishPlurals plurals;
+        QCoreApplication::installTranslator(&plurals);
+        const auto removePlurals =
+            qScopeGuard([&] { QCoreApplication::removeTranslator(&plurals); });
+        Document doc;
+        doc.setScenario(testing::leafSpineScenario(2, 1, 4));
+        const Scenario before = doc.scenario();
+        const int steps = doc.undoStack()->count();
+        const QString conf =
+            QStringLiteral(CB_TEST_DATA "/import/slurm/slurm-22.05.8_etc_slurm.conf.example");
+        for (const bool asNew : {false, true}) {
+            ClusterImportDialog dialog(&doc);
+            dialog.setFormat(QString());
+            dialog.setFiles({conf});
+            dialog.setReplaceOpenCluster(!asNew);
+            QVERIFY(!dialog.runImport());
+            QCOMPARE(dialog.error(),
+                     QStringLiteral("%1: no node of the 32 imported has a GPU, so no training "
+                                    "job runs on the cluster: give the nodes GPUs (slurm.conf: "
+                                    "Gres=gpu:N or a gres.conf; a Kubernetes node: "
+                                    "nvidia.com/gpu); the scenario is unchanged.")
+                         .arg(conf));
+            // (the report's notes say why: no Gres=gpu)
+            QVERIFY2(!dialog.reportLines().filter(QStringLiteral("no node has a GPU")).isEmpty(),
+                     qPrintable(dialog.reportLines().join(QLatin1Char('|'))));
+            QVERIFY(doc.scenario() == before);
+            QCOMPARE(doc.undoStack()->count(), steps);
+        }
+    }
+
     void failedImportLeavesScenarioUntouched()
     {
         Document doc;

@@ -5,6 +5,7 @@
 #include "io/import/import_into_scenario.h"
 #include "io/import/importer_registry.h"
 #include "model/gpu_catalog.h"
+#include "runs/import_format.h"
 #include "runs/import_worker.h"
 
 #include <QCheckBox>
@@ -28,12 +29,6 @@ namespace cb::views {
 
 namespace {
 
-bool makesCluster(const Importer &i)
-{
-    return i.produces() == Importer::Produces::Cluster ||
-           i.produces() == Importer::Produces::ClusterAndJobs;
-}
-
 const char *const kClusterFormatKey = "import/clusterFormat";
 const char *const kClusterFolderKey = "import/clusterFolder";
 
@@ -48,22 +43,24 @@ QStringList clusterImportFormats()
     return out;
 }
 
-Result<ImportReport> readClusterImport(const std::string &format,
-                                       const std::vector<std::string> &paths,
-                                       const std::string &date, const std::string &gpuType)
+Result<ClusterImportRead> readClusterImport(const std::string &format,
+                                            const std::vector<std::string> &paths,
+                                            const std::string &date, const std::string &gpuType)
 {
-    const Importer *importer = findImporter(format);
-    if (!importer)
-        return Result<ImportReport>::failure({}, "unknown cluster format \"" + format + "\"");
-    if (!makesCluster(*importer))
-        return Result<ImportReport>::failure({}, format + " imports jobs, not a cluster");
+    using R = Result<ClusterImportRead>;
+    auto resolved = resolveImporter(format, paths, ImportWant::Cluster);
+    if (!resolved)
+        return R(resolved.problems());
+    const std::string name = resolved->importer->name();
     ImportOptions options;
     options.date = date;
     options.gpuType = gpuType;
-    auto report = importFiles(*importer, paths, options);
-    if (report && !report->cluster)
-        return Result<ImportReport>::failure(format, "the files describe no cluster");
-    return report;
+    auto report = importFiles(*resolved->importer, paths, options);
+    if (!report)
+        return R(report.problems());
+    if (!report->cluster)
+        return R::failure(name, "the files describe no cluster");
+    return ClusterImportRead{std::move(report).value(), resolved->detected};
 }
 
 ClusterImportDialog::ClusterImportDialog(Document *document, QWidget *parent)
@@ -76,6 +73,13 @@ ClusterImportDialog::ClusterImportDialog(Document *document, QWidget *parent)
 {
     setObjectName(QStringLiteral("clusterImportDialog"));
     setWindowTitle(tr("Import Cluster"));
+    // Detected by default, as the terminal's import does: a slurm.conf read as Kubernetes
+    // nodes gave a line of "expected a Node object" per line.
+    m_format->addItem(tr("Detect from the files"), QString());
+    m_format->setItemData(0,
+                          tr("The format the files' contents name, as `clusterbench import` "
+                             "finds it"),
+                          Qt::ToolTipRole);
     for (const Importer *i : importers())
         if (makesCluster(*i)) {
             m_format->addItem(QString::fromStdString(i->name()), QString::fromStdString(i->name()));
@@ -175,8 +179,17 @@ QStringList ClusterImportDialog::reportLines() const
 void ClusterImportDialog::updateFormat()
 {
     const Importer *i = findImporter(format().toStdString());
-    if (!i)
+    if (!i) {
+        QStringList names;
+        for (const Importer *c : importers())
+            if (makesCluster(*c))
+                names << QString::fromStdString(c->name());
+        m_formatInfo->setText(
+            tr("Found from the files' contents: %1").arg(names.join(QStringLiteral(", "))));
+        m_date->setEnabled(true); // (helios-gpus reads it; the others leave it)
+        m_withJobs->setVisible(true);
         return;
+    }
     const auto [lo, hi] = i->fileCount();
     QString files = hi == lo ? tr("%n file(s)", nullptr, lo)
                     : hi == 0 ? tr("%n or more files", nullptr, lo)
@@ -208,7 +221,7 @@ bool ClusterImportDialog::runImport()
     const std::string date = m_date->isEnabled() ? m_date->text().trimmed().toStdString() : "";
     const std::string gpuType = m_gpuType->currentData().toString().toStdString();
     QSettings().setValue(QLatin1String(kClusterFormatKey), format());
-    auto outcome = runWithProgress<Result<ImportReport>>(
+    auto outcome = runWithProgress<Result<ClusterImportRead>>(
         this, tr("Reading %1…").arg(m_files->text()),
         [fmt, paths, date, gpuType] { return readClusterImport(fmt, paths, date, gpuType); },
         m_cancelImmediately);
@@ -224,7 +237,8 @@ bool ClusterImportDialog::runImport()
                                                                    QStringLiteral("<br>"))));
         return false;
     }
-    ImportReport report = std::move(outcome->value());
+    ImportReport report = std::move(outcome->value().report);
+    const std::string read = fmt.empty() ? outcome->value().detected : fmt;
     for (const ImportNote &note : report.skipped)
         m_report->addItem(
             QStringLiteral("skipped  %1").arg(QString::fromStdString(note.toString())));
@@ -241,11 +255,22 @@ bool ClusterImportDialog::runImport()
         m_status->setText(QStringLiteral("<b>%1</b>").arg(m_error.toHtmlEscaped()));
         return false;
     }
+    if (report.cluster->totalGpus() == 0) {
+        // No training job runs on it: refused, as the terminal's import refuses it (it
+        // replaced the open cluster with 32 CPU-only nodes, every job left unplaceable).
+        m_error = tr("%1: no node of the %2 imported has a GPU, so no training job runs on "
+                     "the cluster: give the nodes GPUs (slurm.conf: Gres=gpu:N or a gres.conf; a "
+                     "Kubernetes node: nvidia.com/gpu); the scenario is unchanged.")
+                      .arg(QString::fromStdString(paths.front()))
+                      .arg(report.cluster->nodes.size());
+        m_status->setText(QStringLiteral("<b>%1</b>").arg(m_error.toHtmlEscaped()));
+        return false;
+    }
     Scenario scenario = m_newScenario->isChecked() ? Scenario{} : m_document->scenario();
     scenario.cluster = *report.cluster;
     if (m_newScenario->isChecked()) {
         scenario.name = QFileInfo(QString::fromStdString(paths.front())).fileName().toStdString();
-        scenario.description = "Imported with ClusterBench from " + fmt + ".";
+        scenario.description = "Imported with ClusterBench from " + read + ".";
     }
     const bool jobs = m_withJobs->isVisible() && m_withJobs->isChecked() && !report.jobs.empty();
     const std::size_t jobsBefore = scenario.jobs.size();
@@ -269,12 +294,16 @@ bool ClusterImportDialog::runImport()
     } else {
         m_document->undoStack()->push(new ReplaceScenarioCommand(
             m_document, std::move(scenario),
-            tr("Import cluster from %1").arg(QString::fromStdString(fmt))));
+            tr("Import cluster from %1").arg(QString::fromStdString(read))));
     }
-    m_status->setText(tr("Imported %1 from %2 (%3, %4).")
-                          .arg(what, m_files->text(),
-                               tr("%n skipped line(s)", nullptr, int(report.skipped.size())),
-                               tr("%n assumption(s)", nullptr, int(report.assumptions.size()))));
+    const QString counts =
+        tr("(%1, %2).")
+            .arg(tr("%n skipped line(s)", nullptr, int(report.skipped.size())),
+                 tr("%n assumption(s)", nullptr, int(report.assumptions.size())));
+    m_status->setText(fmt.empty()
+                          ? tr("Imported %1 from %2, read as %3 %4")
+                                .arg(what, m_files->text(), QString::fromStdString(read), counts)
+                          : tr("Imported %1 from %2 %3").arg(what, m_files->text(), counts));
     emit imported(nodes, m_files->text());
     return true;
 }

@@ -27,11 +27,18 @@ class Document;
 /// The formats this dialog offers: every importer that produces a cluster, registry order.
 QStringList clusterImportFormats();
 
-/// Reads `paths` with the cluster importer `format` (options.date for helios-gpus). No Qt, no
-/// shared state: safe on a worker thread.
-Result<ImportReport> readClusterImport(const std::string &format,
-                                       const std::vector<std::string> &paths,
-                                       const std::string &date, const std::string &gpuType = {});
+struct ClusterImportRead
+{
+    ImportReport report;
+    std::string detected; ///< the format found from the files, when none was chosen
+};
+
+/// Reads `paths` with the cluster importer `format`, or with `format` empty the one the files
+/// look like (options.date for helios-gpus). No Qt, no shared state: safe on a worker thread.
+Result<ClusterImportRead> readClusterImport(const std::string &format,
+                                            const std::vector<std::string> &paths,
+                                            const std::string &date,
+                                            const std::string &gpuType = {});
 
 class ClusterImportDialog : public QDialog
 {
@@ -40,6 +47,7 @@ class ClusterImportDialog : public QDialog
 public:
     explicit ClusterImportDialog(Document *document, QWidget *parent = nullptr);
 
+    /// A registry name, or "" to detect it from the files (the first choice).
     void setFormat(const QString &format);
     QString format() const;
     void setFiles(const QStringList &paths);

@@ -4,6 +4,7 @@
 #include "document/document.h"
 #include "io/import/import_into_scenario.h"
 #include "io/import/importer_registry.h"
+#include "runs/import_format.h"
 #include "runs/import_worker.h"
 
 #include <QComboBox>
@@ -34,44 +35,11 @@ Result<PreparedImport> prepareTraceImport(const Scenario &base, const std::strin
                                           const ImportOptions &options)
 {
     using R = Result<PreparedImport>;
-    const Importer *importer = format.empty() ? nullptr : findImporter(format);
-    if (!format.empty() && !importer)
-        return R::failure({}, "unknown trace format \"" + format + "\"");
-    std::string detected;
-    for (const std::string &path : paths) {
-        auto sample = sampleFile(path);
-        if (!sample)
-            return R(sample.problems());
-        if (importer && importer->detect(sample.value()).score > 0)
-            continue;
-        FormatMatch match;
-        const Importer *looks = detectFormat(sample.value(), &match);
-        if (importer && looks && looks != importer)
-            return R::failure(path, "this is not " + format + " input; it looks like " +
-                                        looks->name() + " (" + match.why + "): choose " +
-                                        looks->name() + " as the format");
-        if (importer)
-            continue;
-        if (!looks)
-            return R::failure(path,
-                              "cannot tell which format this is" +
-                                  (match.why.empty() ? std::string() : " (" + match.why + ")") +
-                                  ": choose the format");
-        if (looks->produces() == Importer::Produces::Cluster)
-            return R::failure(path, "this is a cluster (" + looks->name() +
-                                        "), not a job trace: import it with Import Cluster");
-        if (!detected.empty() && detected != looks->name())
-            return R::failure(path, "looks like " + looks->name() +
-                                        " where the files before it "
-                                        "look like " +
-                                        detected + ": import one format at a time");
-        detected = looks->name();
-        importer = looks;
-    }
-    if (!importer)
-        return R::failure({}, "no file to import");
-    if (importer->produces() == Importer::Produces::Cluster)
-        return R::failure({}, importer->name() + " imports a cluster, not jobs");
+    auto resolved = resolveImporter(format, paths, ImportWant::Jobs);
+    if (!resolved)
+        return R(resolved.problems());
+    const Importer *importer = resolved->importer;
+    const std::string detected = resolved->detected;
     auto report = importFiles(*importer, paths, options);
     if (!report)
         return R(report.problems());
