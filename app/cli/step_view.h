@@ -57,6 +57,10 @@ private:
     const Topology &m_topology;
     DecisionLog m_log;
     std::unique_ptr<DecisionReplay> m_replay; ///< moved only by placementUpTo
+    /// The heatmap's scale: the most one node pair sends at any decision of a run of up to
+    /// kSpanDecisions; 0 for a longer run (each decision's own scale).
+    static constexpr int kSpanDecisions = 500;
+    double m_spanMax = 0;
 };
 
 /// The terminal stepper's screen for a stochastic run (STS and its baselines): per

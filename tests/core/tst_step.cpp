@@ -373,6 +373,55 @@ private slots:
         QVERIFY(top);
     }
 
+    void heatmapScaleSpansTheRun()
+    {
+        // One scale for every decision, as the window's: a pair that sends 489 MB at decision
+        // 2 and 978 MB at decision 3 read as the top level at both.
+        const Scenario s = testbed();
+        const Topology topo(s.cluster);
+        const cli::StepView view(s, topo, logOf(s, topo, "dltap", 1));
+        cli::StepScreen screen{160, 60, false, false, 1, {}};
+        double spanMax = 0;
+        std::vector<double> own;
+        for (int k = 0; k < view.decisionCount(); ++k) {
+            double m = 0;
+            for (const auto &[pair, bytes] :
+                 computeTraffic(s.jobs, s.cluster, topo, view.placementUpTo(k),
+                                s.settings.allreduce)
+                     .pairBytes)
+                m = std::max(m, bytes);
+            own.push_back(m);
+            spanMax = std::max(spanMax, m);
+        }
+        auto legendOf = [&](const std::vector<std::string> &lines) {
+            for (const std::string &l : lines)
+                if (l.rfind("  legend", 0) == 0)
+                    return l;
+            return std::string();
+        };
+        auto drawsTop = [](const std::vector<std::string> &lines) {
+            for (const std::string &l : lines)
+                if (l.find("@@") != std::string::npos && l.find("legend") == std::string::npos)
+                    return true;
+            return false;
+        };
+        const std::string last = legendOf(view.render(view.decisionCount() - 1, screen));
+        // (the top level's bound is the run's busiest pair: "<=" its MB, whole from 100 MB)
+        char top[32];
+        std::snprintf(top, sizeof top, spanMax >= 1e8 ? "<=%.0f MB" : "<=%.1f MB", spanMax / 1e6);
+        QVERIFY2(last.find(top) != std::string::npos, (last + " / " + top).c_str());
+        int below = 0;
+        for (int k = 0; k < view.decisionCount(); ++k) {
+            if (own[std::size_t(k)] <= 0)
+                continue;
+            const auto lines = view.render(k, screen);
+            QCOMPARE(legendOf(lines), last);
+            QCOMPARE(drawsTop(lines), std::floor(4.999 * own[std::size_t(k)] / spanMax) >= 4);
+            below += own[std::size_t(k)] < spanMax ? 1 : 0;
+        }
+        QVERIFY(below > 0); // (decisions whose busiest pair is below the run's)
+    }
+
     void scriptMode()
     {
         const Scenario s = testbed();
