@@ -505,8 +505,8 @@ std::string firstRunsOverloadNote(const Scenario &shaped, const Placement &place
                             [](const JobPlacement &a, const JobPlacement &b) {
                                 return a.startSeconds < b.startSeconds;
                             });
-    return "the jobs are exported as each first runs, from " + formatFixed(first->startSeconds, 1) +
-           " s to " + formatFixed(last->startSeconds, 1) + " s; applied at once they do not fit (" +
+    return "the jobs are exported as each first runs, from " + clockText(first->startSeconds) +
+           " to " + clockText(last->startSeconds) + "; applied at once they do not fit (" +
            over.front().message +
            (over.size() > 1 ? "; " + std::to_string(over.size() - 1) + " more such problems"
                             : std::string()) +
@@ -520,7 +520,9 @@ std::vector<std::string> reconfigurationNotes(const RunResult &result)
                (c.shared() ? " (" + formatFixed(c.fraction, 2) + " of a GPU each)" : std::string());
     };
     constexpr std::size_t kNamed = 4; // configurations named, the rest counted
-    std::vector<std::string> notes;
+    // One warning for the jobs reconfigured, each named with its changes (sts-datacenter
+    // gave 60 warnings of 4 lines each); one job alone has its configurations in time.
+    SharedWarnings notes;
     for (const JobRun &jr : result.jobs) {
         // Its configurations in time, each from when it took it (a segment on the same
         // configuration, on other nodes or after a pause, is not a change).
@@ -537,11 +539,18 @@ std::vector<std::string> reconfigurationNotes(const RunResult &result)
         if (configs.size() > kNamed)
             phases +=
                 ", and " + counted(static_cast<long long>(configs.size() - kNamed), "more change");
-        notes.push_back(jr.id + ": the run reconfigures it (" + phases +
-                        "); a file deploys one configuration for the whole job: resubmit it at "
-                        "each change to run it as the run costed it");
+        const std::string changes = counted(static_cast<long long>(configs.size() - 1), "change");
+        notes.add("the run reconfigures {n} jobs; a file deploys one configuration for the "
+                  "whole job: resubmit each at its changes to run it as the run costed it (the "
+                  "run's timeline shows them)",
+                  jr.id + ": the run reconfigures it (" + phases +
+                      "); a file deploys one configuration for the whole job: resubmit it at "
+                      "each change to run it as the run costed it",
+                  jr.id + " (" +
+                      (configs.size() == 2 ? "a change at " : changes + ", the first at ") +
+                      clockText(configs[1].second) + ")");
     }
-    return notes;
+    return notes.said();
 }
 
 TrafficReport stochasticTrafficAt(const Scenario &scenario, const RunResult &result,

@@ -457,21 +457,33 @@ private slots:
         // Each job as it first runs: they start at different times and, applied at once, do
         // not fit; the report says so first.
         QVERIFY2(report["warnings"][0].get<std::string>().rfind(
-                     "the jobs are exported as each first runs, from 0.0 s to ", 0) == 0,
+                     "the jobs are exported as each first runs, from 0:00:00 to 5d 8:25:21; ", 0) ==
+                     0,
                  exported.out.c_str());
         QVERIFY2(report["warnings"][0].get<std::string>().find(
                      "submit each job at its start, or export one moment with --at SECONDS") !=
                      std::string::npos,
                  exported.out.c_str());
         // A job the run reconfigured runs as a file deploys it only in one configuration: said
-        // per job, with its configurations in time (job-000: 1 K80, then 8 from 5:41:34).
+        // once for the 58 of them, each with its changes (job-000: one, at 5:41:34; they were
+        // 58 warnings of their own).
         const std::string reconfigured =
-            "job-000: the run reconfigures it (K80 x1 from 0:00:00, then K80 x8 from 5:41:34); a "
-            "file deploys one configuration for the whole job: resubmit it at each change to run "
-            "it as the run costed it";
-        QVERIFY2(std::find(report["warnings"].begin(), report["warnings"].end(), reconfigured) !=
-                     report["warnings"].end(),
-                 exported.out.c_str());
+            "the run reconfigures 58 jobs; a file deploys one configuration for the whole job: "
+            "resubmit each at its changes to run it as the run costed it (the run's timeline "
+            "shows them): job-000 (a change at 5:41:34), job-002 (7 changes, the first at 1d "
+            "4:28:12), ";
+        const auto said = std::find_if(report["warnings"].begin(), report["warnings"].end(),
+                                       [&](const nlohmann::json &w) {
+                                           return w.get<std::string>().rfind(reconfigured, 0) == 0;
+                                       });
+        QVERIFY2(said != report["warnings"].end(), exported.out.c_str());
+        QVERIFY2(said->get<std::string>().ends_with(" and 38 more"), exported.out.c_str());
+        QCOMPARE(std::count_if(report["warnings"].begin(), report["warnings"].end(),
+                               [](const nlohmann::json &w) {
+                                   return w.get<std::string>().find("reconfigures") !=
+                                          std::string::npos;
+                               }),
+                 std::ptrdiff_t(1));
         // One moment: the jobs not running then are counted by why, not called waiting.
         const CliRun moment =
             command({"export", scenario, "--policy", "sts", "--format", "pytorchjob", "--out",
