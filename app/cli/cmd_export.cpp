@@ -246,10 +246,12 @@ Command exportCommand()
                    << (placement.waiting.size() == 1 ? " waits" : " wait");
             if (!placement.waiting.empty())
                 io.err << " (" << terminalText(placement.waiting.front())
-                       << (placement.waiting.size() > 1 ? ", ..." : "")
-                       << "; `clusterbench why " << terminalText(scenarioPath) << " "
-                       << terminalText(placement.waiting.front())
-                       << " --policy P` says why)";
+                       << (placement.waiting.size() > 1 ? ", ..." : "") << "; `clusterbench why "
+                       << terminalText(scenarioPath) << " "
+                       << terminalText(placement.waiting.front()) << " --policy "
+                       << (args.has("policy") ? terminalText(args.value("policy"))
+                                              : std::string("P"))
+                       << "` says why)";
             io.err << "; nothing written\n";
             return int(ExitFailure);
         }

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <csignal>
+#include <fstream>
 #include <sys/resource.h>
 
 using namespace cb;
@@ -262,6 +263,21 @@ private slots:
                                 "export; 1 job waits (ring; `clusterbench why "),
                  qPrintable(r.err));
         QVERIFY2(r.err.endsWith("nothing written\n"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
+        QVERIFY2(r.err.contains(" ring --policy P` says why"), qPrintable(r.err));
+
+        // With --policy, the hint names it (it said "--policy P" to one who gave dltap).
+        std::ifstream in(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json");
+        nlohmann::json big = nlohmann::json::parse(in);
+        big["jobs"] = nlohmann::json::array({big["jobs"][0]});
+        big["jobs"][0]["tasks"][1]["replicas"] = 40; // 40 GPUs at once; the cluster has 32
+        const QString bigPath = m_dir.filePath("too-big.json");
+        QVERIFY(writeFileAtomically(bigPath.toStdString(), big.dump()).ok());
+        const Run policy = clusterbench(
+            {"export", bigPath, "--format", "slurm", "--out", out, "--policy", "dltap"});
+        QCOMPARE(policy.exitCode, 1);
+        QVERIFY2(policy.err.contains(" alexnet-a --policy dltap` says why"),
+                 qPrintable(policy.err));
         QVERIFY(!QFileInfo::exists(out));
     }
 
