@@ -190,6 +190,11 @@ private slots:
         // The batch landed in the comparison without asking.
         QCOMPARE(views->comparisonView()->model()->runs().size(), std::size_t(2));
         QVERIFY(w.currentRun() && w.currentRun()->result);
+        // The status bar says what the simulation did, as the timeline does (it said "35 jobs
+        // placed, 5 waiting" of the first pass beside "40 of 40 jobs finished").
+        QVERIFY2(w.statusBar()->currentMessage().contains(
+                     QStringLiteral(" decisions; simulated: 9 of 9 jobs finished, makespan ")),
+                 qPrintable(w.statusBar()->currentMessage()));
 
         // Every dock reachable: raised, it is visible, inside the window, with some room.
         for (const char *name : kDocks) {

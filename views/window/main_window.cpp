@@ -1034,13 +1034,22 @@ void MainWindow::showRun(std::shared_ptr<const RunSession> session)
                 otherClusterNote(),
             10000);
     } else if (m_run) {
-        QString text = tr("Run %1: %2 decisions, %3 jobs placed, %4 waiting")
-                           .arg(m_run->label)
-                           .arg(m_run->log.decisions.size())
-                           .arg(m_run->placement.jobs.size())
-                           .arg(m_run->placement.waiting.size());
-        if (m_run->result)
-            text += tr("; simulated makespan %1").arg(formatDuration(m_run->result->makespanSeconds));
+        // A simulated run says what the simulation did: its first pass's waiting jobs start
+        // later ("35 jobs placed, 5 waiting" beside a timeline of 40 of 40 finished read as
+        // a contradiction).
+        const cb::RunResult *r = m_run->result ? &*m_run->result : nullptr;
+        const QString text =
+            r ? tr("Run %1: %2 decisions; simulated: %3 of %4 jobs finished, makespan %5")
+                    .arg(m_run->label)
+                    .arg(m_run->log.decisions.size())
+                    .arg(r->finishedJobs())
+                    .arg(r->jobs.size())
+                    .arg(formatDuration(r->makespanSeconds))
+              : tr("Run %1: %2 decisions, %3 jobs placed, %4 waiting")
+                    .arg(m_run->label)
+                    .arg(m_run->log.decisions.size())
+                    .arg(m_run->placement.jobs.size())
+                    .arg(m_run->placement.waiting.size());
         statusBar()->showMessage(text + otherClusterNote(), 10000);
     }
     emit runShown(m_run);
