@@ -326,6 +326,27 @@ private slots:
         QCOMPARE(scenarioToText(s2), scenarioToText(s));
     }
 
+    void jobsThatFitNoNodeSayWhatInItsUnit()
+    {
+        // A slurm.conf without RealMemory gives Slurm's 1 MiB per node: a job's 2 GiB task
+        // fits none, said in MiB ("(0.000976562 GiB)" read as a rounding error).
+        auto r =
+            runImport(QStringLiteral("tiresias"), {QStringLiteral("traces/tiresias/60_job.csv")});
+        QVERIFY2(r.ok(), r.error().c_str());
+        Scenario s;
+        s.cluster = defaultImportCluster();
+        for (Node &n : s.cluster.nodes)
+            n.memoryGiB = 1.0 / 1024;
+        ImportReport rep = r.value();
+        addImportedJobs(s, rep);
+        QCOMPARE(s.jobs.size(), std::size_t(0));
+        QVERIFY(!rep.skipped.empty());
+        const std::string note = rep.skipped.front().toString();
+        QVERIFY2(note.find(" cannot run on this cluster: needs 2 GiB; a task needs more memory "
+                           "than any node has (1 MiB)") != std::string::npos,
+                 note.c_str());
+    }
+
     // Malformed inputs: a fatal error (nothing imported) or skipped rows, each with its line.
     void malformed_data()
     {

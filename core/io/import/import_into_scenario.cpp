@@ -6,6 +6,7 @@
 #include "io/scenario_limits.h"
 #include "model/gpu_catalog.h"
 #include "model/validation.h"
+#include "util/count_text.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -80,8 +81,8 @@ std::pair<std::string, std::string> whyNoNode(const TaskGroup &g, const Cluster 
         return {"a task needs more CPUs than any node has (" + numberText(l.cpus) + ")",
                 "needs " + numberText(g.cpus) + " CPUs"};
     if (g.memoryGiB > l.memoryGiB)
-        return {"a task needs more memory than any node has (" + numberText(l.memoryGiB) + " GiB)",
-                "needs " + numberText(g.memoryGiB) + " GiB"};
+        return {"a task needs more memory than any node has (" + memoryText(l.memoryGiB) + ")",
+                "needs " + memoryText(g.memoryGiB)};
     // Each resource fits some node, but no node has them all.
     std::string why;
     for (const Node &n : c.nodes)
