@@ -105,8 +105,8 @@ Command whyCommand()
                     notWaiting = "runs at " + numberText(*at) + " s (" +
                                  placementText(rj.placement) + ")";
             if (job->submitSeconds > *at)
-                notWaiting = "is submitted at " + numberText(job->submitSeconds) +
-                             " s, after " + numberText(*at) + " s";
+                notWaiting = "is not submitted yet: its submit time is " +
+                             numberText(job->submitSeconds) + " s, after " + numberText(*at) + " s";
             for (const JobRun &jr : r.jobs)
                 if (jr.id == jobId && jr.finishSeconds && *jr.finishSeconds <= *at)
                     notWaiting = "finished at " + numberText(*jr.finishSeconds) + " s";
@@ -184,7 +184,11 @@ Command whyCommand()
                         width, 2)
             << "\n";
         if (!notWaiting.empty()) {
-            out << "  " << wrapText("it does not wait: it " + notWaiting, width, 4, 2) << "\n";
+            // (a job not submitted yet is not said not to wait: it is not in the queue yet)
+            const bool notYet = notWaiting.starts_with("is not submitted yet");
+            out << "  "
+                << wrapText((notYet ? "it " : "it does not wait: it ") + notWaiting, width, 4, 2)
+                << "\n";
             return int(ExitOk);
         }
         if (w.fits) {

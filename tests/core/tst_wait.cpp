@@ -272,6 +272,12 @@ private slots:
         QCOMPARE(run({"why", file, "job-33", "--policy", "dltap", "--at", "-5"}), 2);
         QCOMPARE(run({"why", file, "job-33", "--policy", "dltap", "--at", "0", "--json"}, &text), 0);
         QVERIFY(json::parse(text).contains("at"));
+        // Before its submit time a job is not in the queue: not said "not to wait".
+        QCOMPARE(run({"why", file, "job-39", "--policy", "dltap", "--at", "5000"}, &text), 0);
+        QVERIFY2(text.find("\n  it is not submitted yet: its submit time is 31607.4 s, after "
+                           "5000 s\n") != std::string::npos,
+                 text.c_str());
+        QVERIFY2(text.find("does not wait") == std::string::npos, text.c_str());
     }
 
     void fixesAreValidAndMinimalOnOverFullClusters()
