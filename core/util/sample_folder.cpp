@@ -14,6 +14,10 @@ std::string sampleFolder(const std::string &programDir, const std::string &built
             fs::path(programDir) / ".." / "share" / "clusterbench" / "samples";
         if (fs::is_directory(installed, ec))
             return fs::weakly_canonical(installed, ec).string();
+        // (a program copied with the samples beside it, as the source tree has them)
+        const fs::path beside = fs::path(programDir) / "sample-clusters";
+        if (fs::is_directory(beside, ec))
+            return beside.string();
     }
     if (!builtFrom.empty() && fs::is_directory(builtFrom, ec))
         return builtFrom;

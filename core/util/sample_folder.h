@@ -7,8 +7,9 @@
 namespace cb {
 
 /// The folder of the sample scenarios: PREFIX/share/clusterbench/samples beside an installed
-/// program (`programDir` is PREFIX/bin; `cmake --install` puts them there), else the source
-/// tree the program was built from (`builtFrom`); empty when neither exists.
+/// program (`programDir` is PREFIX/bin; `cmake --install` puts them there), else a
+/// sample-clusters folder beside the program (copied with it), else the source tree the
+/// program was built from (`builtFrom`); empty when none exists.
 std::string sampleFolder(const std::string &programDir, const std::string &builtFrom);
 
 /// The folder of the running program (from /proc/self/exe), empty when it cannot be read.

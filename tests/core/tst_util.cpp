@@ -237,6 +237,11 @@ private slots:
         QVERIFY(QDir().mkpath(prefix + QStringLiteral("/share/clusterbench/samples")));
         QCOMPARE(sampleFolder(bin, source.toStdString()),
                  (prefix + QStringLiteral("/share/clusterbench/samples")).toStdString());
+        // A program copied with its samples beside it finds them, not the tree it came from.
+        const QString copied = dir.filePath(QStringLiteral("copy"));
+        QVERIFY(QDir().mkpath(copied + QStringLiteral("/sample-clusters")));
+        QCOMPARE(sampleFolder(copied.toStdString(), source.toStdString()),
+                 (copied + QStringLiteral("/sample-clusters")).toStdString());
         QCOMPARE(sampleFolder(dir.filePath(QStringLiteral("elsewhere")).toStdString(),
                               dir.filePath(QStringLiteral("gone")).toStdString()),
                  std::string());
