@@ -388,6 +388,11 @@ private slots:
             << "gavel"
             << "malformed/gavel_bad_scale.trace" << 1
             << "2: column scale_factor: expected an integer, found \"four\"";
+        QTest::newRow("gavel negative arrival")
+            << "gavel"
+            << "malformed/gavel_negative_arrival.trace" << 1
+            << "2: column arrival_time: expected seconds from the trace's start, 0 or more, "
+               "found \"-7\"";
         QTest::newRow("philly broken JSON")
             << "philly"
             << "malformed/philly_bad_json.json" << -1 << "line 4, column";

@@ -115,6 +115,10 @@ Result<ImportReport> GavelImporter::read(const std::vector<ImportInput> &inputs,
             const auto t = arrival.read(r);
             if (!t && r.ok())
                 r.fail("column arrival_time is empty (expected a number)");
+            else if (t && *t < 0 && r.ok()) // (a job before the trace began: a broken row)
+                r.fail("column arrival_time: expected seconds from the trace's start, 0 or more, "
+                       "found \"" +
+                       r.text("arrival_time") + "\"");
             rec.submitSeconds = t.value_or(0);
             if (width == 10) {
                 rec.priority = int(std::lround(r.number("priority_weight", 0, 1e6)));
