@@ -208,6 +208,18 @@ private slots:
         QCOMPARE(view.cdfPlot()->graphCount(), 2);
         QCOMPARE(view.barsPlot()->axisRectCount(), 10);
         {
+            // The CDF's legend names both runs, under the title and above the chart (below
+            // it, a laptop's dock scrolled it out of view).
+            QCustomPlot *plot = view.cdfPlot();
+            plot->replot();
+            QVERIFY(plot->legend->visible());
+            QCOMPARE(plot->legend->itemCount(), 2);
+            QVERIFY2(plot->legend->outerRect().bottom() <= plot->axisRect()->outerRect().top(),
+                     qPrintable(QStringLiteral("legend ends at %1, the chart starts at %2")
+                                    .arg(plot->legend->outerRect().bottom())
+                                    .arg(plot->axisRect()->outerRect().top())));
+        }
+        {
             // The table is tall enough for every metric's row; the view scrolls, not it.
             auto *table = view.findChild<QTableView *>(QStringLiteral("comparisonTable"));
             QVERIFY(table);

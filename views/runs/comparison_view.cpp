@@ -113,10 +113,12 @@ ComparisonView::ComparisonView(QWidget *parent)
     m_cdf->plotLayout()->insertRow(0);
     m_cdfTitle = new QCPTextElement(m_cdf, QString(), QFont(font().family(), 10, QFont::Bold));
     m_cdf->plotLayout()->addElement(0, 0, m_cdfTitle);
-    // The legend sits below the chart, never on its curves.
+    // The legend sits under the title, above the chart: never on its curves, and in view
+    // with the title (below the chart, a laptop's dock scrolled it out of sight).
     m_cdf->axisRect()->insetLayout()->take(m_cdf->legend);
-    m_cdf->plotLayout()->addElement(2, 0, m_cdf->legend);
-    m_cdf->plotLayout()->setRowStretchFactor(2, 0.001);
+    m_cdf->plotLayout()->insertRow(1);
+    m_cdf->plotLayout()->addElement(1, 0, m_cdf->legend);
+    m_cdf->plotLayout()->setRowStretchFactor(1, 0.001);
     m_cdf->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     m_cdf->legend->setWrap(3);
     m_cdf->axisRect()->setMinimumSize(kChartMinWidth, kChartMinHeight);
