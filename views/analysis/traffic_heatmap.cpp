@@ -39,7 +39,9 @@ QCPColorGradient heatGradient()
 {
     QCPColorGradient g;
     g.clearColorStops();
-    g.setColorStopAt(0.0, QColor(0xff, 0xfd, 0xe7));
+    // The least traffic is a visible yellow and none is left blank (the plot's white): a
+    // near-white lowest colour made the first small flows look like none.
+    g.setColorStopAt(0.0, QColor(0xff, 0xee, 0xa8));
     g.setColorStopAt(0.25, QColor(0xff, 0xe0, 0x82));
     g.setColorStopAt(0.5, QColor(0xff, 0x98, 0x00));
     g.setColorStopAt(0.75, QColor(0xd8, 0x43, 0x15));
@@ -315,7 +317,7 @@ void TrafficHeatmap::refreshBlock(int bx, int by)
         for (int x = bx * m_poolX; x < x1; ++x)
             v = std::max(v, row[x]);
     }
-    m_map->data()->setCell(bx, by, m_log && v <= 0 ? std::numeric_limits<double>::quiet_NaN() : v);
+    m_map->data()->setCell(bx, by, v <= 0 ? std::numeric_limits<double>::quiet_NaN() : v);
 }
 
 void TrafficHeatmap::refreshMap()
