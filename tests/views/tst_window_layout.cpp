@@ -732,6 +732,18 @@ private slots:
         QVERIFY(runFromPanel(panel, {QStringLiteral("dltap")}, true));
         const auto run = w.currentRun();
         QVERIFY(run && run->result);
+        {
+            // An edit of the queue says the shown run is of the queue before it.
+            Job another = made;
+            another.id = "after-the-run";
+            w.document()->undoStack()->push(new AddJobCommand(w.document(), another));
+            QVERIFY2(w.statusBar()->currentMessage().startsWith(
+                         QStringLiteral("The shown run %1 was made before this edit of the job "
+                                        "queue")
+                             .arg(run->label)),
+                     qPrintable(w.statusBar()->currentMessage()));
+            w.document()->undoStack()->undo();
+        }
         QStringList placedNodes; // where the new job's six tasks were placed
         for (const auto &placed : run->placement.jobs)
             if (placed.jobId == made.id)

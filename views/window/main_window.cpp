@@ -265,6 +265,20 @@ void MainWindow::createAnalysisDocks()
     connect(m_document, &Document::rowInserted, this, clusterEdited);
     connect(m_document, &Document::rowRemoved, this, clusterEdited);
     connect(m_document, &Document::rowChanged, this, clusterEdited);
+    // The shown run stays after an edit of the queue; say that it is of the queue before
+    // (a user added a job and stepped the old run, looking for it).
+    auto queueEdited = [this](Document::Part part, int) {
+        if (part == Document::Part::Jobs && m_run &&
+            m_run->scenario.jobs != m_document->scenario().jobs)
+            statusBar()->showMessage(
+                tr("The shown run %1 was made before this edit of the job queue: Run > Place "
+                   "and Simulate (Ctrl+R) runs the queue as it is now")
+                    .arg(m_run->label),
+                10000);
+    };
+    connect(m_document, &Document::rowInserted, this, queueEdited);
+    connect(m_document, &Document::rowRemoved, this, queueEdited);
+    connect(m_document, &Document::rowChanged, this, queueEdited);
 }
 
 bool MainWindow::stsMode() const
