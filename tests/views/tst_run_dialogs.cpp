@@ -72,6 +72,16 @@ ComparedRun handRun(std::int64_t id, double jct, double cross, std::vector<doubl
     return r;
 }
 
+/// The application's English plurals ("1 node", "2 nodes"), installed for one test.
+struct PluralsInstalled
+{
+    EnglishPlurals plurals;
+    PluralsInstalled() { QCoreApplication::installTranslator(&plurals); }
+    ~PluralsInstalled() { QCoreApplication::removeTranslator(&plurals); }
+    PluralsInstalled(const PluralsInstalled &) = delete;
+    PluralsInstalled &operator=(const PluralsInstalled &) = delete;
+};
+
 } // namespace
 
 class TestRunDialogs : public QObject
@@ -718,10 +728,7 @@ private slots:
     {
         // "Detect from the files" is the first choice; a slurm.conf read with it says what it
         // was read as.
-        EnglishPlurals plurals;
-        QCoreApplication::installTranslator(&plurals);
-        const auto removePlurals =
-            qScopeGuard([&] { QCoreApplication::removeTranslator(&plurals); });
+        PluralsInstalled plurals;
         Document doc;
         doc.setScenario(testing::leafSpineScenario(2, 1, 4));
         const QString conf =
@@ -770,10 +777,7 @@ private slots:
         // Slurm's example slurm.conf has 32 nodes and no GPU: refused, as the terminal's
         // import refuses it, with the scenario as it was (it replaced the open cluster with
         // 32 CPU-only nodes, on which no job could run).
-        EnglishPlurals plurals;
-        QCoreApplication::installTranslator(&plurals);
-        const auto removePlurals =
-            qScopeGuard([&] { QCoreApplication::removeTranslator(&plurals); });
+        PluralsInstalled plurals;
         Document doc;
         doc.setScenario(testing::leafSpineScenario(2, 1, 4));
         const Scenario before = doc.scenario();
