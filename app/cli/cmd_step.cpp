@@ -11,6 +11,7 @@
 #include "net/topology.h"
 #include "runs/run_service.h"
 #include "sched/placer.h"
+#include "util/count_text.h"
 #include "util/terminal_text.h"
 #include "util/text.h"
 
@@ -228,9 +229,9 @@ Command stepCommand()
             const std::string currency =
                 s.settings.currency.empty() ? std::string() : " " + s.settings.currency;
             const std::string summary =
-                "total cost " + formatFixed(r.totalCost(), 2) + currency + " (resource " +
-                formatFixed(r.cost, 2) + ", tardiness " + formatFixed(r.tardinessCost, 2) + "), " +
-                std::to_string(r.violations()) + " due-date violation(s), " +
+                "total cost " + groupedFixed(r.totalCost(), 2) + currency + " (resource " +
+                groupedFixed(r.cost, 2) + ", tardiness " + groupedFixed(r.tardinessCost, 2) +
+                "), " + std::to_string(r.violations()) + " due-date violation(s), " +
                 std::to_string(r.finishedJobs()) + " of " + std::to_string(r.jobs.size()) +
                 " jobs finished";
             stsView = std::make_unique<StsStepView>(s.name, input->policy.name, input->seed,

@@ -1,4 +1,5 @@
 #include "cli/step_view.h"
+#include "util/count_text.h"
 #include "util/terminal_text.h"
 #include "util/text.h"
 
@@ -179,9 +180,7 @@ int level(double bytes, double max)
 
 std::string trafficMB(double bytes)
 {
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(bytes >= 1e8 ? 0 : 1) << bytes / 1e6 << " MB";
-    return s.str();
+    return groupedFixed(bytes / 1e6, bytes >= 1e8 ? 0 : 1) + " MB";
 }
 
 } // namespace
@@ -598,7 +597,7 @@ std::vector<std::string> StsStepView::render(int cursor, const StepScreen &scree
         l.add(std::string(index.size() < 3 ? 3 - index.size() : 0, ' ') + index + "  ");
         l.add(padded(j.job, jobWidth), "1");
         // (a pressure that rounds to zero from below reads 0, not -0)
-        const std::string pressure = formatFixed(j.pressure, 0);
+        const std::string pressure = groupedFixed(j.pressure, 0);
         l.add(padded(pressure == "-0" ? "0" : pressure, 11) +
               padded(formatFixed(j.doneEpochs, 2), 13));
         const std::string chosen = j.chosen.empty() ? "(waits)" : j.chosen;

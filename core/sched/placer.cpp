@@ -3,6 +3,7 @@
 #include "net/job_flows.h"
 #include "sched/domain_packing.h"
 #include "sched/queue_order.h"
+#include "util/count_text.h"
 #include "util/rng.h"
 #include "util/text.h"
 
@@ -1235,7 +1236,7 @@ struct Placer::Impl
                     runner = i;
             std::string s = "highest total " + wholeOrNumberText(best);
             if (ties.size() > 1) {
-                s += ", tied on " + std::to_string(ties.size()) + " nodes";
+                s += ", tied on " + groupedCount(static_cast<long long>(ties.size())) + " nodes";
                 if (policy.tieBreak == TieBreak::Random) {
                     const auto pos = std::find(ties.begin(), ties.end(), chosen) - ties.begin();
                     // (the draw depends on the decision's place in the run too; the text

@@ -10,6 +10,8 @@
 #include "runs/run_service.h"
 #include "util/text.h"
 
+#include "util/count_text.h"
+
 #include <QtTest>
 
 #include <QElapsedTimer>
@@ -407,8 +409,7 @@ private slots:
         };
         const std::string last = legendOf(view.render(view.decisionCount() - 1, screen));
         // (the top level's bound is the run's busiest pair: "<=" its MB, whole from 100 MB)
-        char top[32];
-        std::snprintf(top, sizeof top, spanMax >= 1e8 ? "<=%.0f MB" : "<=%.1f MB", spanMax / 1e6);
+        const std::string top = "<=" + groupedFixed(spanMax / 1e6, spanMax >= 1e8 ? 0 : 1) + " MB";
         QVERIFY2(last.find(top) != std::string::npos, (last + " / " + top).c_str());
         int below = 0;
         for (int k = 0; k < view.decisionCount(); ++k) {
@@ -535,15 +536,15 @@ private slots:
         QCOMPARE(lines[2], std::string("Event 1/1  at 2:27:50  arrival  4 jobs to schedule"));
         QCOMPARE(lines[4], std::string("  #  job      pressure   epochs done  chosen   node      "
                                        "phase       why"));
-        QCOMPARE(lines[5], std::string("  1  job-000  -4950      54.09        K80 x1   node-0    "
+        QCOMPARE(lines[5], std::string("  1  job-000  -4,950     54.09        K80 x1   node-0    "
                                        "3:13:44     cheapest expected cost"));
         QCOMPARE(lines[6], std::string("              * K80     optimised cost 12.03     running "
                                        "12.03     tardiness 0.00      K80 x1 epochs 54.09-124.98"));
         QCOMPARE(lines[7], std::string("                M60     tardy     cost 40.27     running "
                                        "25.35     tardiness 14.92     M60 x8 epochs 54.09-500.00"));
-        QCOMPARE(lines[8], std::string("  2  job-001  -6629      0.00         (waits)  -         "
+        QCOMPARE(lines[8], std::string("  2  job-001  -6,629     0.00         (waits)  -         "
                                        "to end      no GPU free"));
-        QCOMPARE(lines[9], std::string("  3  job-001  -6629      0.00         (waits)  -         "
+        QCOMPARE(lines[9], std::string("  3  job-001  -6,629     0.00         (waits)  -         "
                                        "to end      no GPU free"));
         // One more job than the 12 lines hold: counted, and the keys stay on the last line.
         QCOMPARE(lines[10], std::string("  ... 1 more job below (a taller terminal shows them)"));
@@ -557,14 +558,14 @@ private slots:
         screen.height = 14;
         const auto narrow = view.render(0, screen);
         QCOMPARE(int(narrow.size()), 14);
-        QCOMPARE(narrow[5], std::string("  1  job-000  -4950      54.09        K80 x1   node-0    "
+        QCOMPARE(narrow[5], std::string("  1  job-000  -4,950     54.09        K80 x1   node-0    "
                                         "3:13:44     "));
         QCOMPARE(narrow[6], std::string("     cheapest expected cost"));
         QCOMPARE(narrow[7], std::string("    * K80     optimised cost 12.03    running 12.03    "
                                         "tardiness 0.00     "));
         QCOMPARE(narrow[8], std::string("          K80 x1 epochs 54.09-124.98"));
         QCOMPARE(narrow[10], std::string("          M60 x8 epochs 54.09-500.00"));
-        QCOMPARE(narrow[11], std::string("  2  job-001  -6629      0.00         (waits)  -         "
+        QCOMPARE(narrow[11], std::string("  2  job-001  -6,629     0.00         (waits)  -         "
                                          "to end      no GPU free"));
         QCOMPARE(narrow[12], std::string("  ... 2 more jobs below (a taller terminal shows them)"));
         for (const std::string &l : narrow)
@@ -617,7 +618,7 @@ private slots:
         QVERIFY(frames.out.find("highest total") == std::string::npos); // (no placement screen)
         // The run's cost in the scenario's currency, as simulate says it.
         const std::string cost =
-            "total cost " + formatFixed(run->result->totalCost(), 2) + " EUR (resource ";
+            "total cost " + groupedFixed(run->result->totalCost(), 2) + " EUR (resource ";
         QVERIFY2(frames.out.find(cost) != std::string::npos, frames.out.c_str());
     }
 

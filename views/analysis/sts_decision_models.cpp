@@ -183,7 +183,7 @@ QVariant StsJobListModel::data(const QModelIndex &index, int role) const
     case Order: return index.row() + 1;
     case Job: return QString::fromStdString(d.job);
     case Pressure: // -4.5e-13 (on time to the rounding) reads 0, not -0
-        return QString::number(std::abs(d.pressure) < 0.5 ? 0.0 : d.pressure, 'f', 0);
+        return formatNumber(std::round(std::abs(d.pressure) < 0.5 ? 0.0 : d.pressure));
     case DoneEpochs: return epochs(d.doneEpochs);
     case Chosen:
         if (d.chosen.empty())

@@ -1,5 +1,7 @@
 #include "window/start_page.h"
 
+#include "models/quantity_format.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -60,10 +62,8 @@ QString describeSample(const QString &path)
         gpus += n.toObject().value(QStringLiteral("gpus")).toInt();
     const int jobs = int(root.value(QStringLiteral("jobs")).toArray().size());
     const QString size = QObject::tr("%1 nodes · %2 GPUs · %3 jobs · %4")
-                             .arg(nodes.size())
-                             .arg(gpus)
-                             .arg(jobs)
-                             .arg(QFileInfo(path).fileName());
+                             .arg(formatNumber(double(nodes.size())), formatNumber(gpus),
+                                  formatNumber(jobs), QFileInfo(path).fileName());
     QString text = name;
     if (!description.isEmpty())
         text += QLatin1Char('\n') + description;
