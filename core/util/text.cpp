@@ -1,5 +1,7 @@
 #include "util/text.h"
 
+#include "util/count_text.h"
+
 #include <cctype>
 
 #include <set>
@@ -14,7 +16,7 @@ namespace cb {
 
 std::string counted(long long n, std::string_view singular, std::string_view plural)
 {
-    std::string out = std::to_string(n) + " ";
+    std::string out = groupedCount(n) + " "; // ("1,024 nodes", as every count reads)
     if (n == 1)
         out += singular;
     else if (!plural.empty())

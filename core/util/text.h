@@ -11,6 +11,7 @@ namespace cb {
 
 /// A count and its noun, singular for 1: counted(1, "task") is "1 task", counted(3, "task")
 /// "3 tasks"; a noun whose plural is not "+s" gives it (counted(2, "switch", "switches")).
+/// Thousands are grouped: counted(1024, "node") is "1,024 nodes".
 std::string counted(long long n, std::string_view singular, std::string_view plural = {});
 
 /// A number as a default-formatted stream writes it, `precision` significant digits:
