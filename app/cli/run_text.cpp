@@ -60,8 +60,9 @@ std::string runSummaryText(const Run &run)
         << "  violations      " << r.violations() << " of " << r.jobs.size()
         << " jobs past their due date\n";
     if (stochastic)
-        out << "  reconfigured    " << r.reconfigurations << " times (" << r.multiNodePlacements
-            << " decisions split a job over nodes)\n";
+        out << "  reconfigured    " << r.reconfigurations << " times ("
+            << counted(r.multiNodePlacements, "decision")
+            << (r.multiNodePlacements == 1 ? " splits" : " split") << " a job over nodes)\n";
     if (!stochastic && r.strandedGpuSeconds > 0 && r.makespanSeconds > 0) {
         // Free GPUs a waiting job's task could have used while its job (a gang) could not
         // be admitted: the fragmentation all-or-nothing admission leaves.

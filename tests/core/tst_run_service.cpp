@@ -429,6 +429,12 @@ private slots:
                  show.out.c_str());
         QVERIFY2(show.out.find("total_cost") != std::string::npos, show.out.c_str());
 
+        // One split said in the singular (seed 5: STS-net splits one configuration).
+        const CliRun split =
+            command({"simulate", scenario, "--policy", "sts-net", "--seed", "5", "--no-save"});
+        QVERIFY2(split.code == 0, split.err.c_str());
+        QVERIFY2(split.out.find(" times (1 decision splits a job over nodes)") != std::string::npos,
+                 split.out.c_str());
         const CliRun text = command({"simulate", scenario, "--policy", "sts-g", "--no-save"});
         QVERIFY2(text.code == 0, text.err.c_str());
         QVERIFY2(text.out.find("violations") != std::string::npos, text.out.c_str());

@@ -223,7 +223,7 @@ private slots:
         QVERIFY(note);
         QVERIFY(!note->isHidden());
         QCOMPARE(note->text(),
-                 QStringLiteral("STS and its baselines are greyed out: STS and its baselines "
+                 QStringLiteral("Greyed out: STS and its baselines "
                                 "plan every job against its due date, and 9 of 9 jobs have "
                                 "none (the first: \"alexnet-a\"); give them due dates (due_s) "
                                 "or use a placement policy."));

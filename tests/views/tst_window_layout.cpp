@@ -742,7 +742,15 @@ private slots:
                                         "queue")
                              .arg(run->label)),
                      qPrintable(w.statusBar()->currentMessage()));
+            // ... and a note on the status bar stays while it is so (the message went with the
+            // next step), until the queue is the run's again.
+            auto *stale = w.findChild<QLabel *>(QStringLiteral("staleRunNote"));
+            QVERIFY(stale);
+            QVERIFY(!stale->isHidden());
+            w.statusBar()->clearMessage();
+            QVERIFY(!stale->isHidden());
             w.document()->undoStack()->undo();
+            QVERIFY(stale->isHidden());
         }
         QStringList placedNodes; // where the new job's six tasks were placed
         for (const auto &placed : run->placement.jobs)

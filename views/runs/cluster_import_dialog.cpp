@@ -244,9 +244,12 @@ bool ClusterImportDialog::runImport()
             QStringLiteral("skipped  %1").arg(QString::fromStdString(note.toString())));
     for (const std::string &a : report.assumptions)
         // (the terminal's option is this dialog's GPU type choice)
-        m_report->addItem(QStringLiteral("assumed  %1")
-                              .arg(QString::fromStdString(a).replace(QLatin1String("--gpu-type"),
-                                                                     tr("the GPU type choice"))));
+        m_report->addItem(
+            QStringLiteral("assumed  %1")
+                .arg(QString::fromStdString(a)
+                         .replace(QLatin1String("--gpu-type"), tr("the GPU type choice"))
+                         .replace(QLatin1String("--node-template"),
+                                  tr("the terminal's import --node-template"))));
     if (report.cluster->nodes.empty()) {
         // Nothing usable, as the terminal's import refuses it: the open scenario stays.
         m_error = tr("%1: no node could be imported (%2: see the list); the scenario is unchanged.")

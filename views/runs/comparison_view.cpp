@@ -308,7 +308,8 @@ void ComparisonView::rebuildBars()
             if (!recorded)
                 note->setText(tr("not recorded"));
             else if (std::string_view(metric.key) == "tardiness_s")
-                note->setText(tr("no tardiness:\nevery job met its due date"));
+                note->setText(
+                    tr("no tardiness:\nno job ended past a due date")); // (or none has one)
             else
                 note->setText(tr("zero in every run"));
         }

@@ -274,7 +274,7 @@ void RunPanel::reloadPolicies()
             item->setCheckState(Qt::Unchecked);
         }
     }
-    m_stsNote->setText(tr("STS and its baselines are greyed out: %1.").arg(unavailable));
+    m_stsNote->setText(tr("Greyed out: %1.").arg(unavailable));
     m_stsNote->setVisible(!unavailable.isEmpty());
     if (!presets) {
         auto *item = new QListWidgetItem(tr("Scenario presets unusable: %1")

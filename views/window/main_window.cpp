@@ -39,16 +39,17 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
 #include <QScreen>
-#include <QTimer>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -258,6 +259,7 @@ void MainWindow::createAnalysisDocks()
     auto clusterEdited = [this](Document::Part part, int) {
         if (part != Document::Part::Jobs && m_runMatchesCluster) {
             m_runMatchesCluster = false;
+            updateStaleRunNote();
             updateRunOverlay();
             updateLinkUtilisation();
         }
@@ -267,9 +269,16 @@ void MainWindow::createAnalysisDocks()
     connect(m_document, &Document::rowChanged, this, clusterEdited);
     // The shown run stays after an edit of the queue; say that it is of the queue before
     // (a user added a job and stepped the old run, looking for it).
+    m_staleRunNote = new QLabel(tr("The shown run is of the job queue before its edits"), this);
+    m_staleRunNote->setObjectName(QStringLiteral("staleRunNote"));
+    m_staleRunNote->setToolTip(tr("Run > Place and Simulate (Ctrl+R) runs the queue as it is now"));
+    m_staleRunNote->hide();
+    statusBar()->addPermanentWidget(m_staleRunNote);
     auto queueEdited = [this](Document::Part part, int) {
-        if (part == Document::Part::Jobs && m_run &&
-            m_run->scenario.jobs != m_document->scenario().jobs)
+        if (part != Document::Part::Jobs)
+            return;
+        updateStaleRunNote();
+        if (m_run && m_run->scenario.jobs != m_document->scenario().jobs)
             statusBar()->showMessage(
                 tr("The shown run %1 was made before this edit of the job queue: Run > Place "
                    "and Simulate (Ctrl+R) runs the queue as it is now")
@@ -279,6 +288,15 @@ void MainWindow::createAnalysisDocks()
     connect(m_document, &Document::rowInserted, this, queueEdited);
     connect(m_document, &Document::rowRemoved, this, queueEdited);
     connect(m_document, &Document::rowChanged, this, queueEdited);
+}
+
+void MainWindow::updateStaleRunNote()
+{
+    // (a run of another cluster has its own note; this one is for the open scenario's runs)
+    if (!m_staleRunNote)
+        return;
+    m_staleRunNote->setVisible(m_run && m_runMatchesCluster &&
+                               m_run->scenario.jobs != m_document->scenario().jobs);
 }
 
 bool MainWindow::stsMode() const
@@ -1010,6 +1028,7 @@ void MainWindow::showRun(std::shared_ptr<const RunSession> session)
     m_run = std::move(session);
     // The topology view draws the open scenario: colour it only if the run used that cluster.
     m_runMatchesCluster = m_run && m_run->scenario.cluster == m_document->scenario().cluster;
+    updateStaleRunNote();
     // The heatmap reads the stepper's replay: let go of the old one before it is replaced.
     m_heatmap->setSession(nullptr, nullptr);
     // An STS run has no placement log: the stepper's STS mode steps its events, and the

@@ -10,6 +10,7 @@
 
 class QAction;
 class QDockWidget;
+class QLabel;
 class QMenu;
 class QStackedWidget;
 
@@ -138,6 +139,8 @@ private:
     void showRunProgress(const QString &text, const QString &title);
     void updateLinkUtilisation();
     void updateLegends();
+    /// Shows the stale-run note while the shown run's queue differs from the document's.
+    void updateStaleRunNote();
 
     Document *m_document;
     QStackedWidget *m_stack;
@@ -153,6 +156,8 @@ private:
     RunTimeline *m_timeline = nullptr;
     JobsAtTimeView *m_jobsAtTime = nullptr;
     bool m_runMatchesCluster = false;
+    /// On the status bar while the shown run is of the job queue before an edit.
+    QLabel *m_staleRunNote = nullptr;
     bool m_nodeFromView = false; ///< the cluster panel selects a node clicked in the view
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
