@@ -97,6 +97,7 @@ Command whyCommand()
         }
         std::vector<RunningJob> running;
         std::string notWaiting; // why the job does not wait, when it does not
+        bool notSubmitted = false; // (then it is not in the queue yet: not said not to wait)
         if (at) {
             const RunResult &r = *run->result;
             running = runningAt(r, *at);
@@ -104,7 +105,8 @@ Command whyCommand()
                 if (rj.jobId == jobId)
                     notWaiting = "runs at " + numberText(*at) + " s (" +
                                  placementText(rj.placement) + ")";
-            if (job->submitSeconds > *at)
+            notSubmitted = job->submitSeconds > *at;
+            if (notSubmitted)
                 notWaiting = "is not submitted yet: its submit time is " +
                              numberText(job->submitSeconds) + " s, after " + numberText(*at) + " s";
             for (const JobRun &jr : r.jobs)
@@ -184,10 +186,9 @@ Command whyCommand()
                         width, 2)
             << "\n";
         if (!notWaiting.empty()) {
-            // (a job not submitted yet is not said not to wait: it is not in the queue yet)
-            const bool notYet = notWaiting.starts_with("is not submitted yet");
             out << "  "
-                << wrapText((notYet ? "it " : "it does not wait: it ") + notWaiting, width, 4, 2)
+                << wrapText((notSubmitted ? "it " : "it does not wait: it ") + notWaiting, width, 4,
+                            2)
                 << "\n";
             return int(ExitOk);
         }

@@ -191,15 +191,14 @@ StepView::StepView(const Scenario &scenario, const Topology &topology, DecisionL
 {
     // The heatmap's scale spans the whole run, as the window's does, so that a cell keeps its
     // shade while stepping (at decision 2 a pair's 489 MB and at decision 3 its 978 MB both
-    // read as the top level). A longer run keeps each decision's own scale: replaying it
-    // costs a traffic computation per decision.
+    // read as the top level): the replay stepped through once, noting the cells each move
+    // changes. A longer run keeps each decision's own scale, as the window's.
     if (decisionCount() <= kSpanDecisions)
-        for (int c = 0; c < decisionCount(); ++c)
-            for (const auto &[pair, bytes] :
-                 computeTraffic(m_scenario.jobs, m_scenario.cluster, m_topology, placementUpTo(c),
-                                m_scenario.settings.allreduce)
-                     .pairBytes)
-                m_spanMax = std::max(m_spanMax, bytes);
+        for (int c = 0; c < decisionCount(); ++c) {
+            m_replay->seek(c);
+            for (const auto &[a, b] : m_replay->changedCells())
+                m_spanMax = std::max(m_spanMax, m_replay->pairBytes(a, b));
+        }
 }
 
 Placement StepView::placementUpTo(int cursor) const

@@ -247,11 +247,7 @@ std::string stochasticPolicyName(const std::string &method)
     return {};
 }
 
-namespace {
-
-/// What the stochastic schedulers miss in `scenario`: in a few words and in full, both
-/// empty when they can run it.
-std::pair<std::string, std::string> stochasticUnavailable(const Scenario &scenario)
+StochasticUnavailable stochasticUnavailable(const Scenario &scenario)
 {
     if (scenario.jobs.empty())
         return {"needs jobs", "the scenario has no jobs"};
@@ -285,16 +281,9 @@ std::pair<std::string, std::string> stochasticUnavailable(const Scenario &scenar
     return {};
 }
 
-} // namespace
-
 std::string stochasticUnavailableReason(const Scenario &scenario)
 {
-    return stochasticUnavailable(scenario).second;
-}
-
-std::string stochasticUnavailableNeed(const Scenario &scenario)
-{
-    return stochasticUnavailable(scenario).first;
+    return stochasticUnavailable(scenario).why;
 }
 
 std::string Run::label() const

@@ -51,8 +51,14 @@ std::string stochasticPolicyName(const std::string &method);
 /// execution times, or a compute time per iteration to derive one).
 std::string stochasticUnavailableReason(const Scenario &scenario);
 
-/// Why not, in a few words for a list entry ("needs due dates"), or empty when they can.
-std::string stochasticUnavailableNeed(const Scenario &scenario);
+/// The same reason, and in a few words for a list entry ("needs due dates"); both empty when
+/// they can run it.
+struct StochasticUnavailable
+{
+    std::string need;
+    std::string why;
+};
+StochasticUnavailable stochasticUnavailable(const Scenario &scenario);
 
 struct RunRequest
 {

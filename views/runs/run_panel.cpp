@@ -257,9 +257,9 @@ void RunPanel::reloadPolicies()
     // STS and its baselines: job-level schedulers that choose every job's GPUs over time.
     // Offered where the scenario carries what they need; otherwise listed, disabled, with
     // the reason.
-    const QString unavailable =
-        QString::fromStdString(stochasticUnavailableReason(m_document->scenario()));
-    const QString need = QString::fromStdString(stochasticUnavailableNeed(m_document->scenario()));
+    const StochasticUnavailable missing = stochasticUnavailable(m_document->scenario());
+    const QString unavailable = QString::fromStdString(missing.why),
+                  need = QString::fromStdString(missing.need);
     for (const std::string &n : stochasticPolicyNames()) {
         const std::string method = stochasticMethod(n);
         const bool sts = method.rfind("STS", 0) == 0;

@@ -278,7 +278,7 @@ void MainWindow::createAnalysisDocks()
         if (part != Document::Part::Jobs)
             return;
         updateStaleRunNote();
-        if (m_run && m_run->scenario.jobs != m_document->scenario().jobs)
+        if (!m_staleRunNote->isHidden())
             statusBar()->showMessage(
                 tr("The shown run %1 was made before this edit of the job queue: Run > Place "
                    "and Simulate (Ctrl+R) runs the queue as it is now")
