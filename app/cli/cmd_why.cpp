@@ -65,6 +65,17 @@ Command whyCommand()
     c.options.push_back({"at", "SECONDS", "simulate and explain the wait at this time"});
     c.options.push_back({"json", "", "print the explanation as JSON"});
     c.run = [](const Args &args, Io &io) {
+        // A simulated time as --at takes it, thousands grouped, and from a minute on as the
+        // clock the other commands print: "20,070.3 s (5:34:30)".
+        auto timeText = [](double seconds) {
+            std::string text = groupedFixed(seconds, 1);
+            if (text.size() > 2 && text.compare(text.size() - 2, 2, ".0") == 0)
+                text.resize(text.size() - 2);
+            text += " s";
+            if (seconds >= 60)
+                text += " (" + clockText(seconds) + ")";
+            return text;
+        };
         auto input = readPlacementPolicyInput(args, io, "why", 2);
         if (!input)
             return int(ExitBadInput);
@@ -103,22 +114,22 @@ Command whyCommand()
             running = runningAt(r, *at);
             for (const RunningJob &rj : running)
                 if (rj.jobId == jobId)
-                    notWaiting = "runs at " + numberText(*at) + " s (" +
-                                 placementText(rj.placement) + ")";
+                    notWaiting =
+                        "runs at " + timeText(*at) + " (" + placementText(rj.placement) + ")";
             notSubmitted = job->submitSeconds > *at;
             if (notSubmitted)
                 notWaiting = "is not submitted yet: its submit time is " +
-                             numberText(job->submitSeconds) + " s, after " + numberText(*at) + " s";
+                             timeText(job->submitSeconds) + ", after " + timeText(*at);
             for (const JobRun &jr : r.jobs)
                 if (jr.id == jobId && jr.finishSeconds && *jr.finishSeconds <= *at)
-                    notWaiting = "finished at " + numberText(*jr.finishSeconds) + " s";
+                    notWaiting = "finished at " + timeText(*jr.finishSeconds);
         } else {
             running = runningAfterPlacement(run->placement);
             if (const JobPlacement *jp = run->placement.job(jobId); jp && jp->pendingTasks == 0)
                 notWaiting = "is placed (" + placementText(*jp) + ")";
         }
-        const std::string when = at ? "at " + numberText(*at) + " s of the simulation"
-                                    : "after the placement of the queue";
+        const std::string when =
+            at ? "at " + timeText(*at) + " of the simulation" : "after the placement of the queue";
         WaitExplanation w;
         if (notWaiting.empty())
             w = explainWait(s, input->policy, input->seed, running, jobId);

@@ -274,8 +274,9 @@ private slots:
         QVERIFY(json::parse(text).contains("at"));
         // Before its submit time a job is not in the queue: not said "not to wait".
         QCOMPARE(run({"why", file, "job-39", "--policy", "dltap", "--at", "5000"}, &text), 0);
-        QVERIFY2(text.find("\n  it is not submitted yet: its submit time is 31607.4 s, after "
-                           "5000 s\n") != std::string::npos,
+        // (times grouped, with the clock the other commands print; 80 columns)
+        QVERIFY2(text.find("\n  it is not submitted yet: its submit time is 31,607.4 s "
+                           "(8:46:47), after\n    5,000 s (1:23:20)\n") != std::string::npos,
                  text.c_str());
         QVERIFY2(text.find("does not wait") == std::string::npos, text.c_str());
     }
