@@ -223,6 +223,9 @@ void TestAnalysisViews::heatmapSaysWhenNoTrafficYet()
     QVERIFY(sum(heatmap.values()) > 0);
     QVERIFY2(summary->text().contains(QStringLiteral(" per iteration in total")),
              qPrintable(summary->text()));
+    // (its cells without traffic are blank, not the scale's "0 B" colour: said)
+    QVERIFY2(summary->text().endsWith(QStringLiteral(" · blank: no traffic")),
+             qPrintable(summary->text()));
     QVERIFY(scale->axis()->tickLabels());
     stepper.seek(0); // and back
     QVERIFY(!scale->axis()->tickLabels());

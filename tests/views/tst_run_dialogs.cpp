@@ -14,6 +14,7 @@
 #include "runs/comparison_view.h"
 #include "runs/export_dialog.h"
 #include "runs/generator_dialog.h"
+#include "runs/import_format.h"
 #include "runs/link_dialog.h"
 #include "runs/run_comparison.h"
 #include "runs/trace_import_dialog.h"
@@ -457,6 +458,32 @@ private slots:
         QCOMPARE(model->currentText(), QStringLiteral("my-own-net"));
     }
 
+    // The training estimate comes from the model's fields alone: a due date half typed (not
+    // yet a time) blocks OK but does not hide it (it went blank until the form was valid).
+    void jobEditorKeepsTheEstimateWhileADueDateIsTyped()
+    {
+        Document doc;
+        Scenario s = testing::leafSpineScenario(2, 1, 4);
+        QVERIFY(!s.jobs.empty());
+        s.jobs[0].model.iterations = 1000;
+        s.jobs[0].model.computeSecondsPerIteration = 0.25;
+        doc.setScenario(s);
+        JobDialog dialog(&doc, 0);
+        auto *note = dialog.findChild<QLabel *>(QStringLiteral("trainingNote"));
+        QVERIFY(note);
+        const QString estimate =
+            QStringLiteral("1,000 iterations of 0.25 s each: about 0:04:10 of "
+                           "compute on the reference GPU, without communication");
+        QCOMPARE(note->text(), estimate);
+        dialog.setDue(QStringLiteral("2:3x"));
+        QVERIFY(!dialog.problem().isEmpty());
+        QCOMPARE(note->text(), estimate);
+        dialog.setIterations(2000);
+        QCOMPARE(note->text(),
+                 QStringLiteral("2,000 iterations of 0.25 s each: about 0:08:20 of "
+                                "compute on the reference GPU, without communication"));
+    }
+
     // The editor rounds what it shows (0.1 MB, 0.1 ms), never what it keeps: a job opened and
     // accepted untouched keeps its exact size and step time; a value the user typed is taken.
     void jobEditorKeepsExactValues()
@@ -722,6 +749,18 @@ private slots:
             QVERIFY(doc.scenario() == before);
             QCOMPARE(doc.undoStack()->count(), steps);
         }
+    }
+
+    void importFieldShowsPathsApart()
+    {
+        // The import dialogs' file field: two files chosen read apart ("a; b"), and what is
+        // typed there splits at ";" whatever the spaces, an empty part dropped.
+        QCOMPARE(joinImportPaths({QStringLiteral("/d/slurm.conf"), QStringLiteral("/d/gres.conf")}),
+                 QStringLiteral("/d/slurm.conf; /d/gres.conf"));
+        const std::vector<std::string> want{"/d/slurm.conf", "/d/gres.conf"};
+        QCOMPARE(splitImportPaths(QStringLiteral(" /d/slurm.conf ;/d/gres.conf; ;")), want);
+        QCOMPARE(splitImportPaths(QStringLiteral("/d/slurm.conf; /d/gres.conf")), want);
+        QCOMPARE(splitImportPaths(QStringLiteral(" ; ")).size(), std::size_t(0));
     }
 
     void clusterImportDetectsTheFormat()

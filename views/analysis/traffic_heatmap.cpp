@@ -701,6 +701,12 @@ void TrafficHeatmap::finish()
                    .arg(m_replay->cursor() + 1)
                    .arg(formatByteAmount(linkSum));
     }
+    // (A cell without traffic is left blank, not drawn in the scale's lowest colour: said, as
+    // the scale's "0 B" is that colour.)
+    if (hi > 0)
+        text += m_source == Source::Links && m_session && m_session->result
+                    ? tr(" · blank: unused")
+                    : tr(" · blank: no traffic");
     if (m_grouped)
         text += (m_shown == Cells::Pod ? tr(" · per pod: %1 nodes in %2 pods")
                  : m_groups.allRacks   ? tr(" · per rack: %1 nodes in %2 racks")

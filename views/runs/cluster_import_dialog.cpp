@@ -150,7 +150,7 @@ QString ClusterImportDialog::format() const
 
 void ClusterImportDialog::setFiles(const QStringList &paths)
 {
-    m_files->setText(paths.join(QLatin1Char(';')));
+    m_files->setText(joinImportPaths(paths));
 }
 
 void ClusterImportDialog::setGpuType(const QString &type)
@@ -214,9 +214,7 @@ bool ClusterImportDialog::runImport()
 {
     m_error.clear();
     m_report->clear();
-    std::vector<std::string> paths;
-    for (const QString &p : m_files->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
-        paths.push_back(p.trimmed().toStdString());
+    const std::vector<std::string> paths = splitImportPaths(m_files->text());
     const std::string fmt = format().toStdString();
     const std::string date = m_date->isEnabled() ? m_date->text().trimmed().toStdString() : "";
     const std::string gpuType = m_gpuType->currentData().toString().toStdString();

@@ -70,4 +70,18 @@ Result<ResolvedImporter> resolveImporter(const std::string &format,
     return ResolvedImporter{importer, format.empty() ? detected : std::string()};
 }
 
+QString joinImportPaths(const QStringList &paths)
+{
+    return paths.join(QLatin1String("; "));
+}
+
+std::vector<std::string> splitImportPaths(const QString &field)
+{
+    std::vector<std::string> paths;
+    for (const QString &p : field.split(QLatin1Char(';'), Qt::SkipEmptyParts))
+        if (const QString t = p.trimmed(); !t.isEmpty())
+            paths.push_back(t.toStdString());
+    return paths;
+}
+
 } // namespace cb::views

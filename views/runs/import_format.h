@@ -6,6 +6,9 @@
 #include "io/import/importer.h"
 #include "util/result.h"
 
+#include <QString>
+#include <QStringList>
+
 #include <string>
 #include <vector>
 
@@ -29,5 +32,10 @@ struct ResolvedImporter
 /// choose. Reads the first bytes of each file; no Qt: safe on a worker thread.
 Result<ResolvedImporter> resolveImporter(const std::string &format,
                                          const std::vector<std::string> &paths, ImportWant want);
+
+/// A dialog's file field: the paths it shows, "; " between them (so each reads apart), and
+/// the paths it holds, split at ";" with the spaces around each path dropped.
+QString joinImportPaths(const QStringList &paths);
+std::vector<std::string> splitImportPaths(const QString &field);
 
 } // namespace cb::views

@@ -133,7 +133,7 @@ double TraceImportDialog::secondsPerIteration() const
 
 void TraceImportDialog::setFiles(const QStringList &paths)
 {
-    m_files->setText(paths.join(QLatin1Char(';')));
+    m_files->setText(joinImportPaths(paths));
 }
 
 QString TraceImportDialog::statusText() const
@@ -160,9 +160,7 @@ bool TraceImportDialog::runImport()
     m_error.clear();
     m_skipped.clear();
     m_report->clear();
-    std::vector<std::string> paths;
-    for (const QString &p : m_files->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
-        paths.push_back(p.trimmed().toStdString());
+    const std::vector<std::string> paths = splitImportPaths(m_files->text());
     const std::string format = m_format->currentData().toString().toStdString();
     ImportOptions options;
     options.defaultModel = m_model->text().trimmed().toStdString();

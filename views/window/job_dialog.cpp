@@ -184,6 +184,7 @@ JobDialog::JobDialog(Document *document, int jobIndex, int insertAt, QWidget *pa
     m_batch->setRange(1, 1 << 20);
     m_batch->setSuffix(tr(" per worker and step"));
     m_trainingNote->setWordWrap(true);
+    m_trainingNote->setObjectName(QStringLiteral("trainingNote"));
     for (QLineEdit *e : {m_submit, m_due, m_timeLimit})
         e->setPlaceholderText(tr("h:mm:ss, or 1d 2:00:00, 90s, 1.5h"));
     m_due->setPlaceholderText(tr("none (h:mm:ss after the start of the run)"));
@@ -525,21 +526,7 @@ std::optional<Job> JobDialog::job(QString *problem) const
             tasks.push_back(g);
     job.tasks = std::move(tasks);
 
-    job.model.name = m_model->currentText().trimmed().toStdString();
-    job.model.parameterBytes = m_modelMb->value() == m_shownMb
-                                   ? m_exactBytes
-                                   : std::llround(m_modelMb->value() * 1e6);
-    job.model.computeSecondsPerIteration =
-        m_stepSeconds->value() == m_shownStep ? m_exactStep : m_stepSeconds->value();
-    if (m_trainFor->currentIndex() == 0) {
-        job.model.iterations = m_iterations->value();
-    } else {
-        const double stepsPerEpoch =
-            double(m_samples->value()) / (double(m_batch->value()) * worker.replicas);
-        job.model.iterations =
-            std::max<std::int64_t>(1, std::int64_t(std::ceil(m_epochs->value() * stepsPerEpoch - 1e-9)));
-        job.model.localBatch = m_batch->value();
-    }
+    job.model = modelFromForm(worker.replicas);
 
     const auto submit = parseDuration(m_submit->text());
     if (!submit)
@@ -646,6 +633,26 @@ QString JobDialog::warning() const
     return {};
 }
 
+ModelProfile JobDialog::modelFromForm(int workers) const
+{
+    ModelProfile model = m_original.model;
+    model.name = m_model->currentText().trimmed().toStdString();
+    model.parameterBytes =
+        m_modelMb->value() == m_shownMb ? m_exactBytes : std::llround(m_modelMb->value() * 1e6);
+    model.computeSecondsPerIteration =
+        m_stepSeconds->value() == m_shownStep ? m_exactStep : m_stepSeconds->value();
+    if (m_trainFor->currentIndex() == 0) {
+        model.iterations = m_iterations->value();
+    } else {
+        const double stepsPerEpoch =
+            double(m_samples->value()) / (double(m_batch->value()) * std::max(1, workers));
+        model.iterations = std::max<std::int64_t>(
+            1, std::int64_t(std::ceil(m_epochs->value() * stepsPerEpoch - 1e-9)));
+        model.localBatch = m_batch->value();
+    }
+    return model;
+}
+
 void JobDialog::updateForm()
 {
     const auto kind = JobKind(m_kind->currentData().toInt());
@@ -659,21 +666,19 @@ void JobDialog::updateForm()
     m_samples->setVisible(epochs);
     m_batch->setVisible(epochs);
     QString why;
-    const auto j = job(&why);
-    if (j) {
-        const double reference = double(j->model.iterations) * j->model.computeSecondsPerIteration;
-        m_trainingNote->setText(
-            tr("%1 iterations of %2 each: about %3 of compute on the reference GPU, without "
-               "communication")
-                .arg(formatNumber(double(j->model.iterations)),
-                     // A step is seconds ("0.18 s"), not a clock ("0:00:00.18").
-                     j->model.computeSecondsPerIteration < 60
-                         ? tr("%1 s").arg(formatNumber(j->model.computeSecondsPerIteration))
-                         : formatDuration(j->model.computeSecondsPerIteration),
-                     formatDuration(reference)));
-    } else {
-        m_trainingNote->clear();
-    }
+    job(&why); // (its first problem, if any)
+    // (from the model's fields alone: a due date being typed does not hide it)
+    const ModelProfile model = modelFromForm(kind == JobKind::Single ? 1 : m_workers->value());
+    const double reference = double(model.iterations) * model.computeSecondsPerIteration;
+    m_trainingNote->setText(
+        tr("%1 iterations of %2 each: about %3 of compute on the reference GPU, without "
+           "communication")
+            .arg(formatNumber(double(model.iterations)),
+                 // A step is seconds ("0.18 s"), not a clock ("0:00:00.18").
+                 model.computeSecondsPerIteration < 60
+                     ? tr("%1 s").arg(formatNumber(model.computeSecondsPerIteration))
+                     : formatDuration(model.computeSecondsPerIteration),
+                 formatDuration(reference)));
     const QString warn = warning();
     m_problem->setText(!why.isEmpty() ? why : warn);
     m_problem->setStyleSheet(!why.isEmpty() ? QStringLiteral("color: #b3261e")

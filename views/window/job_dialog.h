@@ -74,6 +74,9 @@ private:
     /// (0.1 MB, 0.1 ms), and a value the user did not touch must not change the job.
     void showModel(std::int64_t parameterBytes, double stepSeconds);
     void updateForm();
+    /// The job's model as the form describes it, for `workers` workers (an epoch's steps
+    /// depend on them): the training estimate shows it whatever else in the form is wrong.
+    ModelProfile modelFromForm(int workers) const;
 
     Document *m_document;
     int m_index;
