@@ -349,8 +349,11 @@ RunRecord runRecord(const Run &run, const Scenario &scenario)
         record.decisionLog = {{"kind", "stochastic"}, {"log", run.stsLog.toJson()}};
     else
         record.decisionLog = storedDecisionLog(run.decisions);
-    if (!run.pricesFrom.empty())
-        record.parameters["prices_from"] = run.pricesFrom;
+    // Where the prices came from is the "prices" parameter (once: `show` printed it twice
+    // when it was stored again as "prices_from").
+    if (!run.pricesFrom.empty() &&
+        !(record.parameters.is_object() && record.parameters.contains("prices")))
+        record.parameters["prices"] = run.pricesFrom;
     record.timeline = storedTimeline(run.placedScenario, topology, run.placement, run.traffic,
                                      run.result ? &*run.result : nullptr);
     return record;
@@ -380,9 +383,11 @@ Result<Run> runFromRecord(const RunRecord &record, const Scenario &scenario)
         run.stsLog = std::move(log.value());
         placementRecord.decisionLog = nullptr;
     }
-    if (record.parameters.is_object() && record.parameters.contains("prices_from") &&
-        record.parameters["prices_from"].is_string())
-        run.pricesFrom = record.parameters["prices_from"].get<std::string>();
+    // ("prices_from": the name a workspace written before held it under, beside "prices")
+    for (const char *key : {"prices", "prices_from"})
+        if (record.parameters.is_object() && record.parameters.contains(key) &&
+            record.parameters[key].is_string())
+            run.pricesFrom = record.parameters[key].get<std::string>();
     // A stochastic run's placement refers to the jobs as they first ran: decode against
     // those shapes (the simulation says which they were).
     Scenario placed = scenario;

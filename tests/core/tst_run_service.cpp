@@ -269,6 +269,20 @@ private slots:
         QVERIFY(run->result->cost > 0);
         QVERIFY2(run->pricesFrom.find("GPU-cost_server.csv") != std::string::npos,
                  run->pricesFrom.c_str());
+        // Stored, the source is the "prices" parameter, once (`show` printed it twice, as
+        // "prices" and "prices_from"); read back, the run has it again.
+        const RunRecord record = runRecord(run.value(), sample("sts-datacenter.json"));
+        QCOMPARE(record.parameters.value("prices", std::string()), run->pricesFrom);
+        QVERIFY(!record.parameters.contains("prices_from"));
+        auto back = runFromRecord(record, sample("sts-datacenter.json"));
+        QVERIFY(back.ok());
+        QCOMPARE(back->pricesFrom, run->pricesFrom);
+        // A record written before (both names) reads the same.
+        RunRecord older = record;
+        older.parameters["prices_from"] = run->pricesFrom;
+        auto olderBack = runFromRecord(older, sample("sts-datacenter.json"));
+        QVERIFY(olderBack.ok());
+        QCOMPARE(olderBack->pricesFrom, run->pricesFrom);
     }
 
     void unavailableSaysWhy()
