@@ -267,6 +267,8 @@ Command exportCommand()
             exported->warnings.push_back(
                 out + "/" + f + " is left from an earlier export and is not part of this one: "
                 "remove it before submitting the folder's files");
+        // (read before writing: which files were there, and which of them now change)
+        const std::vector<ExportWriter::Fate> fates = ExportWriter::fates(out, exported.value());
         if (Status s = ExportWriter::write(out, exported.value()); !s) {
             io.err << "clusterbench export: " << s.error() << "\n";
             return int(ExitFailure);
@@ -279,11 +281,21 @@ Command exportCommand()
             for (const ExportedFile &f : exported->files)
                 files.push_back(f.path);
             report["files"] = files;
+            nlohmann::ordered_json replaced = nlohmann::ordered_json::array();
+            for (std::size_t i = 0; i < fates.size(); ++i)
+                if (fates[i] == ExportWriter::Fate::Replaces)
+                    replaced.push_back(exported->files[i].path);
+            report["replaced"] = replaced;
             report["warnings"] = exported->warnings;
             io.out << report.dump(2) << "\n";
         } else {
-            for (const ExportedFile &f : exported->files)
-                io.out << "wrote " << (std::filesystem::path(out) / f.path).string() << "\n";
+            // A file that was there is said to be replaced (another format's of the same
+            // job has its name), or unchanged.
+            for (std::size_t i = 0; i < exported->files.size(); ++i)
+                io.out << (fates[i] == ExportWriter::Fate::New        ? "wrote "
+                           : fates[i] == ExportWriter::Fate::Replaces ? "replaced "
+                                                                      : "unchanged ")
+                       << (std::filesystem::path(out) / exported->files[i].path).string() << "\n";
             for (const std::string &w : exported->warnings)
                 io.err << forStderr("warning: " + w, io.errIsTerminal);
         }

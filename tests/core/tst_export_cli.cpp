@@ -244,6 +244,17 @@ private slots:
                  qPrintable(r.err));
         QCOMPARE(r.err.count("left from an earlier export"), 1); // (not notes.txt, not ring.yaml)
         QVERIFY(QFile::exists(out + "/old-job.yaml"));
+        // The same files again are said to be unchanged; another format's, of the same jobs
+        // and names, to replace them (a PyTorchJob where the TFJob was).
+        QVERIFY2(r.out.startsWith(QString("unchanged %1/tf-disjoint.yaml\n").arg(out)),
+                 qPrintable(r.out));
+        QCOMPARE(r.out.count("unchanged "), 4);
+        const Run other = clusterbench({"export", m_scenario, "--format", "pytorchjob", "--out",
+                                        out, "--placement", m_placement, "--json"});
+        QVERIFY2(other.exitCode == 0, qPrintable(other.err));
+        const auto report = nlohmann::json::parse(other.out.toStdString());
+        QCOMPARE(report["replaced"].size(), report["files"].size());
+        QVERIFY(!report["replaced"].empty());
     }
 
     // No job placed: nothing to deploy, so no folder and exit 1, where an empty folder and

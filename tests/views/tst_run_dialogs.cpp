@@ -28,15 +28,18 @@
 #include <qcustomplot.h>
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHeaderView>
+#include <QMessageBox>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QUndoStack>
 #include <QWheelEvent>
 #include <QtTest>
@@ -390,6 +393,51 @@ private slots:
                                     "old-job.sbatch")),
                  qPrintable(dialog.statusText()));
         QVERIFY(QFileInfo::exists(QDir(out).filePath(QStringLiteral("old-job.sbatch"))));
+    }
+
+    // Writing again what a folder holds asks nothing (no file changes); a file that changes
+    // is asked about by name, and "No" keeps it as it was.
+    void exportAsksOnlyAboutFilesItChanges()
+    {
+        const Scenario s = testbed();
+        ExportDialog dialog(s);
+        dialog.setPolicy(QStringLiteral("dltap"), 1);
+        const QString out = m_dir.filePath(QStringLiteral("export-again"));
+        dialog.setOutputFolder(out);
+        dialog.setFormat(QStringLiteral("slurm"));
+        QVERIFY(dialog.writeFiles(false));
+        // (any question box shown is answered by the timer, its text kept)
+        QString asked;
+        QMessageBox::StandardButton answer = QMessageBox::No;
+        auto answerBoxes = [&] {
+            QTimer::singleShot(0, [&] {
+                if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+                    asked = box->text();
+                    box->button(answer)->click();
+                }
+            });
+        };
+        answerBoxes();
+        QVERIFY(dialog.writeFiles(true));
+        QCOMPARE(asked, QString());
+        const QString first = dialog.fileNames().front();
+        const QString path = QDir(out).filePath(first);
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("#!/bin/bash\necho edited\n");
+        }
+        answerBoxes();
+        QVERIFY(!dialog.writeFiles(true));
+        QCOMPARE(asked, QStringLiteral("1 file(s) in %1 will be replaced:\n%2").arg(out, first));
+        QCOMPARE(QString::fromStdString(readAll(path)),
+                 QStringLiteral("#!/bin/bash\necho edited\n"));
+        answer = QMessageBox::Yes;
+        asked.clear();
+        answerBoxes();
+        QVERIFY(dialog.writeFiles(true));
+        QVERIFY(!asked.isEmpty());
+        QCOMPARE(QString::fromStdString(readAll(path)), dialog.previewText(0));
     }
 
     // A shown run whose job went past its time limit: every job format says the deployed job

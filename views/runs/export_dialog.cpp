@@ -471,15 +471,22 @@ bool ExportDialog::writeFiles(bool confirmOverwrite)
     const QString dir = m_folder->text().trimmed();
     if (m_result.files.empty() || dir.isEmpty())
         return false;
+    // Asked about: the files there that this export changes (one with the same bytes again
+    // is no loss), the first ten named (a list of 300 would not fit the screen).
+    const std::vector<ExportWriter::Fate> fates = ExportWriter::fates(dir.toStdString(), m_result);
     QStringList existing;
-    for (const ExportedFile &f : m_result.files)
-        if (QFileInfo::exists(QDir(dir).filePath(QString::fromStdString(f.path))))
-            existing << QString::fromStdString(f.path);
+    for (std::size_t i = 0; i < fates.size(); ++i)
+        if (fates[i] == ExportWriter::Fate::Replaces)
+            existing << QString::fromStdString(m_result.files[i].path);
+    constexpr int kNamed = 10;
+    QString named = existing.mid(0, kNamed).join(QLatin1Char('\n'));
+    if (existing.size() > kNamed)
+        named += QLatin1Char('\n') + tr("and %n more", nullptr, int(existing.size() - kNamed));
     if (confirmOverwrite && !existing.isEmpty() &&
-        QMessageBox::question(this, tr("Replace files?"),
-                              tr("%n file(s) in %1 will be replaced:\n%2", nullptr,
-                                 int(existing.size()))
-                                  .arg(dir, existing.join(QLatin1Char('\n')))) != QMessageBox::Yes)
+        QMessageBox::question(
+            this, tr("Replace files?"),
+            tr("%n file(s) in %1 will be replaced:\n%2", nullptr, int(existing.size()))
+                .arg(dir, named)) != QMessageBox::Yes)
         return false;
     const std::vector<std::string> stray = ExportWriter::strayFiles(dir.toStdString(), m_result);
     const Status wrote = ExportWriter::write(dir.toStdString(), m_result);

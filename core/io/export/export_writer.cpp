@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
 
 #include "io/file_set_writer.h"
@@ -44,6 +46,33 @@ std::vector<std::string> ExportWriter::strayFiles(const std::string &dir,
     }
     std::sort(stray.begin(), stray.end());
     return stray;
+}
+
+std::vector<ExportWriter::Fate> ExportWriter::fates(const std::string &dir,
+                                                    const ExportResult &result)
+{
+    namespace fs = std::filesystem;
+    std::vector<Fate> out;
+    out.reserve(result.files.size());
+    for (const ExportedFile &f : result.files) {
+        const fs::path at = fs::path(dir) / f.path;
+        std::error_code ec;
+        if (!fs::exists(at, ec)) {
+            out.push_back(Fate::New);
+            continue;
+        }
+        // (sizes first: a file of another size is replaced without reading it)
+        const auto size = fs::file_size(at, ec);
+        bool same = !ec && size == f.content.size();
+        if (same) {
+            std::ifstream in(at, std::ios::binary);
+            const std::string held((std::istreambuf_iterator<char>(in)),
+                                   std::istreambuf_iterator<char>());
+            same = held == f.content; // (a file it could not read is not the same)
+        }
+        out.push_back(same ? Fate::Same : Fate::Replaces);
+    }
+    return out;
 }
 
 } // namespace cb

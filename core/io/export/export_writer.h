@@ -21,6 +21,13 @@ public:
     /// of other jobs, they would be submitted with this one's (`sbatch DIR/*.sbatch`,
     /// `kubectl apply -f DIR`). Relative to `dir`, sorted; empty when `dir` does not exist.
     static std::vector<std::string> strayFiles(const std::string &dir, const ExportResult &result);
+
+    /// What writing a file does to what `dir` holds: a new file, one with the same bytes
+    /// again, or one whose other content it replaces (an earlier export, of these jobs or in
+    /// another format).
+    enum class Fate { New, Same, Replaces };
+    /// The fate of each of `result`'s files, in their order.
+    static std::vector<Fate> fates(const std::string &dir, const ExportResult &result);
 };
 
 } // namespace cb
