@@ -246,7 +246,11 @@ int runCommand(const std::vector<std::string> &args, Io &io)
         return ExitOk;
     }
     TerminalSafeStream out(io.out), err(io.err);
-    Io safe{out, err, io.errIsTerminal, &io.out, &io.err};
+    // At a terminal, messages on stderr are broken at its width (a redirected stderr keeps
+    // each message on one line, for grep).
+    LineWrapStream wrappedErr(err, outputColumns());
+    Io safe{out, io.errIsTerminal ? static_cast<std::ostream &>(wrappedErr) : err, io.errIsTerminal,
+            &io.out, &io.err};
     try {
         return c->run(parsed.value(), safe);
     } catch (const std::exception &e) {

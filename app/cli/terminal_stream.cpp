@@ -1,5 +1,9 @@
 #include "cli/terminal_stream.h"
 
+#include "util/text.h"
+
+#include <algorithm>
+
 namespace cb::cli {
 
 TerminalSafeBuffer::~TerminalSafeBuffer()
@@ -27,6 +31,51 @@ std::streamsize TerminalSafeBuffer::xsputn(const char *s, std::streamsize n)
 
 int TerminalSafeBuffer::sync()
 {
+    m_target.flush();
+    return m_target ? 0 : -1;
+}
+
+LineWrapBuffer::~LineWrapBuffer()
+{
+    emitPending();
+    m_target.flush();
+}
+
+void LineWrapBuffer::emitPending()
+{
+    m_target.write(m_line.data(), std::streamsize(m_line.size()));
+    m_line.clear();
+}
+
+LineWrapBuffer::int_type LineWrapBuffer::overflow(int_type c)
+{
+    if (traits_type::eq_int_type(c, traits_type::eof()))
+        return traits_type::not_eof(c);
+    const char ch = traits_type::to_char_type(c);
+    xsputn(&ch, 1);
+    return m_target ? c : traits_type::eof();
+}
+
+std::streamsize LineWrapBuffer::xsputn(const char *s, std::streamsize n)
+{
+    for (const char *p = s, *end = s + n; p != end;) {
+        const char *newline = std::find(p, end, '\n');
+        m_line.append(p, newline);
+        if (newline == end)
+            break;
+        // (a line's own indent is kept, and its continuation lines go 2 deeper)
+        const std::string wrapped = wrapText(m_line, m_width, 2);
+        m_target.write(wrapped.data(), std::streamsize(wrapped.size()));
+        m_target.put('\n');
+        m_line.clear();
+        p = newline + 1;
+    }
+    return m_target ? n : 0;
+}
+
+int LineWrapBuffer::sync()
+{
+    emitPending();
     m_target.flush();
     return m_target ? 0 : -1;
 }

@@ -7,8 +7,10 @@
 
 #include "util/terminal_text.h"
 
+#include <cstddef>
 #include <ostream>
 #include <streambuf>
+#include <string>
 
 namespace cb::cli {
 
@@ -39,6 +41,43 @@ public:
 
 private:
     TerminalSafeBuffer m_buffer;
+};
+
+/// Breaks each complete line written through it at spaces to at most `width` columns before
+/// passing it on (wrapText), the lines after the first indented two spaces deeper than it
+/// (text on stderr at a terminal: an error naming a long path read as one run-on line at 80
+/// columns). A line not yet ended waits here until its newline, a flush or the end.
+class LineWrapBuffer : public std::streambuf
+{
+public:
+    LineWrapBuffer(std::ostream &target, std::size_t width) : m_target(target), m_width(width) {}
+    ~LineWrapBuffer() override;
+
+protected:
+    int_type overflow(int_type c) override;
+    std::streamsize xsputn(const char *s, std::streamsize n) override;
+    int sync() override;
+
+private:
+    void emitPending();
+
+    std::ostream &m_target;
+    std::size_t m_width;
+    std::string m_line; ///< the line begun and not yet ended
+};
+
+/// An ostream over LineWrapBuffer.
+class LineWrapStream : public std::ostream
+{
+public:
+    LineWrapStream(std::ostream &target, std::size_t width)
+        : std::ostream(nullptr), m_buffer(target, width)
+    {
+        rdbuf(&m_buffer);
+    }
+
+private:
+    LineWrapBuffer m_buffer;
 };
 
 } // namespace cb::cli

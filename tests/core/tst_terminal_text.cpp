@@ -8,6 +8,7 @@
 
 #include "cli/command.h"
 #include "cli/progress.h"
+#include "cli/terminal_stream.h"
 #include "io/scenario_json.h"
 #include "runs/decision_explanation.h"
 #include "util/count_text.h"
@@ -302,6 +303,47 @@ private slots:
         QVERIFY2(e.rfind("\rimport x\\u001b[2J [", 0) == 0, e.c_str());
         QVERIFY(e.find("\x1b[K") != std::string::npos);
         QVERIFY(safeErr.str().empty());
+    }
+
+    void stderrAtATerminalIsWrapped()
+    {
+        // Each complete line is broken at spaces to the width, continuing 2 deeper than the
+        // line's own indent; a line written in pieces is wrapped whole; a flush passes a
+        // line not yet ended as it is.
+        std::ostringstream target;
+        {
+            cli::LineWrapStream wrap(target, 40);
+            wrap << "clusterbench import: /data/trace.csv:12: col";
+            wrap << "umn \"gpus\" expected a count, found \"x\"\n";
+            wrap << "  - a list item that runs on past the forty columns\nshort\n";
+            wrap << "progress 1 of 2" << std::flush;
+            QCOMPARE(target.str(), std::string("clusterbench import: /data/trace.csv:12:\n"
+                                               "  column \"gpus\" expected a count, found\n"
+                                               "  \"x\"\n"
+                                               "  - a list item that runs on past the\n"
+                                               "    forty columns\n"
+                                               "short\n"
+                                               "progress 1 of 2"));
+            wrap << " done\n";
+        }
+        QVERIFY(target.str().ends_with("progress 1 of 2 done\n"));
+        // Through runCommand: an error at a 40-column terminal fits it; redirected, it is one
+        // line (for grep).
+        qputenv("COLUMNS", "40");
+        const std::vector<std::string> args{"info", "/no/such/folder/with/a/long/name/s.json"};
+        for (const bool terminal : {true, false}) {
+            std::ostringstream out, err;
+            cli::Io io{out, err, terminal};
+            QCOMPARE(cli::runCommand(args, io), 2);
+            std::istringstream lines(err.str());
+            int count = 0;
+            for (std::string line; std::getline(lines, line); ++count)
+                if (terminal)
+                    QVERIFY2(displayWidth(line) <= 40 || line.find(' ', 2) == std::string::npos,
+                             line.c_str());
+            QVERIFY2(terminal ? count > 1 : count == 1, err.str().c_str());
+        }
+        qputenv("COLUMNS", "80"); // as the test bundle sets it
     }
 };
 
