@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 
 namespace cb {
@@ -375,6 +376,40 @@ bool checkTrusted(const std::string &pointer, const std::set<std::string> &broke
                         [&](const std::string &other) { return broken.count(other) > 0; });
 }
 
+/// For a check of ids alone ("duplicate job id" at /jobs/2/id, a node's at /cluster/nodes/3/id),
+/// whether it can be trusted whatever else failed to read: it compares only the ids of its
+/// array (the cluster's nodes and switches share one set of ids), so it stands when each of
+/// them read (a job's bad GPU count does not hide two jobs of one id). Empty for other checks.
+std::optional<bool> idCheckTrusted(const std::string &pointer, const Problems &read)
+{
+    const std::size_t idAt = pointer.rfind("/id");
+    if (idAt == std::string::npos || idAt + 3 != pointer.size() || idAt == 0)
+        return std::nullopt;
+    const std::size_t indexAt = pointer.rfind('/', idAt - 1);
+    if (indexAt == std::string::npos)
+        return std::nullopt;
+    const std::string array = pointer.substr(0, indexAt);
+    std::vector<std::string> arrays = {array};
+    if (array == "/cluster/nodes" || array == "/cluster/switches")
+        arrays = {"/cluster/nodes", "/cluster/switches"};
+    else if (array != "/jobs")
+        return std::nullopt;
+    for (const Problem &q : read) {
+        if (q.where.empty() || q.where == "/" || (arrays.size() > 1 && q.where == "/cluster"))
+            return false;
+        for (const std::string &a : arrays) {
+            if (q.where.rfind(a, 0) != 0)
+                continue;
+            // the array itself, one of its elements, or an element's id
+            const std::string rest = q.where.substr(a.size());
+            const std::size_t slash = rest.find('/', 1);
+            if (rest.empty() || slash == std::string::npos || rest.substr(slash) == "/id")
+                return false;
+        }
+    }
+    return true;
+}
+
 } // namespace
 
 Result<Scenario> scenarioFromJson(const json &doc)
@@ -484,8 +519,9 @@ Result<Scenario> scenarioFromJson(const json &doc)
     std::set<std::string> broken;
     for (const Problem &q : p)
         broken.insert(partOf(q.where));
+    const Problems read = p;
     for (Problem &q : validateScenario(s))
-        if (checkTrusted(q.where, broken))
+        if (idCheckTrusted(q.where, read).value_or(checkTrusted(q.where, broken)))
             p.push_back(std::move(q));
     return Result<Scenario>(p);
 }

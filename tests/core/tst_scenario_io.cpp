@@ -360,6 +360,36 @@ private slots:
         QVERIFY(!b.ok());
         QCOMPARE(int(b.problems().size()), 1);
         QCOMPARE(b.problems()[0].where, std::string("/cluster/links/0/capacity_gbps"));
+        // A check of ids alone compares nothing else: two jobs of one id are said beside a
+        // node's and a job's bad GPU counts (they were said only once those were mended).
+        const std::string twice = mutated([](json &j) {
+            j["cluster"]["nodes"][0]["gpus"] = 100000;
+            j["jobs"][0]["tasks"][0]["gpus"] = -1;
+            json second = j["jobs"][0];
+            second["tasks"][0]["gpus"] = 1;
+            j["jobs"].push_back(second);
+        });
+        auto t = scenarioFromText(twice);
+        QVERIFY(!t.ok());
+        where.clear();
+        for (const Problem &q : t.problems())
+            where.push_back(q.where);
+        const std::vector<std::string> all = {"/cluster/nodes/0/gpus", "/jobs/0/tasks/0/gpus",
+                                              "/jobs/1/id"};
+        QCOMPARE(where, all);
+        // ... but not when an id did not read (its default would make a duplicate of its own).
+        const std::string unreadId = mutated([](json &j) {
+            j["cluster"]["nodes"][0]["gpus"] = 100000;
+            j["jobs"].push_back(j["jobs"][0]);
+            j["jobs"][0]["id"] = 5;
+        });
+        auto u = scenarioFromText(unreadId);
+        QVERIFY(!u.ok());
+        where.clear();
+        for (const Problem &q : u.problems())
+            where.push_back(q.where);
+        const std::vector<std::string> readOnly = {"/cluster/nodes/0/gpus", "/jobs/0/id"};
+        QCOMPARE(where, readOnly);
     }
 
     void canonicalSaveIsStable()
