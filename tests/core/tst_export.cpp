@@ -13,6 +13,7 @@
 #include "io/export/slurm_names.h"
 #include "io/export/yaml_text.h"
 #include "io/file_io.h"
+#include "io/import/imported_gpu_types.h"
 
 #include "tst_export_fixtures.h"
 
@@ -834,6 +835,50 @@ private slots:
         QVERIFY(btopo.find("BlockName=r1 Nodes=cpu-01,gpu-[01-02]\n"
                            "BlockName=r2 Nodes=gpu-[03-04]\n"
                            "BlockSizes=2,4\n") != std::string::npos);
+    }
+
+    // GPUs imported without a model ("unknown-gpu") get a gres without a type, which any
+    // model satisfies (a gres type "unknown-gpu" is on no real cluster: Slurm would refuse
+    // the job), and a warning names the nodes; GPUs of a named model keep their type.
+    void slurmLeavesOutAPlaceholderGpuType()
+    {
+        Scenario s = cbtest::exportScenario();
+        for (Node &n : s.cluster.nodes)
+            if (n.id == "gpu-01" || n.id == "gpu-02")
+                n.gpuType = kUnknownGpuType;
+        GpuType unknown = *s.cluster.gpuType("A100");
+        unknown.name = kUnknownGpuType;
+        s.cluster.gpuTypes.push_back(unknown);
+        auto r = ExporterRegistry::find("slurm")->exportPlacement(s, cbtest::exportPlacement(), {});
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().c_str());
+        const std::string ring = fileNamed(r.value(), "ring.sbatch")->content;
+        QVERIFY2(ring.find("#SBATCH --gres=gpu:2\n") != std::string::npos, ring.c_str());
+        QVERIFY(ring.find("unknown-gpu") == std::string::npos);
+        QVERIFY(fileNamed(r.value(), "tf-shared.sbatch")->content.find("--gres=gpu:a100:4") !=
+                std::string::npos);
+        std::vector<std::string> said;
+        for (const std::string &w : r->warnings)
+            if (w.find("have no model") != std::string::npos)
+                said.push_back(w);
+        QCOMPARE(said, std::vector<std::string>{
+                           "slurm: the GPUs of gpu-[01-02] have no model (\"unknown-gpu\": the "
+                           "cluster was imported without one), so the scripts ask for GPUs of "
+                           "any type there (--gres=gpu:N); set the nodes' GPU type to ask for a "
+                           "model"});
+        auto c = ExporterRegistry::find("slurm-cluster")->exportPlacement(s, {}, {});
+        QVERIFY(c.ok());
+        const std::string conf = fileNamed(c.value(), "slurm.conf")->content;
+        QVERIFY2(conf.find("NodeName=gpu-01 CPUs=32 RealMemory=262144 Gres=gpu:8\n") !=
+                     std::string::npos,
+                 conf.c_str());
+        const std::string gres = fileNamed(c.value(), "gres.conf")->content;
+        QVERIFY2(gres.find("\nNodeName=gpu-[01-02] Name=gpu File=/dev/nvidia[0-7]\n") !=
+                     std::string::npos,
+                 gres.c_str());
+        QVERIFY(gres.find("\nNodeName=gpu-[03-04] Name=gpu Type=a100 File=") != std::string::npos);
+        QVERIFY(std::any_of(c->warnings.begin(), c->warnings.end(), [](const std::string &w) {
+            return w.rfind("slurm-cluster: the GPUs of gpu-[01-02] have no model", 0) == 0;
+        }));
     }
 
     void slurmRefusesUnsafeNodeNames()

@@ -6,6 +6,7 @@
 #include "io/export/shell_text.h"
 #include "io/export/slurm_names.h"
 #include "io/export/slurm_topology.h"
+#include "io/import/imported_gpu_types.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -367,6 +368,18 @@ Result<ExportResult> SlurmBatchExporter::exportPlacement(const Scenario &scenari
                                     "have no command; each task runs 'hostname'");
         !w.empty())
         result.warnings.push_back("slurm: " + w);
+    std::set<std::string> gpuNodes;
+    for (const PlacedJob &j : resolved.value())
+        for (const PlacedTask &t : j.tasks)
+            if (t.gpus > 0)
+                gpuNodes.insert(t.node);
+    if (const auto untyped = SlurmNames::untypedGpuNodes(scenario.cluster, &gpuNodes);
+        !untyped.empty())
+        result.warnings.push_back(
+            "slurm: the GPUs of " + SlurmNames::hostlist(untyped) + " have no model (\"" +
+            kUnknownGpuType +
+            "\": the cluster was imported without one), so the scripts ask for GPUs of any "
+            "type there (--gres=gpu:N); set the nodes' GPU type to ask for a model");
     if (std::string w = fractionalGpuWarning(resolved.value(), name(), "Slurm's gres/gpu");
         !w.empty())
         result.warnings.push_back(std::move(w));

@@ -4,6 +4,7 @@
 #include "io/export/slurm_names.h"
 #include "io/export/slurm_topology.h"
 #include "io/export/yaml_text.h"
+#include "io/import/imported_gpu_types.h"
 
 #include <algorithm>
 #include <cmath>
@@ -206,6 +207,11 @@ Result<ExportResult> SlurmClusterExporter::exportPlacement(const Scenario &scena
         return problems;
     ExportResult result;
     result.files.push_back({"slurm.conf", slurmConf(scenario, result.warnings)});
+    if (const auto untyped = SlurmNames::untypedGpuNodes(scenario.cluster); !untyped.empty())
+        result.warnings.push_back("slurm-cluster: the GPUs of " + SlurmNames::hostlist(untyped) +
+                                  " have no model (\"" + kUnknownGpuType +
+                                  "\": the cluster was imported without one), so their Gres "
+                                  "and gres.conf lines give no type (Gres=gpu:N)");
     result.files.push_back({"gres.conf", gresConf(scenario)});
     const SlurmTree tree = SlurmTopology::tree(scenario.cluster);
     auto blocks = SlurmTopology::blocks(scenario.cluster);

@@ -1,6 +1,7 @@
 #include "io/export/slurm_names.h"
 
 #include "io/export/kubernetes_names.h"
+#include "io/import/imported_gpu_types.h"
 
 #include <algorithm>
 #include <cctype>
@@ -46,7 +47,19 @@ Status SlurmNames::checkCluster(const Cluster &cluster, bool withSwitches)
 
 std::string SlurmNames::gpuType(const std::string &name)
 {
+    if (name == kUnknownGpuType)
+        return {};
     return KubernetesNames::sanitize(name);
+}
+
+std::vector<std::string> SlurmNames::untypedGpuNodes(const Cluster &cluster,
+                                                     const std::set<std::string> *among)
+{
+    std::vector<std::string> nodes;
+    for (const Node &n : cluster.nodes)
+        if (n.gpus > 0 && n.gpuType == kUnknownGpuType && (!among || among->count(n.id)))
+            nodes.push_back(n.id);
+    return nodes;
 }
 
 std::string SlurmNames::hostlist(const std::vector<std::string> &names)

@@ -6,6 +6,7 @@
 #include "util/result.h"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,15 @@ public:
     /// Every node id (and switch id when `withSwitches`) is a valid Slurm name; problems carry
     /// the scenario pointer ("/cluster/nodes/3/id").
     static Status checkCluster(const Cluster &cluster, bool withSwitches);
-    /// Lowercase gres type name ("A100-SXM4" -> "a100-sxm4"); empty when nothing is left.
+    /// The gres type word for GPUs of type `name`, lowercase ("A100-SXM4" -> "a100-sxm4");
+    /// empty when nothing is left, and for the placeholder an importer gives GPUs whose model
+    /// the source does not say ("unknown-gpu": no real cluster has GPUs of that type): a gres
+    /// without a type, which GPUs of any type satisfy.
     static std::string gpuType(const std::string &name);
+    /// The nodes with GPUs of that placeholder type, in cluster order (all of them, or those
+    /// in `among` when given): a warning names them where their gres goes without a type.
+    static std::vector<std::string> untypedGpuNodes(const Cluster &cluster,
+                                                    const std::set<std::string> *among = nullptr);
     /// Sorted, deduplicated, compressed: names ending in digits with the same prefix and digit
     /// count become prefix[a-b,c]; others are listed as they are. Comma separated.
     static std::string hostlist(const std::vector<std::string> &names);
