@@ -109,6 +109,12 @@ private slots:
         QTest::newRow("wrong total")
             << "helios_gpus_bad_number.csv" << 968
             << ":4: column total: 999 differs from the sum of the virtual clusters, 968";
+        // Every row unusable (";" after the date): the error names the first row and why.
+        QTest::newRow("no usable day") << "helios_gpus_semicolons.csv" << -1
+                                       << "no usable day in the file (3 rows skipped; the first: ";
+        QTest::newRow("no usable day: the first row")
+            << "helios_gpus_semicolons.csv" << -1
+            << "helios_gpus_semicolons.csv:2: expected 27 fields, found 26)";
         QTest::newRow("unsorted") << "helios_gpus_unsorted.csv" << 968
                                   << "2 rows are out of date order";
         QTest::newRow("repeated day")

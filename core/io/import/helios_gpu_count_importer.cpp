@@ -102,7 +102,10 @@ Result<ImportReport> HeliosGpuCountImporter::read(const std::vector<ImportInput>
     if (!read)
         return read.problems();
     if (days.empty())
-        return Result<ImportReport>::failure(in.name, "no usable day in the file");
+        return Result<ImportReport>::failure(
+            in.name,
+            "no usable day in the file" +
+                (report.skippedCount > 0 ? " (" + report.skippedSummary() + ")" : std::string()));
     if (outOfOrder > 0)
         report.assume(std::to_string(outOfOrder) +
                       " rows are out of date order: days are taken in date order");

@@ -15,6 +15,14 @@ std::string ImportNote::toString() const
     return s + ": " + message;
 }
 
+std::string ImportReport::skippedSummary() const
+{
+    if (skippedCount == 0 || skipped.empty())
+        return {};
+    return std::to_string(skippedCount) + (skippedCount == 1 ? " row" : " rows") +
+           " skipped; the first: " + skipped.front().toString();
+}
+
 void ImportReport::skip(const std::string &file, int line, std::string message, std::string reason)
 {
     ImportNote note{file, line, std::move(message), std::move(reason)};

@@ -93,6 +93,10 @@ struct ImportReport
     /// Human-readable report: the counts, skipped rows grouped by reason with their first
     /// lines, the assumptions. `allSkipped` lists every skipped row kept instead.
     std::string toText(bool allSkipped = false) const;
+    /// For an input none of whose rows could be used: how many were skipped and the first
+    /// one's place and reason ("3 rows skipped; the first: f.csv:2: column date: expected
+    /// YYYY-MM-DD, found ..."), or empty when none was.
+    std::string skippedSummary() const;
     nlohmann::ordered_json toJson() const;
 
 private:

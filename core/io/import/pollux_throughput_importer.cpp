@@ -138,8 +138,10 @@ Result<ImportReport> PolluxThroughputImporter::read(const std::vector<ImportInpu
         table.source += (table.source.empty() ? "Pollux " : ", ") + baseName(in.name);
     }
     if (table.points.empty())
-        return Result<ImportReport>::failure(inputs.front().name,
-                                             "no usable row: nothing to import");
+        return Result<ImportReport>::failure(
+            inputs.front().name,
+            "no usable row: nothing to import" +
+                (report.skippedCount > 0 ? " (" + report.skippedSummary() + ")" : std::string()));
 
     std::string model = options.model;
     if (model.empty()) {
