@@ -958,6 +958,27 @@ private slots:
                      QStringLiteral("this is not alibaba-gpu2023 input; it looks like tiresias")),
                  qPrintable(wrong.error()));
         QCOMPARE(detect.undoStack()->count(), 1);
+
+        // Every row skipped: a failure (the terminal exits 1), not "Added 0 jobs". (32 GPUs:
+        // each job of the file asks 48 or more.)
+        Document small;
+        small.setScenario(testing::leafSpineScenario(2, 1, 2));
+        TraceImportDialog none(&small);
+        none.setFormat(QString());
+        const QString tooBig =
+            QStringLiteral(CB_TEST_DATA "/import/malformed/tiresias_all_too_big.csv");
+        none.setFiles({tooBig});
+        QVERIFY(!none.runImport());
+        QVERIFY2(none.error().startsWith(QStringLiteral("No job could be kept from %1 (read as "
+                                                        "tiresias): ")
+                                             .arg(tooBig)),
+                 qPrintable(none.error()));
+        QVERIFY2(none.error().endsWith(QStringLiteral(" skipped (see the list); the scenario is "
+                                                      "unchanged.")),
+                 qPrintable(none.error()));
+        QVERIFY(none.statusText().startsWith(QStringLiteral("<b>Import failed:</b> ")));
+        QVERIFY(!none.skippedRows().isEmpty());
+        QCOMPARE(small.undoStack()->count(), 0);
     }
 
     // Each dialog opens with what the user last did with it: a generator with the last

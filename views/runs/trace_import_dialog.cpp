@@ -195,10 +195,21 @@ bool TraceImportDialog::runImport()
     const QString read = result.detected.empty()
                              ? QString()
                              : tr(" (read as %1)").arg(QString::fromStdString(result.detected));
-    m_status->setText(tr("Added %n job(s) from %1%2; ", nullptr, added).arg(m_files->text(), read) +
-                      tr("%n row(s) skipped.", nullptr, int(m_skipped.size())));
-    if (added == 0)
+    const int skipped = int(result.report.skippedCount);
+    if (added == 0) {
+        // Every row skipped (or none there): a failure, as the terminal's exit 1 says, not
+        // "Added 0 jobs" in the colour of a success.
+        m_error = skipped > 0
+                      ? tr("No job could be kept from %1%2: %n row(s) skipped (see the list); "
+                           "the scenario is unchanged.",
+                           nullptr, skipped)
+                            .arg(m_files->text(), read)
+                      : tr("No job in %1%2; the scenario is unchanged.").arg(m_files->text(), read);
+        m_status->setText(tr("<b>Import failed:</b> %1").arg(m_error.toHtmlEscaped()));
         return false;
+    }
+    m_status->setText(tr("Added %n job(s) from %1%2; ", nullptr, added).arg(m_files->text(), read) +
+                      tr("%n row(s) skipped.", nullptr, skipped));
     m_remembered.store();
     QSettings().setValue(QLatin1String(kFolderKey),
                          QFileInfo(QString::fromStdString(paths.front())).absolutePath());
