@@ -234,6 +234,34 @@ private slots:
                                     .arg(plot->axisRect()->outerRect().top())));
         }
         {
+            // Runs of two versions of the scenario (a trace imported between them) are said to
+            // be, with each version's job count; runs of one version say nothing of it.
+            auto *note = view.findChild<QLabel *>(QStringLiteral("comparisonNote"));
+            QVERIFY(note);
+            QVERIFY(note->isHidden());
+            std::vector<ComparedRun> runs = {handRun(19, 200, 0, {100}), handRun(29, 150, 0, {50}),
+                                             handRun(30, 150, 0, {50})};
+            runs[0].metrics["jobs"] = 10;
+            runs[1].metrics["jobs"] = 70;
+            runs[2].metrics["jobs"] = 70;
+            for (ComparedRun &r : runs)
+                r.scenarioDigest = r.id == 19 ? "aaa" : "bbb";
+            QCOMPARE(scenarioVersionsCompared(runs),
+                     QStringList({QStringLiteral("#19: 10 job(s)"),
+                                  QStringLiteral("#29, #30: 70 job(s)")}));
+            view.setRuns(runs);
+            QVERIFY(!note->isHidden());
+            QCOMPARE(note->text(), QStringLiteral("These runs are of different versions of the "
+                                                  "scenario (#19: 10 job(s); #29, #30: 70 "
+                                                  "job(s)): the differences include the edits "
+                                                  "between them, not only the policies."));
+            runs.erase(runs.begin());
+            QCOMPARE(scenarioVersionsCompared(runs), QStringList());
+            view.setRuns(runs);
+            QVERIFY(note->isHidden());
+            view.setRuns({handRun(1, 200, 0, {100, 300}), handRun(2, 150, 4e9, {50, 100, 300})});
+        }
+        {
             // The table is tall enough for every metric's row; the view scrolls, not it.
             auto *table = view.findChild<QTableView *>(QStringLiteral("comparisonTable"));
             QVERIFY(table);

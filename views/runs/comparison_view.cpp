@@ -132,6 +132,7 @@ ComparisonView::ComparisonView(QWidget *parent)
     keepMinimumSizeKnown(m_cdf);
     keepMinimumSizeKnown(m_bars);
     m_note->setWordWrap(true);
+    m_note->setObjectName(QStringLiteral("comparisonNote"));
     m_kindsNote = tr("Runs of both kinds are compared: a placement-only run's cross-node "
                      "traffic is per training iteration, not a whole run's, so it has no bar "
                      "there; times, energy and cost exist only for simulated runs.");
@@ -234,6 +235,12 @@ void ComparisonView::setRuns(std::vector<ComparedRun> runs, int baseline)
         notes << tr("Cost and total cost are under different cost models (%1): run them with "
                     "the same cost model to compare those rows; energy compares as it is.")
                      .arg(modelOfRun.join(QStringLiteral(", ")));
+    // Runs of two versions of the scenario (a job added, a trace imported): their deltas are
+    // the edit's as much as the policy's.
+    if (const QStringList versions = scenarioVersionsCompared(m_model->runs()); !versions.isEmpty())
+        notes << tr("These runs are of different versions of the scenario (%1): the differences "
+                    "include the edits between them, not only the policies.")
+                     .arg(versions.join(QStringLiteral("; ")));
     m_note->setText(notes.join(QStringLiteral("\n")));
     m_note->setVisible(!notes.isEmpty());
     placeTable();

@@ -50,6 +50,7 @@ ComparedRun comparedRun(const RunRecord &record)
     if (record.kind == "place")
         run.label += QStringLiteral(" (placed)");
     run.metrics = record.metrics;
+    run.scenarioDigest = record.scenarioDigest;
     if (record.parameters.is_object() && record.parameters.contains("cost") &&
         record.parameters["cost"].is_string())
         run.costModel = record.parameters["cost"].get<std::string>();
@@ -63,6 +64,34 @@ ComparedRun comparedRun(const RunRecord &record)
                 run.jctSeconds.push_back(job["jct_s"].get<double>());
     std::sort(run.jctSeconds.begin(), run.jctSeconds.end());
     return run;
+}
+
+QStringList scenarioVersionsCompared(const std::vector<ComparedRun> &runs)
+{
+    std::vector<std::string> digests; // in order of first run
+    for (const ComparedRun &r : runs) {
+        if (r.scenarioDigest.empty())
+            return {};
+        if (std::find(digests.begin(), digests.end(), r.scenarioDigest) == digests.end())
+            digests.push_back(r.scenarioDigest);
+    }
+    if (digests.size() < 2)
+        return {};
+    QStringList versions;
+    for (const std::string &d : digests) {
+        QStringList labels;
+        QString jobs;
+        for (const ComparedRun &r : runs)
+            if (r.scenarioDigest == d) {
+                labels << r.label;
+                if (const auto it = r.metrics.find("jobs"); it != r.metrics.end() && jobs.isEmpty())
+                    jobs = QObject::tr("%n job(s)", nullptr, int(it->second));
+            }
+        versions << (jobs.isEmpty()
+                         ? labels.join(QStringLiteral(", "))
+                         : QStringLiteral("%1: %2").arg(labels.join(QStringLiteral(", ")), jobs));
+    }
+    return versions;
 }
 
 std::optional<MetricDelta> metricDelta(const ComparedRun &baseline, const ComparedRun &run,

@@ -38,7 +38,13 @@ struct ComparedRun
     std::map<std::string, double> metrics;
     std::vector<double> jctSeconds;       ///< finished jobs' completion times, ascending
     QString currency;                     ///< of its costs (the scenario's); empty: unknown
+    std::string scenarioDigest;           ///< the scenario version it ran on; empty: unknown
 };
+
+/// Runs of more than one version of a scenario (an edit or an import between them), each
+/// version once with its runs' labels and job counts ("#19 dltap seed 1: 10 jobs"); empty when
+/// all ran on one version (or a version is unknown).
+QStringList scenarioVersionsCompared(const std::vector<ComparedRun> &runs);
 
 /// A stored run as compared: label, metrics and the JCTs of the finished jobs, read from the
 /// stored timeline (a run file's "jobs"; none for placement-only runs).

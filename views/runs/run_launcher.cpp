@@ -73,6 +73,7 @@ bool RunLauncher::start(const cb::Scenario &scenario, std::vector<PanelRequest> 
                     RunRecord record = recordForRun(run.value(), original, req);
                     // What the comparison shows of it, read before the record is stored.
                     ComparedRun c = comparedRun(record);
+                    c.scenarioDigest = Workspace::digestOf(original);
                     if (auto saved = saveRecord(*workspace, original, std::move(record)); saved) {
                         id = saved.value();
                         c.id = id;

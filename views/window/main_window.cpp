@@ -944,6 +944,7 @@ bool MainWindow::whatIfHere(int node)
     baseline.id = m_run->id;
     baseline.label = m_run->label;
     baseline.currency = QString::fromStdString(m_run->scenario.settings.currency);
+    baseline.scenarioDigest = Workspace::digestOf(m_run->scenario);
     if (!m_launcher->start(m_run->scenario, {request}, std::move(baseline)))
         return refuse(tr("What if: could not start the run"));
     m_dialogRun = true;
