@@ -92,6 +92,12 @@ Command exportCommand()
                          ExporterRegistry::names());
         if (!args.has("out"))
             return usage("missing --out DIR");
+        // (a file where the folder should be: said before any work, not as a failure to
+        // create the folder after the placement)
+        if (std::error_code ec; std::filesystem::exists(args.value("out"), ec) &&
+                                !std::filesystem::is_directory(args.value("out"), ec))
+            return usage("--out " + args.value("out") +
+                         ": is a file; export writes a folder of files: give a folder");
         ExportOptions options;
         const std::string pinning = args.value("pinning", "nodename");
         if (pinning == "affinity")

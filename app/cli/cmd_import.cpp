@@ -222,6 +222,19 @@ Command importCommand()
         request.nodeTemplate = args.value("node-template", "");
         request.name = args.value("name", "");
 
+        // An --out that names an input is refused before any work (the import would be read,
+        // checked and reported, then refused).
+        {
+            std::vector<std::string> inputs = request.files;
+            for (const std::string *also : {&request.clusterFile, &request.nodeTemplate})
+                if (!also->empty())
+                    inputs.push_back(*also);
+            if (const Status notInput = checkNotAnInput(args.value("out"), inputs, "the scenario");
+                !notInput)
+                return failImport(io, json, ExitBadInput,
+                                  "--out " + args.value("out") + ": " +
+                                      notInput.problems().front().message + "; nothing written");
+        }
         ProgressBar bar(io, "import");
         ScenarioImport import(std::move(request), [&bar](const std::string &phase, double f) {
             bar.updateFraction(f, phase);

@@ -257,6 +257,26 @@ private slots:
         QVERIFY(!report["replaced"].empty());
     }
 
+    // --out naming a file: a usage error before any work (exit 2), the file untouched.
+    void outThatIsAFileIsRefused()
+    {
+        const QString file = m_dir.filePath("a-file.txt");
+        {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("mine\n");
+        }
+        const Run r = clusterbench(
+            {"export", m_scenario, "--format", "slurm", "--out", file, "--placement", m_placement});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err, QString("clusterbench export: --out %1: is a file; export writes a "
+                                "folder of files: give a folder (see --help)\n")
+                            .arg(file));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("mine\n"));
+    }
+
     // No job placed: nothing to deploy, so no folder and exit 1, where an empty folder and
     // exit 0 read as success.
     void nothingPlacedIsAFailure()

@@ -511,6 +511,9 @@ private slots:
                                 ", which the scenario would replace"),
                  qPrintable(r.err));
         QCOMPARE(readAll(trace), bytes);
+        // ... before any work: no import report comes first (it did, then the refusal).
+        QVERIFY2(r.err.startsWith("clusterbench import: --out "), qPrintable(r.err));
+        QCOMPARE(r.err.count('\n'), 1);
     }
 
     void exitCodes()
