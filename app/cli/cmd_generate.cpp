@@ -10,6 +10,7 @@
 #include "model/model_catalog.h"
 #include "model/validation.h"
 #include "net/topology.h"
+#include "util/count_text.h"
 #include "util/text.h"
 
 #include <nlohmann/json.hpp>
@@ -469,7 +470,7 @@ int run(const Args &args, Io &io)
                        ? std::string()
                        : std::to_string(scenario.cluster.nvlinkDomains.size()) +
                              " multi-node NVLink domains, ")
-               << "bisection " << numberText(topo.bisectionGbps()) << " Gbit/s, "
+               << "bisection " << groupedNumber(topo.bisectionGbps()) << " Gbit/s, "
                << j["jobs"].get<std::size_t>() << " jobs\n";
     }
     return ExitOk;

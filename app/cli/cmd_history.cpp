@@ -184,7 +184,7 @@ std::optional<std::int64_t> parseRunId(const std::string &text, Io &io, const st
 
 std::string optionalSeconds(const std::optional<double> &v)
 {
-    return v ? formatFixed(*v, 1) + " s" : std::string("-");
+    return v ? groupedFixed(*v, 1) + " s" : std::string("-");
 }
 
 nlohmann::ordered_json optionalJson(const std::optional<double> &v)

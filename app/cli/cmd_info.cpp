@@ -15,16 +15,6 @@
 
 namespace cb::cli {
 
-namespace {
-
-/// A figure with its thousands grouped, without decimals when whole ("51,200", "2.5").
-std::string wholeOrGrouped(double v)
-{
-    return v == std::round(v) && std::abs(v) < 1e15 ? groupedCount(std::llround(v)) : numberText(v);
-}
-
-} // namespace
-
 /// A readable summary of a scenario: nodes, GPUs, fabric, jobs.
 nlohmann::ordered_json scenarioSummary(const Scenario &s)
 {
@@ -108,7 +98,7 @@ Command infoCommand()
         // The figures, a line each, a long one continuing under its value's column.
         std::ostringstream out;
         out << "Nodes        " << groupedCount(j["nodes"].get<long long>()) << " ("
-            << wholeOrGrouped(j["cpus"].get<double>()) << " CPUs, "
+            << groupedNumber(j["cpus"].get<double>()) << " CPUs, "
             << memoryText(j["memory_gib"].get<double>()) << ")\n";
         out << "GPUs         " << groupedCount(j["gpus"].get<int>());
         std::string sep = " (";
@@ -125,7 +115,7 @@ Command infoCommand()
         }
         out << (sep == ", " ? ")" : "") << "\n";
         out << "Links        " << groupedCount(j["links"].get<long long>()) << "\n";
-        out << "Bisection    " << wholeOrGrouped(j["bisection_gbps"].get<double>()) << " Gbit/s\n";
+        out << "Bisection    " << groupedNumber(j["bisection_gbps"].get<double>()) << " Gbit/s\n";
         out << "Jobs         " << groupedCount(j["jobs"].get<long long>());
         sep = " (";
         for (const auto &[kind, count] : j["jobs_by_kind"].items()) {

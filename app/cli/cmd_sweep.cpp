@@ -16,6 +16,7 @@
 #include "io/policy_json.h"
 #include "io/scenario_json.h"
 #include "runs/sweep_grid.h"
+#include "util/count_text.h"
 #include "util/stats.h"
 #include "util/text.h"
 #include "util/text_table.h"
@@ -531,8 +532,8 @@ Command sweepCommand()
                 const double scale =
                     key == "cross_node_bytes" ? (simulate ? 1e-9 : 1e-6) : 1.0;
                 const int digits = key == "mean_hops" ? 3 : (key == "waiting_jobs" ? 2 : 1);
-                cells.push_back(formatFixed(mean * scale, digits) + " +/- " +
-                                formatFixed(sd * scale, digits));
+                cells.push_back(groupedFixed(mean * scale, digits) + " +/- " +
+                                groupedFixed(sd * scale, digits));
             }
             table.rows.push_back(std::move(cells));
         }

@@ -18,6 +18,11 @@ std::string groupedCount(long long v)
     return v < 0 ? "-" + out : out;
 }
 
+std::string groupedNumber(double v)
+{
+    return v == std::round(v) && std::abs(v) < 1e15 ? groupedCount(std::llround(v)) : numberText(v);
+}
+
 std::string groupedFixed(double v, int digits)
 {
     const std::string text = formatFixed(v, digits);

@@ -713,7 +713,7 @@ private slots:
                              QString::fromStdString(a)});
         QCOMPARE(r.code, 0);
         QCOMPARE(r.out, "Wrote " + a +
-                            ": 2 nodes, 16 GPUs, 10 switches, 32 links, bisection 1600 "
+                            ": 2 nodes, 16 GPUs, 10 switches, 32 links, bisection 1,600 "
                             "Gbit/s, 5 jobs\n");
         r = generate({"jobs", "--into", QString::fromStdString(a), "--jobs", "7", "--seed", "4",
                       "--models", "gpt2", "--json", "--out", QString::fromStdString(b)});

@@ -209,6 +209,10 @@ private slots:
         QCOMPARE(groupedFixed(999.996, 2), std::string("1,000.00"));
         QCOMPARE(groupedFixed(1e6, 0), std::string("1,000,000"));
         QCOMPARE(groupedFixed(0.5, 3), std::string("0.500"));
+        // (whole figures without decimals: generate's and info's bisection, CPUs)
+        QCOMPARE(groupedNumber(28800), std::string("28,800"));
+        QCOMPARE(groupedNumber(2.5), std::string("2.5"));
+        QCOMPARE(groupedNumber(-1024), std::string("-1,024"));
         QCOMPARE(bytesText(45277.7e12), std::string("45.3 PB"));
         QCOMPARE(bytesText(2e18), std::string("2,000.0 PB"));
     }
