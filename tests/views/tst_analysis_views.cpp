@@ -68,6 +68,7 @@ private slots:
     void scrubberDrivesHeatmap();
     void timelineZoomStaysInTheRun();
     void timelineChartsCanBeHidden();
+    void timesOfDaysSayTheirFormat();
     void linkUtilisation();
     void layoutWrapsManyRacks();
     void mainWindowRunsPolicy();
@@ -756,6 +757,30 @@ void TestAnalysisViews::timelineZoomStaysInTheRun()
     // A double-click shows the whole run again.
     QTest::mouseDClick(plot, Qt::LeftButton, Qt::NoModifier, at.toPoint());
     QCOMPARE(time->range(), QCPRange(0, end));
+}
+
+void TestAnalysisViews::timesOfDaysSayTheirFormat()
+{
+    // The DLTAP testbed runs for days: the time axis's title says days ("5d 0:00:00" ticks
+    // under "(h:mm:ss)" before), and the header keeps each value whole when it wraps ("mean
+    // JCT 4d" on one line, "5:32:10" on the next).
+    auto s = loadScenarioFile(CB_SOURCE_DIR "/sample-clusters/dltap-testbed.json");
+    QVERIFY(s.ok());
+    auto run = session(s.value(), true, "dltap");
+    QVERIFY(run->result->makespanSeconds > 86400);
+    RunTimeline timeline;
+    timeline.setSession(run);
+    QCustomPlot *plot = timeline.plot();
+    QCOMPARE(plot->axisRects().back()->axis(QCPAxis::atBottom)->label(),
+             QStringLiteral("simulated time (d h:mm:ss)"));
+    auto *summary = timeline.findChild<QLabel *>(QStringLiteral("timelineSummary"));
+    QVERIFY(summary);
+    const QString jct = formatDuration(run->result->meanJctSeconds());
+    QVERIFY(jct.contains(QLatin1Char(' ')));
+    QVERIFY2(summary->text().contains(QStringLiteral("mean JCT ") + unbroken(jct)),
+             qPrintable(summary->text()));
+    QCOMPARE(durationFormatName(86399), QStringLiteral("h:mm:ss"));
+    QCOMPARE(durationFormatName(86400), QStringLiteral("d h:mm:ss"));
 }
 
 void TestAnalysisViews::timelineChartsCanBeHidden()

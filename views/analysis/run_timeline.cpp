@@ -272,7 +272,8 @@ void RunTimeline::layOutCharts()
         ++row;
         lowest = rect;
     }
-    lowest->axis(QCPAxis::atBottom)->setLabel(tr("simulated time (h:mm:ss)"));
+    m_timeAxis = lowest->axis(QCPAxis::atBottom);
+    m_timeAxis->setLabel(tr("simulated time (%1)").arg(durationFormatName(m_endSeconds)));
     // What is drawn on a hidden chart goes with it (it would be clipped to a stale rect).
     m_gantt->setVisible(isChartShown(Chart::Jobs));
     for (QCPGraph *g : {m_util, m_stranded, m_power})
@@ -446,14 +447,19 @@ void RunTimeline::rebuild()
     m_endSeconds = std::max(r.makespanSeconds, 1e-6);
     for (QCPAxisRect *a : {m_ganttRect, m_useRect, m_costRect})
         a->axis(QCPAxis::atBottom)->setRange(0, m_endSeconds);
+    if (m_timeAxis)
+        m_timeAxis->setLabel(tr("simulated time (%1)").arg(durationFormatName(m_endSeconds)));
 
-    QString text = tr("%1: %2 of %3 jobs finished, makespan %4, mean JCT %5, energy %6, "
-                      "cost %7")
-                       .arg(m_session->label)
-                       .arg(r.finishedJobs())
-                       .arg(r.jobs.size())
-                       .arg(formatDuration(r.makespanSeconds), formatDuration(r.meanJctSeconds()),
-                            formatEnergy(r.energyKWh), formatMoney(r.cost, currency));
+    QString text =
+        tr("%1: %2 of %3 jobs finished, makespan %4, mean JCT %5, energy %6, "
+           "cost %7")
+            .arg(m_session->label)
+            .arg(r.finishedJobs())
+            .arg(r.jobs.size())
+            // (each value on one line when the header wraps: not "4d" / "5:32:10")
+            .arg(unbroken(formatDuration(r.makespanSeconds)),
+                 unbroken(formatDuration(r.meanJctSeconds())), unbroken(formatEnergy(r.energyKWh)),
+                 unbroken(formatMoney(r.cost, currency)));
     // A queue of jobs that take no time says nothing about the policies: say so.
     if (r.finishedJobs() > 0 && r.meanJctSeconds() < 1)
         text += QLatin1Char('\n') + tr("Warning: the jobs finish in under a second on average; "

@@ -14,6 +14,7 @@
 #include <vector>
 
 class QAction;
+class QCPAxis;
 class QCPAxisRect;
 class QCPGraph;
 class QCPItemStraightLine;
@@ -90,6 +91,7 @@ private:
     TimelineSeries m_series;
     double m_time = 0;
     double m_endSeconds = 1;
+    QCPAxis *m_timeAxis = nullptr; ///< the time axis under the lowest chart shown
     QCustomPlot *m_plot;
     QScrollArea *m_scroll = nullptr;
     QCPAxisRect *m_ganttRect;

@@ -444,7 +444,8 @@ void TrafficHeatmap::updateAxes()
         m_plot->xAxis->setTicker(
             QSharedPointer<ReadableTicker>::create(ReadableTicker::Steps::Duration));
         m_plot->xAxis->setTickLabelRotation(0);
-        m_plot->xAxis->setLabel(tr("simulated time (h:mm:ss)"));
+        m_plot->xAxis->setLabel(
+            tr("simulated time (%1)").arg(durationFormatName(std::max(m_nx, 1) * bucketSeconds)));
         m_plot->xAxis->setRange(0, std::max(m_nx, 1) * bucketSeconds);
     } else if (links) {
         m_map->data()->setRange(QCPRange(0, 1), valueRange);

@@ -178,4 +178,14 @@ QString formatPercent(double fraction)
     return QStringLiteral("%1 %").arg(grouped(fraction * 100, 1));
 }
 
+QString durationFormatName(double upperSeconds)
+{
+    return upperSeconds >= 86400 ? QStringLiteral("d h:mm:ss") : QStringLiteral("h:mm:ss");
+}
+
+QString unbroken(QString text)
+{
+    return text.replace(QLatin1Char(' '), QChar(QChar::Nbsp));
+}
+
 } // namespace cb::views

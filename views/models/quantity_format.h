@@ -20,6 +20,12 @@ QString formatByteAmount(double bytes);
 /// decimals when the value has a fraction (0.42 -> "0:00:00.42"), so short jobs do not read
 /// as zero.
 QString formatDuration(double seconds);
+/// How formatDuration writes times up to `upperSeconds`, for an axis title: "h:mm:ss", or
+/// "d h:mm:ss" where a day or more is reached (its ticks read "5d 0:00:00").
+QString durationFormatName(double upperSeconds);
+/// `text` with its spaces made non-breaking: a value in a wrapped label ("4d 5:32:10",
+/// "852 kWh") stays on one line.
+QString unbroken(QString text);
 /// Reads a duration as formatDuration writes it ("1:02:05", "1d 1:01:01", "2:05" as m:ss),
 /// or seconds ("90", "1.5"), or with units ("1.5h", "30m", "45s", "2d"). Empty on anything
 /// else or a negative value.

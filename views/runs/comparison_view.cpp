@@ -349,7 +349,7 @@ void ComparisonView::rebuildCdf()
         }
         g->setData(xs, ys, true);
     }
-    m_cdf->xAxis->setLabel(tr("Job completion time (h:mm:ss)"));
+    m_cdf->xAxis->setLabel(tr("Job completion time (%1)").arg(durationFormatName(maxJct * 1.05)));
     m_cdf->yAxis->setLabel(tr("Finished jobs"));
     m_cdf->xAxis->setRange(0, maxJct > 0 ? maxJct * 1.05 : 3600);
     m_cdf->yAxis->setRange(0, 1.05);
