@@ -16,6 +16,7 @@
 #include "analysis/sts_stepper.h"
 #include "analysis/traffic_heatmap.h"
 #include "commands/add_job_command.h"
+#include "commands/replace_scenario_command.h"
 #include "document/document.h"
 #include "io/scenario_json.h"
 #include "model/model_catalog.h"
@@ -750,6 +751,21 @@ private slots:
             w.statusBar()->clearMessage();
             QVERIFY(!stale->isHidden());
             w.document()->undoStack()->undo();
+            QVERIFY(stale->isHidden());
+            // A queue replaced on the same cluster (a job trace imported) keeps the shown run
+            // and says so, as an edit of one job does (it showed "No run yet"); undone, the
+            // queue is the run's again.
+            Scenario imported = w.document()->scenario();
+            imported.jobs.push_back(another);
+            w.document()->undoStack()->push(new ReplaceScenarioCommand(
+                w.document(), imported, QStringLiteral("Import 1 job from a trace")));
+            QCOMPARE(w.currentRun(), run);
+            QVERIFY(!stale->isHidden());
+            QVERIFY2(w.statusBar()->currentMessage().startsWith(
+                         QStringLiteral("The shown run %1 was made before").arg(run->label)),
+                     qPrintable(w.statusBar()->currentMessage()));
+            w.document()->undoStack()->undo();
+            QCOMPARE(w.currentRun(), run);
             QVERIFY(stale->isHidden());
         }
         QStringList placedNodes; // where the new job's six tasks were placed

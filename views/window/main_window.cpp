@@ -252,8 +252,8 @@ void MainWindow::createAnalysisDocks()
     jobsAtTimeDock->setWidget(m_jobsAtTime);
     addDockWidget(Qt::BottomDockWidgetArea, jobsAtTimeDock);
     connect(m_timeline, &RunTimeline::timeChanged, m_jobsAtTime, &JobsAtTimeView::setTime);
-    // A run of another scenario (or of an edited one) no longer matches the view.
-    connect(m_document, &Document::scenarioReplaced, this, [this] { showRun(nullptr); });
+    // Another document: none of the shown runs is of it.
+    connect(m_document, &Document::documentReplaced, this, [this] { showRun(nullptr); });
     // The run chooser offers the runs of this document, not of the one opened before.
     connect(m_document, &Document::documentReplaced, m_runChooser, &RunChooser::clear);
     auto clusterEdited = [this](Document::Part part, int) {
@@ -274,9 +274,7 @@ void MainWindow::createAnalysisDocks()
     m_staleRunNote->setToolTip(tr("Run > Place and Simulate (Ctrl+R) runs the queue as it is now"));
     m_staleRunNote->hide();
     statusBar()->addPermanentWidget(m_staleRunNote);
-    auto queueEdited = [this](Document::Part part, int) {
-        if (part != Document::Part::Jobs)
-            return;
+    auto sayRunIsOfQueueBefore = [this] {
         updateStaleRunNote();
         if (!m_staleRunNote->isHidden())
             statusBar()->showMessage(
@@ -285,9 +283,24 @@ void MainWindow::createAnalysisDocks()
                     .arg(m_run->label),
                 10000);
     };
+    auto queueEdited = [sayRunIsOfQueueBefore](Document::Part part, int) {
+        if (part == Document::Part::Jobs)
+            sayRunIsOfQueueBefore();
+    };
     connect(m_document, &Document::rowInserted, this, queueEdited);
     connect(m_document, &Document::rowRemoved, this, queueEdited);
     connect(m_document, &Document::rowChanged, this, queueEdited);
+    // A run of another cluster no longer matches the view; a queue replaced on the same
+    // cluster (a job trace imported, or that undone) keeps the shown run, said to be of the
+    // queue before as after an edit of one job (it was dropped: "No run yet").
+    // (An empty undo stack: another document was set, which documentReplaced clears after.)
+    connect(m_document, &Document::scenarioReplaced, this, [this, sayRunIsOfQueueBefore] {
+        if (!m_run || !m_runMatchesCluster || m_document->undoStack()->count() == 0 ||
+            m_run->scenario.cluster != m_document->scenario().cluster)
+            showRun(nullptr);
+        else
+            sayRunIsOfQueueBefore();
+    });
 }
 
 void MainWindow::updateStaleRunNote()
