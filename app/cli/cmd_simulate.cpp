@@ -45,7 +45,8 @@ Command simulateCommand()
     Command c;
     c.name = "simulate";
     c.synopsis = "simulate SCENARIO --policy P [--seed S] [--out RUN.json] [--json] "
-                 "[--fail NODE@T[+R],...] [--cost energy|gpu-hours|catalogue] [--multi-node]";
+                 "[--fail NODE@T[+R],...] [--cost energy|gpu-hours|catalogue] [--multi-node] "
+                 "[OPTIONS]";
     c.summary = "Replay the job queue over time: completion times, traffic, energy and cost";
     c.description =
         "A discrete-event simulation: jobs arrive at their submit time and are placed by the "

@@ -13,11 +13,13 @@
 #include "runs/run_panel.h"
 #include "runs/run_store.h"
 #include "sched/policy.h"
+#include "sim/sim_options.h"
 #include "store/workspace.h"
 #include "test_scenarios.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QComboBox>
 #include <QLabel>
 #include <QListWidget>
 #include <QProgressBar>
@@ -244,6 +246,26 @@ private slots:
         QCOMPARE(again.size(), 1);
         QCOMPARE(again.front()->text(), QStringLiteral("sts  (stochastic)"));
         QVERIFY(again.front()->flags() & Qt::ItemIsEnabled);
+        // STS checked under another cost choice: said to pay the price list whatever it says.
+        auto *cost = panel.findChild<QLabel *>(QStringLiteral("runCostNote"));
+        auto *model = panel.findChild<QComboBox *>(QStringLiteral("runCostModel"));
+        QVERIFY(cost && model);
+        for (int i = 0; i < list->count(); ++i)
+            list->item(i)->setCheckState(Qt::Unchecked);
+        QVERIFY(cost->isHidden());
+        again.front()->setCheckState(Qt::Checked);
+        model->setCurrentIndex(model->findData(int(CostModel::Energy)));
+        QVERIFY(!cost->isHidden());
+        QCOMPARE(cost->text(), QStringLiteral("STS and its baselines always pay the price list: "
+                                              "the choice is for placement policies."));
+        list->findItems(QStringLiteral("dltap"), Qt::MatchExactly)
+            .front()
+            ->setCheckState(Qt::Checked);
+        QCOMPARE(
+            cost->text(),
+            QStringLiteral("The STS runs checked pay the price list whatever is chosen here."));
+        model->setCurrentIndex(model->findData(int(CostModel::Catalogue)));
+        QVERIFY(cost->isHidden());
     }
 
     void runPanelSaysAFailedBatch()

@@ -23,6 +23,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <map>
 
 namespace cb::views {
@@ -38,7 +39,8 @@ RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
       m_simulate(new QCheckBox(tr("Simulate over time"), this)),
       m_keepLog(new QCheckBox(tr("Keep every decision"), this)), m_costModel(new QComboBox(this)),
       m_run(new QPushButton(tr("&Run"), this)), m_cancel(new QPushButton(tr("Cancel"), this)),
-      m_progress(new QProgressBar(this)), m_status(new QLabel(this)), m_stsNote(new QLabel(this))
+      m_progress(new QProgressBar(this)), m_status(new QLabel(this)), m_stsNote(new QLabel(this)),
+      m_costNote(new QLabel(this))
 {
     setObjectName(QStringLiteral("runPanel"));
     m_policies->setObjectName(QStringLiteral("runPolicies"));
@@ -90,6 +92,12 @@ RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
     // wrote 1, which ran every policy with seed 1 from then on.
     form->addRow(tr("Seed list:"), m_seeds);
     form->addRow(tr("Cost:"), m_costModel);
+    // (the choice looked as if it applied to checked STS runs, which always pay the price list)
+    m_costNote->setObjectName(QStringLiteral("runCostNote"));
+    m_costNote->setWordWrap(true);
+    m_costNote->hide();
+    form->addRow(QString(), m_costNote);
+    connect(m_costModel, &QComboBox::currentIndexChanged, this, &RunPanel::updateButtons);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
@@ -528,6 +536,17 @@ void RunPanel::updateButtons()
     m_simulate->setEnabled(!running);
     m_keepLog->setEnabled(!running);
     m_costModel->setEnabled(!running);
+    const QStringList checked = checkedPolicies();
+    const auto stochastic = std::count_if(checked.begin(), checked.end(), [](const QString &p) {
+        return !stochasticMethod(p.toStdString()).empty();
+    });
+    const bool catalogue = CostModel(m_costModel->currentData().toInt()) == CostModel::Catalogue;
+    m_costNote->setText(stochastic == checked.size()
+                            ? tr("STS and its baselines always pay the price list: the choice "
+                                 "is for placement policies.")
+                            : tr("The STS runs checked pay the price list whatever is chosen "
+                                 "here."));
+    m_costNote->setVisible(stochastic > 0 && !catalogue);
 }
 
 } // namespace cb::views

@@ -58,10 +58,23 @@ void addMissingGpuTypes(Cluster &cluster, ImportReport &report)
                       "catalogue, so the relative speed is scaled from its generation's "
                       "catalogue entry by the datasheets' peak throughput (dense BF16, FP32 "
                       "before tensor cores), price 0");
-    if (!unknown.empty())
+    if (!unknown.empty()) {
+        // What helps: --gpu-type for GPUs the source does not name; for a model it names that
+        // the catalogue does not know (Alibaba's "G2"), its entry in the scenario.
+        const bool placeholder = needed.count(kUnknownGpuType) > 0;
+        const bool named = unknown != std::string(kUnknownGpuType);
+        std::string help;
+        if (placeholder)
+            help += "--gpu-type names the model of GPUs a source does not name";
+        if (named)
+            help += std::string(placeholder ? "; " : "") +
+                    "a model the source names keeps its name: give its memory, power and "
+                    "relative speed in the scenario's cluster.gpu_types";
         report.assume("GPU types not in the catalogue: " + unknown +
                       ": default entry (16 GiB, 50 W idle, 250 W busy, relative speed 1.0, "
-                      "price 0); --gpu-type names the model of GPUs a source does not name");
+                      "price 0); " +
+                      help);
+    }
 }
 
 std::string unnamedGpuType(const std::string &gpuTypeOption)
