@@ -6,20 +6,20 @@
 
 namespace cb::cli {
 
-TerminalSafeBuffer::~TerminalSafeBuffer()
-{
-    const std::string rest = m_escaper.finish();
-    m_target.write(rest.data(), std::streamsize(rest.size()));
-    m_target.flush();
-}
-
-TerminalSafeBuffer::int_type TerminalSafeBuffer::overflow(int_type c)
+PassThroughBuffer::int_type PassThroughBuffer::overflow(int_type c)
 {
     if (traits_type::eq_int_type(c, traits_type::eof()))
         return traits_type::not_eof(c);
     const char ch = traits_type::to_char_type(c);
     xsputn(&ch, 1);
     return m_target ? c : traits_type::eof();
+}
+
+TerminalSafeBuffer::~TerminalSafeBuffer()
+{
+    const std::string rest = m_escaper.finish();
+    m_target.write(rest.data(), std::streamsize(rest.size()));
+    m_target.flush();
 }
 
 std::streamsize TerminalSafeBuffer::xsputn(const char *s, std::streamsize n)
@@ -45,15 +45,6 @@ void LineWrapBuffer::emitPending()
 {
     m_target.write(m_line.data(), std::streamsize(m_line.size()));
     m_line.clear();
-}
-
-LineWrapBuffer::int_type LineWrapBuffer::overflow(int_type c)
-{
-    if (traits_type::eq_int_type(c, traits_type::eof()))
-        return traits_type::not_eof(c);
-    const char ch = traits_type::to_char_type(c);
-    xsputn(&ch, 1);
-    return m_target ? c : traits_type::eof();
 }
 
 std::streamsize LineWrapBuffer::xsputn(const char *s, std::streamsize n)

@@ -11,73 +11,77 @@
 #include <ostream>
 #include <streambuf>
 #include <string>
+#include <utility>
 
 namespace cb::cli {
 
-class TerminalSafeBuffer : public std::streambuf
+/// A buffer that passes what is written to `target` after its own transformation (xsputn):
+/// one character goes the same way as many (overflow).
+class PassThroughBuffer : public std::streambuf
 {
 public:
-    explicit TerminalSafeBuffer(std::ostream &target) : m_target(target) {}
-    ~TerminalSafeBuffer() override;
+    explicit PassThroughBuffer(std::ostream &target) : m_target(target) {}
 
 protected:
     int_type overflow(int_type c) override;
-    std::streamsize xsputn(const char *s, std::streamsize n) override;
-    int sync() override;
 
-private:
     std::ostream &m_target;
-    TerminalEscaper m_escaper{true};
 };
 
-/// An ostream over TerminalSafeBuffer.
-class TerminalSafeStream : public std::ostream
+/// An ostream over a buffer of type `Buffer`, made from `Buffer`'s arguments.
+template<class Buffer> class StreamOver : public std::ostream
 {
 public:
-    explicit TerminalSafeStream(std::ostream &target) : std::ostream(nullptr), m_buffer(target)
+    template<class... Args>
+    explicit StreamOver(Args &&...args)
+        : std::ostream(nullptr), m_buffer(std::forward<Args>(args)...)
     {
         rdbuf(&m_buffer);
     }
 
 private:
-    TerminalSafeBuffer m_buffer;
+    Buffer m_buffer;
 };
+
+class TerminalSafeBuffer : public PassThroughBuffer
+{
+public:
+    explicit TerminalSafeBuffer(std::ostream &target) : PassThroughBuffer(target) {}
+    ~TerminalSafeBuffer() override;
+
+protected:
+    std::streamsize xsputn(const char *s, std::streamsize n) override;
+    int sync() override;
+
+private:
+    TerminalEscaper m_escaper{true};
+};
+
+using TerminalSafeStream = StreamOver<TerminalSafeBuffer>;
 
 /// Breaks each complete line written through it at spaces to at most `width` columns before
 /// passing it on (wrapText), the lines after the first indented two spaces deeper than it
 /// (text on stderr at a terminal: an error naming a long path read as one run-on line at 80
 /// columns). A line not yet ended waits here until its newline, a flush or the end.
-class LineWrapBuffer : public std::streambuf
+class LineWrapBuffer : public PassThroughBuffer
 {
 public:
-    LineWrapBuffer(std::ostream &target, std::size_t width) : m_target(target), m_width(width) {}
+    LineWrapBuffer(std::ostream &target, std::size_t width)
+        : PassThroughBuffer(target), m_width(width)
+    {}
     ~LineWrapBuffer() override;
 
 protected:
-    int_type overflow(int_type c) override;
     std::streamsize xsputn(const char *s, std::streamsize n) override;
     int sync() override;
 
 private:
     void emitPending();
 
-    std::ostream &m_target;
     std::size_t m_width;
     std::string m_line; ///< the line begun and not yet ended
 };
 
-/// An ostream over LineWrapBuffer.
-class LineWrapStream : public std::ostream
-{
-public:
-    LineWrapStream(std::ostream &target, std::size_t width)
-        : std::ostream(nullptr), m_buffer(target, width)
-    {
-        rdbuf(&m_buffer);
-    }
-
-private:
-    LineWrapBuffer m_buffer;
-};
+using LineWrapStream = StreamOver<LineWrapBuffer>;
 
 } // namespace cb::cli
