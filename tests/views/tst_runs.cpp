@@ -244,7 +244,10 @@ private slots:
         const QList<QListWidgetItem *> again =
             list->findItems(QStringLiteral("sts  "), Qt::MatchStartsWith);
         QCOMPARE(again.size(), 1);
-        QCOMPARE(again.front()->text(), QStringLiteral("sts  (stochastic)"));
+        QCOMPARE(again.front()->text(), QStringLiteral("sts  (STS, stochastic)"));
+        // A baseline says the name its runs are shown by ("#4 FIFO seed 1").
+        QCOMPARE(list->findItems(QStringLiteral("sts-fifo  "), Qt::MatchStartsWith).front()->text(),
+                 QStringLiteral("sts-fifo  (FIFO, STS baseline)"));
         QVERIFY(again.front()->flags() & Qt::ItemIsEnabled);
         // STS checked under another cost choice: said to pay the price list whatever it says.
         auto *cost = panel.findChild<QLabel *>(QStringLiteral("runCostNote"));

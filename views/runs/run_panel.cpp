@@ -273,8 +273,9 @@ void RunPanel::reloadPolicies()
         const bool sts = method.rfind("STS", 0) == 0;
         // (greyed out, the entry says what it needs: a user looked for why)
         add(n, !need.isEmpty() ? QStringLiteral("  (%1)").arg(need)
-               : sts           ? tr("  (stochastic)")
-                               : tr("  (STS baseline)"));
+               // (with the method's name, which the runs and the stepper show: "FIFO")
+               : sts ? tr("  (%1, stochastic)").arg(QString::fromStdString(method))
+                     : tr("  (%1, STS baseline)").arg(QString::fromStdString(method)));
         QListWidgetItem *item = m_policies->item(m_policies->count() - 1);
         item->setToolTip(stochasticPolicyToolTip(n, unavailable));
         if (!unavailable.isEmpty()) {

@@ -293,9 +293,12 @@ void MainWindow::createAnalysisDocks()
     // A run of another cluster no longer matches the view; a queue replaced on the same
     // cluster (a job trace imported, or that undone) keeps the shown run, said to be of the
     // queue before as after an edit of one job (it was dropped: "No run yet").
-    // (An empty undo stack: another document was set, which documentReplaced clears after.)
     connect(m_document, &Document::scenarioReplaced, this, [this, sayRunIsOfQueueBefore] {
-        if (!m_run || !m_runMatchesCluster || m_document->undoStack()->count() == 0 ||
+        // (An empty undo stack: another document was set; documentReplaced, which follows,
+        // clears the run once.)
+        if (m_document->undoStack()->count() == 0)
+            return;
+        if (!m_run || !m_runMatchesCluster ||
             m_run->scenario.cluster != m_document->scenario().cluster)
             showRun(nullptr);
         else
