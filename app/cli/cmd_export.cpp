@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -87,9 +88,25 @@ Command exportCommand()
         if (!args.has("format"))
             return usage("missing --format FORMAT (one of " + ExporterRegistry::names() + ")");
         const Exporter *exporter = ExporterRegistry::find(args.value("format"));
-        if (!exporter)
-            return usage("unknown format \"" + args.value("format") + "\"; expected one of " +
-                         ExporterRegistry::names());
+        if (!exporter) {
+            // A likely typo gets the format it resembles; "kubernetes" (no format of that
+            // name: there are several) gets the one that pins pods to nodes.
+            std::vector<std::string> formats;
+            for (const Exporter *e : ExporterRegistry::all())
+                formats.push_back(e->name());
+            std::string word = args.value("format");
+            std::transform(word.begin(), word.end(), word.begin(),
+                           [](unsigned char ch) { return char(std::tolower(ch)); });
+            std::string hint;
+            if (const std::string near = nearestName(word, formats); !near.empty())
+                hint = " (did you mean \"" + near + "\"?)";
+            else if (word == "kubernetes" || word == "k8s" || word == "kube" || word == "pods")
+                hint = " (for Kubernetes: k8s-pods writes a Pod per task, pinned to its node; "
+                       "tfjob, pytorchjob, mpijob, volcano, jobset and kueue write those "
+                       "controllers' objects)";
+            return usage("unknown format \"" + args.value("format") + "\"" + hint +
+                         "; expected one of " + ExporterRegistry::names());
+        }
         if (!args.has("out"))
             return usage("missing --out DIR");
         // (a file where the folder should be: said before any work, not as a failure to

@@ -321,6 +321,13 @@ private slots:
             << QStringList{"--format", "helm", "--out", "x"}
             << "unknown format \"helm\"; expected one of k8s-pods, tfjob, pytorchjob, mpijob, "
                "volcano, slurm, slurm-cluster";
+        QTest::newRow("a format's typo")
+            << QStringList{"--format", "tfjobs", "--out", "x"}
+            << "unknown format \"tfjobs\" (did you mean \"tfjob\"?); expected one of";
+        QTest::newRow("kubernetes")
+            << QStringList{"--format", "Kubernetes", "--out", "x"}
+            << "unknown format \"Kubernetes\" (for Kubernetes: k8s-pods writes a Pod per task, "
+               "pinned to its node; ";
         QTest::newRow("no placement") << QStringList{"--format", "volcano", "--out", "x"}
                                       << "missing --placement FILE or --policy P";
         QTest::newRow("bad pinning")
