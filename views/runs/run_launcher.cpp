@@ -50,6 +50,7 @@ bool RunLauncher::start(const cb::Scenario &scenario, std::vector<PanelRequest> 
             workspace = std::move(opened).value();
         else
             workspaceError = QString::fromStdString(opened.error());
+        std::string digest; // the batch's scenario version, computed once for its runs
         for (int i = 0; i < int(batch.size()); ++i) {
             if (cancel->load())
                 break;
@@ -73,7 +74,9 @@ bool RunLauncher::start(const cb::Scenario &scenario, std::vector<PanelRequest> 
                     RunRecord record = recordForRun(run.value(), original, req);
                     // What the comparison shows of it, read before the record is stored.
                     ComparedRun c = comparedRun(record);
-                    c.scenarioDigest = Workspace::digestOf(original);
+                    if (digest.empty())
+                        digest = Workspace::digestOf(original);
+                    c.scenarioDigest = digest;
                     if (auto saved = saveRecord(*workspace, original, std::move(record)); saved) {
                         id = saved.value();
                         c.id = id;
