@@ -53,7 +53,9 @@ struct JobRun
     double crossDomainBytes = 0;
     double energyKWh = 0;                    ///< the job's GPUs at busy draw, x PUE
     double cost = 0;                         ///< under the run's cost model
-    int gpus = 0;                            ///< whole GPUs (fractions count as one)
+    /// Whole GPUs (fractions count as one) the job asks for; a stochastic run's job, those of
+    /// the configuration of its last attempt.
+    int gpus = 0;
     JobPlacement placement;                  ///< of the last attempt
     int reconfigurations = 0;                ///< configuration changes while running
     bool violated = false;                   ///< finished after its due date (by > 1 us)

@@ -1543,6 +1543,7 @@ struct Simulator::Impl
             js.placement = r.placement;
             jr.startSeconds = now;
             jr.placement = r.placement;
+            jr.gpus = r.job->gpuCount(); // what this configuration runs on, not what was asked
             attachFlows(int(i), *r.job, r.placement);
             attachPower(js, *r.job, r.placement);
             const std::string label = r.config.toString();

@@ -125,7 +125,7 @@ private slots:
         QCOMPARE(count(r, RunEventKind::Completion), 101);
         QVERIFY(count(r, RunEventKind::Start) >= 101);
         // Every reconfiguration is an event and a new segment of its job.
-        int segments = 0, configChanges = 0;
+        int segments = 0, configChanges = 0, mostGpus = 0;
         for (const JobRun &j : r.jobs) {
             QVERIFY(!j.segments.empty());
             segments += int(j.segments.size());
@@ -138,7 +138,12 @@ private slots:
                 if (k + 1 < j.segments.size())
                     QCOMPARE(*seg.endSeconds, j.segments[k + 1].startSeconds);
             }
+            // Its GPUs are those its last configuration ran on (the sample's jobs ask for one;
+            // some run on more).
+            QCOMPARE(j.gpus, j.segments.back().config->gpus);
+            mostGpus = std::max(mostGpus, j.gpus);
         }
+        QVERIFY(mostGpus > 1);
         QCOMPARE(r.reconfigurations, configChanges);
         QVERIFY(configChanges > 0);
         QCOMPARE(count(r, RunEventKind::Reconfiguration) + count(r, RunEventKind::Start),
