@@ -439,6 +439,47 @@ private slots:
         }
     }
 
+    // A shell operator as a word of its own reaches the program as an argument: every job
+    // format says so once; the same line under /bin/sh -c is deployed as that shell's
+    // command, and nothing is said.
+    void shellOperatorInACommandIsSaid()
+    {
+        Scenario s = cbtest::exportScenario();
+        s.jobs[0].command = {"python", "t.py", "&&", "echo", "done"};
+        const std::string said = "job \"" + s.jobs[0].id +
+                                 "\"'s command has \"&&\" as a word of "
+                                 "its own; no shell runs a job's command";
+        Scenario shell = s;
+        shell.jobs[0].command = {"/bin/sh", "-c", "python t.py && echo 'done'"};
+        int formats = 0;
+        for (const Exporter *e : ExporterRegistry::all()) {
+            if (!e->needsPlacement())
+                continue;
+            ++formats;
+            auto r = e->exportPlacement(s, cbtest::exportPlacement(), {});
+            QVERIFY2(r.ok(), r.ok() ? "" : r.error().c_str());
+            int found = 0;
+            for (const std::string &w : r->warnings)
+                found += w.rfind(e->name() + ": " + said, 0) == 0 ? 1 : 0;
+            QVERIFY2(found == 1, e->name().c_str());
+            auto ok = e->exportPlacement(shell, cbtest::exportPlacement(), {});
+            QVERIFY2(ok.ok(), ok.ok() ? "" : ok.error().c_str());
+            std::string all;
+            for (const std::string &w : ok->warnings)
+                all += w + "\n";
+            QVERIFY2(all.find("as a word of its own") == std::string::npos, all.c_str());
+            // The line reaches the container or the job step whole, quoted for its format.
+            std::string files;
+            for (const ExportedFile &f : ok->files)
+                files += f.content;
+            const std::string expected = e->name() == "slurm"
+                                             ? "'/bin/sh' '-c' 'python t.py && echo '\\''done'\\'''"
+                                             : "\"python t.py && echo 'done'\"";
+            QVERIFY2(files.find(expected) != std::string::npos, e->name().c_str());
+        }
+        QVERIFY(formats >= 8);
+    }
+
     void roleTemplatesWarnAndOfferExactFormats_data()
     {
         QTest::addColumn<QString>("format");

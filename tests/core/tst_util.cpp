@@ -2,8 +2,10 @@
 // seeding, xoshiro256**, computed independently from the published algorithms; the first
 // splitmix64 output for seed 0 is the reference value 0xe220a8397b1dcdaf), so that
 // byte-identical output across platforms cannot drift silently; the one comma-list parser;
-// the one mean / standard deviation; and Result's checked value access.
+// the one mean / standard deviation; Result's checked value access; and a job's command
+// line read as a shell reads it.
 
+#include "util/command_line.h"
 #include "util/result.h"
 #include "util/rng.h"
 #include "util/sample_folder.h"
@@ -246,6 +248,94 @@ private slots:
                               dir.filePath(QStringLiteral("gone")).toStdString()),
                  std::string());
         QVERIFY(!programFolder().empty());
+    }
+
+    void commandLines_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QStringList>("argv");
+        const QString sh = QStringLiteral("/bin/sh");
+        const QString c = QStringLiteral("-c");
+        // Words and quotes only: split as a shell splits them.
+        QTest::newRow("words") << "python train.py --epochs 90"
+                               << QStringList{"python", "train.py", "--epochs", "90"};
+        QTest::newRow("quotes") << "python a.py --data \"/data/img net\" --tag 'x y' --lr=0.1"
+                                << QStringList{"python", "a.py", "--data",  "/data/img net",
+                                               "--tag",  "x y",  "--lr=0.1"};
+        QTest::newRow("escapes") << "echo a\\ b \"say \\\"hi\\\"\" 'it'\\''s'"
+                                 << QStringList{"echo", "a b", "say \"hi\"", "it's"};
+        QTest::newRow("empty words") << "run '' \"\"" << QStringList{"run", "", ""};
+        QTest::newRow("blank") << "  " << QStringList{};
+        // Shell syntax: the whole line, trimmed, under /bin/sh -c.
+        const QString chained =
+            QStringLiteral("python train.py --data \"/data/img net\" && echo 'done'");
+        QTest::newRow("&&") << "  " + chained + " " << QStringList{sh, c, chained};
+        QTest::newRow("pipe") << "a | b" << QStringList{sh, c, "a | b"};
+        QTest::newRow("redirect") << "a 2>err.log" << QStringList{sh, c, "a 2>err.log"};
+        QTest::newRow("variable") << "echo $HOME" << QStringList{sh, c, "echo $HOME"};
+        QTest::newRow("variable quoted")
+            << "echo \"$HOME\"" << QStringList{sh, c, "echo \"$HOME\""};
+        QTest::newRow("glob") << "ls *.tar" << QStringList{sh, c, "ls *.tar"};
+        QTest::newRow("assignment") << "NCCL_DEBUG=INFO torchrun t.py"
+                                    << QStringList{sh, c, "NCCL_DEBUG=INFO torchrun t.py"};
+        QTest::newRow("home") << "cat ~/x" << QStringList{sh, c, "cat ~/x"};
+        // What only looks like it: quoted, or an '=' past the first word.
+        QTest::newRow("quoted operators")
+            << "echo '&&' \"a|b\" \\$x" << QStringList{"echo", "&&", "a|b", "$x"};
+        QTest::newRow("option =") << "run --x=1 a#b" << QStringList{"run", "--x=1", "a#b"};
+    }
+
+    void commandLines()
+    {
+        QFETCH(QString, line);
+        QFETCH(QStringList, argv);
+        std::vector<std::string> expected;
+        for (const QString &a : argv)
+            expected.push_back(a.toStdString());
+        const auto got = commandFromLine(line.toStdString());
+        QVERIFY2(got.ok(), got.ok() ? "" : got.error().c_str());
+        QCOMPARE(got.value(), expected);
+        // Shown again, the line reads back as the same argv.
+        const std::string shown = lineFromCommand(expected);
+        QCOMPARE(commandFromLine(shown).value(), expected);
+    }
+
+    void commandLineShownAsTyped()
+    {
+        QCOMPARE(lineFromCommand({"/bin/sh", "-c", "a && b"}), std::string("a && b"));
+        QCOMPARE(lineFromCommand({"python", "a b.py", "--lr=0.1", "it's", ""}),
+                 std::string("python 'a b.py' --lr=0.1 'it'\\''s' ''"));
+        // A shell command without shell syntax keeps its shell: it is not the same argv as
+        // its line's words.
+        QCOMPARE(lineFromCommand({"/bin/sh", "-c", "hostname"}),
+                 std::string("/bin/sh -c hostname"));
+        QCOMPARE(lineFromCommand({"A=1", "b"}), std::string("'A=1' b"));
+        QCOMPARE(commandFromLine("'A=1' b").value(), (std::vector<std::string>{"A=1", "b"}));
+    }
+
+    void commandLineProblems()
+    {
+        const auto open = commandFromLine("python a.py --name 'x y");
+        QVERIFY(!open);
+        QCOMPARE(open.error(), std::string("command: the ' quote at character 20 is not closed"));
+        QCOMPARE(commandFromLine("echo \"a").error(),
+                 std::string("command: the \" quote at character 6 is not closed"));
+        QCOMPARE(commandFromLine("  echo 'a").error(),
+                 std::string("command: the ' quote at character 8 is not closed"));
+        QCOMPARE(commandFromLine("echo a\\").error(),
+                 std::string("command: the line ends with a backslash"));
+    }
+
+    void shellOperatorsAsArguments()
+    {
+        QCOMPARE(shellOperatorArgument({"python", "t.py", "&&", "echo", "done"}),
+                 std::string("&&"));
+        QCOMPARE(shellOperatorArgument({"python", "t.py", "2>&1"}), std::string("2>&1"));
+        QCOMPARE(shellOperatorArgument({"python", "t.py", "--x", "a&&b"}), std::string());
+        // A shell's own arguments, and a program named like an operator, are not.
+        QCOMPARE(shellOperatorArgument({"/bin/bash", "-c", "a", "&&"}), std::string());
+        QCOMPARE(shellOperatorArgument({"|"}), std::string());
+        QCOMPARE(shellOperatorArgument({}), std::string());
     }
 
     void failedResultValueIsCaught()

@@ -560,6 +560,42 @@ private slots:
                                 "compute on the reference GPU, without communication"));
     }
 
+    // A command typed with shell syntax runs under /bin/sh -c as typed (with the note that
+    // says so); words and quotes alone are the argv; an open quote is a problem; a job's
+    // command shows as the line that gives it back.
+    void jobEditorKeepsAShellCommandWhole()
+    {
+        Document doc;
+        Scenario s = testing::leafSpineScenario(2, 1, 4);
+        QVERIFY(!s.jobs.empty());
+        s.jobs[0].id = "train";
+        s.jobs[0].command = {"/bin/sh", "-c", "python t.py | tee log"};
+        doc.setScenario(s);
+        JobDialog dialog(&doc, 0);
+        auto *line = dialog.findChild<QLineEdit *>(QStringLiteral("jobCommand"));
+        QVERIFY(line);
+        QCOMPARE(line->text(), QStringLiteral("python t.py | tee log"));
+        auto *problem = dialog.findChild<QLabel *>(QStringLiteral("jobProblem"));
+        QVERIFY(problem);
+        QVERIFY2(problem->text().contains(QStringLiteral("/bin/sh -c")),
+                 qPrintable(problem->text()));
+        const QString typed =
+            QStringLiteral("python train.py --data \"/data/img net\" && echo 'done'");
+        dialog.setCommand(typed);
+        auto job = dialog.job();
+        QVERIFY2(job, qPrintable(dialog.problem()));
+        QCOMPARE(job->command, (std::vector<std::string>{"/bin/sh", "-c", typed.toStdString()}));
+        dialog.setCommand(QStringLiteral("python train.py --data \"/data/img net\""));
+        job = dialog.job();
+        QVERIFY(job);
+        QCOMPARE(job->command,
+                 (std::vector<std::string>{"python", "train.py", "--data", "/data/img net"}));
+        QVERIFY(!problem->text().contains(QStringLiteral("/bin/sh")));
+        dialog.setCommand(QStringLiteral("python train.py --name 'x"));
+        QCOMPARE(dialog.problem(),
+                 QStringLiteral("Command: the ' quote at character 24 is not closed."));
+    }
+
     // The editor rounds what it shows (0.1 MB, 0.1 ms), never what it keeps: a job opened and
     // accepted untouched keeps its exact size and step time; a value the user typed is taken.
     void jobEditorKeepsExactValues()

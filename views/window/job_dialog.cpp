@@ -10,6 +10,7 @@
 #include "model/model_catalog.h"
 #include "model/validation.h"
 #include "models/quantity_format.h"
+#include "util/command_line.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -50,50 +51,6 @@ QString durationText(const std::optional<double> &seconds)
 }
 
 } // namespace
-
-std::vector<std::string> splitCommandLine(const QString &text)
-{
-    std::vector<std::string> out;
-    QString current;
-    bool inWord = false;
-    QChar quote;
-    for (const QChar c : text) {
-        if (!quote.isNull()) {
-            if (c == quote)
-                quote = QChar();
-            else
-                current += c;
-        } else if (c == QLatin1Char('\'') || c == QLatin1Char('"')) {
-            quote = c;
-            inWord = true;
-        } else if (c.isSpace()) {
-            if (inWord)
-                out.push_back(current.toStdString());
-            current.clear();
-            inWord = false;
-        } else {
-            current += c;
-            inWord = true;
-        }
-    }
-    if (inWord)
-        out.push_back(current.toStdString());
-    return out;
-}
-
-QString joinCommandLine(const std::vector<std::string> &argv)
-{
-    QStringList parts;
-    for (const std::string &a : argv) {
-        QString arg = QString::fromStdString(a);
-        if (arg.isEmpty() || arg.contains(QLatin1Char(' ')) || arg.contains(QLatin1Char('"')) ||
-            arg.contains(QLatin1Char('\'')))
-            arg = arg.contains(QLatin1Char('\'')) ? QLatin1Char('"') + arg + QLatin1Char('"')
-                                                    : QLatin1Char('\'') + arg + QLatin1Char('\'');
-        parts << arg;
-    }
-    return parts.join(QLatin1Char(' '));
-}
 
 JobDialog::JobDialog(Document *document, int jobIndex, int insertAt, QWidget *parent)
     : QDialog(parent)
@@ -195,12 +152,15 @@ JobDialog::JobDialog(Document *document, int jobIndex, int insertAt, QWidget *pa
     m_priority->setRange(-1000000, 1000000);
     m_image->setPlaceholderText(tr("a default per job kind"));
     m_command->setPlaceholderText(tr("none: containers run the image's own, Slurm hostname"));
-    m_command->setToolTip(tr("What each task runs, e.g. python train.py --epochs 90"));
+    m_command->setToolTip(
+        tr("What each task runs, e.g. python train.py --epochs 90. Quotes group words as in a "
+           "shell; a line with shell syntax (&&, |, >, $VAR) runs with /bin/sh -c as typed."));
     m_account->setPlaceholderText(tr("none (Slurm --account)"));
     m_problem->setObjectName(QStringLiteral("jobProblem"));
     m_id->setObjectName(QStringLiteral("jobId"));
     m_modelMb->setObjectName(QStringLiteral("jobModelSize"));
     m_model->setObjectName(QStringLiteral("jobModel"));
+    m_command->setObjectName(QStringLiteral("jobCommand"));
     m_problem->setWordWrap(true);
 
     auto *tasks = new QGroupBox(tr("Tasks"), this);
@@ -367,7 +327,7 @@ void JobDialog::load(const Job &job)
     m_timeLimit->setText(durationText(job.timeLimitSeconds));
     m_account->setText(QString::fromStdString(job.account));
     m_image->setText(QString::fromStdString(job.image));
-    m_command->setText(joinCommandLine(job.command));
+    m_command->setText(QString::fromStdString(lineFromCommand(job.command)));
 }
 
 void JobDialog::modelChosen()
@@ -562,7 +522,11 @@ std::optional<Job> JobDialog::job(QString *problem) const
     if (job.account.find_first_of(" \t\"'#") != std::string::npos)
         return fail(tr("Account: no spaces, quotes or '#'."));
     job.image = m_image->text().trimmed().toStdString();
-    job.command = splitCommandLine(m_command->text());
+    auto command = commandFromLine(m_command->text().toStdString());
+    if (!command)
+        return fail(
+            tr("Command: %1.").arg(QString::fromStdString(command.problems().front().message)));
+    job.command = std::move(command.value());
     return job;
 }
 
@@ -630,6 +594,10 @@ QString JobDialog::warning() const
                          "letters, digits and '-')."))
             .arg(QString::fromStdString(exported));
     }
+    // What it runs in the container: a line with shell syntax runs under a shell, as typed.
+    if (needsShell(m_command->text().toStdString()))
+        return tr("The command has shell syntax (such as &&, a pipe, a redirection or $): its "
+                  "tasks run it with /bin/sh -c, so the image needs /bin/sh.");
     return {};
 }
 

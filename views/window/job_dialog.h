@@ -119,10 +119,4 @@ private:
     QDialogButtonBox *m_buttons;
 };
 
-/// A command line split like a shell does for simple cases: spaces separate, quotes group
-/// ("python train.py --lr '0.1 x'" -> 4 arguments).
-std::vector<std::string> splitCommandLine(const QString &text);
-/// The reverse: arguments joined by spaces, quoted where they hold spaces or quotes.
-QString joinCommandLine(const std::vector<std::string> &argv);
-
 } // namespace cb::views

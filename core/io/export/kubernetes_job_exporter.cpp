@@ -41,6 +41,8 @@ Result<ExportResult> KubernetesJobExporter::exportPlacement(const Scenario &scen
         jobs.push_back(j.job);
     for (std::string &w : KubernetesObjects::imageWarnings(jobs, options))
         result.warnings.push_back(std::move(w));
+    if (std::string w = shellOperatorWarning(jobs, name()); !w.empty())
+        result.warnings.push_back(std::move(w));
     if (std::string w = fractionalGpuWarning(resolved.value(), name(), "nvidia.com/gpu");
         !w.empty())
         result.warnings.push_back(std::move(w));

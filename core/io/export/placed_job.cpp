@@ -1,5 +1,6 @@
 #include "io/export/placed_job.h"
 
+#include "util/command_line.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -304,6 +305,23 @@ std::string jobsWarning(const std::vector<std::string> &ids, const std::string &
     for (const std::string &id : ids)
         quoted.push_back("\"" + id + "\"");
     return std::to_string(ids.size()) + " jobs " + many + ": " + namedList(quoted);
+}
+
+std::string shellOperatorWarning(const std::vector<const Job *> &jobs, const std::string &format)
+{
+    const std::string why = "; no shell runs a job's command, so the program gets it as an "
+                            "argument (for shell syntax, make the command [\"/bin/sh\", \"-c\", "
+                            "\"...\"], as the window's job editor does)";
+    SharedWarnings shared;
+    for (const Job *job : jobs)
+        if (const std::string op = shellOperatorArgument(job->command); !op.empty())
+            shared.add(format + ": {n} jobs' commands have a shell operator as a word of its own" +
+                           why,
+                       format + ": job \"" + job->id + "\"'s command has \"" + op +
+                           "\" as a word of its own" + why,
+                       "\"" + job->id + "\" (" + op + ")");
+    const std::vector<std::string> said = shared.said();
+    return said.empty() ? std::string() : said.front();
 }
 
 void SharedWarnings::add(const std::string &many, std::string one, std::string item)

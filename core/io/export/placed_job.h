@@ -74,6 +74,11 @@ std::string fractionalGpuWarning(const std::vector<PlacedJob> &jobs, const std::
 std::string jobsWarning(const std::vector<std::string> &ids, const std::string &one,
                         const std::string &many);
 
+/// `format`: a warning for the jobs whose command has a shell operator (&&, |, >, ...) as a
+/// word of its own: no shell runs a job's command, so the program would get it as an
+/// argument. Empty when there is none.
+std::string shellOperatorWarning(const std::vector<const Job *> &jobs, const std::string &format);
+
 /// Per-job warnings of one kind gathered over an export and said once at its end: a kind met
 /// once keeps its own sentence, a kind met several times becomes one sentence and a list of
 /// what is particular to each (the first 20 named, the rest counted), in the order added.

@@ -361,9 +361,14 @@ Result<ExportResult> SlurmBatchExporter::exportPlacement(const Scenario &scenari
     for (std::string &w : shared.said())
         result.warnings.push_back(std::move(w));
     std::vector<std::string> noCommand;
-    for (const PlacedJob &j : resolved.value())
+    std::vector<const Job *> jobs;
+    for (const PlacedJob &j : resolved.value()) {
         if (j.job->command.empty())
             noCommand.push_back(j.job->id);
+        jobs.push_back(j.job);
+    }
+    if (std::string w = shellOperatorWarning(jobs, "slurm"); !w.empty())
+        result.warnings.push_back(std::move(w));
     if (std::string w = jobsWarning(noCommand, "has no command; each task runs 'hostname'",
                                     "have no command; each task runs 'hostname'");
         !w.empty())
