@@ -139,6 +139,9 @@ Command importCommand()
         {"node-template", "SPEC|FILE",
          "node contents for topology-only formats (slurm.conf: what it leaves out)"},
         {"nodes", "N", "nccl-topo, hwloc: identical nodes the one-node file stands for (1)"},
+        {"keep-unavailable-nodes", "",
+         "scontrol-nodes, k8s-nodes: keep nodes that take no new job now (down, drained, "
+         "failed, cordoned, not Ready), which are left out"},
         {"throughputs", "FILE", "gavel: Gavel throughputs JSON (default: built in)"},
         {"default-model", "MODEL", "model profile for jobs naming no known model (resnet50)"},
         {"seconds-per-iteration", "S", "reference-GPU time per iteration for durations (0.1)"},
@@ -214,6 +217,7 @@ Command importCommand()
             options.nodeCount = int(n.value());
         }
         options.gpuType = args.value("gpu-type", "");
+        options.keepUnavailableNodes = args.flag("keep-unavailable-nodes");
         options.throughputsFile = args.value("throughputs", "");
         options.date = args.value("date", "");
         options.model = args.value("model", "");

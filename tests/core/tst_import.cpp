@@ -7,6 +7,7 @@
 #include "io/import/import_report.h"
 #include "io/import/importer_registry.h"
 #include "io/import/k8s_quantity.h"
+#include "io/import/slurm_config_text.h"
 #include "io/scenario_json.h"
 #include "model/validation.h"
 
@@ -283,8 +284,8 @@ private slots:
         QTest::newRow("slurm block topology")
             << "slurm" << QStringList{"handmade/block_topology.conf"} << 0 << 8 << 0 << 3 << 0;
         QTest::newRow("scontrol show node")
-            << "scontrol-nodes" << QStringList{"handmade/scontrol_show_node.txt"} << 0 << 3 << 8
-            << 1 << 0;
+            << "scontrol-nodes" << QStringList{"handmade/scontrol_show_node.txt"} << 0 << 2 << 4
+            << 1 << 1; // (gpu02 is drained)
     }
     void importsFiles()
     {
@@ -324,6 +325,80 @@ private slots:
         ImportReport rep2 = again.value();
         addImportedJobs(s2, rep2);
         QCOMPARE(scenarioToText(s2), scenarioToText(s));
+    }
+
+    // Node lists with a state leave out the nodes that take no new job now, each named with
+    // its state in the report; --keep-unavailable-nodes keeps them.
+    void nodeListsLeaveOutNodesThatTakeNoJob()
+    {
+        QCOMPARE(slurmStateBlocking("IDLE"), std::string());
+        QCOMPARE(slurmStateBlocking("MIXED~"), std::string()); // powered off: Slurm starts it
+        QCOMPARE(slurmStateBlocking("ALLOCATED+DRAIN"), std::string("DRAIN"));
+        QCOMPARE(slurmStateBlocking("DOWN+DRAIN+NOT_RESPONDING"), std::string("DOWN"));
+        QCOMPARE(slurmStateBlocking("DOWN*"), std::string("DOWN"));
+        QCOMPARE(slurmStateBlocking("IDLE*"), std::string("NOT_RESPONDING"));
+        QCOMPARE(slurmStateBlocking("idle+draining"), std::string("DRAIN"));
+        QCOMPARE(slurmStateBlocking("FAILING"), std::string("FAIL"));
+        QCOMPARE(slurmStateBlocking(""), std::string());
+
+        const Importer *scontrol = findImporter("scontrol-nodes");
+        QVERIFY(scontrol);
+        const std::string file = (kData + "handmade/scontrol_show_node.txt").toStdString();
+        auto r = importFiles(*scontrol, {file});
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().c_str());
+        QCOMPARE(int(r->cluster->nodes.size()), 2);
+        QCOMPARE(r->cluster->totalGpus(), 4);
+        QCOMPARE(int(r->skipped.size()), 1);
+        QCOMPARE(r->skipped[0].toString(),
+                 file + ":13: node \"gpu02\": State=DRAIN: it takes no new job (DRAIN); "
+                        "--keep-unavailable-nodes keeps it");
+        ImportOptions keep;
+        keep.keepUnavailableNodes = true;
+        auto all = importFiles(*scontrol, {file}, keep);
+        QVERIFY(all.ok());
+        QCOMPARE(int(all->cluster->nodes.size()), 3);
+        QCOMPARE(all->cluster->totalGpus(), 8);
+        QCOMPARE(int(all->skipped.size()), 0);
+
+        QTemporaryDir dir;
+        const std::string nodes = dir.filePath(QStringLiteral("nodes.yaml")).toStdString();
+        std::ofstream(nodes) << R"(apiVersion: v1
+kind: List
+items:
+- kind: Node
+  metadata: {name: cordoned}
+  spec: {unschedulable: true}
+  status: {allocatable: {cpu: "8", memory: 64Gi, nvidia.com/gpu: "8"}}
+- kind: Node
+  metadata: {name: lost}
+  status:
+    allocatable: {cpu: "8", memory: 64Gi, nvidia.com/gpu: "8"}
+    conditions:
+    - {type: MemoryPressure, status: "False"}
+    - {type: Ready, status: Unknown}
+- kind: Node
+  metadata: {name: ready}
+  status:
+    allocatable: {cpu: "8", memory: 64Gi, nvidia.com/gpu: "4"}
+    conditions:
+    - {type: Ready, status: "True"}
+)";
+        const Importer *k8s = findImporter("k8s-nodes");
+        QVERIFY(k8s);
+        auto k = importFiles(*k8s, {nodes});
+        QVERIFY2(k.ok(), k.ok() ? "" : k.error().c_str());
+        QCOMPARE(int(k->cluster->nodes.size()), 1);
+        QCOMPARE(k->cluster->nodes[0].id, std::string("ready"));
+        QCOMPARE(int(k->skipped.size()), 2);
+        QCOMPARE(k->skipped[0].toString(),
+                 nodes + ":4: node \"cordoned\" is cordoned (spec.unschedulable): it takes no "
+                         "new pod; --keep-unavailable-nodes keeps it");
+        QCOMPARE(k->skipped[1].toString(),
+                 nodes + ":8: node \"lost\" is not Ready (its Ready condition is \"Unknown\"): "
+                         "it takes no new pod; --keep-unavailable-nodes keeps it");
+        auto kAll = importFiles(*k8s, {nodes}, keep);
+        QVERIFY(kAll.ok());
+        QCOMPARE(kAll->cluster->totalGpus(), 20);
     }
 
     void jobsThatFitNoNodeSayWhatInItsUnit()

@@ -45,7 +45,8 @@ QStringList clusterImportFormats()
 
 Result<ClusterImportRead> readClusterImport(const std::string &format,
                                             const std::vector<std::string> &paths,
-                                            const std::string &date, const std::string &gpuType)
+                                            const std::string &date, const std::string &gpuType,
+                                            bool keepUnavailableNodes)
 {
     using R = Result<ClusterImportRead>;
     auto resolved = resolveImporter(format, paths, ImportWant::Cluster);
@@ -55,6 +56,7 @@ Result<ClusterImportRead> readClusterImport(const std::string &format,
     ImportOptions options;
     options.date = date;
     options.gpuType = gpuType;
+    options.keepUnavailableNodes = keepUnavailableNodes;
     auto report = importFiles(*resolved->importer, paths, options);
     if (!report)
         return R(report.problems());
@@ -69,6 +71,8 @@ ClusterImportDialog::ClusterImportDialog(Document *document, QWidget *parent)
       m_replace(new QRadioButton(tr("Replace the open scenario's cluster (its jobs stay)"), this)),
       m_newScenario(new QRadioButton(tr("Open it as a new scenario"), this)),
       m_withJobs(new QCheckBox(tr("Also add the jobs the files hold"), this)),
+      m_keepUnavailable(
+          new QCheckBox(tr("Keep nodes that take no new job (down, drained, cordoned)"), this)),
       m_report(new QListWidget(this)), m_status(new QLabel(this)), m_gpuType(new QComboBox(this))
 {
     setObjectName(QStringLiteral("clusterImportDialog"));
@@ -108,6 +112,11 @@ ClusterImportDialog::ClusterImportDialog(Document *document, QWidget *parent)
     form->addRow(tr("Files:"), filesRow);
     form->addRow(tr("Day:"), m_date);
     form->addRow(tr("GPU type:"), m_gpuType);
+    m_keepUnavailable->setObjectName(QStringLiteral("clusterImportKeepUnavailable"));
+    m_keepUnavailable->setToolTip(
+        tr("Node lists with a state (scontrol show node, Kubernetes Nodes) leave out the nodes "
+           "that are down, drained, failed, cordoned or not Ready, and list them in the report"));
+    form->addRow(QString(), m_keepUnavailable);
     form->addRow(tr("Into:"), m_replace);
     form->addRow(QString(), m_newScenario);
     form->addRow(QString(), m_withJobs);
@@ -218,10 +227,13 @@ bool ClusterImportDialog::runImport()
     const std::string fmt = format().toStdString();
     const std::string date = m_date->isEnabled() ? m_date->text().trimmed().toStdString() : "";
     const std::string gpuType = m_gpuType->currentData().toString().toStdString();
+    const bool keep = m_keepUnavailable->isChecked();
     QSettings().setValue(QLatin1String(kClusterFormatKey), format());
     auto outcome = runWithProgress<Result<ClusterImportRead>>(
         this, tr("Reading %1…").arg(m_files->text()),
-        [fmt, paths, date, gpuType] { return readClusterImport(fmt, paths, date, gpuType); },
+        [fmt, paths, date, gpuType, keep] {
+            return readClusterImport(fmt, paths, date, gpuType, keep);
+        },
         m_cancelImmediately);
     if (!outcome) {
         m_error = tr("Import cancelled; the scenario is unchanged.");

@@ -34,11 +34,13 @@ struct ClusterImportRead
 };
 
 /// Reads `paths` with the cluster importer `format`, or with `format` empty the one the files
-/// look like (options.date for helios-gpus). No Qt, no shared state: safe on a worker thread.
+/// look like (options.date for helios-gpus; nodes that take no new job left out unless
+/// `keepUnavailableNodes`). No Qt, no shared state: safe on a worker thread.
 Result<ClusterImportRead> readClusterImport(const std::string &format,
                                             const std::vector<std::string> &paths,
                                             const std::string &date,
-                                            const std::string &gpuType = {});
+                                            const std::string &gpuType = {},
+                                            bool keepUnavailableNodes = false);
 
 class ClusterImportDialog : public QDialog
 {
@@ -83,6 +85,7 @@ private:
     QRadioButton *m_replace;
     QRadioButton *m_newScenario;
     QCheckBox *m_withJobs;
+    QCheckBox *m_keepUnavailable;
     QListWidget *m_report;
     QLabel *m_status;
     QComboBox *m_gpuType;

@@ -50,6 +50,10 @@ struct ImportOptions
     int nodeCount = 1;
     /// gavel: measured throughputs (Gavel's throughputs JSON); empty: the built-in table.
     std::string throughputsFile{};
+    /// Node lists with a state (scontrol show node, Kubernetes Nodes): keep the nodes that
+    /// take no new job now (down, drained, failed, cordoned, not ready), which are left out
+    /// by default.
+    bool keepUnavailableNodes = false;
     /// Bytes read over all inputs and their total, as reading goes (never decreasing; the
     /// last call has done == total).
     std::function<void(std::size_t done, std::size_t total)> progress{};

@@ -49,7 +49,7 @@ struct Counters
 
 void readNode(const YAML::Node &doc, const std::string &file, Cluster &c,
               std::set<std::string> &ids, ImportReport &report, Counters &k,
-              const std::string &gpuTypeOption)
+              const ImportOptions &options)
 {
     const int line = lineOf(doc);
     const std::string kind = scalar(child(doc, "kind"));
@@ -71,6 +71,26 @@ void readNode(const YAML::Node &doc, const std::string &file, Cluster &c,
     if (ids.count(n.id)) {
         report.skip(file, line, "duplicate node \"" + n.id + "\"", "duplicate node");
         return;
+    }
+    // A cordoned node (kubectl cordon) or one not Ready takes no new pod.
+    if (!options.keepUnavailableNodes) {
+        std::string why;
+        if (scalar(child(child(doc, "spec"), "unschedulable")) == "true")
+            why = "cordoned (spec.unschedulable)";
+        const YAML::Node conditions = child(child(doc, "status"), "conditions");
+        if (why.empty() && conditions && conditions.IsSequence())
+            for (const YAML::Node &cond : conditions)
+                if (cond.IsMap() && scalar(child(cond, "type")) == "Ready" &&
+                    scalar(child(cond, "status")) != "True")
+                    why = "not Ready (its Ready condition is " +
+                          importtext::shown(scalar(child(cond, "status"))) + ")";
+        if (!why.empty()) {
+            report.skip(file, line,
+                        "node " + importtext::shown(n.id) + " is " + why +
+                            ": it takes no new pod; --keep-unavailable-nodes keeps it",
+                        "cordoned or not Ready (takes no new pod)");
+            return;
+        }
     }
     const YAML::Node labels = child(child(doc, "metadata"), "labels");
     if (labels && labels.IsMap())
@@ -150,7 +170,7 @@ void readNode(const YAML::Node &doc, const std::string &file, Cluster &c,
             if (n.gpuType.empty() && n.labels.count(key))
                 n.gpuType = n.labels[key];
         if (n.gpuType.empty()) {
-            n.gpuType = unnamedGpuType(gpuTypeOption);
+            n.gpuType = unnamedGpuType(options.gpuType);
             ++k.untyped;
         }
     }
@@ -171,13 +191,13 @@ void readNode(const YAML::Node &doc, const std::string &file, Cluster &c,
 }
 
 void collect(const YAML::Node &doc, const std::string &file, Cluster &c, std::set<std::string> &ids,
-             ImportReport &report, Counters &k, const std::string &gpuTypeOption)
+             ImportReport &report, Counters &k, const ImportOptions &options)
 {
     if (!doc || doc.IsNull())
         return;
     if (doc.IsSequence()) {
         for (const YAML::Node &item : doc)
-            collect(item, file, c, ids, report, k, gpuTypeOption);
+            collect(item, file, c, ids, report, k, options);
         return;
     }
     if (!doc.IsMap()) {
@@ -187,10 +207,10 @@ void collect(const YAML::Node &doc, const std::string &file, Cluster &c, std::se
     const YAML::Node items = doc["items"];
     if (items && items.IsSequence()) {
         for (const YAML::Node &item : items)
-            collect(item, file, c, ids, report, k, gpuTypeOption);
+            collect(item, file, c, ids, report, k, options);
         return;
     }
-    readNode(doc, file, c, ids, report, k, gpuTypeOption);
+    readNode(doc, file, c, ids, report, k, options);
 }
 
 // NVIDIA's GPU feature discovery labels each GPU node with nvidia.com/gpu.memory (MiB per
@@ -423,7 +443,7 @@ Result<ImportReport> K8sNodesImporter::read(const std::vector<ImportInput> &inpu
         }
         try {
             for (const YAML::Node &d : docs)
-                collect(d, in.name, c, ids, report, k, options.gpuType);
+                collect(d, in.name, c, ids, report, k, options);
         } catch (const YAML::Exception &e) {
             return Result<ImportReport>::failure(in.name + ":" + std::to_string(e.mark.line + 1),
                                                  e.msg);

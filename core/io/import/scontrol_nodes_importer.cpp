@@ -95,6 +95,15 @@ Result<ImportReport> ScontrolNodesImporter::read(const std::vector<ImportInput> 
                             n.id.empty() ? "NodeName is empty" : "duplicate node");
                 continue;
             }
+            if (const std::string blocking = slurmStateBlocking(get("state"));
+                !blocking.empty() && !options.keepUnavailableNodes) {
+                report.skip(in.name, r.line,
+                            "node " + importtext::shown(n.id) + ": State=" + get("state") +
+                                ": it takes no new job (" + blocking +
+                                "); --keep-unavailable-nodes keeps it",
+                            "State: down, drained, failed or not responding (takes no new job)");
+                continue;
+            }
             const std::string cpuText = get("cputot").empty() ? get("cpus") : get("cputot");
             const auto cpus = importtext::parseNumber(cpuText);
             const auto mem = importtext::parseNumber(get("realmemory"));

@@ -2,6 +2,9 @@
 
 #include "io/import/text_fields.h"
 
+#include <algorithm>
+#include <cctype>
+
 namespace cb {
 
 bool SlurmConfigLine::has(const std::string &key) const
@@ -192,6 +195,36 @@ std::optional<std::vector<SlurmGres>> parseSlurmGres(const std::string &spec, st
         out.push_back(g);
     }
     return out;
+}
+
+std::string slurmStateBlocking(const std::string &state)
+{
+    auto blocking = [](std::string t) -> std::string {
+        const bool notResponding = t.find('*') != std::string::npos;
+        // (a state's flag characters: * not responding, ~ powered off, # powering up, % powering
+        // down, ! pending power down, $ maintenance, @ pending reboot, ^ rebooting, - planned)
+        while (!t.empty() && std::string("*~#%!$@^-").find(t.back()) != std::string::npos)
+            t.pop_back();
+        for (char &c : t)
+            c = char(std::toupper(static_cast<unsigned char>(c)));
+        if (t == "DOWN" || t == "FUTURE" || t == "INVAL" || t == "NOT_RESPONDING")
+            return t;
+        if (t == "NO_RESPOND")
+            return "NOT_RESPONDING";
+        if (t == "DRAIN" || t == "DRAINED" || t == "DRAINING")
+            return "DRAIN";
+        if (t == "FAIL" || t == "FAILING")
+            return "FAIL";
+        return notResponding ? "NOT_RESPONDING" : "";
+    };
+    std::size_t start = 0;
+    while (start <= state.size()) {
+        const std::size_t end = std::min(state.find('+', start), state.size());
+        if (std::string b = blocking(state.substr(start, end - start)); !b.empty())
+            return b;
+        start = end + 1;
+    }
+    return {};
 }
 
 } // namespace cb

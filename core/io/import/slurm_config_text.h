@@ -46,4 +46,10 @@ inline constexpr long long kMaxGresCount = 1000000000000LL;
 std::optional<std::vector<SlurmGres>> parseSlurmGres(const std::string &spec,
                                                      std::string *error = nullptr);
 
+/// What in a Slurm node state (scontrol's State=, such as "IDLE+DRAIN" or "DOWN*") keeps the
+/// node from taking a new job: "DOWN", "DRAIN", "FAIL", "FUTURE", "INVAL" or
+/// "NOT_RESPONDING" (a '*' after the state); empty when nothing does (IDLE, MIXED, ALLOCATED,
+/// a powered-down cloud node, ...).
+std::string slurmStateBlocking(const std::string &state);
+
 } // namespace cb
