@@ -3,6 +3,8 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <optional>
+#include <string>
 
 namespace cb {
 
@@ -140,10 +142,75 @@ GpuRecognition fromEntry(const GpuCatalogEntry &e)
     return r;
 }
 
+/// Where a MIG profile ("MIG-1g.5gb", "mig 3g.20gb") is in `name`: [begin, end) with the
+/// separator before it, its compute slices and memory in GB; nullopt without one.
+struct MigMatch
+{
+    std::size_t begin = 0, end = 0;
+    int slices = 0;
+    double memoryGB = 0;
+};
+
+std::optional<MigMatch> findMigProfile(const std::string &name)
+{
+    std::string lower = name;
+    for (char &c : lower)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    for (std::size_t at = lower.find("mig"); at != std::string::npos;
+         at = lower.find("mig", at + 1)) {
+        std::size_t i = at + 3;
+        while (i < lower.size() && (lower[i] == '-' || lower[i] == '_' || lower[i] == ' '))
+            ++i;
+        auto digits = [&](std::size_t from) {
+            std::size_t to = from;
+            while (to < lower.size() && std::isdigit(static_cast<unsigned char>(lower[to])))
+                ++to;
+            return to;
+        };
+        const std::size_t g = digits(i);
+        if (g == i || g + 1 >= lower.size() || lower[g] != 'g' || lower[g + 1] != '.')
+            continue;
+        const std::size_t m = digits(g + 2);
+        if (m == g + 2 || lower.compare(m, 2, "gb") != 0)
+            continue;
+        MigMatch match;
+        match.begin = at;
+        while (match.begin > 0 &&
+               std::string("-_ ").find(lower[match.begin - 1]) != std::string::npos)
+            --match.begin;
+        match.end = m + 2;
+        match.slices = std::stoi(lower.substr(i, g - i));
+        match.memoryGB = std::stod(lower.substr(g + 2, m - g - 2));
+        if (match.slices < 1 || match.slices > 7 || match.memoryGB <= 0)
+            continue;
+        return match;
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 GpuRecognition recogniseGpu(const std::string &name)
 {
+    if (const auto mig = findMigProfile(name)) {
+        GpuRecognition r = recogniseGpu(name.substr(0, mig->begin) + name.substr(mig->end));
+        if (!r.recognised)
+            return {};
+        r.migSlicesOfGpu = r.model == "A30" ? 4 : 7;
+        if (mig->slices > r.migSlicesOfGpu)
+            return {};
+        r.migSlices = mig->slices;
+        r.migProfile = name.substr(mig->begin, mig->end - mig->begin);
+        r.migProfile.erase(0, r.migProfile.find_first_not_of("-_ "));
+        r.migProfile.erase(0, 3);                                     // "MIG"
+        r.migProfile.erase(0, r.migProfile.find_first_not_of("-_ ")); // "1g.5gb"
+        const double share = double(mig->slices) / r.migSlicesOfGpu;
+        r.memoryGiB = mig->memoryGB;
+        r.relativeSpeed *= share;
+        r.busyWatts *= share;
+        r.idleWatts *= share;
+        return r;
+    }
     const std::string key = gpuKey(name);
     if (key.empty())
         return {};

@@ -42,12 +42,20 @@ struct GpuRecognition
     /// Training speed against a V100: the catalogue's, or for a model known only by its
     /// datasheet, scaled from its generation's catalogue entry by peak throughput.
     double relativeSpeed = 1;
+    /// A MIG instance ("...-MIG-1g.5gb"): its profile ("1g.5gb"), its compute slices and
+    /// those of the whole GPU (7; 4 on an A30). Its memory is the profile's, and its speed
+    /// and power its slices' share of the whole GPU's (`model`'s).
+    std::string migProfile{};
+    int migSlices = 0;
+    int migSlicesOfGpu = 0;
 };
 
 /// Recognises a GPU name: a catalogue name or product label (any case), else the model whose
 /// name appears in it once case, blanks and punctuation are dropped (most specific first, so
 /// "A100-SXM4-80GB" is the 80 GB A100 and a bare "A100" the 40 GB one). Dual-GPU boards
-/// (K80, M60) count per GPU, as in the catalogue.
+/// (K80, M60) count per GPU, as in the catalogue. A name with a MIG profile
+/// ("NVIDIA-A100-SXM4-40GB-MIG-1g.5gb", as NVIDIA's GPU feature discovery labels an instance)
+/// is that slice of the model.
 GpuRecognition recogniseGpu(const std::string &name);
 
 } // namespace cb

@@ -120,6 +120,53 @@ private slots:
         }
     }
 
+    // A MIG instance (as GPU feature discovery labels one under the single strategy) is its
+    // slices' share of the whole GPU, with its profile's memory, not a whole GPU.
+    void migInstances()
+    {
+        const GpuCatalogEntry *a100 = findGpuCatalogEntry("A100-40GB");
+        QVERIFY(a100);
+        const GpuRecognition one = recogniseGpu("NVIDIA-A100-SXM4-40GB-MIG-1g.5gb");
+        QVERIFY(one.recognised);
+        QCOMPARE(one.model, std::string("A100-40GB"));
+        QCOMPARE(one.migProfile, std::string("1g.5gb"));
+        QCOMPARE(one.migSlices, 1);
+        QCOMPARE(one.migSlicesOfGpu, 7);
+        QCOMPARE(one.memoryGiB, 5.0);
+        QCOMPARE(one.relativeSpeed, a100->type.relativeSpeed / 7);
+        QCOMPARE(one.busyWatts, a100->type.busyWatts / 7);
+        const GpuRecognition three = recogniseGpu("A100-SXM4-80GB MIG 3g.40gb");
+        QCOMPARE(three.model, std::string("A100-80GB"));
+        QCOMPARE(three.memoryGiB, 40.0);
+        QCOMPARE(three.relativeSpeed, findGpuCatalogEntry("A100-80GB")->type.relativeSpeed * 3 / 7);
+        // An A30 has 4 slices.
+        const GpuRecognition a30 = recogniseGpu("NVIDIA-A30-MIG-2g.12gb");
+        QCOMPARE(a30.migSlicesOfGpu, 4);
+        QCOMPARE(a30.relativeSpeed, 1.16 / 2);
+        QCOMPARE(importedGpuType("NVIDIA-A30-MIG-2g.12gb").memoryGiB, 12.0);
+        // Not a profile: the name alone.
+        QCOMPARE(recogniseGpu("A100-MIG-enabled").migSlices, 0);
+        QVERIFY(!recogniseGpu("NVIDIA-A30-MIG-7g.24gb").recognised); // more slices than it has
+        // The import says what it counted.
+        Cluster c;
+        Node n;
+        n.id = "mig";
+        n.gpus = 7;
+        n.gpuType = "NVIDIA-A100-SXM4-40GB-MIG-1g.5gb";
+        c.nodes = {n};
+        ImportReport report;
+        addMissingGpuTypes(c, report);
+        QCOMPARE(int(c.gpuTypes.size()), 1);
+        QCOMPARE(c.gpuTypes[0].memoryGiB, 5.0);
+        QCOMPARE(report.assumptions.size(), std::size_t(1));
+        QCOMPARE(report.assumptions[0],
+                 std::string("GPU types NVIDIA-A100-SXM4-40GB-MIG-1g.5gb (1 of the 7 compute "
+                             "slices of an A100-40GB: 5 GiB, relative speed 0.314, 57.1 W "
+                             "busy): MIG instances, each counted as a GPU with its profile's "
+                             "memory and its slices' share of the whole GPU's speed and power "
+                             "(from the GPU catalogue), price 0"));
+    }
+
     void recognition()
     {
         // Catalogue names and product labels in any case.

@@ -4,6 +4,7 @@
 #include "model/gpu_catalog.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 namespace cb {
@@ -28,17 +29,37 @@ GpuType importedGpuType(const std::string &name, bool *recognised)
     return t;
 }
 
+namespace {
+
+/// A figure to three significant digits, for a report line ("0.314", "57.1", "5").
+std::string threeDigits(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+    return buf;
+}
+
+} // namespace
+
 void addMissingGpuTypes(Cluster &cluster, ImportReport &report)
 {
     std::set<std::string> needed;
     for (const Node &n : cluster.nodes)
         if (n.gpus > 0 && !cluster.gpuType(n.gpuType))
             needed.insert(n.gpuType);
-    std::string unknown, known, datasheet;
+    std::string unknown, known, datasheet, mig;
     for (const std::string &name : needed) {
         bool ok = false;
         cluster.gpuTypes.push_back(importedGpuType(name, &ok));
         const GpuRecognition r = recogniseGpu(name);
+        if (ok && r.migSlices > 0) {
+            mig += (mig.empty() ? "" : ", ") + name + " (" + std::to_string(r.migSlices) +
+                   " of the " + std::to_string(r.migSlicesOfGpu) + " compute slices of an " +
+                   r.model + ": " + threeDigits(cluster.gpuTypes.back().memoryGiB) +
+                   " GiB, relative speed " + threeDigits(r.relativeSpeed) + ", " +
+                   threeDigits(r.busyWatts) + " W busy)";
+            continue;
+        }
         std::string &list = !ok ? unknown : r.entry ? known : datasheet;
         list += (list.empty() ? "" : ", ") + name;
         if (ok && r.entry)
@@ -48,6 +69,11 @@ void addMissingGpuTypes(Cluster &cluster, ImportReport &report)
             list += " (" + r.model + ", relative speed " +
                     importtext::formatNumber(r.relativeSpeed) + ")";
     }
+    if (!mig.empty())
+        report.assume("GPU types " + mig +
+                      ": MIG instances, each counted as a GPU with its profile's memory and its "
+                      "slices' share of the whole GPU's speed and power (from the GPU "
+                      "catalogue), price 0");
     if (!known.empty())
         report.assume("GPU types " + known +
                       ": memory, power and relative speed from the GPU catalogue (vendor "
