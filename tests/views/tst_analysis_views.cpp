@@ -60,6 +60,7 @@ private slots:
     void heatmapLogScale();
     void heatmapCells();
     void heatmapCellsDefault();
+    void heatmapPoolsCellsToThePixels();
     void heatmapSimulatedSources();
     void heatmapToolTips();
     void exportFormats();
@@ -399,6 +400,46 @@ void TestAnalysisViews::heatmapCellsDefault()
     }
     QCOMPARE(columns, (QList<int>{20, 160, 160}));
     QCOMPARE(heatmap.shownCells(), TrafficHeatmap::Cells::Node);
+}
+
+void TestAnalysisViews::heatmapPoolsCellsToThePixels()
+{
+    // 160 nodes per node in a plot a hundred-odd pixels tall: the drawn blocks pool the
+    // cells (their largest) so that each is at least a pixel, and the summary says so; the
+    // values per cell are kept whole, and the largest is drawn.
+    const Scenario racks20 = testing::leafSpineScenario(20, 2, 8);
+    DecisionStepper stepper;
+    TrafficHeatmap heatmap;
+    heatmap.setCells(TrafficHeatmap::Cells::Node);
+    heatmap.resize(420, 260);
+    heatmap.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
+    showInBoth(session(racks20, false, "k8s-default"), stepper, heatmap);
+    stepper.last();
+    QTRY_VERIFY(heatmap.colorMap()->data()->valueSize() <=
+                heatmap.plot()->axisRect()->rect().height());
+    const QRect area = heatmap.plot()->axisRect()->rect();
+    QVERIFY2(area.height() < 160, qPrintable(QString::number(area.height())));
+    QCOMPARE(heatmap.rows(), 160);
+    QVERIFY(heatmap.colorMap()->data()->keySize() <= area.width());
+    QVERIFY(heatmap.colorMap()->data()->valueSize() < 160);
+    auto *summary = heatmap.findChild<QLabel *>(QStringLiteral("heatmapSummary"));
+    QVERIFY(summary);
+    QVERIFY2(summary->text().contains(QStringLiteral("a drawn cell is the largest of")),
+             qPrintable(summary->text()));
+    const double largest = *std::max_element(heatmap.values().begin(), heatmap.values().end());
+    QVERIFY(largest > 0);
+    double drawn = 0;
+    QCPColorMapData *data = heatmap.colorMap()->data();
+    for (int x = 0; x < data->keySize(); ++x)
+        for (int y = 0; y < data->valueSize(); ++y)
+            if (!std::isnan(data->cell(x, y)))
+                drawn = std::max(drawn, data->cell(x, y));
+    QCOMPARE(drawn, largest);
+    // Room for every cell again: one block per cell.
+    heatmap.resize(900, 900);
+    QTRY_COMPARE(heatmap.colorMap()->data()->valueSize(), 160);
+    QVERIFY(!summary->text().contains(QStringLiteral("a drawn cell is the largest of")));
 }
 
 void TestAnalysisViews::heatmapCells()

@@ -16,6 +16,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QTimer>
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -31,7 +32,16 @@ namespace {
 
 /// Cells per side beyond which neighbouring cells are pooled (block maximum) for drawing:
 /// a screen cannot show more, and single hot cells must not vanish in the image scaling.
+/// Fewer when the plot has fewer pixels: a block is then at least a pixel (512 racks in a
+/// laptop's 170-pixel dock had shown a few specks of a full matrix).
 constexpr int kMaxMapSide = 256;
+
+/// Cells per drawn block for `cells` cells on an axis `pixels` long (0: not laid out yet).
+int poolFor(int cells, int pixels)
+{
+    const int side = pixels >= 16 ? std::min(kMaxMapSide, pixels) : kMaxMapSide;
+    return std::max(1, (cells + side - 1) / side);
+}
 /// Plot height below which node names under the map are written level, not slanted.
 constexpr int kSlantedNamesHeight = 300;
 
@@ -138,6 +148,19 @@ TrafficHeatmap::TrafficHeatmap(QWidget *parent)
     });
     connect(exportButton, &QToolButton::clicked, this, &TrafficHeatmap::exportWithDialog);
     connect(m_plot, &QCustomPlot::mouseMove, this, &TrafficHeatmap::showToolTip);
+    // A resize that changes how many cells a pixel must show pools them again (once the
+    // layout is done: not inside the replot that laid it out).
+    connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
+        const QRect area = m_plot->axisRect()->rect();
+        if (m_repoolQueued || m_nx == 0 ||
+            (poolFor(m_nx, area.width()) == m_poolX && poolFor(m_ny, area.height()) == m_poolY))
+            return;
+        m_repoolQueued = true;
+        QTimer::singleShot(0, this, [this] {
+            m_repoolQueued = false;
+            rebuild();
+        });
+    });
     updateSourceChoices();
     rebuild();
     fitControls();
@@ -394,8 +417,9 @@ void TrafficHeatmap::rebuild()
     }
     m_values.assign(std::size_t(m_nx) * std::size_t(m_ny), 0.0);
     m_decisionSpan = decisionSpan();
-    m_poolX = std::max(1, (m_nx + kMaxMapSide - 1) / kMaxMapSide);
-    m_poolY = std::max(1, (m_ny + kMaxMapSide - 1) / kMaxMapSide);
+    const QRect area = m_plot->axisRect()->rect();
+    m_poolX = poolFor(m_nx, area.width());
+    m_poolY = poolFor(m_ny, area.height());
     m_map->data()->setSize(std::max((m_nx + m_poolX - 1) / m_poolX, 1),
                            std::max((m_ny + m_poolY - 1) / m_poolY, 1));
     m_map->data()->fill(std::numeric_limits<double>::quiet_NaN());
@@ -708,6 +732,8 @@ void TrafficHeatmap::finish()
         text += m_source == Source::Links && m_session && m_session->result
                     ? tr(" · blank: unused")
                     : tr(" · blank: no traffic");
+    if (m_poolX > 1 || m_poolY > 1)
+        text += tr(" · a drawn cell is the largest of %1 × %2").arg(m_poolX).arg(m_poolY);
     if (m_grouped)
         text += (m_shown == Cells::Pod ? tr(" · per pod: %1 nodes in %2 pods")
                  : m_groups.allRacks   ? tr(" · per rack: %1 nodes in %2 racks")

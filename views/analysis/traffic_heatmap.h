@@ -119,7 +119,9 @@ private:
     bool m_cellsChosen = false; ///< setCells was called (the box, or a caller)
     double m_time = 0;
     int m_nx = 0, m_ny = 0;
-    int m_poolX = 1, m_poolY = 1; ///< cells per drawn block (1 up to 256 cells per side)
+    /// Cells per drawn block: at most 256 blocks per side, and no more than the plot's pixels.
+    int m_poolX = 1, m_poolY = 1;
+    bool m_repoolQueued = false; ///< a resize asked for other blocks (rebuilt once laid out)
     std::vector<double> m_values;
     std::vector<int> m_linkRows; ///< directed link per row in the Links source
     bool m_grouped = false;
