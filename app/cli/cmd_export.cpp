@@ -135,6 +135,7 @@ Command exportCommand()
 
         Placement placement;
         Scenario exportedScenario = scenario.value();
+        std::string origin;             // (what the files say they come from)
         std::vector<std::string> notes; // warnings about the schedule, with the exporter's
         const bool stochastic = !stochasticMethod(args.value("policy")).empty();
         // Over time: simulated, every job as it first runs (or what runs at --at).
@@ -223,6 +224,10 @@ Command exportCommand()
                 }
                 exportedScenario = std::move(shaped);
                 placement = std::move(scheduled);
+                origin = args.value("policy") + ", seed " + std::to_string(seed.value()) +
+                         ", simulated: " +
+                         (at ? "the jobs running at " + args.value("at") + " s"
+                             : std::string("each job as it first runs"));
             } else if (args.has("policy")) {
                 const Scenario &s = scenario.value();
                 auto seed = args.integer("seed", (long long)s.settings.seed);
@@ -240,6 +245,7 @@ Command exportCommand()
                 }
                 const Topology topology(s.cluster);
                 placement = placeScenario(s, topology, policy.value(), std::uint64_t(seed.value()));
+                origin = ExportWriter::placementOrigin(args.value("policy"), seed.value());
             } else {
                 const std::string placementPath = args.value("placement");
                 auto loaded = PlacementJson::loadFile(placementPath, scenario.value());
@@ -248,6 +254,8 @@ Command exportCommand()
                     return int(ExitBadInput);
                 }
                 placement = std::move(loaded.value());
+                origin = "the placement file " +
+                         std::filesystem::path(placementPath).filename().string();
                 // Applied, the files start every job at once: a node given more than it has
                 // would fail its pods (nodeName skips the scheduler) or queue them for ever.
                 if (const Problems over = nodeOverloads(scenario.value(), placement);
@@ -284,6 +292,9 @@ Command exportCommand()
             return int(ExitBadInput);
         }
         exported->warnings.insert(exported->warnings.begin(), notes.begin(), notes.end());
+        if (!origin.empty())
+            ExportWriter::stampOrigin(exported.value(),
+                                      origin + "; " + ExportWriter::scenarioTag(scenario.value()));
         const std::string out = args.value("out");
         const std::vector<std::string> stray = ExportWriter::strayFiles(out, exported.value());
         for (const std::string &f : stray)

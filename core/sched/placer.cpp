@@ -1242,8 +1242,8 @@ struct Placer::Impl
                     // (the draw depends on the decision's place in the run too; the text
                     // left out its 0-based index, which read as another decision's number)
                     s += "; tie broken by seeded draw (seed " + std::to_string(seed) +
-                         "): number " + std::to_string(pos + 1) + " of " +
-                         std::to_string(ties.size()) + " in cluster order";
+                         "): number " + groupedCount(pos + 1) + " of " +
+                         groupedCount(static_cast<long long>(ties.size())) + " in cluster order";
                 } else {
                     s += "; tie broken by cluster order (first)";
                 }

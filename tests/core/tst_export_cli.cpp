@@ -1,11 +1,13 @@
 // `clusterbench export`: writes the files of a format from a scenario and a placement file,
 // prints warnings or a --json report, and fails cleanly (exit 2) on bad input.
 
+#include "io/export/export_writer.h"
 #include "io/export/exporter_registry.h"
 #include "io/export/placement_json.h"
 #include "io/file_io.h"
 #include "io/scenario_json.h"
 #include "runs/run_service.h"
+#include "util/sha256.h"
 
 #include "../common/terminal_run.h"
 #include "tst_export_fixtures.h"
@@ -186,6 +188,15 @@ private slots:
         QCOMPARE(schedule.jobs.size(), s->jobs.size());
         auto expected = ExporterRegistry::find("slurm")->exportPlacement(shaped, schedule, {});
         QVERIFY(expected.ok());
+        // Each script says, under its #!, where its schedule came from: the policy, the seed,
+        // the moment and the scenario (its canonical text's digest).
+        const std::string origin = "dltap, seed " + std::to_string(s->settings.seed) +
+                                   ", simulated: each job as it first runs; scenario sha256:" +
+                                   Sha256::hex(scenarioToText(s.value())).substr(0, 12);
+        ExportWriter::stampOrigin(expected.value(), origin);
+        const std::string &script = expected->files.front().content;
+        QCOMPARE(script.substr(0, script.find('\n', script.find('\n') + 1) + 1),
+                 "#!/bin/bash\n# Scheduled by ClusterBench " CB_VERSION ": " + origin + "\n");
         for (const ExportedFile &f : expected->files) {
             auto written =
                 readTextFile((simulated + "/" + QString::fromStdString(f.path)).toStdString());

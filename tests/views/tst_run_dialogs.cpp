@@ -6,6 +6,7 @@
 #include "analysis/job_states.h"
 #include "analysis/run_session.h"
 #include "document/document.h"
+#include "io/export/export_writer.h"
 #include "io/export/kubernetes_names.h"
 #include "io/scenario_json.h"
 #include "model/gen_fat_tree.h"
@@ -405,6 +406,13 @@ private slots:
         // The preview follows the options.
         dialog.setFormat(QStringLiteral("k8s-pods"));
         QVERIFY(dialog.previewText(0).contains(QStringLiteral("nodeName")));
+        // Each file says where its schedule came from, as the terminal's export of the same
+        // placement does (the same line).
+        const QString origin =
+            QStringLiteral("# Scheduled by ClusterBench " CB_VERSION ": dltap, seed 1: every job "
+                           "placed at once; %1\n")
+                .arg(QString::fromStdString(ExportWriter::scenarioTag(s)));
+        QVERIFY2(dialog.previewText(0).startsWith(origin), qPrintable(dialog.previewText(0)));
 
         // A script an earlier export left in the folder (another job's) is named after the
         // write, and left alone: `sbatch DIR/*.sbatch` would submit it too.

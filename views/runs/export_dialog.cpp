@@ -103,6 +103,7 @@ ExportDialog::ExportDialog(const Scenario &scenario, std::optional<Placement> sh
 
     if (m_shown)
         m_source->addItem(tr("Shown run: %1").arg(shownLabel), kShownRun);
+    m_shownLabel = shownLabel;
     std::vector<std::string> names;
     if (auto presets = userPresets(m_scenario, {}); presets)
         for (const Policy &p : presets.value())
@@ -237,6 +238,7 @@ void ExportDialog::setShownSchedule(const QString &label, ScheduleAt scheduleAt,
         i = 0;
     }
     m_source->setItemText(i, tr("Shown run: %1, its schedule").arg(label));
+    m_scheduleLabel = label;
     m_atLabel->setVisible(true);
     m_at->setVisible(true);
     if (m_source->currentIndex() == i)
@@ -416,9 +418,28 @@ void ExportDialog::refresh()
             m_error = problem.isEmpty() ? tr("No placement") : problem;
         } else {
             auto exported = exporter->exportPlacement(m_exported, *placement, options);
-            if (exported)
+            if (exported) {
                 m_result = std::move(exported).value();
-            else
+                // Each file says where its schedule came from, as the terminal's do.
+                const Scenario &planned =
+                    shownRun && m_shownScenario ? *m_shownScenario : m_scenario;
+                std::string origin;
+                if (schedule)
+                    origin =
+                        "run " + m_scheduleLabel.toStdString() + ": " +
+                        (m_at->value() <= kFirstRuns
+                             ? std::string("each job as it first runs")
+                             : "the jobs running at " +
+                                   QString::number(m_at->value(), 'g', 12).toStdString() + " s");
+                else if (shownRun)
+                    origin = "run " + m_shownLabel.toStdString();
+                else
+                    origin = ExportWriter::placementOrigin(
+                        m_source->currentData().toString().toStdString(), m_seed->value());
+                if (exporter->needsPlacement()) // (not the cluster's own files)
+                    ExportWriter::stampOrigin(m_result,
+                                              origin + "; " + ExportWriter::scenarioTag(planned));
+            } else
                 m_error = QString::fromStdString(exported.error());
             // (every job format writes the limit: Slurm's --time, activeDeadlineSeconds)
             if (exported && shownRun)

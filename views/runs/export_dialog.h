@@ -102,6 +102,7 @@ private:
     std::optional<Placement> m_shown;
     std::vector<std::string> m_shownRunWarnings;
     ScheduleAt m_scheduleAt;
+    QString m_shownLabel, m_scheduleLabel; ///< the shown run's, as the sources name it
     std::string m_scheduleOverloads; ///< why every job at once does not fit (firstRunsOverloadNote)
     /// The scenario the preview exports (the open one, or a stochastic run's reshaped jobs).
     Scenario m_exported;

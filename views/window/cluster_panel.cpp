@@ -13,6 +13,7 @@
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QMenu>
 #include <QStyledItemDelegate>
 #include <QToolBar>
@@ -194,7 +195,8 @@ void ClusterPanel::updateDetails()
         const Cluster &c = s.cluster;
         QStringList byType;
         for (const auto &[type, count] : c.gpusByType())
-            byType << QStringLiteral("%1 × %2").arg(count).arg(QString::fromStdString(type));
+            byType << QStringLiteral("%1 × %2").arg(QLocale().toString(count),
+                                                    QString::fromStdString(type));
         m_details->setText(
             tr("<b>%1</b><br>%2, %3, %4<br>GPUs: %5")
                 .arg(QString::fromStdString(s.name.empty() ? "Cluster" : s.name).toHtmlEscaped())

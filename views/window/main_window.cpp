@@ -40,6 +40,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -811,7 +812,8 @@ void MainWindow::updateOverlay()
     const Cluster &c = m_document->scenario().cluster;
     QStringList gpus;
     for (const auto &[type, count] : c.gpusByType())
-        gpus << QStringLiteral("%1 × %2").arg(count).arg(QString::fromStdString(type));
+        gpus << QStringLiteral("%1 × %2").arg(QLocale().toString(count),
+                                              QString::fromStdString(type));
     double minCap = 0, maxCap = 0;
     for (const Link &l : c.links) {
         minCap = minCap == 0 ? l.capacityGbps : std::min(minCap, l.capacityGbps);
@@ -819,7 +821,7 @@ void MainWindow::updateOverlay()
     }
     const int tiers = m_scene->tierCount();
     auto count = [](std::size_t n, const QString &one, const QString &many) {
-        return n == 1 ? one : many.arg(n);
+        return n == 1 ? one : many.arg(QLocale().toString(qulonglong(n)));
     };
     QString text = tr("%1 · %2 in %3 · %4")
                        .arg(count(c.nodes.size(), tr("1 node"), tr("%1 nodes")),

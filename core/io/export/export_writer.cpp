@@ -1,12 +1,14 @@
 #include "io/export/export_writer.h"
 
+#include "io/file_set_writer.h"
+#include "io/scenario_json.h"
+#include "util/sha256.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <set>
-
-#include "io/file_set_writer.h"
 
 namespace cb {
 
@@ -73,6 +75,39 @@ std::vector<ExportWriter::Fate> ExportWriter::fates(const std::string &dir,
         out.push_back(same ? Fate::Same : Fate::Replaces);
     }
     return out;
+}
+
+std::string ExportWriter::placementOrigin(const std::string &policy, long long seed)
+{
+    return policy + ", seed " + std::to_string(seed) + ": every job placed at once";
+}
+
+std::string ExportWriter::scenarioTag(const Scenario &scenario)
+{
+    return "scenario sha256:" + Sha256::hex(scenarioToText(scenario)).substr(0, 12);
+}
+
+void ExportWriter::stampOrigin(ExportResult &result, const std::string &origin)
+{
+    if (origin.empty())
+        return;
+    std::string line = "# Scheduled by ClusterBench " CB_VERSION ": ";
+    for (char c : origin) // (one comment line, whatever the origin holds)
+        line += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
+    line += "\n";
+    auto endsWith = [](const std::string &path, const char *ext) {
+        const std::string e = ext;
+        return path.size() >= e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0;
+    };
+    for (ExportedFile &f : result.files) {
+        if (endsWith(f.path, ".yaml") || endsWith(f.path, ".yml") || endsWith(f.path, ".conf"))
+            f.content.insert(0, line);
+        else if ((endsWith(f.path, ".sbatch") || endsWith(f.path, ".sh")) &&
+                 f.content.rfind("#!", 0) == 0)
+            f.content.insert(f.content.find('\n') == std::string::npos ? f.content.size()
+                                                                       : f.content.find('\n') + 1,
+                             line);
+    }
 }
 
 } // namespace cb

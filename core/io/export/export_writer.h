@@ -28,6 +28,16 @@ public:
     enum class Fate { New, Same, Replaces };
     /// The fate of each of `result`'s files, in their order.
     static std::vector<Fate> fates(const std::string &dir, const ExportResult &result);
+    /// Says in each file that takes comments where its schedule came from: "# Scheduled by
+    /// ClusterBench VERSION: `origin`" as the first line of a YAML or .conf file, the second
+    /// of a script (after its #!); JSON and CSV files stay as they are. Nothing for an empty
+    /// origin. The files of one run, in any format, then name the same origin.
+    static void stampOrigin(ExportResult &result, const std::string &origin);
+    /// The origin of a placement of every job at once by `policy` with `seed`.
+    static std::string placementOrigin(const std::string &policy, long long seed);
+    /// "scenario sha256:" and the first 12 digits of the SHA-256 of its canonical text: the
+    /// scenario a schedule was made for, whatever its file is called.
+    static std::string scenarioTag(const Scenario &scenario);
 };
 
 } // namespace cb
