@@ -8,6 +8,7 @@
 #include "analysis/sts_session.h"
 #include "analysis/sts_stepper.h"
 #include "analysis/traffic_heatmap.h"
+#include "io/export/export_writer.h"
 #include "io/export/exporter_registry.h"
 #include "io/scenario_json.h"
 #include "runs/comparison_view.h"
@@ -200,6 +201,11 @@ private slots:
             auto out = slurm->exportPlacement(scenario, placement, ExportOptions{});
             if (!out)
                 qFatal("%s", out.error().c_str());
+            // Each script names the run, the moment and the scenario it ran.
+            ExportWriter::stampOrigin(
+                out.value(), "run " + session->label.toStdString() + ": the jobs running at " +
+                                 QString::number(t, 'g', 12).toStdString() + " s; " +
+                                 ExportWriter::scenarioTag(session->scenario));
             return std::move(out).value();
         };
         const ExportResult atBefore = expected(dialog.scheduleTime());
