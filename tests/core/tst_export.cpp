@@ -881,6 +881,29 @@ private slots:
     // GPUs imported without a model ("unknown-gpu") get a gres without a type, which any
     // model satisfies (a gres type "unknown-gpu" is on no real cluster: Slurm would refuse
     // the job), and a warning names the nodes; GPUs of a named model keep their type.
+    // A node imported from several GPU types holds them as its first type: slurm-cluster
+    // writes that, and says so with what the node was imported as.
+    void slurmClusterSaysANodeHadSeveralGpuTypes()
+    {
+        Scenario s = cbtest::exportScenario();
+        for (Node &n : s.cluster.nodes)
+            if (n.id == "gpu-03")
+                n.labels["slurm.gres/gpu"] = "a100:4, v100:4";
+        auto c = ExporterRegistry::find("slurm-cluster")->exportPlacement(s, {}, {});
+        QVERIFY2(c.ok(), c.ok() ? "" : c.error().c_str());
+        QVERIFY(fileNamed(c.value(), "slurm.conf")
+                    ->content.find("NodeName=gpu-03 CPUs=32 RealMemory=262144 Gres=gpu:a100:8\n") !=
+                std::string::npos);
+        std::vector<std::string> said;
+        for (const std::string &w : c->warnings)
+            if (w.find("several GPU types") != std::string::npos)
+                said.push_back(w);
+        QCOMPARE(said, std::vector<std::string>{
+                           "slurm-cluster: 1 node had several GPU types when imported and holds "
+                           "all its GPUs as its first type in the scenario, as its Gres line here "
+                           "says: gpu-03 (imported as a100:4, v100:4)"});
+    }
+
     void slurmLeavesOutAPlaceholderGpuType()
     {
         Scenario s = cbtest::exportScenario();

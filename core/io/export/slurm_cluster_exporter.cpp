@@ -212,6 +212,24 @@ Result<ExportResult> SlurmClusterExporter::exportPlacement(const Scenario &scena
                                   " have no model (\"" + kUnknownGpuType +
                                   "\": the cluster was imported without one), so their Gres "
                                   "and gres.conf lines give no type (Gres=gpu:N)");
+    // A node imported with several GPU types holds one type here (the import said so and
+    // kept the list in a label): its Gres line is not the one it was imported from.
+    std::vector<std::string> mixed;
+    for (const Node &n : scenario.cluster.nodes)
+        if (auto it = n.labels.find("slurm.gres/gpu"); it != n.labels.end() && n.gpus > 0)
+            mixed.push_back(n.id + " (imported as " + it->second + ")");
+    if (!mixed.empty()) {
+        std::string list;
+        for (std::size_t k = 0; k < mixed.size() && k < 10; ++k)
+            list += (k == 0 ? "" : ", ") + mixed[k];
+        if (mixed.size() > 10)
+            list += " and " + std::to_string(mixed.size() - 10) + " more";
+        result.warnings.push_back(
+            "slurm-cluster: " + std::to_string(mixed.size()) +
+            (mixed.size() == 1 ? " node had" : " nodes had") +
+            " several GPU types when imported and " + (mixed.size() == 1 ? "holds" : "hold") +
+            " all its GPUs as its first type in the scenario, as its Gres line here says: " + list);
+    }
     result.files.push_back({"gres.conf", gresConf(scenario)});
     const SlurmTree tree = SlurmTopology::tree(scenario.cluster);
     auto blocks = SlurmTopology::blocks(scenario.cluster);
