@@ -169,12 +169,18 @@ std::string lineFromCommand(const std::vector<std::string> &argv)
     return out;
 }
 
-std::string shellOperatorArgument(const std::vector<std::string> &argv)
+std::string programName(const std::vector<std::string> &argv)
 {
     if (argv.empty())
         return {};
-    const std::string &program = argv.front();
-    const std::string name = program.substr(program.find_last_of('/') + 1);
+    return argv.front().substr(argv.front().find_last_of('/') + 1);
+}
+
+std::string shellOperatorArgument(const std::vector<std::string> &argv)
+{
+    const std::string name = programName(argv);
+    if (name.empty())
+        return {};
     for (const char *shell : {"sh", "bash", "dash", "zsh", "ksh", "ash"})
         if (name == shell)
             return {}; // (its arguments are its own)

@@ -22,6 +22,9 @@ Result<std::vector<std::string>> commandFromLine(std::string_view line);
 std::string lineFromCommand(const std::vector<std::string> &argv);
 /// Whether `line` has syntax outside quotes that only a shell gives a meaning to.
 bool needsShell(std::string_view line);
+/// The file name of `argv`'s program, without its folder ("python" for /usr/bin/python);
+/// empty for an empty argv.
+std::string programName(const std::vector<std::string> &argv);
 /// The first word of `argv` that a shell would read as an operator (&&, ||, |, ;, &, a
 /// redirection such as > or 2>&1), when `argv` is not run by a shell (its first word is not
 /// sh, bash, ...): run without a shell, the program gets it as an argument. Empty when none.

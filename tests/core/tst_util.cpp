@@ -336,6 +336,9 @@ private slots:
         QCOMPARE(shellOperatorArgument({"/bin/bash", "-c", "a", "&&"}), std::string());
         QCOMPARE(shellOperatorArgument({"|"}), std::string());
         QCOMPARE(shellOperatorArgument({}), std::string());
+        QCOMPARE(programName({"/usr/bin/python3", "t.py"}), std::string("python3"));
+        QCOMPARE(programName({"torchrun"}), std::string("torchrun"));
+        QCOMPARE(programName({}), std::string());
     }
 
     void failedResultValueIsCaught()

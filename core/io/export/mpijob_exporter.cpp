@@ -2,6 +2,7 @@
 
 #include "io/export/kubeflow_replicas.h"
 #include "io/export/kubernetes_objects.h"
+#include "util/command_line.h"
 
 #include <algorithm>
 
@@ -14,10 +15,9 @@ namespace {
 /// "mpiexec"; empty for a plain program.
 std::string processStarterOf(const std::vector<std::string> &command)
 {
-    if (command.empty())
+    const std::string base = programName(command);
+    if (base.empty())
         return {};
-    const std::string &first = command.front();
-    const std::string base = first.substr(first.find_last_of('/') + 1);
     for (const char *l : {"torchrun", "deepspeed", "horovodrun", "accelerate", "mpirun", "mpiexec"})
         if (base == l)
             return l;
