@@ -219,8 +219,16 @@ private slots:
 
         ComparisonView view;
         view.resize(1200, 800);
+        // Runs without completion times (placements only): the CDF says so, with no numbers
+        // on its axes.
+        view.setRuns({handRun(1, 200, 0, {}), handRun(2, 150, 0, {})});
+        QCOMPARE(view.cdfPlot()->graphCount(), 0);
+        QVERIFY(!view.cdfPlot()->xAxis->tickLabels());
+        QVERIFY(!view.cdfPlot()->yAxis->tickLabels());
+        QCOMPARE(view.cdfPlot()->xAxis->label(), QStringLiteral("Job completion time"));
         view.setRuns({handRun(1, 200, 0, {100, 300}), handRun(2, 150, 4e9, {50, 100, 300})});
         QCOMPARE(view.cdfPlot()->graphCount(), 2);
+        QVERIFY(view.cdfPlot()->xAxis->tickLabels());
         QCOMPARE(view.barsPlot()->axisRectCount(), 10);
         {
             // The CDF's legend names both runs, under the title and above the chart (below

@@ -349,8 +349,13 @@ void ComparisonView::rebuildCdf()
         }
         g->setData(xs, ys, true);
     }
-    m_cdf->xAxis->setLabel(tr("Job completion time (%1)").arg(durationFormatName(maxJct * 1.05)));
+    // Without a simulated run there are no times: empty axes, not a made-up hour.
+    m_cdf->xAxis->setLabel(
+        any ? tr("Job completion time (%1)").arg(durationFormatName(maxJct * 1.05))
+            : tr("Job completion time"));
     m_cdf->yAxis->setLabel(tr("Finished jobs"));
+    m_cdf->xAxis->setTickLabels(any);
+    m_cdf->yAxis->setTickLabels(any);
     m_cdf->xAxis->setRange(0, maxJct > 0 ? maxJct * 1.05 : 3600);
     m_cdf->yAxis->setRange(0, 1.05);
     m_cdf->legend->setVisible(any);
