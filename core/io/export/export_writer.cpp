@@ -1,5 +1,6 @@
 #include "io/export/export_writer.h"
 
+#include "io/export/shell_text.h"
 #include "io/file_set_writer.h"
 #include "io/scenario_json.h"
 #include "util/sha256.h"
@@ -91,19 +92,14 @@ void ExportWriter::stampOrigin(ExportResult &result, const std::string &origin)
 {
     if (origin.empty())
         return;
-    std::string line = "# Scheduled by ClusterBench " CB_VERSION ": ";
-    for (char c : origin) // (one comment line, whatever the origin holds)
-        line += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
-    line += "\n";
-    auto endsWith = [](const std::string &path, const char *ext) {
-        const std::string e = ext;
-        return path.size() >= e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0;
-    };
+    // (one comment line, whatever the origin holds)
+    const std::string line =
+        "# Scheduled by ClusterBench " CB_VERSION ": " + ShellText::comment(origin) + "\n";
     for (ExportedFile &f : result.files) {
-        if (endsWith(f.path, ".yaml") || endsWith(f.path, ".yml") || endsWith(f.path, ".conf"))
+        const std::string &p = f.path;
+        if (p.ends_with(".yaml") || p.ends_with(".yml") || p.ends_with(".conf"))
             f.content.insert(0, line);
-        else if ((endsWith(f.path, ".sbatch") || endsWith(f.path, ".sh")) &&
-                 f.content.rfind("#!", 0) == 0)
+        else if ((p.ends_with(".sbatch") || p.ends_with(".sh")) && f.content.rfind("#!", 0) == 0)
             f.content.insert(f.content.find('\n') == std::string::npos ? f.content.size()
                                                                        : f.content.find('\n') + 1,
                              line);

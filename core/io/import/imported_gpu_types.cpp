@@ -2,9 +2,9 @@
 
 #include "io/import/text_fields.h"
 #include "model/gpu_catalog.h"
+#include "util/text.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <set>
 
 namespace cb {
@@ -29,18 +29,6 @@ GpuType importedGpuType(const std::string &name, bool *recognised)
     return t;
 }
 
-namespace {
-
-/// A figure to three significant digits, for a report line ("0.314", "57.1", "5").
-std::string threeDigits(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g", v);
-    return buf;
-}
-
-} // namespace
-
 void addMissingGpuTypes(Cluster &cluster, ImportReport &report)
 {
     std::set<std::string> needed;
@@ -55,9 +43,9 @@ void addMissingGpuTypes(Cluster &cluster, ImportReport &report)
         if (ok && r.migSlices > 0) {
             mig += (mig.empty() ? "" : ", ") + name + " (" + std::to_string(r.migSlices) +
                    " of the " + std::to_string(r.migSlicesOfGpu) + " compute slices of an " +
-                   r.model + ": " + threeDigits(cluster.gpuTypes.back().memoryGiB) +
-                   " GiB, relative speed " + threeDigits(r.relativeSpeed) + ", " +
-                   threeDigits(r.busyWatts) + " W busy)";
+                   r.model + ": " + numberText(cluster.gpuTypes.back().memoryGiB, 3) +
+                   " GiB, relative speed " + numberText(r.relativeSpeed, 3) + ", " +
+                   numberText(r.busyWatts, 3) + " W busy)";
             continue;
         }
         std::string &list = !ok ? unknown : r.entry ? known : datasheet;
