@@ -13,6 +13,7 @@
 #include "util/text.h"
 #include "util/text_table.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <map>
@@ -307,7 +308,8 @@ Command historyCommand()
         "$XDG_DATA_HOME/clusterbench/workspace.sqlite. A workspace in a folder that cannot be "
         "written is read as it is. STATUS is complete, or partial for the points of a sweep "
         "that has not finished (still running, or interrupted; for an emitted sweep, until every "
-        "point is merged). --check runs SQLite's "
+        "point is merged). SWEEP, shown when a listed run belongs to a sweep, gives the sweep's "
+        "id and the point's number in its grid (as merge numbers them). --check runs SQLite's "
         "integrity check (PRAGMA integrity_check and foreign_key_check) instead and prints ok "
         "or every problem found (exit 1 when there is any).";
     c.options = {{"workspace", "FILE", "workspace database to read"},
@@ -361,9 +363,23 @@ Command historyCommand()
         // The scenario's name last, cut to the room it has where the table puts it: beside
         // the other columns, or in a block of its own under them (with the run's number)
         // when fewer than 24 columns are left there (it was cut to 12 with 70 free).
+        // A sweep's points say which sweep and point they are ("<id> #2", as merge numbers
+        // them), in a column shown when any listed run has one.
+        const auto sweepOf = [](const RunRecord &r) {
+            const nlohmann::json *id = childField(r.parameters, "sweep");
+            if (!id || !id->is_string())
+                return std::string();
+            const nlohmann::json *index = childField(r.parameters, "grid_index");
+            return terminalText(id->get<std::string>()) +
+                   (index && index->is_number_integer() ? " #" + index->dump() : "");
+        };
+        const bool sweeps = std::any_of(runs->begin(), runs->end(),
+                                        [&](const RunRecord &r) { return !sweepOf(r).empty(); });
         TextTable table;
-        table.headers = {"RUN",  "CREATED", "KIND",   "POLICY",
-                         "SEED", "STATUS",  "PARAMS", "SCENARIO"};
+        table.headers = {"RUN", "CREATED", "KIND", "POLICY", "SEED", "STATUS", "PARAMS"};
+        if (sweeps)
+            table.headers.push_back("SWEEP");
+        table.headers.push_back("SCENARIO");
         table.rightAligned = {true};
         std::vector<std::size_t> widths(table.headers.size() - 1);
         for (std::size_t c = 0; c < widths.size(); ++c)
@@ -374,6 +390,10 @@ Command historyCommand()
             table.rows.push_back({std::to_string(r.id), r.created, r.kind, clipped(r.policy, 24),
                                   std::to_string(r.seed), r.status,
                                   params.empty() ? "-" : clipped(params, 40)});
+            if (sweeps) {
+                const std::string sweep = sweepOf(r);
+                table.rows.back().push_back(sweep.empty() ? "-" : clipped(sweep, 48));
+            }
             for (std::size_t c = 0; c < widths.size(); ++c)
                 widths[c] = std::max(widths[c], displayWidth(table.rows.back()[c]));
             longestName = std::max(longestName, displayWidth(terminalText(r.scenarioName)) + 4);

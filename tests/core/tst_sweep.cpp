@@ -436,6 +436,16 @@ private slots:
         QCOMPARE(done.size(), std::size_t(4));
         for (const auto &r : done)
             QCOMPARE(r["status"].get<std::string>(), std::string("complete"));
+        // The table names each point's sweep and its number in the grid.
+        const Cli table =
+            clusterbench({QStringLiteral("history"), QStringLiteral("--workspace"), ws}, {},
+                         {QStringLiteral("COLUMNS=200")});
+        QCOMPARE(table.code, 0);
+        const std::string sweepId = mr["sweeps"][0]["sweep"].get<std::string>();
+        QVERIFY2(table.out.find("SWEEP") != std::string::npos, table.out.c_str());
+        for (int index = 0; index < 4; ++index)
+            QVERIFY2(table.out.find(sweepId + " #" + std::to_string(index)) != std::string::npos,
+                     table.out.c_str());
 
         // Files of one sweep that disagree on its size: nothing is stored, the field is named.
         QFile first(all[0]);
