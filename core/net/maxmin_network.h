@@ -389,7 +389,7 @@ private:
     /// not), smoothed (0: not yet measured).
     double m_levelCost = 0, m_repairCost = 0;
     static double smoothed(double average, double sample);
-    /// How many flows a local repair may fill in its rounds before it gives up.
+    /// A local repair's budget, in flows filled (see kRepairBudget).
     std::size_t repairBudget() const;
     Stats m_stats;
 };
