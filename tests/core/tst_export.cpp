@@ -480,6 +480,60 @@ private slots:
         QVERIFY(formats >= 8);
     }
 
+    void torchrunIsSetUpAndItsFlagsChecked()
+    {
+        Scenario s = cbtest::exportScenario();
+        Job *ring = nullptr;
+        for (Job &j : s.jobs)
+            if (j.id == "ring")
+                ring = &j;
+        QVERIFY(ring);
+        const auto warningsOf = [&](const std::string &format) {
+            auto r =
+                ExporterRegistry::find(format)->exportPlacement(s, cbtest::exportPlacement(), {});
+            std::string all;
+            for (const std::string &w : r->warnings)
+                all += w + "\n";
+            return all;
+        };
+        // Flags that disagree with the 2 tasks of 2 GPUs: said in every job format; a flag
+        // after the script is the script's own.
+        ring->command = {"torchrun", "--nnodes=3", "--nproc_per_node",
+                         "8",        "train.py",   "--nnodes=9"};
+        const std::string said = ": job \"ring\" starts torchrun with --nnodes=3 for its 2 tasks "
+                                 "and --nproc_per_node=8 for 2 GPUs per task";
+        int formats = 0;
+        for (const Exporter *e : ExporterRegistry::all()) {
+            if (!e->needsPlacement())
+                continue;
+            ++formats;
+            const std::string all = warningsOf(e->name());
+            QVERIFY2(all.find(e->name() + said) != std::string::npos, all.c_str());
+        }
+        QVERIFY(formats >= 8);
+        // Matching flags (either spelling), a shell line, python -m torch.distributed.run.
+        ring->command = {"torchrun", "--nnodes", "2", "--nproc-per-node=2", "train.py"};
+        QCOMPARE(warningsOf("slurm").find("torchrun"), std::string::npos);
+        ring->command = {"/bin/sh", "-c", "cd /w && torchrun --nnodes 1 train.py"};
+        QVERIFY(warningsOf("k8s-pods").find("with --nnodes=1 for its 2 tasks") !=
+                std::string::npos);
+        ring->command = {"python3", "-m", "torch.distributed.run", "--nproc_per_node=4", "t.py"};
+        QVERIFY(warningsOf("k8s-pods").find("with --nproc_per_node=4 for 2 GPUs per task") !=
+                std::string::npos);
+        // Each task is told torchrun's settings: its node rank, the job's nodes, a process
+        // per GPU, the first task as the master.
+        auto pods =
+            ExporterRegistry::find("k8s-pods")->exportPlacement(s, cbtest::exportPlacement(), {});
+        std::string ringPods;
+        for (const ExportedFile &f : pods->files)
+            if (f.path == "ring.yaml")
+                ringPods = f.content;
+        for (const char *setting : {"name: \"PET_NNODES\"\n          value: \"2\"",
+                                    "name: \"PET_NPROC_PER_NODE\"\n          value: \"2\"",
+                                    "name: \"PET_NODE_RANK\"\n          value: \"1\""})
+            QVERIFY2(ringPods.find(setting) != std::string::npos, ringPods.c_str());
+    }
+
     void roleTemplatesWarnAndOfferExactFormats_data()
     {
         QTest::addColumn<QString>("format");

@@ -128,7 +128,12 @@ private slots:
         QCOMPARE(report["format"].get<std::string>(), std::string("slurm"));
         QCOMPARE(report["files"].size(), std::size_t(4));
         QCOMPARE(report["files"][1].get<std::string>(), std::string("tf-shared.sbatch"));
-        QCOMPARE(report["warnings"].size(), std::size_t(1));
+        QCOMPARE(report["warnings"].size(), std::size_t(2));
+        // Slurm runs the commands on the nodes: the scenario's image is said to be unused.
+        QVERIFY2(report["warnings"][1].get<std::string>().find(
+                     "without the jobs' image \"registry.example.com/train:1.0\"") !=
+                     std::string::npos,
+                 report["warnings"][1].dump().c_str());
         QVERIFY(r.err.isEmpty());
     }
 

@@ -50,6 +50,15 @@ Json JobSetExporter::jobSet(const JobContext &ctx, const std::string &format,
                              {"MASTER_PORT", std::to_string(KubernetesObjects::kTorchPort)},
                              {"WORLD_SIZE", std::to_string(ctx.job.tasks.size())},
                              {"CLUSTERBENCH_RANK_OFFSET", std::to_string(tasks.front()->rank)}};
+            // torchrun: the pod's node rank is not known in the template, so its agents
+            // meet at the first task's pod by c10d rendezvous, which numbers them itself.
+            const std::string master = address(ctx.job.tasks.front());
+            for (auto &kv : KubernetesObjects::torchrunEnv(ctx.job, master))
+                if (kv.first != "PET_MASTER_ADDR" && kv.first != "PET_MASTER_PORT")
+                    container.env.push_back(std::move(kv));
+            container.env.emplace_back("PET_RDZV_BACKEND", "c10d");
+            container.env.emplace_back(
+                "PET_RDZV_ENDPOINT", master + ":" + std::to_string(KubernetesObjects::kTorchPort));
         } else if (job.kind == JobKind::ParameterServer) {
             container.env = {{"CLUSTERBENCH_TF_CLUSTER", tfClusterJson},
                              {"CLUSTERBENCH_TASK_TYPE", tfConfigRole(role)}};

@@ -43,6 +43,8 @@ Result<ExportResult> KubernetesJobExporter::exportPlacement(const Scenario &scen
         result.warnings.push_back(std::move(w));
     if (std::string w = shellOperatorWarning(jobs, name()); !w.empty())
         result.warnings.push_back(std::move(w));
+    if (std::string w = torchrunWarning(resolved.value(), name()); !w.empty())
+        result.warnings.push_back(std::move(w));
     if (std::string w = fractionalGpuWarning(resolved.value(), name(), "nvidia.com/gpu");
         !w.empty())
         result.warnings.push_back(std::move(w));

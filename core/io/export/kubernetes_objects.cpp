@@ -202,8 +202,23 @@ KubernetesObjects::trainingEnv(const PlacedJob &job, const PlacedTask &task,
         env.emplace_back("MASTER_PORT", std::to_string(kTorchPort));
         env.emplace_back("WORLD_SIZE", std::to_string(job.tasks.size()));
         env.emplace_back("RANK", std::to_string(task.rank));
+        for (auto &kv : torchrunEnv(job, address(job.tasks.front())))
+            env.push_back(std::move(kv));
+        env.emplace_back("PET_NODE_RANK", std::to_string(task.rank));
     }
     return env;
+}
+
+std::vector<std::pair<std::string, std::string>>
+KubernetesObjects::torchrunEnv(const PlacedJob &job, const std::string &masterAddress)
+{
+    // torchrun reads each of its flags from PET_<FLAG> when the flag is not given (as the
+    // PyTorchJob operator sets them): one node per task, a process per GPU of the task.
+    const int gpus = job.tasks.empty() ? 0 : job.tasks.front().gpus;
+    return {{"PET_NNODES", std::to_string(job.tasks.size())},
+            {"PET_NPROC_PER_NODE", std::to_string(std::max(gpus, 1))},
+            {"PET_MASTER_ADDR", masterAddress},
+            {"PET_MASTER_PORT", std::to_string(kTorchPort)}};
 }
 
 std::string KubernetesObjects::containerName(JobKind kind)

@@ -60,13 +60,19 @@ public:
     static std::string tfConfig(const std::map<std::string, std::vector<std::string>> &cluster,
                                 const std::string &taskType, int index);
     /// Environment a task needs to find its peers when nothing else provides it: TF_CONFIG
-    /// for parameter-server jobs; MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK for all-reduce
-    /// jobs; nothing for single-task jobs. `address` gives each task's host name, `tfPort`
-    /// its TensorFlow port (default kTfPort; tasks sharing a host need distinct ports).
+    /// for parameter-server jobs; MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK and torchrun's
+    /// PET_* settings (torchrunEnv, PET_NODE_RANK) for all-reduce jobs; nothing for
+    /// single-task jobs. `address` gives each task's host name, `tfPort` its TensorFlow port
+    /// (default kTfPort; tasks sharing a host need distinct ports).
     static std::vector<std::pair<std::string, std::string>>
     trainingEnv(const PlacedJob &job, const PlacedTask &task,
                 const std::function<std::string(const PlacedTask &)> &address,
                 const std::function<int(const PlacedTask &)> &tfPort = {});
+    /// torchrun's settings for an all-reduce job (PET_NNODES, PET_NPROC_PER_NODE: the first
+    /// task's GPUs, PET_MASTER_ADDR, PET_MASTER_PORT), read by torchrun for the flags its
+    /// command does not give; a task's PET_NODE_RANK is its rank (trainingEnv adds it).
+    static std::vector<std::pair<std::string, std::string>>
+    torchrunEnv(const PlacedJob &job, const std::string &masterAddress);
     /// Container name and port by job kind: tensorflow/tfjob-port/2222,
     /// pytorch/pytorchjob-port/23456, or main without a port.
     static std::string containerName(JobKind kind);

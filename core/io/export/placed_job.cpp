@@ -278,9 +278,6 @@ std::string fractionalGpuWarning(const std::vector<PlacedJob> &jobs, const std::
            " cannot express; each of these tasks requests 1 whole GPU: " + list;
 }
 
-namespace {
-
-/// "a, b, ... and 280 more": the first 20 of `items`, the rest counted.
 std::string namedList(const std::vector<std::string> &items)
 {
     constexpr std::size_t kNamed = 20;
@@ -291,8 +288,6 @@ std::string namedList(const std::vector<std::string> &items)
         list += " and " + std::to_string(items.size() - kNamed) + " more";
     return list;
 }
-
-} // namespace
 
 std::string jobsWarning(const std::vector<std::string> &ids, const std::string &one,
                         const std::string &many)
@@ -320,6 +315,94 @@ std::string shellOperatorWarning(const std::vector<const Job *> &jobs, const std
                        format + ": job \"" + job->id + "\"'s command has \"" + op +
                            "\" as a word of its own" + why,
                        "\"" + job->id + "\" (" + op + ")");
+    const std::vector<std::string> said = shared.said();
+    return said.empty() ? std::string() : said.front();
+}
+
+namespace {
+
+/// The value of a torchrun option given as "--name=V" or "--name V" (either spelling of its
+/// underscores and dashes), among the words before the script; empty when not given.
+std::string torchrunOption(const std::vector<std::string> &words, std::size_t from,
+                           const std::string &name)
+{
+    std::string dashed = name;
+    std::replace(dashed.begin(), dashed.end(), '_', '-');
+    for (std::size_t i = from; i < words.size(); ++i) {
+        const std::string &w = words[i];
+        if (w.rfind("-", 0) != 0)
+            break; // the script: what follows is its own
+        for (const std::string &n : {name, dashed}) {
+            const std::string flag = "--" + n;
+            if (w == flag && i + 1 < words.size())
+                return words[i + 1];
+            if (w.rfind(flag + "=", 0) == 0)
+                return w.substr(flag.size() + 1);
+        }
+    }
+    return {};
+}
+
+/// Where torchrun's own options start in a command (its words after "torchrun" or after
+/// "python -m torch.distributed.run"), or 0 when it does not start torchrun. A /bin/sh -c
+/// line is read as words.
+std::size_t torchrunStart(const std::vector<std::string> &command, std::vector<std::string> &words)
+{
+    words = command;
+    if (command.size() == 3 && programName(command) == "sh" && command[1] == "-c") {
+        std::istringstream line(command[2]);
+        words.clear();
+        for (std::string w; line >> w;)
+            words.push_back(w);
+    }
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::string program = programName({words[i]});
+        if (program == "torchrun")
+            return i + 1;
+        if (program.rfind("python", 0) == 0 && i + 2 < words.size() && words[i + 1] == "-m" &&
+            words[i + 2] == "torch.distributed.run")
+            return i + 3;
+    }
+    return 0;
+}
+
+} // namespace
+
+std::string torchrunWarning(const std::vector<PlacedJob> &jobs, const std::string &format)
+{
+    SharedWarnings shared;
+    for (const PlacedJob &job : jobs) {
+        if (job.job->kind != JobKind::AllReduce || job.tasks.empty())
+            continue;
+        std::vector<std::string> words;
+        const std::size_t from = torchrunStart(job.job->command, words);
+        if (from == 0)
+            continue;
+        const std::string nodes = torchrunOption(words, from, "nnodes");
+        const std::string procs = torchrunOption(words, from, "nproc_per_node");
+        const std::string tasks = std::to_string(job.tasks.size());
+        std::string what;
+        if (!nodes.empty() && nodes != tasks && nodes.find(':') == std::string::npos)
+            what = "--nnodes=" + nodes + " for its " + tasks + " task" +
+                   (job.tasks.size() == 1 ? "" : "s");
+        const int gpus = job.tasks.front().gpus;
+        const bool sameGpus = std::all_of(job.tasks.begin(), job.tasks.end(),
+                                          [gpus](const PlacedTask &t) { return t.gpus == gpus; });
+        if (!procs.empty() && gpus > 0 && sameGpus && procs != std::to_string(gpus) &&
+            procs != "gpu" && procs != "auto")
+            what += (what.empty() ? "" : " and ") + std::string("--nproc_per_node=") + procs +
+                    " for " + std::to_string(gpus) + " GPU" + (gpus == 1 ? "" : "s") + " per task";
+        if (what.empty())
+            continue;
+        const std::string why =
+            " (each task is one torchrun node; its flags win over the PET_* variables the "
+            "export sets, so the rendezvous would wait for nodes that never come, or start "
+            "processes without a GPU)";
+        shared.add(format + ": {n} jobs start torchrun with flags that do not match their tasks" +
+                       why,
+                   format + ": job \"" + job.job->id + "\" starts torchrun with " + what + why,
+                   "\"" + job.job->id + "\" (" + what + ")");
+    }
     const std::vector<std::string> said = shared.said();
     return said.empty() ? std::string() : said.front();
 }

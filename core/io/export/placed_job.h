@@ -79,6 +79,16 @@ std::string jobsWarning(const std::vector<std::string> &ids, const std::string &
 /// argument. Empty when there is none.
 std::string shellOperatorWarning(const std::vector<const Job *> &jobs, const std::string &format);
 
+/// "a, b, ... and 280 more": the first 20 of `items`, the rest counted.
+std::string namedList(const std::vector<std::string> &items);
+
+/// `format`: a warning for the all-reduce jobs whose command starts torchrun (or python -m
+/// torch.distributed.run) with a --nnodes other than the job's tasks or a --nproc_per_node
+/// other than a task's GPUs: the flags win over the PET_* settings the export writes, so the
+/// rendezvous would wait for nodes that never come or start processes without a GPU. Empty
+/// when there is none.
+std::string torchrunWarning(const std::vector<PlacedJob> &jobs, const std::string &format);
+
 /// Per-job warnings of one kind gathered over an export and said once at its end: a kind met
 /// once keeps its own sentence, a kind met several times becomes one sentence and a list of
 /// what is particular to each (the first 20 named, the rest counted), in the order added.

@@ -230,6 +230,10 @@ std::string script(const Scenario &scenario, const PlacedJob &job, const std::st
     s << "# they reserve what the job steps below need on each node.\n";
     s << "# Job: " << ShellText::comment(j.id) << " (" << toString(j.kind) << ", "
       << counted(job.tasks.size(), "task") << ")\n";
+    if (!j.image.empty())
+        s << "# Image: " << ShellText::comment(j.image)
+          << "\n# (not used: srun runs the command on the node itself; with the pyxis plugin,\n"
+          << "# add --container-image to each srun line to run it in the image)\n";
     s << "# Placement:\n";
     for (const PlacedTask &t : job.tasks) {
         s << "#   " << t.taskName() << " on " << t.node << ": " << taskCpus(t) << " CPUs, "
@@ -369,6 +373,19 @@ Result<ExportResult> SlurmBatchExporter::exportPlacement(const Scenario &scenari
     }
     if (std::string w = shellOperatorWarning(jobs, "slurm"); !w.empty())
         result.warnings.push_back(std::move(w));
+    if (std::string w = torchrunWarning(resolved.value(), "slurm"); !w.empty())
+        result.warnings.push_back(std::move(w));
+    std::vector<std::string> images;
+    for (const Job *job : jobs)
+        if (!job->image.empty() &&
+            std::find(images.begin(), images.end(), "\"" + job->image + "\"") == images.end())
+            images.push_back("\"" + job->image + "\"");
+    if (!images.empty())
+        result.warnings.push_back(
+            "slurm: the scripts run each command on the node itself, without the jobs' image" +
+            std::string(images.size() == 1 ? " " : "s ") + namedList(images) +
+            " (Slurm has no container option of its own; with the pyxis plugin, add "
+            "--container-image to the srun lines)");
     if (std::string w = jobsWarning(noCommand, "has no command; each task runs 'hostname'",
                                     "have no command; each task runs 'hostname'");
         !w.empty())
