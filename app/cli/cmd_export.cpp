@@ -208,10 +208,11 @@ Command exportCommand()
                                         (done == 1 ? " job had" : " jobs had") + " finished and " +
                                         std::to_string(later) + (later == 1 ? " was" : " were") +
                                         " not yet submitted: not exported");
-                } else if (const std::string note = firstRunsOverloadNote(shaped, scheduled);
+                } else if (std::string note =
+                               firstRunsOverloadWarning(exporter->name(), shaped, scheduled,
+                                                        "export one moment with --at SECONDS");
                            !note.empty()) {
-                    notes.push_back(note + ": submit each job at its start, or export one moment "
-                                           "with --at SECONDS");
+                    notes.push_back(std::move(note));
                 }
                 // Jobs the run reconfigured: a file holds one of their configurations.
                 for (std::string &n : reconfigurationNotes(*run->result))

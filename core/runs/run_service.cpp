@@ -507,6 +507,19 @@ std::string firstRunsOverloadNote(const Scenario &shaped, const Placement &place
            ")";
 }
 
+std::string firstRunsOverloadWarning(const std::string &format, const Scenario &shaped,
+                                     const Placement &placement, const std::string &oneMoment)
+{
+    const std::string note = firstRunsOverloadNote(shaped, placement);
+    if (note.empty())
+        return {};
+    if (format.rfind("slurm", 0) == 0)
+        return note + ": Slurm holds each script until its nodes have room, so every job runs, "
+                      "though not necessarily when or in the order simulated (submit each job "
+                      "at its start to keep it)";
+    return note + ": apply each job at its start, or " + oneMoment;
+}
+
 std::vector<std::string> reconfigurationNotes(const RunResult &result)
 {
     const auto configText = [](const StsConfig &c) {

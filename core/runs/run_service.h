@@ -161,6 +161,13 @@ std::pair<Scenario, Placement> stochasticScheduleAt(const Scenario &scenario,
 /// exported as each first runs, from A s to B s; applied at once they do not fit (the first
 /// problem; N more such problems)". Empty when they fit.
 std::string firstRunsOverloadNote(const Scenario &shaped, const Placement &placement);
+/// The export warning of firstRunsOverloadNote for `format`, the same in the terminal and the
+/// window: a Kubernetes format's pods bound to a full node fail, so each job is to be applied
+/// at its start or `oneMoment` exported ("export one moment with --at SECONDS"); Slurm holds
+/// a script until its nodes have room, so the jobs run, not necessarily in the simulated
+/// order. Empty when they fit.
+std::string firstRunsOverloadWarning(const std::string &format, const Scenario &shaped,
+                                     const Placement &placement, const std::string &oneMoment);
 
 /// For an export of a stochastic run: one note per job the run reconfigured, "ID: the run
 /// reconfigures it (K80 x1 from 0:00:00, then K80 x8 from 5:41:34); a file deploys one

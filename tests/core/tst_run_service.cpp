@@ -486,7 +486,7 @@ private slots:
                      0,
                  exported.out.c_str());
         QVERIFY2(report["warnings"][0].get<std::string>().find(
-                     "submit each job at its start, or export one moment with --at SECONDS") !=
+                     "apply each job at its start, or export one moment with --at SECONDS") !=
                      std::string::npos,
                  exported.out.c_str());
         // A job the run reconfigured runs as a file deploys it only in one configuration: said

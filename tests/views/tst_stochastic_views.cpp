@@ -256,6 +256,16 @@ private slots:
         for (const QString &w : dialog.warnings())
             said = said || w.contains(QStringLiteral("applied at once they do not fit"));
         QVERIFY2(said, qPrintable(dialog.warnings().join(QLatin1Char('\n'))));
+        // Slurm holds a script until its nodes have room: said too, as the terminal says it.
+        dialog.setFormat(QStringLiteral("slurm"));
+        said = false;
+        for (const QString &w : dialog.warnings())
+            said = said || (w.startsWith(QStringLiteral("slurm: the jobs are exported as each "
+                                                        "first runs")) &&
+                            w.contains(QStringLiteral("Slurm holds each script until its nodes "
+                                                      "have room")));
+        QVERIFY2(said, qPrintable(dialog.warnings().join(QLatin1Char('\n'))));
+        dialog.setFormat(QStringLiteral("k8s-pods"));
         // The run's own placement (one moment) is still offered: fewer jobs.
         auto *source = dialog.findChild<QComboBox *>(QStringLiteral("exportSource"));
         QVERIFY(source);

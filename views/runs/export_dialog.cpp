@@ -355,8 +355,12 @@ std::optional<Placement> ExportDialog::currentPlacement(QString *problem)
         m_exported = std::move(scenario);
         // Every job as it first runs: they start at different times; applied at once (a
         // Kubernetes format) they may ask a node for more than it has.
-        m_scheduleOverloads =
-            m_at->value() <= kFirstRuns ? firstRunsOverloadNote(m_exported, placement) : "";
+        const Exporter *exporter =
+            ExporterRegistry::find(m_format->currentData().toString().toStdString());
+        m_scheduleOverloads = m_at->value() <= kFirstRuns && exporter
+                                  ? firstRunsOverloadWarning(exporter->name(), m_exported,
+                                                             placement, "export one moment")
+                                  : "";
         return placement;
     }
     auto presets = userPresets(m_scenario, {});
@@ -445,10 +449,8 @@ void ExportDialog::refresh()
             if (exported && shownRun)
                 for (const std::string &w : m_shownRunWarnings)
                     m_result.warnings.push_back(exporter->name() + ": " + w);
-            if (exported && schedule && !m_scheduleOverloads.empty() &&
-                exporter->name().rfind("slurm", 0) != 0)
-                m_result.warnings.push_back(exporter->name() + ": " + m_scheduleOverloads +
-                                            ": apply each job at its start, or export one moment");
+            if (exported && schedule && !m_scheduleOverloads.empty())
+                m_result.warnings.push_back(exporter->name() + ": " + m_scheduleOverloads);
         }
     }
 
