@@ -271,6 +271,47 @@ private slots:
         QVERIFY(cost->isHidden());
     }
 
+    void runPanelFollowsJobEdits()
+    {
+        // Jobs added in the window: the stochastic entries say what they need now (they had
+        // kept "needs jobs" until the file was opened again).
+        Scenario s = testbed();
+        const std::vector<Job> jobs = s.jobs;
+        s.jobs.clear();
+        Document doc;
+        doc.setScenario(s);
+        RunPanel panel(&doc);
+        auto *list = panel.findChild<QListWidget *>(QStringLiteral("runPolicies"));
+        auto *note = panel.findChild<QLabel *>(QStringLiteral("runStsNote"));
+        QVERIFY(list && note);
+        const auto stsText = [list] {
+            return list->findItems(QStringLiteral("sts  "), Qt::MatchStartsWith).front()->text();
+        };
+        QCOMPARE(stsText(), QStringLiteral("sts  (needs jobs)"));
+        doc.insertJob(0, jobs[0]);
+        QCOMPARE(stsText(), QStringLiteral("sts  (needs due dates)"));
+        QVERIFY2(note->text().contains(QStringLiteral("1 of 1 jobs have none")),
+                 qPrintable(note->text()));
+        // Checks the next scenario cannot run (only STS, checked where it could) give way to
+        // the defaults rather than leave Run greyed out.
+        auto datacenter = loadScenarioFile(CB_SOURCE_DIR "/sample-clusters/sts-datacenter.json");
+        QVERIFY(datacenter);
+        doc.setScenario(datacenter.value());
+        for (const QString &p : panel.checkedPolicies())
+            panel.setPolicyChecked(p, false);
+        panel.setPolicyChecked(QStringLiteral("sts"), true);
+        doc.setScenario(testbed());
+        QCOMPARE(panel.checkedPolicies(),
+                 (QStringList{QStringLiteral("k8s-default"), QStringLiteral("dltap")}));
+        auto *run = panel.findChild<QPushButton *>(QStringLiteral("runButton"));
+        QVERIFY(run);
+        QVERIFY(run->isEnabled());
+        for (const QString &p : panel.checkedPolicies())
+            panel.setPolicyChecked(p, false);
+        QVERIFY(!run->isEnabled());
+        QCOMPARE(run->toolTip(), QStringLiteral("Check at least one policy in the list to run it"));
+    }
+
     void runPanelSaysAFailedBatch()
     {
         // STS on a scenario without due dates fails: the panel says no run was stored and its
@@ -420,10 +461,22 @@ private slots:
         QVERIFY(!partButton->isEnabled());
 
         // Filter by scenario, then delete one run.
+        // A scenario without runs (one just opened) lists none, and says where the others are
+        // (it had listed the scenario before's runs as if they were its own).
         history.setScenarioFilter(QStringLiteral("no such scenario"));
-        QCOMPARE(history.proxy()->rowCount(), 2); // unknown names fall back to all
+        QCOMPARE(history.proxy()->rowCount(), 0);
+        QVERIFY2(history.statusText().startsWith(QStringLiteral(
+                     "No runs of this scenario yet; 2 run(s) of other scenarios (choose All "
+                     "scenarios) in ")),
+                 qPrintable(history.statusText()));
+        history.reload(); // (it stays offered)
+        QCOMPARE(history.proxy()->rowCount(), 0);
+        history.setScenarioFilter(QString());
+        QCOMPARE(history.proxy()->rowCount(), 2);
         history.setScenarioFilter(QString::fromStdString(doc.scenario().name));
         QCOMPARE(history.proxy()->rowCount(), 2);
+        QVERIFY2(history.statusText().startsWith(QStringLiteral("2 run(s) in ")),
+                 qPrintable(history.statusText()));
         QVERIFY(history.deleteRuns({panel.storedRuns()[0]}, false));
         QCOMPARE(history.model()->rowCount(), 1);
         QVERIFY(!history.showRun(panel.storedRuns()[0]));

@@ -94,6 +94,7 @@ HistoryPanel::HistoryPanel(QWidget *parent)
         m_proxy->setFilterRegularExpression(
             name.isEmpty() ? QString()
                            : QStringLiteral("^%1$").arg(QRegularExpression::escape(name)));
+        updateStatus();
         updateButtons();
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
@@ -124,8 +125,32 @@ void HistoryPanel::setWorkspacePath(const QString &path)
 
 void HistoryPanel::setScenarioFilter(const QString &name)
 {
+    if (!name.isEmpty() && m_scenario->findData(name) < 0) {
+        const QSignalBlocker block(m_scenario);
+        m_scenario->addItem(name, name);
+    }
+    m_openScenario = name;
     const int i = m_scenario->findData(name);
+    if (m_scenario->currentIndex() == i) // (the filter stays as it is)
+        updateStatus();
     m_scenario->setCurrentIndex(i >= 0 ? i : 0);
+}
+
+void HistoryPanel::updateStatus()
+{
+    if (!m_listed)
+        return;
+    const int all = m_model->rowCount(), shown = m_proxy->rowCount();
+    if (shown == all)
+        m_status->setText(tr("%n run(s) in %1", nullptr, all).arg(m_workspacePath));
+    else if (shown == 0)
+        m_status->setText(tr("No runs of this scenario yet; %n run(s) of other scenarios "
+                             "(choose All scenarios) in %1",
+                             nullptr, all)
+                              .arg(m_workspacePath));
+    else
+        m_status->setText(
+            tr("%1 of %n run(s) in %2", nullptr, all).arg(shown).arg(m_workspacePath));
 }
 
 std::vector<std::int64_t> HistoryPanel::selectedRuns() const
@@ -161,6 +186,7 @@ void HistoryPanel::reload()
     const auto keep = selectedRuns();
     const QString filter = m_scenario->currentData().toString();
     // Listing never creates a workspace file: the first stored run does.
+    bool read = false;
     auto ws = QFileInfo::exists(m_workspacePath)
                   ? Workspace::open(m_workspacePath.toStdString())
                   : Result<std::unique_ptr<Workspace>>::failure({}, {});
@@ -176,21 +202,30 @@ void HistoryPanel::reload()
         m_status->setText(QString::fromStdString(runs.error()));
     } else {
         m_model->setRuns(std::move(runs).value());
-        m_status->setText(tr("%n run(s) in %1", nullptr, m_model->rowCount()).arg(m_workspacePath));
+        read = true;
     }
+    m_listed = read;
     {
         const QSignalBlocker block(m_scenario);
         m_scenario->clear();
         m_scenario->addItem(tr("All scenarios"), QString());
-        for (const QString &name : m_model->scenarioNames())
+        QStringList names = m_model->scenarioNames();
+        if (!m_openScenario.isEmpty() && !names.contains(m_openScenario))
+            names << m_openScenario;
+        for (const QString &name : names)
             m_scenario->addItem(name, name);
     }
-    setScenarioFilter(filter);
+    {
+        const int i = m_scenario->findData(filter);
+        const QSignalBlocker block(m_scenario);
+        m_scenario->setCurrentIndex(i >= 0 ? i : 0);
+    }
     m_proxy->setFilterRegularExpression(
         filter.isEmpty() || m_scenario->currentData().toString().isEmpty()
             ? QString()
             : QStringLiteral("^%1$").arg(QRegularExpression::escape(filter)));
     selectRuns(keep);
+    updateStatus();
     updateButtons();
 }
 

@@ -35,7 +35,9 @@ public:
     QSortFilterProxyModel *proxy() const { return m_proxy; }
     QTableView *table() const { return m_table; }
 
-    /// Shows only runs of this scenario name (empty: all).
+    /// Shows only runs of this scenario name (empty: all). The open scenario's name is
+    /// offered even before it has runs: the list is then empty and says how many runs other
+    /// scenarios have.
     void setScenarioFilter(const QString &name);
     /// Run ids of the selected rows, in table order.
     std::vector<std::int64_t> selectedRuns() const;
@@ -72,6 +74,8 @@ signals:
 
 private:
     void updateButtons();
+    /// The line under the table: how many runs are listed, of how many, and where.
+    void updateStatus();
 
     QString m_workspacePath;
     RunHistoryModel *m_model;
@@ -83,6 +87,8 @@ private:
     QPushButton *m_diff;
     QPushButton *m_delete;
     QLabel *m_status;
+    QString m_openScenario; ///< the last name given to setScenarioFilter
+    bool m_listed = false;  ///< the workspace was read (else m_status says why not)
 };
 
 } // namespace cb::views

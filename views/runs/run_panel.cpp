@@ -176,9 +176,14 @@ RunPanel::RunPanel(Document *document, RunLauncher *launcher, QWidget *parent)
     });
     connect(m_document, &Document::scenarioReplaced, this, &RunPanel::reloadPolicies);
     connect(m_document, &Document::scenarioReplaced, this, &RunPanel::updateButtons);
-    for (auto signal : {&Document::rowInserted, &Document::rowRemoved})
-        connect(m_document, signal, this, [this](Document::Part part, int) {
-            if (part == Document::Part::Jobs)
+    // An edit (a job added, a due date set, a node's GPU type changed) can make STS and its
+    // baselines runnable or not: the list is written again when what they need changes.
+    for (auto signal : {&Document::rowInserted, &Document::rowRemoved, &Document::rowChanged})
+        connect(m_document, signal, this, [this](Document::Part, int) {
+            const StochasticUnavailable now = stochasticUnavailable(m_document->scenario());
+            if (now.why != m_stochasticWhy)
+                reloadPolicies();
+            else
                 updateButtons();
         });
     // Another scenario: the last batch's progress and "Done" were of the one before; the
@@ -266,6 +271,7 @@ void RunPanel::reloadPolicies()
     // Offered where the scenario carries what they need; otherwise listed, disabled, with
     // the reason.
     const StochasticUnavailable missing = stochasticUnavailable(m_document->scenario());
+    m_stochasticWhy = missing.why;
     const QString unavailable = QString::fromStdString(missing.why),
                   need = QString::fromStdString(missing.need);
     for (const std::string &n : stochasticPolicyNames()) {
@@ -291,6 +297,16 @@ void RunPanel::reloadPolicies()
                                          m_policies);
         item->setFlags(Qt::NoItemFlags);
     }
+    // Checks that are all of policies this scenario cannot run (STS, checked in the last
+    // scenario) give way to the defaults, so that Run is not left greyed out unexplained.
+    if (checkedPolicies().isEmpty())
+        for (int i = 0; i < m_policies->count(); ++i) {
+            QListWidgetItem *item = m_policies->item(i);
+            const QString name = item->data(kPolicyRole).toString();
+            if ((item->flags() & Qt::ItemIsEnabled) &&
+                (name == QStringLiteral("k8s-default") || name == QStringLiteral("dltap")))
+                item->setCheckState(Qt::Checked);
+        }
     int row = 0;
     for (int i = 0; i < m_policies->count(); ++i)
         if (m_policies->item(i)->data(kPolicyRole).toString() == current)
@@ -526,10 +542,12 @@ void RunPanel::updateButtons()
     const bool running = m_launcher->isRunning();
     // A scenario without jobs has nothing to place: a run of it would store empty figures.
     const bool jobs = !m_document->scenario().jobs.empty();
-    m_run->setEnabled(!running && jobs && !checkedPolicies().isEmpty());
-    m_run->setToolTip(jobs ? QString()
-                           : tr("The scenario has no jobs: add one in the job queue, or "
-                                "import one (File > Import Job Trace)"));
+    const bool anyChecked = !checkedPolicies().isEmpty();
+    m_run->setEnabled(!running && jobs && anyChecked);
+    m_run->setToolTip(!jobs         ? tr("The scenario has no jobs: add one in the job queue, or "
+                                                 "import one (File > Import Job Trace)")
+                      : !anyChecked ? tr("Check at least one policy in the list to run it")
+                                    : QString());
     m_cancel->setEnabled(running);
     m_policies->setEnabled(!running);
     m_weights->setEnabled(!running);

@@ -100,6 +100,7 @@ private:
     QProgressBar *m_progress;
     QLabel *m_status;
     QLabel *m_stsNote; ///< why STS and its baselines are greyed out, under the list
+    std::string m_stochasticWhy; ///< that reason when the list was written (empty: runnable)
     QLabel *m_costNote; ///< that STS runs checked pay the price list whatever the cost choice
     /// policy -> plugin -> weight, for the weights the user changed.
     std::map<std::string, std::map<std::string, double>> m_overrides;
