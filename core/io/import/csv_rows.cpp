@@ -32,13 +32,17 @@ Result<CsvInput> openCsvInput(const ImportInput &in, const std::vector<std::stri
     std::vector<std::string> names;
     for (std::size_t i = 0; i < header.fields.size(); ++i) {
         // Column names end up in messages and, for some formats, in the scenario's names.
-        if (auto at = importtext::invalidUtf8At(header.fields[i]))
+        std::optional<std::size_t> at = importtext::invalidUtf8At(header.fields[i]);
+        if (const auto nul = header.fields[i].find('\0');
+            nul != std::string::npos && (!at || nul < *at))
+            at = nul; // (valid UTF-8, but no text's: UTF-16)
+        if (at)
             return Result<CsvInput>::failure(
                 in.name + ":" + std::to_string(header.line),
                 "header field " + std::to_string(i + 1) + " (" +
                     importtext::shown(header.fields[i]) + ") is not UTF-8 text (byte " +
                     hexByte(header.fields[i][*at]) + " at character " + std::to_string(*at + 1) +
-                    "): convert the file to UTF-8, e.g. iconv -f latin1 -t utf-8");
+                    "): " + importtext::toUtf8Advice(header.fields.front()));
         names.push_back(importtext::trim(header.fields[i]));
     }
     CsvInput csv{CsvColumns(in.name, std::move(names)), std::move(stream.value()), {}, header.line};

@@ -24,7 +24,12 @@ Result<std::string> ImportInput::wholeUtf8Text() const
     if (!t)
         return t;
     const std::string &text = t.value();
-    if (const auto at = importtext::invalidUtf8At(text)) {
+    // A NUL is valid UTF-8 but no text file's: the first one is a problem as a bad byte is
+    // (a UTF-16 file without a byte-order mark has one beside every character).
+    std::optional<std::size_t> at = importtext::invalidUtf8At(text);
+    if (const auto nul = text.find('\0'); nul != std::string::npos && (!at || nul < *at))
+        at = nul;
+    if (at) {
         int line = 1;
         std::size_t lineStart = 0;
         for (std::size_t i = 0; i < *at; ++i)
@@ -34,10 +39,11 @@ Result<std::string> ImportInput::wholeUtf8Text() const
             }
         char byte[8];
         std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[*at]));
-        return Result<std::string>::failure(
-            name + ":" + std::to_string(line),
-            "column " + std::to_string(*at - lineStart + 1) + ": byte " + byte +
-                " is not UTF-8 text: convert the file to UTF-8 (e.g. iconv -f latin1 -t utf-8)");
+        return Result<std::string>::failure(name + ":" + std::to_string(line),
+                                            "column " + std::to_string(*at - lineStart + 1) +
+                                                ": byte " + byte + " is not " +
+                                                (text[*at] == '\0' ? "text" : "UTF-8 text") + ": " +
+                                                importtext::toUtf8Advice(text));
     }
     return t;
 }

@@ -249,6 +249,37 @@ std::string formatDateTime(double epochSeconds)
     return buf;
 }
 
+std::string toUtf8Advice(std::string_view start)
+{
+    const auto startsWith = [start](std::string_view bom) {
+        return start.substr(0, bom.size()) == bom;
+    };
+    std::string encoding, why;
+    if (startsWith(std::string_view("\xFF\xFE\0\0", 4)) ||
+        startsWith(std::string_view("\0\0\xFE\xFF", 4))) {
+        encoding = "utf-32";
+        why = "a UTF-32 byte-order mark";
+    } else if (startsWith("\xFF\xFE") || startsWith("\xFE\xFF")) {
+        encoding = "utf-16";
+        why = "a UTF-16 byte-order mark";
+    } else {
+        // UTF-16 without a mark: ASCII text with a NUL beside every character.
+        const std::size_t n = std::min<std::size_t>(start.size(), 64) & ~std::size_t(1);
+        std::size_t even = 0, odd = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            (i % 2 ? odd : even) += start[i] == '\0' ? 1 : 0;
+        if (n >= 8 && (odd == n / 2 || even == n / 2)) {
+            encoding = odd == n / 2 ? "utf-16le" : "utf-16be";
+            why = "a NUL byte beside every character";
+        }
+    }
+    if (encoding.empty())
+        return "convert the file to UTF-8, e.g. iconv -f latin1 -t utf-8";
+    return "convert the file to UTF-8: it is " +
+           std::string(encoding.rfind("utf-32", 0) == 0 ? "UTF-32" : "UTF-16") + " (" + why +
+           "), e.g. iconv -f " + encoding + " -t utf-8";
+}
+
 std::optional<std::size_t> invalidUtf8At(std::string_view s)
 {
     const auto *b = reinterpret_cast<const unsigned char *>(s.data());

@@ -32,6 +32,11 @@ bool dateTimeHasZone(std::string_view s);
 std::string formatDateTime(double epochSeconds);
 /// Offset of the first byte that is not part of valid UTF-8, or nullopt when all is valid.
 std::optional<std::size_t> invalidUtf8At(std::string_view s);
+/// What to do about text that is not UTF-8, for a message, from the start of the file: a
+/// UTF-16 or UTF-32 file (a byte-order mark, or a NUL every other byte) is converted from
+/// that ("convert the file to UTF-8: it is UTF-16 (...), e.g. iconv -f utf-16 -t utf-8"),
+/// anything else from Latin-1.
+std::string toUtf8Advice(std::string_view fileStart);
 /// `s` for a message: quoted, with control characters and bytes that are not UTF-8 written
 /// as \xNN (so it is safe on a terminal and in JSON), cut after 60 characters.
 std::string shown(std::string_view s);
