@@ -716,6 +716,35 @@ items:
                               "the other files"));
     }
 
+    void topologyProblemsNameTheirLine()
+    {
+        // A switch that names one no line defines fails at that line; a line cut short is
+        // said, not dropped silently.
+        QTemporaryDir dir;
+        const auto write = [&dir](const char *name, const char *text) {
+            const std::string path = dir.filePath(QString::fromLatin1(name)).toStdString();
+            std::ofstream(path) << text;
+            return path;
+        };
+        const std::string conf = write("slurm.conf", "NodeName=n[1-2] CPUs=4\n");
+        const std::string bad = write("bad.conf", "SwitchName=s1 Nodes=n1\n"
+                                                  "SwitchName=s2 Nodes=n2\n"
+                                                  "SwitchName=top Switches=s[1-3]\n");
+        const Importer *slurm = findImporter("slurm");
+        QVERIFY(slurm);
+        auto r = importFiles(*slurm, {conf, bad});
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error(), bad + ":3: switch top lists unknown switch \"s3\" (no SwitchName=s3 "
+                                  "line)");
+        const std::string cut = write("cut.conf", "SwitchName=s1 Nodes=n[1-2]\nSwitchNam");
+        auto c = importFiles(*slurm, {conf, cut});
+        QVERIFY2(c.ok(), c.ok() ? "" : c.error().c_str());
+        QVERIFY2(joined(c.value()).contains(QString::fromStdString(
+                     cut + ":2: \"switchnam\" is not a topology.conf line (expected SwitchName=, "
+                           "BlockName= or BlockSizes=)")),
+                 qPrintable(joined(c.value())));
+    }
+
     void k8sDetails()
     {
         auto r = runImport("k8s-nodes", {"handmade/k8s_nodes_list.json"});

@@ -422,6 +422,7 @@ Status readTopology(const ImportInput &in, const Lines &allLines, Builder &b, bo
     // child switch -> its parent switches (several in a fat-tree: an aggregation switch
     // sits under every core switch it links to)
     std::map<std::string, std::vector<std::string>> parentsOf;
+    std::map<std::string, std::size_t> namedAt; // child switch -> the first line naming it
     std::vector<std::string> switches;
     std::set<std::string> switchSet;
     std::map<std::string, std::vector<std::string>> nodeSwitch; // node -> its leaf switches
@@ -475,6 +476,7 @@ Status readTopology(const ImportInput &in, const Lines &allLines, Builder &b, bo
                 if (!children)
                     return Status::failure(where(in, l.line), "Switches: " + children.error());
                 for (const std::string &ch : children.value()) {
+                    namedAt.emplace(ch, l.line);
                     auto &parents = parentsOf[ch];
                     if (std::find(parents.begin(), parents.end(), sw) == parents.end())
                         parents.push_back(sw);
@@ -487,12 +489,21 @@ Status readTopology(const ImportInput &in, const Lines &allLines, Builder &b, bo
             if (l.has("nodes"))
                 if (auto s = attach(l, bl); !s)
                     return s;
+        } else if (k != "blocksizes" && k != "ringname") {
+            // (a line cut short, "SwitchNam", or a misspelt keyword: said, never dropped
+            // silently)
+            b.report.skip(in.name, l.line,
+                          "\"" + k +
+                              "\" is not a topology.conf line (expected SwitchName=, "
+                              "BlockName= or BlockSizes=)",
+                          "not a topology.conf line");
         }
     }
     for (const auto &[child, parents] : parentsOf)
         if (!switchSet.count(child))
-            return Status::failure(in.name, "switch " + parents.front() +
-                                                " lists unknown switch \"" + child + "\"");
+            return Status::failure(where(in, namedAt[child]),
+                                   "switch " + parents.front() + " lists unknown switch \"" +
+                                       child + "\" (no SwitchName=" + child + " line)");
     // Every node under its switches, every switch under its parent.
     std::size_t multiHomed = 0;
     for (const Node &n : std::vector<Node>(c.nodes)) {
