@@ -48,6 +48,7 @@ private slots:
     void englishPlurals();
     void clusterTreeStructure();
     void clusterTreeSetDataPushesCommand();
+    void clusterTreeEditsTheGpuLink();
     void clusterTreeBuildsAValidGpuNode();
     void addNodeNumbersFromOne();
     void clusterTreeSwitchEdits();
@@ -275,6 +276,59 @@ void TestModels::clusterTreeStructure()
     QCOMPARE(model.indexOfSwitch(3), model.index(3, 0, model.index(0, 0)));
     QVERIFY(!model.indexOfSwitch(4).isValid());
     QVERIFY(model.flags(node) & Qt::ItemIsEditable);
+}
+
+void TestModels::clusterTreeEditsTheGpuLink()
+{
+    // A node's NVLink is set in the cluster panel (there was no control for it): kind,
+    // bandwidth and domains, one undo step each, the scenario valid after every edit.
+    Document doc;
+    Scenario pcie = testing::leafSpineScenario(2, 2, 2); // 8 x V100 per node
+    for (Node &n : pcie.cluster.nodes)
+        n.interconnect = GpuInterconnect{};
+    doc.setScenario(pcie);
+    ClusterTreeModel model(&doc);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const QModelIndex link = model.indexOfNode(1).siblingAtColumn(ClusterTreeModel::GpuLink);
+    QVERIFY(model.flags(link) & Qt::ItemIsEditable);
+    QCOMPARE(model.headerData(ClusterTreeModel::GpuLink, Qt::Horizontal).toString(),
+             QStringLiteral("GPU link"));
+    QCOMPARE(link.data().toString(), QStringLiteral("PCIe 128"));
+    const auto node = [&doc] { return doc.scenario().cluster.nodes[1]; };
+    QVERIFY(model.setData(link, QStringLiteral("nvlink 2400")));
+    QCOMPARE(node().interconnect.kind, GpuInterconnect::Kind::Nvlink);
+    QCOMPARE(node().interconnect.bandwidthGbps, 2400.0);
+    QCOMPARE(node().interconnect.nvlinkDomains,
+             (std::vector<std::vector<int>>{{0, 1, 2, 3, 4, 5, 6, 7}}));
+    QCOMPARE(link.data().toString(), QStringLiteral("NVLink 2,400"));
+    QVERIFY(validateScenario(doc.scenario()).empty());
+    // Domains of 4 (two NVLink islands), shown as written.
+    QVERIFY(model.setData(link, QStringLiteral(" NVLink 1200 / 4 ")));
+    QCOMPARE(node().interconnect.nvlinkDomains,
+             (std::vector<std::vector<int>>{{0, 1, 2, 3}, {4, 5, 6, 7}}));
+    QCOMPARE(link.data().toString(), QStringLiteral("NVLink 1,200 / 4"));
+    // The GPU count follows: domains of 4 stay where 4 divides it.
+    QVERIFY(model.setData(link.siblingAtColumn(ClusterTreeModel::Gpus), 12));
+    QCOMPARE(node().interconnect.nvlinkDomains.size(), std::size_t(3));
+    QVERIFY(model.setData(link.siblingAtColumn(ClusterTreeModel::Gpus), 6));
+    QCOMPARE(node().interconnect.nvlinkDomains,
+             (std::vector<std::vector<int>>{{0, 1, 2, 3, 4, 5}}));
+    QVERIFY(validateScenario(doc.scenario()).empty());
+    // Refused, the node unchanged: a domain size that does not divide the GPUs, domains on
+    // PCIe, no kind, a zero bandwidth.
+    const Node before = node();
+    const int steps = doc.undoStack()->count();
+    for (const char *bad : {"nvlink 900 / 4", "pcie 64 / 2", "900", "nvlink 0", "infiniband"})
+        QVERIFY2(!model.setData(link, QString::fromLatin1(bad)), bad);
+    QCOMPARE(node(), before);
+    QCOMPARE(doc.undoStack()->count(), steps);
+    // Back to PCIe: no domains; the kind alone takes PCIe's usual bandwidth.
+    QVERIFY(model.setData(link, QStringLiteral("pcie")));
+    QCOMPARE(node().interconnect.kind, GpuInterconnect::Kind::Pcie);
+    QCOMPARE(node().interconnect.bandwidthGbps, 128.0);
+    QVERIFY(node().interconnect.nvlinkDomains.empty());
+    doc.undoStack()->undo();
+    QCOMPARE(node(), before);
 }
 
 void TestModels::clusterTreeSetDataPushesCommand()

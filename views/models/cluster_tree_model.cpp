@@ -13,7 +13,11 @@
 #include <QIcon>
 #include <QUndoStack>
 
+#include <QRegularExpression>
+
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <optional>
 
 namespace cb::views {
@@ -251,6 +255,10 @@ QVariant ClusterTreeModel::data(const QModelIndex &index, int role) const
         return choices;
     }
     const bool edit = role == Qt::EditRole;
+    if (role == Qt::ToolTipRole && column == GpuLink)
+        return tr("How the node's GPUs reach each other, in Gbit/s per GPU and direction: "
+                  "\"PCIe 128\", or \"NVLink 2400\" (one NVLink domain of all its GPUs), or "
+                  "\"NVLink 2400 / 4\" (NVLink domains of 4 GPUs each). Double-click to edit.");
     if (role == Qt::ToolTipRole && column == Name)
         return QStringLiteral("%1\n%2 CPUs, %3 GiB, %4 GPUs %5")
             .arg(QString::fromStdString(node.id), formatNumber(node.cpus),
@@ -270,9 +278,76 @@ QVariant ClusterTreeModel::data(const QModelIndex &index, int role) const
         return edit ? QVariant(node.memoryGiB)
                     : QVariant(QStringLiteral("%1 GiB").arg(formatNumber(node.memoryGiB)));
     case Gpus: return node.gpus;
+    case GpuLink:
+        if (!edit && node.gpus == 0)
+            return QStringLiteral("-");
+        return interconnectText(node);
     case Partition: return QString::fromStdString(node.partition);
     default: return {};
     }
+}
+
+namespace {
+
+/// GPUs 0..gpus-1 in NVLink domains of `size` (which divides gpus); none without GPUs.
+std::vector<std::vector<int>> nvlinkDomainsOf(int gpus, int size)
+{
+    std::vector<std::vector<int>> domains;
+    for (int first = 0; size > 0 && first < gpus; first += size) {
+        std::vector<int> domain(static_cast<std::size_t>(size));
+        std::iota(domain.begin(), domain.end(), first);
+        domains.push_back(std::move(domain));
+    }
+    return domains;
+}
+
+} // namespace
+
+QString ClusterTreeModel::interconnectText(const Node &node)
+{
+    const GpuInterconnect &ic = node.interconnect;
+    QString text = QStringLiteral("%1 %2").arg(ic.kind == GpuInterconnect::Kind::Nvlink
+                                                   ? QStringLiteral("NVLink")
+                                                   : QStringLiteral("PCIe"),
+                                               formatNumber(ic.bandwidthGbps));
+    const auto &domains = ic.nvlinkDomains;
+    if (ic.kind == GpuInterconnect::Kind::Nvlink && domains.size() > 1 &&
+        std::all_of(domains.begin(), domains.end(),
+                    [&](const std::vector<int> &d) { return d.size() == domains.front().size(); }))
+        text += QStringLiteral(" / %1").arg(domains.front().size());
+    return text;
+}
+
+bool ClusterTreeModel::parseInterconnect(const QString &text, Node &node)
+{
+    static const QRegularExpression form(
+        QStringLiteral(R"(^\s*(pcie|nvlink)\s*([0-9]+(?:\.[0-9]+)?)?\s*(?:/\s*([0-9]+))?\s*$)"),
+        QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch m = form.match(text);
+    if (!m.hasMatch())
+        return false;
+    GpuInterconnect ic = node.interconnect;
+    const bool nvlink = m.captured(1).compare(QStringLiteral("nvlink"), Qt::CaseInsensitive) == 0;
+    if (nvlink != (ic.kind == GpuInterconnect::Kind::Nvlink) && m.captured(2).isEmpty())
+        ic.bandwidthGbps = nvlink ? 2400 : 128; // (a kind alone: A100 NVLink's, PCIe 4's)
+    ic.kind = nvlink ? GpuInterconnect::Kind::Nvlink : GpuInterconnect::Kind::Pcie;
+    if (!m.captured(2).isEmpty()) {
+        const double gbps = m.captured(2).toDouble();
+        if (!(gbps > 0))
+            return false;
+        ic.bandwidthGbps = gbps;
+    }
+    ic.nvlinkDomains.clear();
+    if (nvlink && node.gpus > 0) {
+        const int size = m.captured(3).isEmpty() ? node.gpus : m.captured(3).toInt();
+        if (size <= 0 || node.gpus % size != 0)
+            return false;
+        ic.nvlinkDomains = nvlinkDomainsOf(node.gpus, size);
+    } else if (!m.captured(3).isEmpty()) {
+        return false; // (domains are NVLink's)
+    }
+    node.interconnect = std::move(ic);
+    return true;
 }
 
 QVariant ClusterTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -285,6 +360,8 @@ QVariant ClusterTreeModel::headerData(int section, Qt::Orientation orientation, 
     case Cpus: return tr("CPUs");
     case Memory: return tr("Memory");
     case Gpus: return tr("GPUs");
+    case GpuLink:
+        return tr("GPU link");
     case Partition: return tr("Partition");
     default: return {};
     }
@@ -354,12 +431,28 @@ bool ClusterTreeModel::setData(const QModelIndex &index, const QVariant &value, 
         const int v = value.toInt(&ok);
         if (!ok || v < 0)
             return false;
+        const int before = node.gpus;
         node.gpus = v;
         if (v > 0 && node.gpuType.empty())
             node.gpuType =
                 defaultGpuType(cluster, types); // (valid at once; the Type cell changes it)
+        // NVLink domains follow the count: one of all the GPUs stays so, equal smaller ones
+        // keep their size where it divides the new count, else become one.
+        if (node.interconnect.kind == GpuInterconnect::Kind::Nvlink) {
+            const auto &domains = node.interconnect.nvlinkDomains;
+            int size = domains.empty() || int(domains.front().size()) == before
+                           ? v
+                           : int(domains.front().size());
+            if (size <= 0 || v % size != 0)
+                size = v;
+            node.interconnect.nvlinkDomains = nvlinkDomainsOf(v, size);
+        }
         break;
     }
+    case GpuLink:
+        if (!parseInterconnect(value.toString(), node))
+            return false;
+        break;
     case Partition: node.partition = value.toString().trimmed().toStdString(); break;
     default: return false;
     }

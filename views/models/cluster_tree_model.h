@@ -9,6 +9,10 @@
 
 #include <vector>
 
+namespace cb {
+struct Node;
+}
+
 namespace cb::views {
 
 class Document;
@@ -18,7 +22,11 @@ class ClusterTreeModel : public QAbstractItemModel
     Q_OBJECT
 
 public:
-    enum Column { Name, Type, Gpus, Cpus, Memory, Partition, ColumnCount };
+    /// GpuLink: how a node's GPUs talk to each other, shown and edited as text: "PCIe 128"
+    /// or "NVLink 2400" (Gbit/s per GPU and direction), NVLink with one domain of all the
+    /// node's GPUs, or "NVLink 2400 / 4" for domains of 4 GPUs each (interconnectText,
+    /// parseInterconnect).
+    enum Column { Name, Type, Gpus, Cpus, Memory, GpuLink, Partition, ColumnCount };
     /// Custom roles: the node index (int) of a node row, or the switch index of a switch row.
     /// GpuTypeChoicesRole: on a node's Type cell, the GPU types it may take (QStringList):
     /// the cluster's own, then the catalogue's others; "" (no GPUs) first on a node without
@@ -41,6 +49,14 @@ public:
     QModelIndex indexOfNode(int nodeIndex) const;
     /// The index of a switch's row (column 0), or an invalid index.
     QModelIndex indexOfSwitch(int switchIndex) const;
+
+    /// A node's interconnect as the GpuLink cell shows it ("NVLink 2400 / 4" when its
+    /// domains are smaller than the node).
+    static QString interconnectText(const Node &node);
+    /// Sets `node`'s interconnect from a GpuLink cell's text; false (the node unchanged)
+    /// when the text is not "KIND [GBIT/S] [/ DOMAIN SIZE]" with a positive bandwidth and a
+    /// domain size that divides the node's GPUs.
+    static bool parseInterconnect(const QString &text, Node &node);
 
 private:
     struct Group
