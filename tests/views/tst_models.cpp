@@ -307,6 +307,13 @@ void TestModels::clusterTreeEditsTheGpuLink()
     QCOMPARE(node().interconnect.nvlinkDomains,
              (std::vector<std::vector<int>>{{0, 1, 2, 3}, {4, 5, 6, 7}}));
     QCOMPARE(link.data().toString(), QStringLiteral("NVLink 1,200 / 4"));
+    // The cell's own text, edited, reads back (its thousands grouped).
+    QVERIFY(model.setData(
+        link,
+        link.data(Qt::EditRole).toString().replace(QStringLiteral("/ 4"), QStringLiteral("/ 2"))));
+    QCOMPARE(node().interconnect.bandwidthGbps, 1200.0);
+    QCOMPARE(node().interconnect.nvlinkDomains.size(), std::size_t(4));
+    QVERIFY(model.setData(link, QStringLiteral("NVLink 1,200 / 4")));
     // The GPU count follows: domains of 4 stay where 4 divides it.
     QVERIFY(model.setData(link.siblingAtColumn(ClusterTreeModel::Gpus), 12));
     QCOMPARE(node().interconnect.nvlinkDomains.size(), std::size_t(3));

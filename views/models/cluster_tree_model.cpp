@@ -323,7 +323,9 @@ bool ClusterTreeModel::parseInterconnect(const QString &text, Node &node)
     static const QRegularExpression form(
         QStringLiteral(R"(^\s*(pcie|nvlink)\s*([0-9]+(?:\.[0-9]+)?)?\s*(?:/\s*([0-9]+))?\s*$)"),
         QRegularExpression::CaseInsensitiveOption);
-    const QRegularExpressionMatch m = form.match(text);
+    QString plain = text;
+    plain.remove(QLatin1Char(',')); // (the cell shows "NVLink 2,400": thousands grouped)
+    const QRegularExpressionMatch m = form.match(plain);
     if (!m.hasMatch())
         return false;
     GpuInterconnect ic = node.interconnect;
