@@ -800,30 +800,21 @@ private slots:
         // A UTF-16 file is said to be one, with the conversion from UTF-16 (Latin-1's would
         // fill it with NUL bytes): a CSV trace with its byte-order mark, and a slurm.conf
         // without one.
-        const QByteArray header("job_id,num_gpu");
-        QByteArray utf16("\xff\xfe", 2);
-        for (char c : header)
-            utf16.append(c).append('\0');
+        const auto utf16le = [](const QByteArray &ascii) {
+            QByteArray out;
+            for (char c : ascii)
+                out.append(c).append('\0');
+            return out;
+        };
         const QString csv16 = path("utf16.csv");
-        {
-            QFile f(csv16);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(utf16);
-        }
+        write(csv16, QByteArray("\xff\xfe", 2) + utf16le("job_id,num_gpu"));
         r = cli({"tiresias", csv16, "--out", none});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("convert the file to UTF-8: it is UTF-16 (a UTF-16 byte-order "
                                 "mark), e.g. iconv -f utf-16 -t utf-8"),
                  qPrintable(r.err));
-        QByteArray conf16;
-        for (char c : QByteArray("NodeName=n1 CPUs=4\n"))
-            conf16.append(c).append('\0');
         const QString slurm16 = path("utf16.conf");
-        {
-            QFile f(slurm16);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(conf16);
-        }
+        write(slurm16, utf16le("NodeName=n1 CPUs=4\n"));
         r = cli({"slurm", slurm16, "--out", none});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("it is UTF-16 (a NUL byte beside every character), e.g. iconv "
