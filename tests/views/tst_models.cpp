@@ -14,6 +14,7 @@
 #include "commands/remove_switch_command.h"
 #include "document/document.h"
 #include "io/scenario_json.h"
+#include "model/gen_host.h"
 #include "model/validation.h"
 #include "models/cluster_tree_model.h"
 #include "models/job_queue_model.h"
@@ -444,6 +445,11 @@ void TestModels::addNodeNumbersFromOne()
     QCOMPARE(doc.scenario().cluster.nodes.size(), std::size_t(2));
     QCOMPARE(doc.scenario().cluster.nodes[0].id, std::string("node-1"));
     QCOMPARE(doc.scenario().cluster.nodes[1].id, std::string("node-2"));
+    // A server's own draw, as a generated or imported node's (not 0 W: the energy counted
+    // the GPUs only); the copy keeps it.
+    QCOMPARE(doc.scenario().cluster.nodes[0].baseWatts, HostParams{}.baseWatts);
+    QCOMPARE(doc.scenario().cluster.nodes[1].baseWatts, HostParams{}.baseWatts);
+    QVERIFY(HostParams{}.baseWatts > 0);
     // The summary counts in English: "1 switch", not "1 switches".
     Scenario one = doc.scenario();
     one.cluster.switches.push_back({"sw", "leaf"});

@@ -4,6 +4,7 @@
 #include "commands/remove_node_command.h"
 #include "commands/remove_switch_command.h"
 #include "document/document.h"
+#include "model/gen_host.h"
 #include "model/node_labels.h"
 #include "models/cluster_tree_model.h"
 #include "models/quantity_format.h"
@@ -257,6 +258,9 @@ void ClusterPanel::addNodeLikeSelected()
         node.id = "node-1"; // (the next one is node-2)
         node.cpus = 32;
         node.memoryGiB = 128;
+        // A server's own draw, as a generated or imported one has (0 W made a hand-built
+        // cluster's energy and cost count its GPUs only).
+        node.baseWatts = HostParams{}.baseWatts;
     }
     const Node source = node;
     const std::string oldId = node.id;
