@@ -507,10 +507,10 @@ items:
             << "16: node \"n2\": cpu: expected a quantity such as \"8\" or \"7500m\", found "
                "\"eight\"";
         // The line of the field, not of the map it is in (line 8, pods, was said).
-        QTest::newRow("k8s bad GPU count")
-            << "k8s-nodes"
-            << "malformed/k8s_bad_gpu_count.yaml" << 0
-            << "12: node \"n1\": GPU count: expected a whole number, found \"eight\"";
+        QTest::newRow("k8s bad GPU count") << "k8s-nodes"
+                                           << "malformed/k8s_bad_gpu_count.yaml" << 0
+                                           << "12: node \"n1\": GPU count: expected a whole number "
+                                              "from 0 to 1024, found \"eight\"";
         QTest::newRow("k8s broken YAML") << "k8s-nodes"
                                          << "malformed/k8s_bad_yaml.yaml" << -1 << "5: column";
         QTest::newRow("slurm broken hostlist")

@@ -221,8 +221,9 @@ private slots:
         QTest::newRow("slurm")
             << "slurm_every_node_bad.conf"
             << QStringList{"import slurm: 2 rows skipped",
+                           // (the row defines 4 nodes: said, as the row counts lines)
                            "skipped 1 row: RealMemory: expected a positive number, found "
-                           "\"lots\" (",
+                           "\"lots\"; the line's 4 nodes (a[1-4]) are left out (",
                            "slurm_every_node_bad.conf:3)",
                            "skipped 1 row: Gres: expected a count after \"gpu:v100:\", found "
                            "\"x\" (",

@@ -156,8 +156,7 @@ void readNode(const YAML::Node &doc, const std::string &file, Cluster &c,
         if (!g || *g < 0 || *g > 1024) {
             report.skip(file, gpuLine,
                         "node \"" + n.id +
-                            "\": GPU count: expected a "
-                            "whole number, found \"" +
+                            "\": GPU count: expected a whole number from 0 to 1024, found \"" +
                             gpuText + "\"");
             return;
         }

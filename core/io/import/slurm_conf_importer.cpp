@@ -107,6 +107,11 @@ Status readSlurmConf(const ImportInput &in, const Lines &lines, Builder &b)
             auto hosts = expandHostlist(names);
             if (!hosts)
                 return Status::failure(where(in, l.line), "NodeName: " + hosts.error());
+            // A line left out leaves out every node it defines: said with the line's reason.
+            const std::string leftOut = hosts->size() == 1
+                                            ? std::string()
+                                            : "; the line's " + std::to_string(hosts->size()) +
+                                                  " nodes (" + names + ") are left out";
             // (keys are read lower-cased; a message spells them as slurm.conf does)
             auto num = [&](const char *key, const char *spelled, double fallback, bool &bad) {
                 auto it = p.find(key);
@@ -119,7 +124,7 @@ Status readSlurmConf(const ImportInput &in, const Lines &lines, Builder &b)
                                   std::string(spelled) +
                                       ": expected a positive "
                                       "number, found \"" +
-                                      it->second + "\"");
+                                      it->second + "\"" + leftOut);
                     return fallback;
                 }
                 return *v;
@@ -144,7 +149,7 @@ Status readSlurmConf(const ImportInput &in, const Lines &lines, Builder &b)
                 std::string err;
                 auto g = parseSlurmGres(p["gres"], &err);
                 if (!g) {
-                    b.report.skip(in.name, l.line, "Gres: " + err);
+                    b.report.skip(in.name, l.line, "Gres: " + err + leftOut);
                     bad = true;
                 } else {
                     gres = *g;
