@@ -925,6 +925,15 @@ private slots:
                          QStringLiteral("Imported 4 nodes from %1, read as slurm (").arg(conf)),
                      qPrintable(dialog.statusText()));
             QCOMPARE(doc.scenario().cluster.nodes.size(), std::size_t(4));
+            // Each node draws a server's power besides its GPUs, as the terminal's import
+            // gives it (the window's nodes drew 0 W), and the report says so as it does.
+            for (const Node &n : doc.scenario().cluster.nodes)
+                QCOMPARE(n.baseWatts, 400.0);
+            QVERIFY2(dialog.reportLines()
+                         .join(QLatin1Char('\n'))
+                         .contains(QStringLiteral(
+                             "no host power in the input: each node draws 400 W besides its GPUs")),
+                     qPrintable(dialog.reportLines().join(QLatin1Char('\n'))));
         }
         // The wrong format chosen: the file is named with what it looks like (it gave a line
         // of "expected a Node object" per line of the slurm.conf).

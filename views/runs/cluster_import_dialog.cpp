@@ -4,6 +4,7 @@
 #include "document/document.h"
 #include "io/import/import_into_scenario.h"
 #include "io/import/importer_registry.h"
+#include "io/import/scenario_import.h"
 #include "model/gpu_catalog.h"
 #include "runs/import_format.h"
 #include "runs/import_worker.h"
@@ -62,6 +63,7 @@ Result<ClusterImportRead> readClusterImport(const std::string &format,
         return R(report.problems());
     if (!report->cluster)
         return R::failure(name, "the files describe no cluster");
+    assumeHostPower(*report->cluster, report.value()); // (as the terminal's import does)
     return ClusterImportRead{std::move(report).value(), resolved->detected};
 }
 
@@ -193,8 +195,8 @@ void ClusterImportDialog::updateFormat()
         for (const Importer *c : importers())
             if (makesCluster(*c))
                 names << QString::fromStdString(c->name());
-        m_formatInfo->setText(
-            tr("Found from the files' contents: %1").arg(names.join(QStringLiteral(", "))));
+        m_formatInfo->setText(tr("Detected from the files' contents, one of: %1")
+                                  .arg(names.join(QStringLiteral(", "))));
         m_date->setEnabled(true); // (helios-gpus reads it; the others leave it)
         m_withJobs->setVisible(true);
         return;

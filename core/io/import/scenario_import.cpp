@@ -61,9 +61,8 @@ std::string clusterPart(const Cluster &c, const std::string &where)
     return "the cluster it gives";
 }
 
-/// No imported format gives a server's own power: its nodes would draw 0 W besides their GPUs,
-/// and a run's energy and cost would count the GPUs only. The generator's server draw is
-/// assumed instead, and said.
+} // namespace
+
 void assumeHostPower(Cluster &c, ImportReport &report)
 {
     if (c.nodes.empty() ||
@@ -77,8 +76,6 @@ void assumeHostPower(Cluster &c, ImportReport &report)
                   " W besides its GPUs, as a generated server does (base_watts in the scenario "
                   "sets it)");
 }
-
-} // namespace
 
 ScenarioImport::ScenarioImport(ImportRequest request, Progress progress)
     : m_request(std::move(request)), m_progress(std::move(progress))

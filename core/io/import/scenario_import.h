@@ -88,6 +88,12 @@ private:
     bool m_ran = false;
 };
 
+/// No imported format gives a server's own power: its nodes would draw 0 W besides their
+/// GPUs, and a run's energy and cost would count the GPUs only. Unless some node has a draw,
+/// the generator's server draw (HostParams) is given to every node, and said in `report`.
+/// (The terminal's import and the window's cluster import both call it.)
+void assumeHostPower(Cluster &c, ImportReport &report);
+
 /// Reading, checking and writing take these parts of the progress bar (measured on the
 /// 100,000-row benchmark trace, tests/bench/bench_import.cpp).
 constexpr double kImportReadShare = 0.55;
