@@ -30,6 +30,7 @@ private slots:
     void failedLoadKeepsScenario_data();
     void failedLoadKeepsScenario();
     void saveMarksCleanAndRoundTrips();
+    void newScenarioTakesTheFileName();
     void mainWindowFailedOpenShowsProblems();
 
 private:
@@ -162,6 +163,32 @@ void TestDocument::saveMarksCleanAndRoundTrips()
     // Undo after save makes the document modified again.
     doc.undoStack()->undo();
     QVERIFY(doc.isModified());
+}
+
+void TestDocument::newScenarioTakesTheFileName()
+{
+    // A new scenario ("Untitled") saved as handmade.json is named "handmade" in the file and
+    // from then on (its runs and export folder said "Untitled"); a named one keeps its name.
+    Document doc;
+    Scenario s = testing::leafSpineScenario(1, 1, 2);
+    s.name = "Untitled";
+    doc.setScenario(s);
+    QSignalSpy renamed(&doc, &Document::scenarioRenamed);
+    const QString path = m_dir.filePath(QStringLiteral("handmade.json"));
+    QVERIFY(doc.save(path).ok());
+    QCOMPARE(doc.scenario().name, std::string("handmade"));
+    QCOMPARE(renamed.count(), 1);
+    Document reread;
+    QVERIFY(reread.load(path).ok());
+    QCOMPARE(reread.scenario().name, std::string("handmade"));
+    QVERIFY(doc.save(m_dir.filePath(QStringLiteral("copy.json"))).ok());
+    QCOMPARE(doc.scenario().name, std::string("handmade"));
+    QCOMPARE(renamed.count(), 1);
+    // A save that fails names nothing.
+    Document failing;
+    failing.setScenario(s);
+    QVERIFY(!failing.save(m_dir.filePath(QStringLiteral("no/such/folder/x.json"))).ok());
+    QCOMPARE(failing.scenario().name, std::string("Untitled"));
 }
 
 void TestDocument::mainWindowFailedOpenShowsProblems()

@@ -66,9 +66,17 @@ Status Document::save(const QString &path)
     const QString target = path.isEmpty() ? m_filePath : path;
     if (target.isEmpty())
         return Status::failure({}, "no file name to save to");
+    const bool untitled = m_scenario.name == "Untitled";
+    if (untitled)
+        m_scenario.name = QFileInfo(target).completeBaseName().toStdString();
     Status saved = saveScenarioFile(target.toStdString(), m_scenario);
-    if (!saved)
+    if (!saved) {
+        if (untitled)
+            m_scenario.name = "Untitled"; // (nothing changed)
         return saved;
+    }
+    if (untitled)
+        emit scenarioRenamed();
     const QString absolute = QFileInfo(target).absoluteFilePath();
     if (absolute != m_filePath) {
         m_filePath = absolute;

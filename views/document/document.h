@@ -38,6 +38,8 @@ public:
     /// and the problems (with JSON pointers) are returned.
     Status load(const QString &path);
     /// Saves atomically to `path` (or the current path when empty) and marks the stack clean.
+    /// A scenario still named "Untitled" (a new one) takes the file's name ("handmade" for
+    /// handmade.json), which its runs and export folder then carry.
     Status save(const QString &path = {});
     /// Replaces the whole content but keeps file path and undo history: the mutator of
     /// ReplaceScenarioCommand (generated clusters, imported jobs). Emits the replace signals.
@@ -82,6 +84,8 @@ signals:
     void rowRemoved(cb::views::Document::Part part, int index);
     void rowChanged(cb::views::Document::Part part, int index);
     void filePathChanged(const QString &path);
+    /// The scenario's name changed (a new scenario saved under a file name).
+    void scenarioRenamed();
     void modifiedChanged(bool modified);
 
 private:

@@ -139,6 +139,7 @@ ClusterPanel::ClusterPanel(Document *document, QWidget *parent)
             emit nodeSelected(n);
     });
     connect(m_model, &QAbstractItemModel::dataChanged, this, &ClusterPanel::updateDetails);
+    connect(m_document, &Document::scenarioRenamed, this, &ClusterPanel::updateDetails);
     connect(m_model, &QAbstractItemModel::modelReset, this, &ClusterPanel::updateActions);
     expand();
     updateActions();
