@@ -32,11 +32,7 @@ Result<CsvInput> openCsvInput(const ImportInput &in, const std::vector<std::stri
     std::vector<std::string> names;
     for (std::size_t i = 0; i < header.fields.size(); ++i) {
         // Column names end up in messages and, for some formats, in the scenario's names.
-        std::optional<std::size_t> at = importtext::invalidUtf8At(header.fields[i]);
-        if (const auto nul = header.fields[i].find('\0');
-            nul != std::string::npos && (!at || nul < *at))
-            at = nul; // (valid UTF-8, but no text's: UTF-16)
-        if (at)
+        if (const auto at = importtext::nonTextAt(header.fields[i]))
             return Result<CsvInput>::failure(
                 in.name + ":" + std::to_string(header.line),
                 "header field " + std::to_string(i + 1) + " (" +

@@ -24,12 +24,7 @@ Result<std::string> ImportInput::wholeUtf8Text() const
     if (!t)
         return t;
     const std::string &text = t.value();
-    // A NUL is valid UTF-8 but no text file's: the first one is a problem as a bad byte is
-    // (a UTF-16 file without a byte-order mark has one beside every character).
-    std::optional<std::size_t> at = importtext::invalidUtf8At(text);
-    if (const auto nul = text.find('\0'); nul != std::string::npos && (!at || nul < *at))
-        at = nul;
-    if (at) {
+    if (const auto at = importtext::nonTextAt(text)) {
         int line = 1;
         std::size_t lineStart = 0;
         for (std::size_t i = 0; i < *at; ++i)

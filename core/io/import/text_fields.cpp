@@ -280,6 +280,14 @@ std::string toUtf8Advice(std::string_view start)
            "), e.g. iconv -f " + encoding + " -t utf-8";
 }
 
+std::optional<std::size_t> nonTextAt(std::string_view s)
+{
+    std::optional<std::size_t> at = invalidUtf8At(s);
+    if (const auto nul = s.find('\0'); nul != std::string_view::npos && (!at || nul < *at))
+        at = nul;
+    return at;
+}
+
 std::optional<std::size_t> invalidUtf8At(std::string_view s)
 {
     const auto *b = reinterpret_cast<const unsigned char *>(s.data());

@@ -32,6 +32,10 @@ bool dateTimeHasZone(std::string_view s);
 std::string formatDateTime(double epochSeconds);
 /// Offset of the first byte that is not part of valid UTF-8, or nullopt when all is valid.
 std::optional<std::size_t> invalidUtf8At(std::string_view s);
+/// Offset of the first byte that is not text: one invalidUtf8At finds, or a NUL (valid UTF-8,
+/// but in no text file: a UTF-16 file without a byte-order mark has one beside every
+/// character); nullopt when there is none.
+std::optional<std::size_t> nonTextAt(std::string_view s);
 /// What to do about text that is not UTF-8, for a message, from the start of the file: a
 /// UTF-16 or UTF-32 file (a byte-order mark, or a NUL every other byte) is converted from
 /// that ("convert the file to UTF-8: it is UTF-16 (...), e.g. iconv -f utf-16 -t utf-8"),
